@@ -1,0 +1,109 @@
+// The pure core's view of a session: host-agnostic, already normalised by the host adapter.
+// Nothing in src/history may import the SDK or touch I/O.
+
+export type Role = "user" | "assistant";
+
+export type ToolStatus = "pending" | "running" | "completed" | "error";
+
+export interface TextPart {
+  kind: "text";
+  id: string;
+  text: string;
+  /** Added by the host (file reads, agent hand-off, "Continue…"), not typed by the user. */
+  synthetic?: boolean;
+  /** The host marked the part as not sent to the model. */
+  ignored?: boolean;
+}
+
+export interface ReasoningPart {
+  kind: "reasoning";
+  id: string;
+  text: string;
+}
+
+export interface ToolPart {
+  kind: "tool";
+  id: string;
+  callId: string;
+  tool: string;
+  status: ToolStatus;
+  input: unknown;
+  output?: string;
+  error?: string;
+  title?: string;
+}
+
+export interface FilePart {
+  kind: "file";
+  id: string;
+  mime: string;
+  filename?: string;
+  url?: string;
+  /** Source path when the host recorded one (file or symbol source). */
+  path?: string;
+}
+
+export interface PatchPart {
+  kind: "patch";
+  id: string;
+  /** Absolute paths as the host stores them. */
+  files: string[];
+}
+
+export interface AgentPart {
+  kind: "agent";
+  id: string;
+  name: string;
+}
+
+export interface SubtaskPart {
+  kind: "subtask";
+  id: string;
+  prompt: string;
+  description: string;
+  agent: string;
+}
+
+export interface CompactionPart {
+  kind: "compaction";
+  id: string;
+  auto: boolean;
+  /** Messages from this id on stay verbatim in the model context after the summary. */
+  tailStartId?: string;
+}
+
+export type HistoryPart =
+  | TextPart
+  | ReasoningPart
+  | ToolPart
+  | FilePart
+  | PatchPart
+  | AgentPart
+  | SubtaskPart
+  | CompactionPart;
+
+export interface HistoryMessage {
+  id: string;
+  sessionId: string;
+  role: Role;
+  /** Epoch milliseconds; undefined when the host stored none. */
+  created?: number;
+  completed?: number;
+  agent?: string;
+  /** True only for an assistant compaction summary. */
+  summary?: boolean;
+  /** Host error name and message (APIError, MessageAbortedError, …). */
+  error?: { name: string; message?: string };
+  /** Synthetic user message the host adds after an auto compaction. */
+  compactionContinue?: boolean;
+  parts: HistoryPart[];
+}
+
+export interface SessionInfo {
+  id: string;
+  title: string;
+  parentId?: string;
+  directory?: string;
+  created?: number;
+  updated?: number;
+}

@@ -1,0 +1,15 @@
+// What every tool handler is given: the config of the moment, the host source, the project root.
+
+import type { EngramConfig } from "../config/schema.ts";
+import type { ToolVisibility } from "../history/tool-visibility.ts";
+import type { HistorySource } from "../host/source.ts";
+
+export interface ToolDeps {
+  /** Current config (reloaded when its files change). */
+  config(): EngramConfig;
+  /** Tool visibility compiled from the current config. */
+  visibility(): ToolVisibility;
+  source: HistorySource;
+  /** Project root, for making paths relative. */
+  directory: string;
+}
