@@ -46,6 +46,10 @@ export interface EngramConfig {
   history_guidance: {
     enable: boolean;
   };
+  cache: {
+    /** Estimated bytes of session messages kept in memory between calls (least recently read evicted). */
+    message_bytes: number;
+  };
   upstream_history: {
     enable: boolean;
     disable_for_agents: string[];
@@ -89,6 +93,9 @@ export const CONFIG_SPEC = {
   },
   history_guidance: {
     enable: [true, { type: "bool" }],
+  },
+  cache: {
+    message_bytes: [134217728, { type: "int", min: 1048576, max: 17179869184 }],
   },
   upstream_history: {
     enable: [true, { type: "bool" }],

@@ -103,6 +103,8 @@ export interface SessionInfo {
   id: string;
   title: string;
   parentId?: string;
+  /** Agent of a subagent session ("general", …), when the host recorded it. */
+  agent?: string;
   directory?: string;
   created?: number;
   updated?: number;

@@ -1,0 +1,68 @@
+// history_browse_messages: a chronological window of message previews around an anchor.
+
+import { visibleIndex } from "./anchor.ts";
+import { attachments } from "./attachments.ts";
+import type { BrowseOptions } from "./browse-turns.ts";
+import { messagePreview } from "./preview.ts";
+import { summarizeTools, type ToolSummary } from "./tool-summary.ts";
+import type { ToolPart } from "./types.ts";
+import type { SessionView } from "./view.ts";
+import { windowAround } from "./window.ts";
+
+export interface MessageEntry {
+  message_id: string;
+  role: "user" | "assistant";
+  turn_number: number;
+  preview: string;
+  attachment?: string[];
+  tool?: ToolSummary;
+}
+
+export interface BrowseMessagesRequest {
+  messageId?: string;
+  numBefore: number;
+  numAfter: number;
+}
+
+export interface BrowseMessagesResult {
+  before_message_id?: string;
+  messages: MessageEntry[];
+  after_message_id?: string;
+  note?: string;
+}
+
+export function messageEntry(view: SessionView, index: number, options: Pick<BrowseOptions, "previewChars" | "directory">): MessageEntry {
+  const message = view.messages[index]!;
+  const calls = message.parts.filter((part): part is ToolPart => part.kind === "tool");
+  return {
+    message_id: message.id,
+    role: message.role,
+    turn_number: view.turnNumbers[index]!,
+    preview: messagePreview(message, options.previewChars),
+    attachment: message.role === "user" ? attachments(message, options.directory) : undefined,
+    tool: summarizeTools(calls),
+  };
+}
+
+export function browseMessages(view: SessionView, request: BrowseMessagesRequest, options: BrowseOptions): BrowseMessagesResult {
+  if (view.visibleEnd === 0) {
+    return { messages: [], note: `session ${view.sessionId} has no messages to browse yet` };
+  }
+  const anchor = request.messageId === undefined ? view.visibleEnd - 1 : visibleIndex(view, request.messageId);
+  const window = windowAround({
+    anchor,
+    numBefore: request.numBefore,
+    numAfter: request.numAfter,
+    length: view.visibleEnd,
+    cap: options.cap,
+    noun: "messages",
+  });
+  const messages: MessageEntry[] = [];
+  for (let index = window.from; index < window.to; index++) messages.push(messageEntry(view, index, options));
+  return {
+    before_message_id: window.from > 0 ? view.messages[window.from - 1]!.id : undefined,
+    messages,
+    after_message_id: window.to < view.visibleEnd ? view.messages[window.to]!.id : undefined,
+    note: window.note,
+  };
+}

@@ -1,0 +1,102 @@
+// history_browse_turns: the cheapest level, one entry per user turn.
+
+import { attachments } from "./attachments.ts";
+import { HistoryError } from "./errors.ts";
+import { modifiedFiles } from "./modified.ts";
+import { hasAuthoredText, messagePreview } from "./preview.ts";
+import { summarizeTools, toolParts, type ToolSummary } from "./tool-summary.ts";
+import { lastTurnNumber, visibleTurns, type Turn } from "./turns.ts";
+import type { SessionView } from "./view.ts";
+import { windowAround } from "./window.ts";
+
+export interface TurnEntry {
+  turn_number: number;
+  user?: { message_id: string; preview: string; attachment?: string[] };
+  assistant?: {
+    preview: string;
+    total_messages: number;
+    tool?: ToolSummary;
+    modified?: string[];
+  };
+}
+
+export interface BrowseTurnsRequest {
+  turnNumber?: number;
+  numBefore: number;
+  numAfter: number;
+}
+
+export interface BrowseOptions {
+  previewChars: number;
+  /** Most entries per call. */
+  cap: number;
+  directory: string;
+}
+
+export interface BrowseTurnsResult {
+  turns: TurnEntry[];
+  note?: string;
+}
+
+export function turnEntry(turn: Turn, options: Pick<BrowseOptions, "previewChars" | "directory">): TurnEntry {
+  const assistants = turn.rest.filter((message) => message.role === "assistant");
+  const entry: TurnEntry = { turn_number: turn.number };
+  if (turn.user) {
+    entry.user = {
+      message_id: turn.user.id,
+      preview: messagePreview(turn.user, options.previewChars),
+      attachment: attachments(turn.user, options.directory),
+    };
+  }
+  if (assistants.length > 0) {
+    // The last worded reply usually states what the turn achieved.
+    const worded = assistants.findLast(hasAuthoredText) ?? assistants[assistants.length - 1]!;
+    const modified = modifiedFiles(assistants, options.directory);
+    entry.assistant = {
+      preview: messagePreview(worded, options.previewChars),
+      total_messages: assistants.length,
+      tool: summarizeTools(toolParts(assistants)),
+      modified: modified.length > 0 ? modified : undefined,
+    };
+  }
+  return entry;
+}
+
+function hiddenTurnError(number: number, turns: Turn[]): HistoryError {
+  const latest = turns[turns.length - 1];
+  const hint = latest
+    ? `Its content is already in your context. The latest turn you can browse is ${latest.number}.`
+    : "Its content is already in your context; nothing earlier is stored.";
+  return new HistoryError(`Turn ${number} is hidden in this session's own view (it follows the last compaction). ${hint}`);
+}
+
+export function browseTurns(view: SessionView, request: BrowseTurnsRequest, options: BrowseOptions): BrowseTurnsResult {
+  const turns = visibleTurns(view);
+  const last = lastTurnNumber(view);
+  let anchor = turns.length - 1;
+  if (request.turnNumber !== undefined) {
+    const number = request.turnNumber;
+    anchor = turns.findIndex((turn) => turn.number === number);
+    if (anchor < 0) {
+      if (number >= 1 && number <= last) throw hiddenTurnError(number, turns);
+      throw new HistoryError(
+        last === 0
+          ? `Turn ${number} not found: session ${view.sessionId} has no turns yet.`
+          : `Turn ${number} not found: session ${view.sessionId} has turns 1 to ${last}.`,
+      );
+    }
+  }
+  if (anchor < 0) return { turns: [], note: `session ${view.sessionId} has no turns to browse yet` };
+  const window = windowAround({
+    anchor,
+    numBefore: request.numBefore,
+    numAfter: request.turnNumber === undefined ? 0 : request.numAfter,
+    length: turns.length,
+    cap: options.cap,
+    noun: "turns",
+  });
+  return {
+    turns: turns.slice(window.from, window.to).map((turn) => turnEntry(turn, options)),
+    note: window.note,
+  };
+}

@@ -1,0 +1,53 @@
+// Text shaping shared by previews, pulls and snippets: flatten, clip at a boundary, never split
+// a surrogate pair.
+
+/** Whitespace (newlines included) collapsed to single spaces; control characters dropped. */
+export function flatten(text: string): string {
+  return text
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** Largest cut <= index that does not fall between the halves of a surrogate pair. */
+export function safeCut(text: string, index: number): number {
+  if (index <= 0) return 0;
+  if (index >= text.length) return text.length;
+  const code = text.charCodeAt(index - 1);
+  return code >= 0xd800 && code <= 0xdbff ? index - 1 : index;
+}
+
+const SENTENCE_END = /[.!?。！？](?=\s|$)|[。！？]/g;
+
+/**
+ * At most `max` characters of flattened text, cut at a sentence end, else a word boundary,
+ * else anywhere (CJK has no spaces); a cut ends with "…".
+ */
+export function clip(text: string, max: number): string {
+  const flat = flatten(text);
+  if (flat.length <= max) return flat;
+  const room = Math.max(1, max - 1);
+  const head = flat.slice(0, safeCut(flat, room));
+  let sentenceCut = -1;
+  for (const match of head.matchAll(SENTENCE_END)) sentenceCut = match.index + match[0].length;
+  if (sentenceCut >= room * 0.6) return `${head.slice(0, sentenceCut).trimEnd()}…`;
+  const space = head.lastIndexOf(" ");
+  if (space >= room * 0.6) return `${head.slice(0, space).trimEnd()}…`;
+  return `${head}…`;
+}
+
+/** Splits text into lines no longer than `width`, so no single line can be dropped by the host. */
+export function wrapLongLines(text: string, width: number): string {
+  if (!text.includes("\n") ? text.length <= width : text.split("\n").every((line) => line.length <= width)) return text;
+  const out: string[] = [];
+  for (const line of text.split("\n")) {
+    let rest = line;
+    while (rest.length > width) {
+      const cut = safeCut(rest, width);
+      out.push(rest.slice(0, cut));
+      rest = rest.slice(cut);
+    }
+    out.push(rest);
+  }
+  return out.join("\n");
+}

@@ -1,0 +1,160 @@
+// A HistorySource over a raw reader, with a per-session message cache kept current by host events
+// and by a cheap check of the newest page on every read. Unchanged messages keep their object
+// identity across refreshes; the cache is bounded by an estimate of the bytes it holds.
+
+import { HistoryError } from "../history/errors.ts";
+import type { HistoryMessage, SessionInfo } from "../history/types.ts";
+import type { HistorySource } from "./source.ts";
+import { mapMessage, mapSession } from "./map.ts";
+import type { HistoryReader } from "./reader.ts";
+import { sameMessage } from "./equal.ts";
+
+export interface CachedSourceOptions {
+  /** Messages compared on every read to catch writes no event announced. */
+  checkSize: number;
+  /** Dirty messages re-read one by one before a full reload is cheaper. */
+  maxSingleReads: number;
+  /** Estimated bytes of all cached sessions together. */
+  maxBytes: number;
+}
+
+interface SessionEntry {
+  /** Chronological. */
+  messages: HistoryMessage[];
+  bytes: number;
+  /** Message ids an event said changed since the last read; "all" forces a reload. */
+  dirty: Set<string> | "all";
+}
+
+function estimateBytes(message: HistoryMessage): number {
+  let bytes = 200;
+  for (const part of message.parts) {
+    bytes += 100;
+    if (part.kind === "text" || part.kind === "reasoning") bytes += part.text.length * 2;
+    else if (part.kind === "tool") bytes += ((part.output?.length ?? 0) + (part.error?.length ?? 0)) * 2 + 200;
+    else if (part.kind === "subtask") bytes += part.prompt.length * 2;
+  }
+  return bytes;
+}
+
+function byId(a: HistoryMessage, b: HistoryMessage): number {
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+export class CachedHistorySource implements HistorySource {
+  private readonly sessions = new Map<string, SessionEntry>();
+  private readonly inflight = new Map<string, Promise<HistoryMessage[]>>();
+  private totalBytes = 0;
+
+  constructor(
+    private readonly reader: HistoryReader,
+    private readonly options: CachedSourceOptions,
+  ) {}
+
+  async listSessions(): Promise<SessionInfo[]> {
+    const sessions = (await this.reader.listSessions()).map(mapSession).filter((s): s is SessionInfo => s !== undefined);
+    return sessions.sort((a, b) => (b.updated ?? b.created ?? 0) - (a.updated ?? a.created ?? 0));
+  }
+
+  async getSession(sessionId: string): Promise<SessionInfo> {
+    const session = mapSession(await this.reader.getSession(sessionId));
+    if (!session) {
+      throw new HistoryError(`Session ${sessionId} not found. Use history_sessions to list this project's sessions.`);
+    }
+    return session;
+  }
+
+  /** Concurrent callers of one session share one read. */
+  loadMessages(sessionId: string): Promise<HistoryMessage[]> {
+    const running = this.inflight.get(sessionId);
+    if (running) return running;
+    const load = this.refresh(sessionId).finally(() => this.inflight.delete(sessionId));
+    this.inflight.set(sessionId, load);
+    return load;
+  }
+
+  /** Host event: a message of this session changed (or was added or removed). */
+  markDirty(sessionId: string, messageId?: string): void {
+    const entry = this.sessions.get(sessionId);
+    if (!entry || entry.dirty === "all") return;
+    if (messageId === undefined || entry.dirty.size >= this.options.maxSingleReads) entry.dirty = "all";
+    else entry.dirty.add(messageId);
+  }
+
+  forget(sessionId: string): void {
+    const entry = this.sessions.get(sessionId);
+    if (!entry) return;
+    this.totalBytes -= entry.bytes;
+    this.sessions.delete(sessionId);
+  }
+
+  /** Estimated bytes held, for tests and the bench. */
+  get cachedBytes(): number {
+    return this.totalBytes;
+  }
+
+  private async refresh(sessionId: string): Promise<HistoryMessage[]> {
+    const entry = this.sessions.get(sessionId);
+    const messages = !entry || entry.dirty === "all" ? await this.readAll(sessionId) : await this.update(sessionId, entry);
+    this.store(sessionId, messages);
+    return messages;
+  }
+
+  private async readAll(sessionId: string): Promise<HistoryMessage[]> {
+    if (!this.sessions.has(sessionId)) await this.getSession(sessionId);
+    return this.mapAll(sessionId, await this.reader.readAll(sessionId));
+  }
+
+  private mapAll(sessionId: string, raw: unknown[]): HistoryMessage[] {
+    const out: HistoryMessage[] = [];
+    for (const entry of raw) {
+      const message = mapMessage(entry, sessionId);
+      if (message) out.push(message);
+    }
+    return out;
+  }
+
+  private async update(sessionId: string, entry: SessionEntry): Promise<HistoryMessage[]> {
+    const dirty = entry.dirty as Set<string>;
+    entry.dirty = new Set();
+    const current = new Map(entry.messages.map((message) => [message.id, message]));
+    const newest = this.mapAll(sessionId, await this.reader.readNewest(sessionId, this.options.checkSize));
+    const oldestNewId = newest[0]?.id;
+    const cachedNewestId = entry.messages[entry.messages.length - 1]?.id;
+    // A full page whose oldest message is unknown and newer than the cache: we missed more than a page.
+    if (newest.length >= this.options.checkSize && oldestNewId && !current.has(oldestNewId) && (!cachedNewestId || oldestNewId > cachedNewestId)) {
+      return this.readAll(sessionId);
+    }
+    const inPage = new Set(newest.map((message) => message.id));
+    // Cached messages inside the page's range that the page lacks were removed (revert).
+    if (oldestNewId !== undefined) {
+      for (const message of entry.messages) if (message.id >= oldestNewId && !inPage.has(message.id)) current.delete(message.id);
+    }
+    for (const message of newest) {
+      const cached = current.get(message.id);
+      if (!cached || !sameMessage(cached, message)) current.set(message.id, message);
+      dirty.delete(message.id);
+    }
+    for (const messageId of dirty) {
+      if (!current.has(messageId)) continue;
+      const raw = await this.reader.readOne(sessionId, messageId);
+      const message = raw ? mapMessage(raw, sessionId) : undefined;
+      if (!message) current.delete(messageId);
+      else if (!sameMessage(current.get(messageId)!, message)) current.set(messageId, message);
+    }
+    return [...current.values()].sort(byId);
+  }
+
+  private store(sessionId: string, messages: HistoryMessage[]): void {
+    this.forget(sessionId);
+    const bytes = messages.reduce((sum, message) => sum + estimateBytes(message), 0);
+    this.sessions.set(sessionId, { messages, bytes, dirty: new Set() });
+    this.totalBytes += bytes;
+    // Least recently read first (Map keeps insertion order; store re-inserts).
+    for (const [id, entry] of this.sessions) {
+      if (this.totalBytes <= this.options.maxBytes || id === sessionId) break;
+      this.totalBytes -= entry.bytes;
+      this.sessions.delete(id);
+    }
+  }
+}

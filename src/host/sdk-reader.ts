@@ -1,0 +1,130 @@
+// Reads through the plugin's SDK client: the supported, always-available path.
+
+import { HistoryError } from "../history/errors.ts";
+import type { HistoryReader, RawMessage } from "./reader.ts";
+
+/** The slice of the SDK client this reader uses (the real client satisfies it). */
+export interface SessionClient {
+  session: {
+    list(options?: unknown): Promise<SdkResult<unknown[]>>;
+    get(options: { path: { id: string } }): Promise<SdkResult<unknown>>;
+    messages(options: { path: { id: string }; query?: Record<string, unknown> }): Promise<SdkResult<unknown[]>>;
+    message(options: { path: { id: string; messageID: string } }): Promise<SdkResult<unknown>>;
+  };
+}
+
+export interface SdkResult<T> {
+  data?: T;
+  error?: unknown;
+  response?: { status: number; headers: { get(name: string): string | null } };
+}
+
+export interface SdkReaderOptions {
+  pageSize: number;
+  timeoutMs: number;
+}
+
+async function call<T>(what: string, timeoutMs: number, run: () => Promise<SdkResult<T>>): Promise<SdkResult<T>> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new HistoryError(`Reading ${what} timed out after ${timeoutMs} ms; try again.`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([run(), timeout]);
+  } catch (error) {
+    if (error instanceof HistoryError) throw error;
+    throw new HistoryError(`Reading ${what} failed (${error instanceof Error ? error.message : String(error)}); try again.`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function status(result: SdkResult<unknown>): number | undefined {
+  return result.response?.status;
+}
+
+function failure(what: string, result: SdkResult<unknown>): HistoryError {
+  const code = status(result);
+  return new HistoryError(`Reading ${what} failed${code ? ` (status ${code})` : ""}; this may be temporary, try again.`);
+}
+
+function isEntry(value: unknown): value is RawMessage {
+  return value !== null && typeof value === "object" && "info" in value;
+}
+
+function entries(data: unknown): RawMessage[] {
+  return Array.isArray(data) ? data.filter(isEntry).map((entry) => ({ info: entry.info, parts: Array.isArray(entry.parts) ? entry.parts : [] })) : [];
+}
+
+function idOf(entry: RawMessage): string | undefined {
+  const info = entry.info as { id?: unknown } | null;
+  return typeof info?.id === "string" ? info.id : undefined;
+}
+
+export function createSdkReader(client: SessionClient, options: SdkReaderOptions): HistoryReader {
+  const { pageSize, timeoutMs } = options;
+
+  async function page(sessionId: string, limit: number | undefined, before?: string) {
+    const query: Record<string, unknown> = {};
+    if (limit !== undefined) query.limit = limit;
+    if (before) query.before = before;
+    const what = `the messages of session ${sessionId}`;
+    const result = await call(what, timeoutMs, () => client.session.messages({ path: { id: sessionId }, query }));
+    if (status(result) === 404) {
+      throw new HistoryError(`Session ${sessionId} not found. Use history_sessions to list this project's sessions.`);
+    }
+    if (result.error !== undefined || !Array.isArray(result.data)) throw failure(what, result);
+    return { messages: entries(result.data), cursor: result.response?.headers.get("x-next-cursor") ?? undefined };
+  }
+
+  return {
+    async readAll(sessionId) {
+      // Page backwards with the host's cursor so no single response is huge.
+      const pages: RawMessage[][] = [];
+      const seen = new Set<string>();
+      let before: string | undefined;
+      for (;;) {
+        const { messages, cursor } = await page(sessionId, pageSize, before);
+        const fresh = messages.filter((entry) => {
+          const id = idOf(entry);
+          return id !== undefined && !seen.has(id);
+        });
+        if (before !== undefined && fresh.length === 0 && messages.length > 0) {
+          // The server ignored the cursor and sent the newest page again: read everything at once.
+          return (await page(sessionId, undefined)).messages;
+        }
+        for (const entry of fresh) seen.add(idOf(entry)!);
+        pages.push(fresh);
+        if (!cursor || messages.length < pageSize) break;
+        before = cursor;
+      }
+      return pages.reverse().flat();
+    },
+
+    async readNewest(sessionId, count) {
+      return (await page(sessionId, count)).messages;
+    },
+
+    async readOne(sessionId, messageId) {
+      const what = `message ${messageId}`;
+      const result = await call(what, timeoutMs, () => client.session.message({ path: { id: sessionId, messageID: messageId } }));
+      if (status(result) === 404) return undefined;
+      if (result.error !== undefined || !isEntry(result.data)) throw failure(what, result);
+      return { info: result.data.info, parts: Array.isArray(result.data.parts) ? result.data.parts : [] };
+    },
+
+    async listSessions() {
+      const result = await call("the session list", timeoutMs, () => client.session.list());
+      if (result.error !== undefined || !Array.isArray(result.data)) throw failure("the session list", result);
+      return result.data;
+    },
+
+    async getSession(sessionId) {
+      const what = `session ${sessionId}`;
+      const result = await call(what, timeoutMs, () => client.session.get({ path: { id: sessionId } }));
+      if (status(result) === 404) return undefined;
+      if (result.error !== undefined || result.data === undefined) throw failure(what, result);
+      return result.data;
+    },
+  };
+}

@@ -1,0 +1,52 @@
+// Wires the plugin: config, the host source, the tools and the hooks.
+
+import type { Hooks, Plugin, PluginInput } from "@opencode-ai/plugin";
+import { globalConfigDir, watchedConfig } from "./config/load.ts";
+import { toolVisibility, type ToolVisibility } from "./history/tool-visibility.ts";
+import { CachedHistorySource } from "./host/cached-source.ts";
+import { applyHostEvent } from "./host/events.ts";
+import { hostLog } from "./host/log.ts";
+import { createSdkReader, type SessionClient } from "./host/sdk-reader.ts";
+import { createBrowseMessagesTool } from "./tools/browse-messages.ts";
+import { createBrowseTurnsTool } from "./tools/browse-turns.ts";
+import type { ToolDeps } from "./tools/deps.ts";
+import { createPullMessageTool } from "./tools/pull-message.ts";
+import { createPullPartTool } from "./tools/pull-part.ts";
+
+export const EngramPlugin: Plugin = async (input: PluginInput) => {
+  const log = hostLog(input.client);
+  const config = watchedConfig([globalConfigDir(), input.directory], (message) => log("warn", message));
+  let visibilityFor: { input: readonly string[]; output: readonly string[]; compiled: ToolVisibility } | undefined;
+  const visibility = () => {
+    const current = config();
+    if (visibilityFor?.input !== current.show_tool_input || visibilityFor.output !== current.show_tool_output) {
+      visibilityFor = {
+        input: current.show_tool_input,
+        output: current.show_tool_output,
+        compiled: toolVisibility(current.show_tool_input, current.show_tool_output),
+      };
+    }
+    return visibilityFor.compiled;
+  };
+
+  const reader = createSdkReader(input.client as unknown as SessionClient, { pageSize: 500, timeoutMs: 60_000 });
+  const source = new CachedHistorySource(reader, {
+    checkSize: 20,
+    maxSingleReads: 50,
+    maxBytes: config().cache.message_bytes,
+  });
+  const deps: ToolDeps = { config, visibility, source, directory: input.directory };
+
+  const hooks: Hooks = {
+    tool: {
+      history_browse_turns: createBrowseTurnsTool(deps),
+      history_browse_messages: createBrowseMessagesTool(deps),
+      history_pull_message: createPullMessageTool(deps),
+      history_pull_part: createPullPartTool(deps),
+    },
+    async event({ event }) {
+      applyHostEvent(source, event);
+    },
+  };
+  return hooks;
+};
