@@ -31,7 +31,8 @@ export function clip(text: string, max: number): string {
   let sentenceCut = -1;
   for (const match of head.matchAll(SENTENCE_END)) sentenceCut = match.index + match[0].length;
   if (sentenceCut >= room * 0.6) return `${head.slice(0, sentenceCut).trimEnd()}…`;
-  const space = head.lastIndexOf(" ");
+  // The head may already end on a word boundary.
+  const space = flat[head.length] === " " ? head.length : head.lastIndexOf(" ");
   if (space >= room * 0.6) return `${head.slice(0, space).trimEnd()}…`;
   return `${head}…`;
 }

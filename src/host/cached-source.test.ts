@@ -1,0 +1,95 @@
+import { describe, expect, it } from "vitest";
+import { CachedHistorySource } from "./cached-source.ts";
+import { FakeClient, rawText } from "./fake-client.ts";
+import { createSdkReader } from "./sdk-reader.ts";
+
+const SID = "ses_a";
+
+function messageId(n: number): string {
+  return `msg_${String(n).padStart(6, "0")}`;
+}
+
+function setup(count: number, options: Partial<{ pageSize: number; timeoutMs: number; maxBytes: number }> = {}) {
+  const client = new FakeClient();
+  const session = client.addSession(SID, Array.from({ length: count }, (_, i) => rawText(SID, messageId(i), i % 2 ? "assistant" : "user", `text ${i}`)));
+  const reader = createSdkReader(client, { pageSize: options.pageSize ?? 7, timeoutMs: options.timeoutMs ?? 1000 });
+  const source = new CachedHistorySource(reader, { checkSize: 5, maxSingleReads: 3, maxBytes: options.maxBytes ?? 1 << 30 });
+  return { client, session, source };
+}
+
+describe("cached history source", () => {
+  it("reads a whole session through the page cursor", async () => {
+    const { source, client } = setup(30);
+    const messages = await source.loadMessages(SID);
+    expect(messages.map((m) => m.id)).toEqual(Array.from({ length: 30 }, (_, i) => messageId(i)));
+    expect(client.calls.filter((c) => c.method === "session.messages")).toHaveLength(5);
+  });
+
+  it("falls back to one full read when the server ignores the cursor", async () => {
+    const { source, client } = setup(30);
+    client.faults.ignoreCursor = true;
+    expect(await source.loadMessages(SID)).toHaveLength(30);
+  });
+
+  it("keeps unchanged message objects and picks up appended and edited ones", async () => {
+    const { source, session } = setup(12);
+    const first = await source.loadMessages(SID);
+    session.messages.push(rawText(SID, messageId(12), "user", "appended"));
+    (session.messages[11]!.parts[0] as { text: string }).text = "edited";
+    const second = await source.loadMessages(SID);
+    expect(second).toHaveLength(13);
+    expect(second[0]).toBe(first[0]);
+    expect(second[10]).toBe(first[10]);
+    expect(second[11]).not.toBe(first[11]);
+    expect(second[11]!.parts[0]).toMatchObject({ text: "edited" });
+  });
+
+  it("re-reads a message an event marked dirty even when it is older than the checked page", async () => {
+    const { source, session } = setup(20);
+    const first = await source.loadMessages(SID);
+    (session.messages[2]!.parts[0] as { text: string }).text = "changed long ago";
+    expect((await source.loadMessages(SID))[2]).toBe(first[2]);
+    source.markDirty(SID, messageId(2));
+    expect((await source.loadMessages(SID))[2]!.parts[0]).toMatchObject({ text: "changed long ago" });
+  });
+
+  it("notices removed messages (revert) and reloads when it missed more than a page", async () => {
+    const { source, session } = setup(20);
+    await source.loadMessages(SID);
+    session.messages.splice(18, 2);
+    expect((await source.loadMessages(SID)).map((m) => m.id).at(-1)).toBe(messageId(17));
+    for (let i = 18; i < 40; i++) session.messages.push(rawText(SID, messageId(i), "user", `late ${i}`));
+    expect(await source.loadMessages(SID)).toHaveLength(40);
+  });
+
+  it("shares one read among concurrent callers", async () => {
+    const { source, client } = setup(30);
+    const results = await Promise.all(Array.from({ length: 20 }, () => source.loadMessages(SID)));
+    expect(new Set(results).size).toBe(1);
+    expect(client.calls.filter((c) => c.method === "session.get")).toHaveLength(1);
+  });
+
+  it("evicts the least recently read session past its byte budget", async () => {
+    const { source, client } = setup(10, { maxBytes: 6000 });
+    client.addSession("ses_b", Array.from({ length: 10 }, (_, i) => rawText("ses_b", messageId(i), "user", "b")));
+    await source.loadMessages(SID);
+    const afterA = source.cachedBytes;
+    await source.loadMessages("ses_b");
+    expect(afterA).toBeGreaterThan(3000);
+    expect(source.cachedBytes).toBeLessThanOrEqual(6000);
+    // ses_a was evicted: reading it again starts from scratch (session.get runs again).
+    await source.loadMessages(SID);
+    expect(client.calls.filter((c) => c.method === "session.get" && (c.args as { path: { id: string } }).path.id === SID)).toHaveLength(2);
+  });
+
+  it("turns faults into clear errors", async () => {
+    const { source, client } = setup(3, { timeoutMs: 50 });
+    await expect(source.loadMessages("ses_missing")).rejects.toThrow(/Session ses_missing not found\. Use history_sessions/);
+    client.faults.status = 500;
+    await expect(source.loadMessages(SID)).rejects.toThrow(/failed \(status 500\); this may be temporary/);
+    client.faults = { hang: true };
+    await expect(source.loadMessages(SID)).rejects.toThrow(/timed out after 50 ms/);
+    client.faults = {};
+    expect(await source.loadMessages(SID)).toHaveLength(3);
+  });
+});
