@@ -18,8 +18,10 @@ export interface StartHostOptions {
   config?: Record<string, unknown>;
   /** Extra files for the project, relative paths → contents. Committed in the initial commit. */
   projectFiles?: Record<string, string>;
-  /** Contents of `<project>/opencode-engram.jsonc`. */
+  /** Contents of `<project>/opencode-engram.jsonc` (the project layer of the plugin's config). */
   engramConfig?: string;
+  /** Contents of `$XDG_CONFIG_HOME/opencode/opencode-engram.jsonc` (the global layer). */
+  globalEngramConfig?: string;
   /** Extra environment for the host process. */
   env?: Record<string, string>;
   /** Host log level printed to the captured output (default INFO). */
@@ -52,6 +54,10 @@ export interface Host {
   /** Sends a user message and waits until the whole turn finishes; returns the last assistant message. */
   prompt(sessionId: string, text: string, opts?: PromptOptions): Promise<HostMessage>;
   messages(sessionId: string): Promise<HostMessage[]>;
+  /** Writes a file relative to the project directory (e.g. to change opencode-engram.jsonc mid-test). */
+  writeFile(relativePath: string, contents: string): void;
+  /** Aborts the running turn of a session. */
+  abort(sessionId: string): Promise<boolean>;
   session(sessionId: string): Promise<HostSession>;
   children(sessionId: string): Promise<HostSession[]>;
   sessions(): Promise<HostSession[]>;
@@ -169,6 +175,9 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
   };
   if (opts.engramConfig !== undefined) files["opencode-engram.jsonc"] = opts.engramConfig;
   initProject(directory, files);
+  if (opts.globalEngramConfig !== undefined) {
+    writeFiles(join(root, "config", "opencode"), { "opencode-engram.jsonc": opts.globalEngramConfig });
+  }
 
   const args = ["serve", "--port", "0", "--hostname", "127.0.0.1", "--print-logs", "--log-level", opts.logLevel ?? "INFO"];
   const child = spawn(resolveOpencodeBinary(), args, {
@@ -220,14 +229,21 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
   const request = async <T>(method: string, path: string, body?: unknown, timeoutMs = 240_000): Promise<T> => {
     const target = new URL(path, url);
     if (!target.searchParams.has("directory")) target.searchParams.set("directory", directory);
-    const res = await fetch(target, {
-      method,
-      headers: { "content-type": "application/json", "x-opencode-directory": directory },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+    let res: Response;
+    try {
+      res = await fetch(target, {
+        method,
+        headers: { "content-type": "application/json", "x-opencode-directory": directory },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (err) {
+      throw new Error(`${method} ${path} failed: ${String(err)}\n--- host log tail ---\n${log.slice(-3000)}`);
+    }
     const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${path} → ${res.status}: ${text.slice(0, 2000)}`);
+    if (!res.ok) {
+      throw new Error(`${method} ${path} → ${res.status}: ${text.slice(0, 2000)}\n--- host log tail ---\n${log.slice(-3000)}`);
+    }
     return (text ? JSON.parse(text) : undefined) as T;
   };
 
@@ -258,6 +274,8 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
     createSession: (body = {}) => request<HostSession>("POST", "/session", body),
     prompt,
     messages,
+    writeFile: (rel, contents) => writeFiles(directory, { [rel]: contents }),
+    abort: (id) => request<boolean>("POST", `/session/${id}/abort`),
     session: (id) => request<HostSession>("GET", `/session/${id}`),
     children: (id) => request<HostSession[]>("GET", `/session/${id}/children`),
     sessions: () => request<HostSession[]>("GET", "/session"),

@@ -73,6 +73,7 @@ export interface MockLlm {
   /** Clears the queue, the responder and the recorded requests. */
   reset(): void;
   chatRequests(): RecordedRequest[];
+  requestsOf(kind: RequestKind): RecordedRequest[];
   close(): Promise<void>;
 }
 
@@ -244,6 +245,7 @@ export async function startMockLlm(): Promise<MockLlm> {
       responder = undefined;
     },
     chatRequests: () => requests.filter((r) => r.kind === "chat"),
+    requestsOf: (kind) => requests.filter((r) => r.kind === kind),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
