@@ -5,7 +5,9 @@ import { globalConfigDir, watchedConfig } from "./config/load.ts";
 import { toolVisibility, type ToolVisibility } from "./history/tool-visibility.ts";
 import { CachedHistorySource } from "./host/cached-source.ts";
 import { applyHostEvent } from "./host/events.ts";
+import { withFastPath } from "./host/fast-path-reader.ts";
 import { hostLog } from "./host/log.ts";
+import { dataDir, openSqliteReader } from "./host/sqlite-reader.ts";
 import { createSdkReader, type SessionClient } from "./host/sdk-reader.ts";
 import { createBrowseMessagesTool } from "./tools/browse-messages.ts";
 import { createBrowseTurnsTool } from "./tools/browse-turns.ts";
@@ -29,11 +31,14 @@ export const EngramPlugin: Plugin = async (input: PluginInput) => {
     return visibilityFor.compiled;
   };
 
-  const reader = createSdkReader(input.client as unknown as SessionClient, { pageSize: 500, timeoutMs: 60_000 });
+  const sdkReader = createSdkReader(input.client as unknown as SessionClient, { pageSize: 500, timeoutMs: 60_000 });
+  const reader = config().store.sqlite_fast_path
+    ? withFastPath(sdkReader, (probe) => openSqliteReader(dataDir(), probe), log)
+    : sdkReader;
   const source = new CachedHistorySource(reader, {
     checkSize: 20,
     maxSingleReads: 50,
-    maxBytes: config().cache.message_bytes,
+    maxBytes: config().store.cache_bytes,
   });
   const deps: ToolDeps = { config, visibility, source, directory: input.directory };
 

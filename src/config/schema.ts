@@ -33,8 +33,6 @@ export interface EngramConfig {
     project_time_budget_ms: number;
     /** Sessions searched at once in project scope. */
     project_concurrency: number;
-    /** Read the host's SQLite store directly (read-only, schema-checked) when running in Bun. */
-    sqlite_fast_path: boolean;
   };
   context_charting: {
     enable: boolean;
@@ -46,9 +44,11 @@ export interface EngramConfig {
   history_guidance: {
     enable: boolean;
   };
-  cache: {
+  store: {
+    /** Read the host's SQLite store directly (read-only, schema-checked) when running in Bun; the SDK stays the fallback. */
+    sqlite_fast_path: boolean;
     /** Estimated bytes of session messages kept in memory between calls (least recently read evicted). */
-    message_bytes: number;
+    cache_bytes: number;
   };
   upstream_history: {
     enable: boolean;
@@ -83,7 +83,6 @@ export const CONFIG_SPEC = {
     cache_bytes: [268435456, { type: "int", min: 1048576, max: 17179869184 }],
     project_time_budget_ms: [2000, { type: "int", min: 100, max: 60000 }],
     project_concurrency: [4, { type: "int", min: 1, max: 32 }],
-    sqlite_fast_path: [true, { type: "bool" }],
   },
   context_charting: {
     enable: [true, { type: "bool" }],
@@ -94,8 +93,9 @@ export const CONFIG_SPEC = {
   history_guidance: {
     enable: [true, { type: "bool" }],
   },
-  cache: {
-    message_bytes: [134217728, { type: "int", min: 1048576, max: 17179869184 }],
+  store: {
+    sqlite_fast_path: [true, { type: "bool" }],
+    cache_bytes: [134217728, { type: "int", min: 1048576, max: 17179869184 }],
   },
   upstream_history: {
     enable: [true, { type: "bool" }],

@@ -6,7 +6,7 @@ import { HistoryError } from "../history/errors.ts";
 import type { HistoryMessage, SessionInfo } from "../history/types.ts";
 import type { HistorySource } from "./source.ts";
 import { mapMessage, mapSession } from "./map.ts";
-import type { HistoryReader } from "./reader.ts";
+import type { HistoryReader, SessionStamp } from "./reader.ts";
 import { sameMessage } from "./equal.ts";
 
 export interface CachedSourceOptions {
@@ -24,6 +24,8 @@ interface SessionEntry {
   bytes: number;
   /** Message ids an event said changed since the last read; "all" forces a reload. */
   dirty: Set<string> | "all";
+  /** The store's change stamp when the messages were read (SQLite path only). */
+  stamp?: SessionStamp;
 }
 
 function estimateBytes(message: HistoryMessage): number {
@@ -35,6 +37,10 @@ function estimateBytes(message: HistoryMessage): number {
     else if (part.kind === "subtask") bytes += part.prompt.length * 2;
   }
   return bytes;
+}
+
+function sameStamp(a: SessionStamp, b: SessionStamp): boolean {
+  return a.messages === b.messages && a.parts === b.parts && a.updated === b.updated;
 }
 
 function byId(a: HistoryMessage, b: HistoryMessage): number {
@@ -95,9 +101,43 @@ export class CachedHistorySource implements HistorySource {
 
   private async refresh(sessionId: string): Promise<HistoryMessage[]> {
     const entry = this.sessions.get(sessionId);
-    const messages = !entry || entry.dirty === "all" ? await this.readAll(sessionId) : await this.update(sessionId, entry);
-    this.store(sessionId, messages);
+    // Stamp first: a write landing during the read changes the next stamp, so it is not missed.
+    const stamp = await this.reader.stamp?.(sessionId);
+    let messages: HistoryMessage[];
+    if (!entry || entry.dirty === "all") messages = await this.readAll(sessionId);
+    else if (stamp && entry.stamp) {
+      if (entry.dirty.size === 0 && sameStamp(stamp, entry.stamp)) {
+        this.touch(sessionId, entry);
+        return entry.messages;
+      }
+      messages = await this.updateFromStamp(sessionId, entry, entry.stamp, stamp);
+    } else messages = await this.update(sessionId, entry);
+    this.store(sessionId, messages, stamp);
     return messages;
+  }
+
+  /** With the store's write times, re-read exactly the messages written since the last read. */
+  private async updateFromStamp(sessionId: string, entry: SessionEntry, before: SessionStamp, now: SessionStamp): Promise<HistoryMessage[]> {
+    // Fewer rows than before means something was deleted: only a full read shows what.
+    if (now.messages < before.messages || now.parts < before.parts) return this.readAll(sessionId);
+    const ids = new Set([...(await this.reader.changedSince!(sessionId, before.updated)), ...(entry.dirty as Set<string>)]);
+    if (ids.size > this.options.maxSingleReads * 4) return this.readAll(sessionId);
+    const current = new Map(entry.messages.map((message) => [message.id, message]));
+    for (const messageId of ids) await this.reread(sessionId, messageId, current);
+    return [...current.values()].sort(byId);
+  }
+
+  private async reread(sessionId: string, messageId: string, current: Map<string, HistoryMessage>): Promise<void> {
+    const raw = await this.reader.readOne(sessionId, messageId);
+    const message = raw ? mapMessage(raw, sessionId) : undefined;
+    const cached = current.get(messageId);
+    if (!message) current.delete(messageId);
+    else if (!cached || !sameMessage(cached, message)) current.set(messageId, message);
+  }
+
+  private touch(sessionId: string, entry: SessionEntry): void {
+    this.sessions.delete(sessionId);
+    this.sessions.set(sessionId, entry);
   }
 
   private async readAll(sessionId: string): Promise<HistoryMessage[]> {
@@ -135,20 +175,14 @@ export class CachedHistorySource implements HistorySource {
       if (!cached || !sameMessage(cached, message)) current.set(message.id, message);
       dirty.delete(message.id);
     }
-    for (const messageId of dirty) {
-      if (!current.has(messageId)) continue;
-      const raw = await this.reader.readOne(sessionId, messageId);
-      const message = raw ? mapMessage(raw, sessionId) : undefined;
-      if (!message) current.delete(messageId);
-      else if (!sameMessage(current.get(messageId)!, message)) current.set(messageId, message);
-    }
+    for (const messageId of dirty) if (current.has(messageId)) await this.reread(sessionId, messageId, current);
     return [...current.values()].sort(byId);
   }
 
-  private store(sessionId: string, messages: HistoryMessage[]): void {
+  private store(sessionId: string, messages: HistoryMessage[], stamp: SessionStamp | undefined): void {
     this.forget(sessionId);
     const bytes = messages.reduce((sum, message) => sum + estimateBytes(message), 0);
-    this.sessions.set(sessionId, { messages, bytes, dirty: new Set() });
+    this.sessions.set(sessionId, { messages, bytes, dirty: new Set(), stamp });
     this.totalBytes += bytes;
     // Least recently read first (Map keeps insertion order; store re-inserts).
     for (const [id, entry] of this.sessions) {

@@ -1,0 +1,95 @@
+import { describe, expect, it } from "vitest";
+import { CachedHistorySource } from "./cached-source.ts";
+import { withFastPath } from "./fast-path-reader.ts";
+import { FakeClient, rawText } from "./fake-client.ts";
+import type { RawMessage, SessionStamp } from "./reader.ts";
+import { createSdkReader } from "./sdk-reader.ts";
+import type { SqliteReader } from "./sqlite-reader.ts";
+
+const SID = "ses_a";
+const id = (n: number) => `msg_${String(n).padStart(6, "0")}`;
+
+/** A store with write times, standing in for the SQLite reader. */
+class MemoryStore implements SqliteReader {
+  rows = new Map<string, { raw: RawMessage; updated: number }>();
+  clock = 1;
+  reads = 0;
+  fail = false;
+  put(raw: RawMessage) {
+    this.rows.set((raw.info as { id: string }).id, { raw, updated: this.clock++ });
+  }
+  private sorted() {
+    return [...this.rows.values()].sort((a, b) => ((a.raw.info as { id: string }).id < (b.raw.info as { id: string }).id ? -1 : 1));
+  }
+  holds(sessionId: string) {
+    return sessionId === SID;
+  }
+  async readAll() {
+    if (this.fail) throw new Error("disk I/O error");
+    this.reads++;
+    return this.sorted().map((row) => structuredClone(row.raw));
+  }
+  async readNewest(_: string, count: number) {
+    return (await this.readAll()).slice(-count);
+  }
+  async readOne(_: string, messageId: string) {
+    this.reads++;
+    const row = this.rows.get(messageId);
+    return row ? structuredClone(row.raw) : undefined;
+  }
+  async stamp(): Promise<SessionStamp> {
+    const rows = [...this.rows.values()];
+    return { messages: rows.length, parts: rows.length, updated: Math.max(0, ...rows.map((row) => row.updated)) };
+  }
+  async changedSince(_: string, updated: number) {
+    return [...this.rows.entries()].filter(([, row]) => row.updated >= updated).map(([key]) => key);
+  }
+  close() {}
+}
+
+function setup() {
+  const client = new FakeClient();
+  const messages = Array.from({ length: 10 }, (_, i) => rawText(SID, id(i), "user", `m${i}`));
+  client.addSession(SID, messages);
+  client.addSession("ses_other", [rawText("ses_other", id(0), "user", "other")]);
+  const store = new MemoryStore();
+  for (const message of messages) store.put(structuredClone(message));
+  const logs: string[] = [];
+  const reader = withFastPath(createSdkReader(client, { pageSize: 50, timeoutMs: 1000 }), async () => store, (_, message) => logs.push(message));
+  const source = new CachedHistorySource(reader, { checkSize: 5, maxSingleReads: 5, maxBytes: 1 << 30 });
+  return { client, store, source, logs };
+}
+
+describe("SQLite fast path with SDK fallback", () => {
+  it("answers an unchanged session from cache after one stamp check, and re-reads only what was written", async () => {
+    const { client, store, source } = setup();
+    const first = await source.loadMessages(SID);
+    expect(client.calls.filter((c) => c.method === "session.messages")).toHaveLength(0);
+    const readsAfterFirst = store.reads;
+    expect(await source.loadMessages(SID)).toBe(first);
+    expect(store.reads).toBe(readsAfterFirst);
+    store.put(rawText(SID, id(3), "user", "edited long ago"));
+    store.put(rawText(SID, id(10), "user", "appended"));
+    const third = await source.loadMessages(SID);
+    expect(third).toHaveLength(11);
+    expect(third[3]!.parts[0]).toMatchObject({ text: "edited long ago" });
+    expect(third[2]).toBe(first[2]);
+    expect(store.reads - readsAfterFirst).toBeLessThanOrEqual(3);
+  });
+
+  it("reads everything again when rows were deleted", async () => {
+    const { store, source } = setup();
+    await source.loadMessages(SID);
+    store.rows.delete(id(4));
+    expect((await source.loadMessages(SID)).map((m) => m.id)).not.toContain(id(4));
+  });
+
+  it("uses the SDK for sessions the database does not hold, and for good after a failure", async () => {
+    const { client, store, source, logs } = setup();
+    expect(await source.loadMessages("ses_other")).toHaveLength(1);
+    expect(client.calls.some((c) => c.method === "session.messages")).toBe(true);
+    store.fail = true;
+    expect(await source.loadMessages(SID)).toHaveLength(10);
+    expect(logs.some((line) => /SQLite fast path failed \(disk I\/O error\)/.test(line))).toBe(true);
+  });
+});

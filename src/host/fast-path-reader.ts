@@ -1,0 +1,59 @@
+// The SDK reader with the SQLite fast path in front of it for message reads. Sessions are always
+// listed and looked up through the SDK (it scopes them to the project). The fast path is opened
+// lazily, used only for sessions its database holds, and dropped for good on its first error.
+
+import type { Log } from "./log.ts";
+import type { HistoryReader, MessageReads } from "./reader.ts";
+import type { SqliteReader } from "./sqlite-reader.ts";
+
+export type OpenFastPath = (probeSessionId: string) => Promise<SqliteReader | string>;
+
+export function withFastPath(sdk: HistoryReader, open: OpenFastPath, log: Log): HistoryReader {
+  let fast: Promise<SqliteReader | undefined> | undefined;
+  let failed = false;
+
+  async function fastFor(sessionId: string): Promise<SqliteReader | undefined> {
+    if (failed) return undefined;
+    fast ??= open(sessionId).then((result) => {
+      if (typeof result === "string") {
+        log("info", `SQLite fast path not used: ${result}; reading through the SDK`);
+        failed = true;
+        return undefined;
+      }
+      return result;
+    });
+    const reader = await fast;
+    return reader?.holds(sessionId) ? reader : undefined;
+  }
+
+  async function attempt<T>(sessionId: string, read: (reader: MessageReads) => Promise<T>): Promise<T> {
+    const reader = await fastFor(sessionId).catch(() => undefined);
+    if (reader) {
+      try {
+        return await read(reader);
+      } catch (error) {
+        failed = true;
+        reader.close();
+        log("warn", `SQLite fast path failed (${error instanceof Error ? error.message : String(error)}); reading through the SDK from now on`);
+      }
+    }
+    return read(sdk);
+  }
+
+  return {
+    readAll: (sessionId) => attempt(sessionId, (reader) => reader.readAll(sessionId)),
+    readNewest: (sessionId, count) => attempt(sessionId, (reader) => reader.readNewest(sessionId, count)),
+    readOne: (sessionId, messageId) => attempt(sessionId, (reader) => reader.readOne(sessionId, messageId)),
+    listSessions: () => sdk.listSessions(),
+    getSession: (sessionId) => sdk.getSession(sessionId),
+    async stamp(sessionId) {
+      const reader = await fastFor(sessionId).catch(() => undefined);
+      return reader ? reader.stamp(sessionId) : undefined;
+    },
+    async changedSince(sessionId, updated) {
+      const reader = await fastFor(sessionId).catch(() => undefined);
+      if (!reader) throw new Error("change tracking needs the SQLite fast path");
+      return reader.changedSince(sessionId, updated);
+    },
+  };
+}

@@ -1,0 +1,175 @@
+// Read-only fast path on the host's own SQLite store (Bun only). About 7x faster than the SDK for a
+// whole session. Used only after a check that the tables have the columns we know and that the
+// file holds the session asked for; opened read-only and query-only, so it can never write.
+
+import { existsSync, readdirSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import type { MessageReads, RawMessage, SessionStamp } from "./reader.ts";
+
+/** The slice of bun:sqlite's Database we use. */
+interface Statement {
+  all(...params: unknown[]): unknown[];
+  get(...params: unknown[]): unknown;
+}
+interface Database {
+  query(sql: string): Statement;
+  exec(sql: string): void;
+  close(): void;
+}
+
+const REQUIRED_COLUMNS: Record<string, string[]> = {
+  message: ["id", "session_id", "time_created", "time_updated", "data"],
+  part: ["id", "message_id", "session_id", "time_created", "time_updated", "data"],
+  session: ["id", "parent_id", "title", "directory", "time_created", "time_updated"],
+};
+
+export function dataDir(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_DATA_HOME && env.XDG_DATA_HOME.trim() !== "" ? env.XDG_DATA_HOME : join(homedir(), ".local", "share");
+  return join(base, "opencode");
+}
+
+/** opencode.db first, then channel builds' opencode-<channel>.db. */
+export function candidateDatabases(dir: string): string[] {
+  const out: string[] = [];
+  if (existsSync(join(dir, "opencode.db"))) out.push(join(dir, "opencode.db"));
+  try {
+    for (const name of readdirSync(dir).sort()) if (/^opencode-[\w.-]+\.db$/.test(name)) out.push(join(dir, name));
+  } catch {
+    // no data dir
+  }
+  return out;
+}
+
+/** Missing tables or columns, as text; empty when the schema is one we know. */
+export function schemaProblems(db: Database): string[] {
+  const problems: string[] = [];
+  for (const [table, columns] of Object.entries(REQUIRED_COLUMNS)) {
+    const present = new Set((db.query(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((row) => row.name));
+    if (present.size === 0) problems.push(`table ${table} missing`);
+    else for (const column of columns) if (!present.has(column)) problems.push(`${table}.${column} missing`);
+  }
+  return problems;
+}
+
+async function openReadOnly(path: string): Promise<Database | undefined> {
+  if (typeof (globalThis as { Bun?: unknown }).Bun === "undefined") return undefined;
+  const specifier = "bun:sqlite";
+  const module = (await import(/* @vite-ignore */ specifier)) as { Database: new (path: string, options: object) => Database };
+  const db = new module.Database(path, { readonly: true });
+  db.exec("PRAGMA query_only = ON");
+  return db;
+}
+
+interface Row {
+  id: string;
+  message_id?: string;
+  data: string;
+}
+
+function parse(data: string): Record<string, unknown> | undefined {
+  try {
+    const value = JSON.parse(data) as unknown;
+    return value !== null && typeof value === "object" ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Rows back into the `{info, parts}` shape the SDK returns (the table's `data` lacks the ids). */
+function assemble(sessionId: string, messages: Row[], parts: Row[]): RawMessage[] {
+  const byMessage = new Map<string, unknown[]>();
+  for (const row of parts) {
+    const data = parse(row.data);
+    if (!data || !row.message_id) continue;
+    const list = byMessage.get(row.message_id) ?? [];
+    list.push({ ...data, id: row.id, sessionID: sessionId, messageID: row.message_id });
+    byMessage.set(row.message_id, list);
+  }
+  const out: RawMessage[] = [];
+  for (const row of messages) {
+    const data = parse(row.data);
+    if (!data) continue;
+    out.push({ info: { ...data, id: row.id, sessionID: sessionId }, parts: byMessage.get(row.id) ?? [] });
+  }
+  return out;
+}
+
+export interface SqliteReader extends MessageReads {
+  /** True when this database holds the session. */
+  holds(sessionId: string): boolean;
+  stamp(sessionId: string): Promise<SessionStamp>;
+  changedSince(sessionId: string, updated: number): Promise<string[]>;
+  close(): void;
+}
+
+/** Opens the first known-schema database holding `probeSessionId`, or explains why none fits. */
+export async function openSqliteReader(dir: string, probeSessionId: string): Promise<SqliteReader | string> {
+  const candidates = candidateDatabases(dir);
+  if (candidates.length === 0) return `no database in ${dir}`;
+  const reasons: string[] = [];
+  for (const path of candidates) {
+    let db: Database | undefined;
+    try {
+      db = await openReadOnly(path);
+      if (!db) return "not running in Bun";
+      const problems = schemaProblems(db);
+      if (problems.length > 0) {
+        reasons.push(`${path}: unknown schema (${problems.join(", ")})`);
+        db.close();
+        continue;
+      }
+      if (!db.query("SELECT 1 FROM session WHERE id = ?").get(probeSessionId)) {
+        reasons.push(`${path}: does not hold session ${probeSessionId}`);
+        db.close();
+        continue;
+      }
+      return readerOver(db);
+    } catch (error) {
+      reasons.push(`${path}: ${error instanceof Error ? error.message : String(error)}`);
+      db?.close();
+    }
+  }
+  return reasons.join("; ");
+}
+
+function readerOver(db: Database): SqliteReader {
+  const allMessages = db.query("SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id");
+  const allParts = db.query("SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY message_id, id");
+  const newestMessages = db.query("SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created DESC, id DESC LIMIT ?");
+  const oneMessage = db.query("SELECT id, data FROM message WHERE session_id = ? AND id = ?");
+  const partsOf = db.query("SELECT id, message_id, data FROM part WHERE message_id = ? ORDER BY id");
+  const messageStamp = db.query("SELECT count(*) AS n, coalesce(max(time_updated), 0) AS t FROM message WHERE session_id = ?");
+  const partStamp = db.query("SELECT count(*) AS n, coalesce(max(time_updated), 0) AS t FROM part WHERE session_id = ?");
+  const changed = db.query(
+    "SELECT id FROM message WHERE session_id = ?1 AND time_updated >= ?2 UNION SELECT message_id FROM part WHERE session_id = ?1 AND time_updated >= ?2",
+  );
+  const session = db.query("SELECT 1 FROM session WHERE id = ?");
+  return {
+    async readAll(sessionId) {
+      return assemble(sessionId, allMessages.all(sessionId) as Row[], allParts.all(sessionId) as Row[]);
+    },
+    async readNewest(sessionId, count) {
+      const messages = (newestMessages.all(sessionId, count) as Row[]).reverse();
+      return assemble(sessionId, messages, messages.flatMap((row) => partsOf.all(row.id) as Row[]));
+    },
+    async readOne(sessionId, messageId) {
+      const row = oneMessage.get(sessionId, messageId) as Row | null;
+      return row ? assemble(sessionId, [row], partsOf.all(messageId) as Row[])[0] : undefined;
+    },
+    holds(sessionId) {
+      return session.get(sessionId) !== null;
+    },
+    async stamp(sessionId) {
+      const messages = messageStamp.get(sessionId) as { n: number; t: number };
+      const parts = partStamp.get(sessionId) as { n: number; t: number };
+      return { messages: messages.n, parts: parts.n, updated: Math.max(messages.t, parts.t) };
+    },
+    async changedSince(sessionId, updated) {
+      return (changed.all(sessionId, updated) as { id: string }[]).map((row) => row.id);
+    },
+    close() {
+      db.close();
+    },
+  };
+}
