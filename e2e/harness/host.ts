@@ -72,13 +72,22 @@ const READY = /listening on (https?:\/\/[^\s]+)/;
 const MAX_LOG_CHARS = 400_000;
 const live = new Set<{ child: ChildProcess; root: string }>();
 
-// Last-resort cleanup if a test worker exits without calling stop().
-process.once("exit", () => {
+// Last-resort cleanup if a test worker exits without calling stop(). The host runs detached
+// (its own process group), so it would otherwise outlive an interrupted test run.
+function killAllSync(): void {
   for (const h of live) {
     killGroup(h.child, "SIGKILL");
     if (!process.env["ENGRAM_E2E_KEEP"]) rmSync(h.root, { recursive: true, force: true });
   }
-});
+  live.clear();
+}
+process.once("exit", killAllSync);
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+  process.once(signal, () => {
+    killAllSync();
+    process.exit(128 + (signal === "SIGINT" ? 2 : signal === "SIGTERM" ? 15 : 1));
+  });
+}
 
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
