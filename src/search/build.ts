@@ -1,0 +1,113 @@
+// Keeps one session's index in step with its messages: a sliced build that yields to the event
+// loop every few milliseconds, then incremental updates (new, changed, removed messages only).
+// One loop per session, so concurrent searches share one build. First builds of different
+// sessions run one at a time (BuildQueue) so a project-wide search does not start 200 at once.
+
+import type { HistoryMessage } from "../history/types.ts";
+import type { ToolVisibility } from "../history/tool-visibility.ts";
+import type { Sized } from "./cache.ts";
+import { messageTextSize } from "./documents.ts";
+import { SLICE_MS, now, yieldToLoop } from "./scored.ts";
+import { SessionIndex } from "./session-index.ts";
+
+/** Rebuild from scratch when more than this share of the indexed documents is dead. */
+const MAX_DEAD_RATIO = 0.5;
+
+export class BuildQueue {
+  private tail: Promise<void> = Promise.resolve();
+
+  run(job: () => Promise<void>): Promise<void> {
+    const next = this.tail.then(job, job);
+    this.tail = next.catch(() => {});
+    return next;
+  }
+}
+
+export interface BuildStats {
+  /** Longest synchronous stretch of the last build/update (ms). */
+  longestSliceMs: number;
+}
+
+export class IndexedSession implements Sized {
+  index: SessionIndex;
+  /** True once the index holds every message it was last pointed at. */
+  built = false;
+  private target: readonly HistoryMessage[] = [];
+  private running: Promise<void> | undefined;
+  private queued = false;
+  private disposed = false;
+  readonly stats: BuildStats = { longestSliceMs: 0 };
+
+  constructor(
+    private readonly visibility: ToolVisibility,
+    private readonly queue: BuildQueue,
+  ) {
+    this.index = new SessionIndex(visibility);
+  }
+
+  /**
+   * Points the index at the session's current messages and starts (or continues) bringing it up
+   * to date. Returns how much text (code units) is still to index.
+   */
+  update(messages: readonly HistoryMessage[]): number {
+    this.target = messages;
+    const diff = this.index.diff(messages);
+    let pending = 0;
+    for (const message of diff.added) pending += messageTextSize(message);
+    if (diff.added.length === 0 && diff.removed.length === 0) return 0;
+    if (!this.running) {
+      if (this.built) this.running = this.loop().finally(() => (this.running = undefined));
+      else if (!this.queued) {
+        this.queued = true;
+        this.running = this.queue.run(() => this.loop()).finally(() => {
+          this.running = undefined;
+          this.queued = false;
+        });
+      }
+    }
+    return pending;
+  }
+
+  /** Resolves when the index has caught up with the last update(). */
+  async current(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async loop(): Promise<void> {
+    let sliceStart = now();
+    const pause = async (): Promise<void> => {
+      const spent = now() - sliceStart;
+      if (spent > this.stats.longestSliceMs) this.stats.longestSliceMs = spent;
+      await yieldToLoop();
+      sliceStart = now();
+    };
+    while (!this.disposed) {
+      if (this.index.deadRatio > MAX_DEAD_RATIO) {
+        this.index = new SessionIndex(this.visibility);
+        this.built = false;
+      }
+      const diff = this.index.diff(this.target);
+      if (diff.added.length === 0 && diff.removed.length === 0) {
+        this.built = true;
+        return;
+      }
+      for (const id of diff.removed) this.index.removeMessage(id);
+      for (const message of diff.added) {
+        for (const _ of this.index.addMessageSteps(message)) {
+          if (this.disposed) return;
+          if (now() - sliceStart > SLICE_MS) await pause();
+        }
+      }
+    }
+  }
+
+  bytes(): number {
+    return this.index.bytes();
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.index = new SessionIndex(this.visibility);
+    this.built = false;
+  }
+}

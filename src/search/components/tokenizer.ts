@@ -1,0 +1,12 @@
+// Orama tokenizer component: our tokenizer (identifier humps, CJK bigrams) behind Orama's interface.
+
+import type { Tokenizer } from "@orama/orama";
+import { tokenize } from "../tokenize.ts";
+
+export function createTokenizerComponent(): Tokenizer {
+  return {
+    language: "universal",
+    normalizationCache: new Map(),
+    tokenize: (raw: string) => tokenize(raw),
+  };
+}

@@ -1,0 +1,91 @@
+// What of a message is searchable: one document per part (text, reasoning, tool call as tool
+// visibility allows), long parts cut into chunks so no document is huge.
+
+import type { HistoryMessage, HistoryPart } from "../history/types.ts";
+import type { ToolVisibility } from "../history/tool-visibility.ts";
+import { toolPartText } from "../history/tool-text.ts";
+
+export type HitType = "text" | "tool" | "reasoning";
+export const HIT_TYPES: readonly HitType[] = ["text", "tool", "reasoning"];
+
+/** Target characters of one chunk; a chunk ends at a line or word break near it. */
+export const CHUNK_CHARS = 4096;
+const CUT_WINDOW = 512;
+
+export interface DocInput {
+  partId: string;
+  type: HitType;
+  tool?: string;
+  /** Chunk range in the part's searchable text. */
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** The searchable text of one part, or undefined when the part is not searchable. */
+export function partSearchText(part: HistoryPart, visibility: ToolVisibility): { type: HitType; text: string; tool?: string } | undefined {
+  switch (part.kind) {
+    case "text":
+      if (part.ignored || !part.text) return undefined;
+      return { type: "text", text: part.text };
+    case "reasoning":
+      return part.text ? { type: "reasoning", text: part.text } : undefined;
+    case "tool": {
+      const text = toolPartText(part, visibility);
+      return text ? { type: "tool", text, tool: part.tool } : undefined;
+    }
+    case "subtask":
+      return { type: "text", text: `${part.description}\n${part.prompt}` };
+    default:
+      return undefined;
+  }
+}
+
+/** Where to end a chunk that starts at `start`: near CHUNK_CHARS, at a break, never inside a surrogate pair. */
+export function chunkEnd(text: string, start: number, size: number = CHUNK_CHARS): number {
+  if (text.length - start <= size) return text.length;
+  const hard = start + size;
+  const newline = text.lastIndexOf("\n", hard);
+  if (newline > hard - CUT_WINDOW && newline > start) return newline + 1;
+  const space = text.lastIndexOf(" ", hard);
+  if (space > hard - CUT_WINDOW && space > start) return space + 1;
+  const code = text.charCodeAt(hard - 1);
+  return code >= 0xd800 && code <= 0xdbff ? hard - 1 : hard;
+}
+
+/** Every searchable document of a message. */
+export function messageDocs(message: HistoryMessage, visibility: ToolVisibility): DocInput[] {
+  const docs: DocInput[] = [];
+  for (const part of message.parts) {
+    const searchable = partSearchText(part, visibility);
+    if (!searchable) continue;
+    const { text, type, tool } = searchable;
+    let start = 0;
+    while (start < text.length) {
+      const end = chunkEnd(text, start);
+      const doc: DocInput = { partId: part.id, type, start, end, text: start === 0 && end === text.length ? text : text.slice(start, end) };
+      if (tool !== undefined) doc.tool = tool;
+      docs.push(doc);
+      start = end;
+    }
+  }
+  return docs;
+}
+
+/** Rough size of what messageDocs would produce, without building tool texts. */
+export function messageTextSize(message: HistoryMessage): number {
+  let size = 0;
+  for (const part of message.parts) {
+    if (part.kind === "text" || part.kind === "reasoning") size += part.text.length;
+    else if (part.kind === "tool") size += (part.output?.length ?? 0) + (part.error?.length ?? 0) + 64;
+    else if (part.kind === "subtask") size += part.prompt.length + part.description.length;
+  }
+  return size;
+}
+
+/** The text of one chunk, re-read from its message (the index keeps no text). */
+export function chunkText(message: HistoryMessage, partId: string, start: number, end: number, visibility: ToolVisibility): string {
+  const part = message.parts.find((p) => p.id === partId);
+  const searchable = part && partSearchText(part, visibility);
+  return searchable ? searchable.text.slice(start, end) : "";
+}

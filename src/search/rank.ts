@@ -1,0 +1,120 @@
+// From scored chunks to ranked messages: a message scores by its best chunk plus a share of its
+// other chunks; the whole phrase boosts a chunk; recency breaks ties. Builds hits and snippets
+// for the messages returned only.
+
+import type { HistoryMessage } from "../history/types.ts";
+import type { ToolVisibility } from "../history/tool-visibility.ts";
+import { chunkText, type HitType } from "./documents.ts";
+import { fold } from "./normalize.ts";
+import type { ScoredDoc } from "./scored.ts";
+import { snippets, type Mark } from "./snippets.ts";
+import type { ParsedQuery } from "./tokenize.ts";
+
+export const PHRASE_BOOST = 1.6;
+const OTHER_CHUNKS_SHARE = 0.25;
+const OTHER_CHUNKS_COUNTED = 4;
+
+export interface HitResult {
+  type: HitType;
+  partId: string;
+  tool?: string;
+  snippets: string[];
+}
+
+export interface MessageResult {
+  message: HistoryMessage;
+  score: number;
+  hits: HitResult[];
+  /** Hits (parts) matched beyond those returned. */
+  remainHits: number;
+}
+
+export interface RankOptions {
+  limit: number;
+  maxHits: number;
+  maxSnippets: number;
+  snippetChars: number;
+  visibility: ToolVisibility;
+  /** Keyword query (phrase boost); absent for literal/regex. */
+  parsed?: ParsedQuery;
+  /** Where the query matches a chunk's text, for snippets. */
+  marks(text: string): Mark[];
+}
+
+interface Group {
+  message: HistoryMessage;
+  docs: ScoredDoc[];
+  score: number;
+}
+
+function groupScore(docs: ScoredDoc[]): number {
+  docs.sort((a, b) => b.score - a.score);
+  let score = docs[0]!.score;
+  for (let i = 1; i < docs.length && i <= OTHER_CHUNKS_COUNTED; i++) score += OTHER_CHUNKS_SHARE * docs[i]!.score;
+  return score;
+}
+
+/** Higher score first; on a tie the newer message. */
+export function compareResults(a: { score: number; message: HistoryMessage }, b: { score: number; message: HistoryMessage }): number {
+  if (Math.abs(a.score - b.score) > 1e-9 * Math.max(1, Math.abs(a.score))) return b.score - a.score;
+  const at = a.message.created ?? 0;
+  const bt = b.message.created ?? 0;
+  if (at !== bt) return bt - at;
+  return a.message.id < b.message.id ? 1 : a.message.id > b.message.id ? -1 : 0;
+}
+
+function textOf(doc: ScoredDoc, visibility: ToolVisibility): string {
+  doc.text ??= chunkText(doc.message, doc.partId, doc.start, doc.end, visibility);
+  return doc.text;
+}
+
+function buildHits(group: Group, options: RankOptions): { hits: HitResult[]; remain: number } {
+  const parts = new Map<string, ScoredDoc[]>();
+  for (const doc of group.docs) {
+    const list = parts.get(doc.partId);
+    if (list) list.push(doc);
+    else parts.set(doc.partId, [doc]);
+  }
+  const ordered = [...parts.values()].sort((a, b) => b[0]!.score - a[0]!.score);
+  const hits: HitResult[] = [];
+  for (const chunks of ordered.slice(0, options.maxHits)) {
+    const first = chunks[0]!;
+    const found: string[] = [];
+    for (const chunk of chunks) {
+      if (found.length >= options.maxSnippets) break;
+      const text = textOf(chunk, options.visibility);
+      found.push(...snippets(text, options.marks(text), options.snippetChars, options.maxSnippets - found.length));
+    }
+    const hit: HitResult = { type: first.type, partId: first.partId, snippets: found };
+    if (first.tool !== undefined) hit.tool = first.tool;
+    hits.push(hit);
+  }
+  return { hits, remain: Math.max(0, ordered.length - options.maxHits) };
+}
+
+/** Groups chunks by message, applies the phrase boost to the leading candidates, ranks, builds hits. */
+export function rankMessages(docs: ScoredDoc[], options: RankOptions): MessageResult[] {
+  const byMessage = new Map<string, Group>();
+  for (const doc of docs) {
+    const group = byMessage.get(doc.message.id);
+    if (group) group.docs.push(doc);
+    else byMessage.set(doc.message.id, { message: doc.message, docs: [doc], score: 0 });
+  }
+  const groups = [...byMessage.values()];
+  for (const group of groups) group.score = groupScore(group.docs);
+  groups.sort(compareResults);
+  const phrase = options.parsed?.phrase;
+  if (phrase) {
+    const pool = groups.slice(0, options.limit * 3 + 20);
+    for (const group of pool) {
+      for (const doc of group.docs) if (phrase.test(fold(textOf(doc, options.visibility)))) doc.score *= PHRASE_BOOST;
+      group.score = groupScore(group.docs);
+    }
+    pool.sort(compareResults);
+    groups.splice(0, pool.length, ...pool);
+  }
+  return groups.slice(0, options.limit).map((group) => {
+    const { hits, remain } = buildHits(group, options);
+    return { message: group.message, score: group.score, hits, remainHits: remain };
+  });
+}

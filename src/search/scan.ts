@@ -1,0 +1,84 @@
+// Cold search: one pass over a session's text scoring only the query's terms, with the same
+// tokens and BM25 as the index, so a session's first query need not wait for an index build.
+// Runs in slices that yield to the event loop; gives up (undefined) past an optional deadline.
+
+import type { HistoryMessage } from "../history/types.ts";
+import type { ToolVisibility } from "../history/tool-visibility.ts";
+import { coverageFactor, groupBit, idf, popcount, termScore } from "./bm25.ts";
+import { messageDocs, type DocInput } from "./documents.ts";
+import { fold } from "./normalize.ts";
+import { SLICE_MS, now, yieldToLoop, type DocFilter, type ScoredDoc } from "./scored.ts";
+import { countTerm, type ParsedQuery } from "./tokenize.ts";
+
+interface Candidate {
+  message: HistoryMessage;
+  doc: DocInput;
+  tfs: number[];
+}
+
+export interface ScanOptions {
+  /** performance.now() time after which the scan stops and returns undefined. */
+  deadline?: number;
+}
+
+export async function scanSession(
+  messages: readonly HistoryMessage[],
+  visibility: ToolVisibility,
+  parsed: ParsedQuery,
+  accept: DocFilter,
+  options: ScanOptions = {},
+): Promise<ScoredDoc[] | undefined> {
+  const terms = parsed.terms;
+  const df = new Array<number>(terms.length).fill(0);
+  const candidates: Candidate[] = [];
+  let docs = 0;
+  let totalLength = 0;
+  let sliceStart = now();
+  for (const message of messages) {
+    for (const doc of messageDocs(message, visibility)) {
+      docs++;
+      totalLength += doc.text.length;
+      const folded = fold(doc.text);
+      let tfs: number[] | undefined;
+      for (let t = 0; t < terms.length; t++) {
+        const term = terms[t]!;
+        if (!folded.includes(term.token)) continue;
+        const tf = countTerm(doc.text, folded, term);
+        if (tf === 0) continue;
+        tfs ??= new Array<number>(terms.length).fill(0);
+        tfs[t] = tf;
+        df[t]!++;
+      }
+      if (tfs && accept(message, doc.type, doc.tool)) candidates.push({ message, doc, tfs });
+    }
+    if (now() - sliceStart > SLICE_MS) {
+      await yieldToLoop();
+      if (options.deadline !== undefined && now() > options.deadline) return undefined;
+      sliceStart = now();
+    }
+  }
+  if (docs === 0) return [];
+  const avg = totalLength / docs;
+  const idfs = df.map((d) => idf(docs, d));
+  return candidates.map(({ message, doc, tfs }) => {
+    let score = 0;
+    let mask = 0;
+    for (let t = 0; t < tfs.length; t++) {
+      const tf = tfs[t]!;
+      if (tf === 0) continue;
+      score += termScore(Math.min(tf, 255), idfs[t]!, doc.text.length, avg);
+      mask |= groupBit(terms[t]!.group);
+    }
+    const scored: ScoredDoc = {
+      message,
+      partId: doc.partId,
+      type: doc.type,
+      start: doc.start,
+      end: doc.end,
+      score: score * coverageFactor(popcount(mask), parsed.groups),
+      text: doc.text,
+    };
+    if (doc.tool !== undefined) scored.tool = doc.tool;
+    return scored;
+  });
+}

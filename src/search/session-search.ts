@@ -1,0 +1,108 @@
+// One session's search: filters, then the index when it is built and (nearly) current, else the
+// cold scan (while the index builds in the background); literal/regex always scan.
+
+import type { Role } from "../history/types.ts";
+import type { ToolVisibility } from "../history/tool-visibility.ts";
+import type { SessionView } from "../history/view.ts";
+import type { IndexedSession } from "./build.ts";
+import type { HitType } from "./documents.ts";
+import { patternScan, type Matcher } from "./pattern.ts";
+import { rankMessages, type MessageResult } from "./rank.ts";
+import { scanSession } from "./scan.ts";
+import type { DocFilter, ScoredDoc } from "./scored.ts";
+import { keywordMarks, patternMarks } from "./snippets.ts";
+import type { ParsedQuery } from "./tokenize.ts";
+
+/** An index this far behind (code units of new text) is updated in the background; we scan. */
+export const MAX_WAIT_CHARS = 256 * 1024;
+
+export type Query = { kind: "keyword"; text: string; parsed: ParsedQuery } | { kind: "pattern"; matcher: Matcher };
+
+export interface SearchFilters {
+  types: ReadonlySet<HitType>;
+  role?: Role;
+  tool?: string;
+  /** Epoch ms bounds on the message's creation time (after < created < before). */
+  after?: number;
+  before?: number;
+}
+
+export interface ResultLimits {
+  limit: number;
+  maxHits: number;
+  maxSnippets: number;
+  snippetChars: number;
+}
+
+export interface SessionSearchOptions {
+  visibility: ToolVisibility;
+  /** The session's index holder; absent = scan only. */
+  indexed?: IndexedSession;
+  deadline?: number;
+}
+
+export interface SessionSearchResult {
+  results: MessageResult[];
+  /** How the answer was computed. */
+  via: "index" | "scan";
+  /** True when the deadline passed before the session was searched through. */
+  timedOut?: boolean;
+}
+
+export function makeFilter(view: SessionView, filters: SearchFilters): DocFilter {
+  return (message, type, tool) => {
+    const index = view.indexById.get(message.id);
+    if (index === undefined || index >= view.visibleEnd) return false;
+    if (view.messages[index] !== message) return false;
+    if (!filters.types.has(type)) return false;
+    if (filters.role !== undefined && message.role !== filters.role) return false;
+    if (filters.tool !== undefined && tool !== filters.tool) return false;
+    if (filters.after !== undefined && !(message.created !== undefined && message.created > filters.after)) return false;
+    if (filters.before !== undefined && !(message.created !== undefined && message.created < filters.before)) return false;
+    return true;
+  };
+}
+
+export async function searchSession(
+  view: SessionView,
+  query: Query,
+  filters: SearchFilters,
+  limits: ResultLimits,
+  options: SessionSearchOptions,
+): Promise<SessionSearchResult> {
+  const accept = makeFilter(view, filters);
+  const visible = view.messages.slice(0, view.visibleEnd);
+  let docs: ScoredDoc[] | undefined;
+  let via: "index" | "scan" = "scan";
+  const indexed = options.indexed;
+  const pending = indexed ? indexed.update(view.messages) : Infinity;
+  if (query.kind === "keyword") {
+    if (indexed && indexed.built && pending <= MAX_WAIT_CHARS) {
+      await indexed.current();
+      if (indexed.built) {
+        via = "index";
+        docs = [];
+        for (const hit of indexed.index.search(query.text)) {
+          const { meta, message, score } = hit;
+          if (!accept(message, meta.type, meta.tool)) continue;
+          const doc: ScoredDoc = { message, partId: meta.partId, type: meta.type, start: meta.start, end: meta.end, score };
+          if (meta.tool !== undefined) doc.tool = meta.tool;
+          docs.push(doc);
+        }
+      }
+    }
+    if (!docs) docs = await scanSession(visible, options.visibility, query.parsed, accept, { deadline: options.deadline });
+  } else {
+    docs = await patternScan(visible, options.visibility, query.matcher, accept, { deadline: options.deadline });
+  }
+  if (!docs) return { results: [], via, timedOut: true };
+  const marks =
+    query.kind === "keyword" ? (text: string) => keywordMarks(text, query.parsed) : (text: string) => patternMarks(text, query.matcher);
+  const results = rankMessages(docs, {
+    ...limits,
+    visibility: options.visibility,
+    parsed: query.kind === "keyword" ? query.parsed : undefined,
+    marks,
+  });
+  return { results, via };
+}

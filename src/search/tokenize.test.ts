@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import { fold } from "./normalize.ts";
+import { countTerm, parseQuery, tokenize } from "./tokenize.ts";
+
+function count(text: string, term: string): number {
+  const first = parseQuery(term).terms[0]!;
+  expect(first.token).toBe(fold(term));
+  return countTerm(text, fold(text), first);
+}
+
+describe("fold", () => {
+  it("lowers case, removes accents, narrows full-width, keeps length", () => {
+    for (const text of ["Crème Brûlée", "ÀÉÎÕÜ ñ ç", "ＡＢＣ１２３", "Ελληνικά", "İstanbul ß", "無線イヤホン"]) {
+      expect(fold(text).length).toBe(text.length);
+    }
+    expect(fold("Crème Brûlée")).toBe("creme brulee");
+    expect(fold("ＡＢＣ")).toBe("abc");
+    expect(fold("Ελληνικά")).toBe("ελληνικα");
+    expect(fold("HELLO")).toBe("hello");
+  });
+});
+
+describe("tokenize", () => {
+  it("keeps identifiers whole and splits their humps", () => {
+    expect(tokenize("computeLineItemTotals()")).toEqual(["computelineitemtotals", "compute", "line", "item", "totals"]);
+    expect(tokenize("HTTPServer parseJSONBody")).toEqual(["httpserver", "http", "server", "parsejsonbody", "parse", "json", "body"]);
+  });
+
+  it("splits snake case and paths into words and file names", () => {
+    expect(tokenize("PAYMENT_SANDBOX_KEY")).toEqual(["payment", "sandbox", "key"]);
+    expect(tokenize("src/search/tokenize.ts")).toEqual(["src", "search", "tokenize", "ts"]);
+  });
+
+  it("drops one-letter words and over-long runs", () => {
+    expect(tokenize("a b c go")).toEqual(["go"]);
+    expect(tokenize("x".repeat(60))).toEqual([]);
+  });
+
+  it("gives CJK runs overlapping bigrams and characters", () => {
+    expect(tokenize("无线耳机")).toEqual(["无", "无线", "线", "线耳", "耳", "耳机", "机"]);
+    expect(tokenize("카드가")).toEqual(["카", "카드", "드", "드가", "가"]);
+    expect(tokenize("abc形態素def")).toEqual(["abc", "形", "形態", "態", "態素", "素", "def"]);
+  });
+
+  it("folds case and accents", () => {
+    expect(tokenize("Café RÉSUMÉ")).toEqual(["cafe", "resume"]);
+  });
+});
+
+describe("parseQuery", () => {
+  it("groups terms by query word and builds a phrase", () => {
+    const parsed = parseQuery("line item totals");
+    expect(parsed.terms.map((t) => t.token)).toEqual(["line", "item", "totals"]);
+    expect(parsed.groups).toBe(3);
+    expect(parsed.phrase?.test(fold("computeLineItemTotals"))).toBe(true);
+    expect(parsed.phrase?.test("line totals item")).toBe(false);
+  });
+
+  it("uses bigrams for multi-character CJK and the character alone for one", () => {
+    expect(parseQuery("耳机").terms.map((t) => t.token)).toEqual(["耳机"]);
+    expect(parseQuery("形態素解析").terms.map((t) => t.token)).toEqual(["形態", "態素", "素解", "解析"]);
+    expect(parseQuery("猫").terms.map((t) => t.token)).toEqual(["猫"]);
+  });
+
+  it("has no term for a one-letter query", () => {
+    expect(parseQuery("a").terms).toEqual([]);
+  });
+});
+
+describe("countTerm", () => {
+  it("counts whole words and single humps, not inner substrings", () => {
+    expect(count("computeLineItemTotals", "line")).toBe(1);
+    expect(count("computeLineItemTotals", "totals")).toBe(1);
+    expect(count("computeLineItemTotals", "computeLineItemTotals")).toBe(1);
+    expect(count("computeLineItemTotals", "ute")).toBe(0);
+    expect(count("outline", "line")).toBe(0);
+    expect(count("line, Line; LINE_x", "line")).toBe(3);
+    expect(count("HTTPServer", "server")).toBe(1);
+    expect(count("HTTPServer", "http")).toBe(1);
+  });
+
+  it("agrees with the tokenizer on every word", () => {
+    const text = "fooBar barFoo XMLHttpRequest utf8Decoder foo_bar ünïcödé Foo";
+    const tokens = tokenize(text);
+    for (const token of new Set(tokens)) {
+      const expected = tokens.filter((t) => t === token).length;
+      expect([token, count(text, token)]).toEqual([token, expected]);
+    }
+  });
+
+  it("counts CJK terms anywhere in a run", () => {
+    expect(count("无线耳机和耳机", "耳机")).toBe(2);
+  });
+});

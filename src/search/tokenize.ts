@@ -1,0 +1,188 @@
+// Tokens of indexed text and of queries. One definition serves the index, the cold scan and
+// snippets, so all three agree on what a "term" is:
+// - a word is a maximal run of letters/digits (underscore, dot, slash, dash separate words),
+//   so identifiers and paths are found by their segments and file names;
+// - a word with camelCase humps is kept whole and also split into its humps;
+// - words shorter than 2 or longer than MAX_TOKEN code units are not terms;
+// - CJK runs (Han, Kana, Hangul) give overlapping bigrams and single characters.
+
+import { CJK, DIGIT, LOWER, SEP, UPPER, charClass, fold } from "./normalize.ts";
+
+export const MIN_TOKEN = 2;
+export const MAX_TOKEN = 48;
+
+/** True when a camelCase hump starts at `k` (0 < k < end) of a word in `text`. */
+export function humpAt(text: string, k: number, end: number): boolean {
+  const cur = charClass(text.charCodeAt(k));
+  if (cur !== UPPER) return false;
+  const prev = charClass(text.charCodeAt(k - 1));
+  if (prev === LOWER || prev === DIGIT) return true;
+  if (prev === UPPER && k + 1 < end) return charClass(text.charCodeAt(k + 1)) === LOWER;
+  return false;
+}
+
+function pushWord(tokens: string[], text: string, folded: string, start: number, end: number): void {
+  const length = end - start;
+  if (length <= MAX_TOKEN && length >= MIN_TOKEN) tokens.push(folded.slice(start, end));
+  let partStart = start;
+  let split = false;
+  for (let k = start + 1; k < end; k++) {
+    if (!humpAt(text, k, end)) continue;
+    split = true;
+    const partLength = k - partStart;
+    if (partLength >= MIN_TOKEN && partLength <= MAX_TOKEN) tokens.push(folded.slice(partStart, k));
+    partStart = k;
+  }
+  if (split) {
+    const partLength = end - partStart;
+    if (partLength >= MIN_TOKEN && partLength <= MAX_TOKEN) tokens.push(folded.slice(partStart, end));
+  }
+}
+
+function pushCjk(tokens: string[], folded: string, start: number, end: number): void {
+  for (let k = start; k < end; k++) {
+    tokens.push(folded[k]!);
+    if (k + 1 < end) tokens.push(folded.slice(k, k + 2));
+  }
+}
+
+/** Every term occurrence of `text`, in order, duplicates kept (term frequency). */
+export function tokenize(text: string, folded: string = fold(text)): string[] {
+  const tokens: string[] = [];
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const cls = charClass(text.charCodeAt(i));
+    if (cls === SEP) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    if (cls === CJK) {
+      while (j < n && charClass(text.charCodeAt(j)) === CJK) j++;
+      pushCjk(tokens, folded, i, j);
+    } else {
+      while (j < n) {
+        const c = charClass(text.charCodeAt(j));
+        if (c === SEP || c === CJK) break;
+        j++;
+      }
+      pushWord(tokens, text, folded, i, j);
+    }
+    i = j;
+  }
+  return tokens;
+}
+
+export interface QueryTerm {
+  /** Folded term as the index stores it. */
+  token: string;
+  /** Which word of the query it comes from (coverage counts words, not terms). */
+  group: number;
+  /** True for a CJK bigram or character (any occurrence counts). */
+  cjk: boolean;
+}
+
+export interface ParsedQuery {
+  terms: QueryTerm[];
+  groups: number;
+  /** Whole-phrase pattern over folded text: the query's words in order, little in between. */
+  phrase?: RegExp;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** Terms of a query: the same tokens as indexing, grouped by query word, deduplicated. */
+export function parseQuery(query: string): ParsedQuery {
+  const folded = fold(query);
+  const terms: QueryTerm[] = [];
+  const seen = new Set<string>();
+  const runs: string[] = [];
+  let groups = 0;
+  const n = query.length;
+  let i = 0;
+  while (i < n) {
+    const cls = charClass(query.charCodeAt(i));
+    if (cls === SEP) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    const tokens: string[] = [];
+    const cjk = cls === CJK;
+    if (cjk) {
+      while (j < n && charClass(query.charCodeAt(j)) === CJK) j++;
+      if (j - i === 1) tokens.push(folded[i]!);
+      else for (let k = i; k + 1 < j; k++) tokens.push(folded.slice(k, k + 2));
+    } else {
+      while (j < n) {
+        const c = charClass(query.charCodeAt(j));
+        if (c === SEP || c === CJK) break;
+        j++;
+      }
+      pushWord(tokens, query, folded, i, j);
+    }
+    runs.push(folded.slice(i, j));
+    let added = false;
+    for (const token of tokens) {
+      if (seen.has(token)) continue;
+      seen.add(token);
+      terms.push({ token, group: groups, cjk });
+      added = true;
+    }
+    if (added) groups++;
+    i = j;
+  }
+  const parsed: ParsedQuery = { terms, groups };
+  if (terms.length >= 2 && runs.length >= 1) {
+    parsed.phrase = new RegExp(runs.map(escapeRegExp).join("[^\\p{L}\\p{N}]{0,3}"), "u");
+  }
+  return parsed;
+}
+
+/**
+ * Occurrences of a query term in one text, with exactly the tokenizer's boundaries:
+ * a whole word, or one camelCase hump of a word; CJK terms match anywhere inside a CJK run.
+ */
+export function countTerm(text: string, folded: string, term: QueryTerm, positions?: number[]): number {
+  const token = term.token;
+  const len = token.length;
+  let count = 0;
+  let from = 0;
+  for (;;) {
+    const at = folded.indexOf(token, from);
+    if (at < 0) break;
+    if (term.cjk || isTermAt(text, at, at + len)) {
+      count++;
+      positions?.push(at);
+    }
+    from = at + 1;
+  }
+  return count;
+}
+
+function isWordChar(text: string, index: number): boolean {
+  const cls = charClass(text.charCodeAt(index));
+  return cls === LOWER || cls === UPPER || cls === DIGIT;
+}
+
+function isTermAt(text: string, start: number, end: number): boolean {
+  const wordStart = start === 0 || !isWordChar(text, start - 1);
+  const wordEnd = end === text.length || !isWordChar(text, end);
+  if (wordStart && wordEnd) return true;
+  // One camelCase hump: starts at a word start or a hump, ends at a word end or a hump,
+  // no hump inside.
+  const we = wordEnd ? end : wordEndOf(text, end);
+  if (!wordStart && !humpAt(text, start, we)) return false;
+  if (!wordEnd && !humpAt(text, end, we)) return false;
+  for (let k = start + 1; k < end; k++) if (humpAt(text, k, we)) return false;
+  return true;
+}
+
+function wordEndOf(text: string, from: number): number {
+  let k = from;
+  while (k < text.length && isWordChar(text, k)) k++;
+  return k;
+}
