@@ -191,6 +191,34 @@ describe("compaction charting", () => {
   });
 });
 
+describe("a summary stored without text", () => {
+  it("gets the chart in the next request, once, without touching summaries that have text", async () => {
+    const h = harness(6);
+    const compactionMessage = h.builder.compaction();
+    const summary = h.builder.summary("");
+    summary.parts = [];
+    const context = (): TransformMessage[] => [
+      { info: { id: compactionMessage.id, sessionID: SESSION, role: "user" }, parts: [{ type: "compaction" }] },
+      { info: { id: summary.id, sessionID: SESSION, role: "assistant", summary: true }, parts: [{ type: "step-start" }] },
+      { info: { id: "msg_999999", sessionID: SESSION, role: "user" }, parts: [{ type: "text", text: "go on" }] },
+    ];
+    const first = { messages: context() };
+    await h.hooks["experimental.chat.messages.transform"]!({}, first as never);
+    const added = first.messages[1]!.parts.filter((part) => part.type === "text");
+    expect(added).toHaveLength(1);
+    expect(String(added[0]!.text)).toContain(`# History chart (session ${SESSION})`);
+    expect(first.messages).toHaveLength(3);
+    // The host may hand the same objects again: no second copy.
+    await h.hooks["experimental.chat.messages.transform"]!({}, first as never);
+    expect(first.messages[1]!.parts.filter((part) => part.type === "text")).toHaveLength(1);
+
+    const withText = context();
+    withText[1]!.parts.push({ type: "text", text: "the chart" });
+    await h.hooks["experimental.chat.messages.transform"]!({}, { messages: withText } as never);
+    expect(withText[1]!.parts).toHaveLength(2);
+  });
+});
+
 describe("chartView", () => {
   it("stops before the verbatim tail, the compaction and the summary even when the store lags", () => {
     const builder = new SessionBuilder("ses_v").turns(6);

@@ -61,11 +61,13 @@ export interface CompactionDeps {
 /** The part of a transformed message the hooks read. */
 export interface TransformMessage {
   info: { id?: string; sessionID?: string; role?: string; summary?: unknown };
-  parts: { type?: string }[];
+  parts: { type?: string; text?: unknown; [key: string]: unknown }[];
 }
 
 export class CompactionCharting {
   private readonly pending = new BoundedMap<string, Pending>(MAX_PENDING);
+  /** Charts rebuilt for summaries stored without text, by summary message id. */
+  private readonly restored = new BoundedMap<string, string>(MAX_PENDING);
   private readonly now: () => number;
 
   constructor(private readonly deps: CompactionDeps) {
@@ -106,20 +108,25 @@ export class CompactionCharting {
    * The summarizer's history arrives here with no session id in the input: it is found on the
    * messages. The array is emptied in place because the host keeps its own reference to it.
    */
-  onMessagesTransform(output: { messages: TransformMessage[] }): void {
-    if (this.pending.size === 0) return;
-    const messages = output.messages;
+  async onMessagesTransform(output: { messages: TransformMessage[] }): Promise<void> {
+    if (this.trim(output.messages)) return;
+    await this.restoreMissingChart(output.messages);
+  }
+
+  /** Empties the summarizer's history; true when these messages were the summarizer's. */
+  private trim(messages: TransformMessage[]): boolean {
+    if (this.pending.size === 0) return false;
     if (messages.length === 0) {
       // Only a compaction sends an empty history; whichever session it was, it has nothing to trim.
       for (const sessionId of [...this.pending.keys()]) {
         const entry = this.entry(sessionId);
         if (entry?.phase === "compacting") entry.phase = "trimmed";
       }
-      return;
+      return true;
     }
     const sessionId = messages.find((message) => typeof message.info?.sessionID === "string")?.info.sessionID;
     const entry = this.entry(sessionId);
-    if (!entry || entry.phase !== "compacting") return;
+    if (!entry || entry.phase !== "compacting") return false;
     // The summarizer's history never holds a compaction pair (the host filters them out); a
     // request that does is a normal one after a compaction, and must be left alone.
     const afterCompaction = messages.some(
@@ -127,10 +134,32 @@ export class CompactionCharting {
         (message.info.role === "assistant" && message.info.summary === true) ||
         message.parts.some((part) => part.type === "compaction"),
     );
-    if (afterCompaction) return;
+    if (afterCompaction) return false;
     entry.lastSummarizedId = messages[messages.length - 1]!.info.id;
     entry.phase = "trimmed";
     messages.splice(0, messages.length);
+    return true;
+  }
+
+  /**
+   * A summary with no text (a reasoning model spent the capped output on thinking, or the
+   * summarizer failed) never reached experimental.text.complete, so the model would see an empty
+   * answer to "What did we do so far?". Give it the chart in this request instead; the stored
+   * message is left as it is.
+   */
+  private async restoreMissingChart(messages: TransformMessage[]): Promise<void> {
+    if (messages.length === 0 || !this.enabled()) return;
+    const summary = messages.findLast((message) => message.info?.role === "assistant" && message.info.summary === true);
+    if (!summary) return;
+    const { id, sessionID } = summary.info;
+    if (typeof id !== "string" || typeof sessionID !== "string") return;
+    if (summary.parts.some((part) => part.type === "text" && typeof part.text === "string" && part.text.trim() !== "")) return;
+    let chart = this.restored.get(id);
+    if (chart === undefined) {
+      chart = await this.chartOrFallback(sessionID, { phase: "charted", since: this.now(), summaryMessageId: id });
+      this.restored.set(id, chart);
+    }
+    summary.parts.push({ id: `prt_engram_chart_${id}`, sessionID, messageID: id, type: "text", text: chart, synthetic: true });
   }
 
   onChatParams(
