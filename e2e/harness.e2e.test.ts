@@ -76,6 +76,16 @@ describe("e2e harness (probe plugin)", () => {
     expect(JSON.stringify(summary?.parts)).toContain(CANNED_SUMMARY.trim().split("\n")[0]);
   });
 
+  test("reported usage near the context limit triggers auto compaction", async () => {
+    const session = await host.createSession();
+    host.mock.push({ text: "big step", usage: { prompt_tokens: 99_000, completion_tokens: 600 } });
+    await host.prompt(session.id, "fill the context");
+    const messages = await host.messages(session.id);
+    const compaction = messages.flatMap((m) => m.parts).find((p) => p.type === "compaction");
+    expect(compaction).toMatchObject({ auto: true });
+    expect(host.mock.requestsOf("compaction")).not.toHaveLength(0);
+  });
+
   test("an HTTP error from the model is stored on the assistant message", async () => {
     const session = await host.createSession();
     host.mock.push({ error: { status: 400, message: "mock bad request" } });
