@@ -1,5 +1,5 @@
-// Compact JSON answers for the model: snake_case, empty fields omitted, one message per line,
-// and well under the host's 51,200-byte cut.
+// Answer objects for the model: snake_case keys, empty fields omitted, and small enough that
+// their JSON stays well under the host's 51,200-byte cut.
 
 import type { SearchAnswer, SessionsAnswer } from "./service.ts";
 import type { SessionResult } from "./project-search.ts";
@@ -28,46 +28,38 @@ function messageJson(result: SessionResult, withSession: boolean): Record<string
   return out;
 }
 
-function byteLength(text: string): number {
-  return Buffer.byteLength(text, "utf8");
+function byteLength(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value), "utf8");
 }
 
-/** `{"messages":[\n{…},\n{…}],…}`: valid JSON, one message per line, bounded in bytes. */
-function assemble(key: string, lines: string[], tail: Record<string, unknown>): string {
-  const tailJson = JSON.stringify(tail);
-  const tailBody = tailJson === "{}" ? "" : `,${tailJson.slice(1, -1)}`;
-  return `{"${key}":[\n${lines.join(",\n")}]${tailBody}}`;
-}
-
-function bounded(key: string, lines: string[], tail: Record<string, unknown>, omittedKey: string): string {
-  let kept = lines;
-  let out = assemble(key, kept, tail);
+/** Drops trailing entries until the answer's JSON fits MAX_OUTPUT_BYTES (at least one stays). */
+function bounded(key: string, items: Record<string, unknown>[], tail: Record<string, unknown>, omittedKey: string): Record<string, unknown> {
+  let kept = items;
+  let out: Record<string, unknown> = { [key]: kept, ...tail };
   while (byteLength(out) > MAX_OUTPUT_BYTES && kept.length > 1) {
     kept = kept.slice(0, Math.max(1, Math.floor(kept.length * 0.8)));
-    out = assemble(key, kept, { ...tail, [omittedKey]: lines.length - kept.length });
+    out = { [key]: kept, ...tail, [omittedKey]: items.length - kept.length };
   }
   return out;
 }
 
-export function formatSearchAnswer(answer: SearchAnswer, hint: string): string {
-  const tail: Record<string, unknown> = {};
-  if (answer.unsearched !== undefined && answer.unsearched > 0) {
-    tail.partial = true;
-    tail.unsearched_sessions = answer.unsearched;
-  }
-  if (answer.results.length === 0) return JSON.stringify({ ...tail, hint });
-  const lines = answer.results.map((result) => JSON.stringify(messageJson(result, answer.scope === "project")));
-  return bounded("messages", lines, tail, "omitted_messages");
+function partialTail(unsearched: number | undefined): Record<string, unknown> {
+  return unsearched !== undefined && unsearched > 0 ? { partial: true, unsearched_sessions: unsearched } : {};
 }
 
-export function formatSessionsAnswer(answer: SessionsAnswer, hint: string): string {
-  const tail: Record<string, unknown> = {};
-  if (answer.unsearched !== undefined && answer.unsearched > 0) {
-    tail.partial = true;
-    tail.unsearched_sessions = answer.unsearched;
-  }
-  if (answer.sessions.length === 0) return JSON.stringify({ ...tail, hint });
-  const lines = answer.sessions.map(({ session, turns, preview, snippet }) => {
+/** history_search's answer object (serialized compactly by the tool shell). */
+export function formatSearchAnswer(answer: SearchAnswer, hint: string): Record<string, unknown> {
+  const tail = partialTail(answer.unsearched);
+  if (answer.results.length === 0) return { ...tail, hint };
+  const items = answer.results.map((result) => messageJson(result, answer.scope === "project"));
+  return bounded("messages", items, tail, "omitted_messages");
+}
+
+/** history_sessions' answer object. */
+export function formatSessionsAnswer(answer: SessionsAnswer, hint: string): Record<string, unknown> {
+  const tail = partialTail(answer.unsearched);
+  if (answer.sessions.length === 0) return { ...tail, hint };
+  const items = answer.sessions.map(({ session, turns, preview, snippet }) => {
     const out: Record<string, unknown> = { session_id: session.id, title: session.title };
     if (session.parentId !== undefined) out.parent_id = session.parentId;
     const created = iso(session.created);
@@ -77,7 +69,7 @@ export function formatSessionsAnswer(answer: SessionsAnswer, hint: string): stri
     out.turns = turns;
     if (preview) out.preview = preview;
     if (snippet !== undefined) out.snippet = snippet;
-    return JSON.stringify(out);
+    return out;
   });
-  return bounded("sessions", lines, tail, "omitted_sessions");
+  return bounded("sessions", items, tail, "omitted_sessions");
 }

@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest";
+import { defaultConfig } from "../config/schema.ts";
+import { toolVisibility } from "../history/tool-visibility.ts";
+import { createSearchService } from "../search/service.ts";
+import { MemorySource, textMessage, toolPart } from "../search/test-helpers.ts";
+import type { ToolDeps } from "./deps.ts";
+import { createHistorySearchTool } from "./search.ts";
+import { createHistorySessionsTool } from "./sessions.ts";
+
+const T0 = Date.UTC(2025, 0, 1);
+
+function setup() {
+  const source = new MemorySource();
+  const own = [
+    textMessage("ses_own", "user", "where is the retry policy defined?", T0),
+    textMessage("ses_own", "assistant", "in src/net/retryPolicy.ts", T0 + 1000, [
+      toolPart("grep", { pattern: "retryPolicy" }, "src/net/retryPolicy.ts:3: export const retryPolicy = { attempts: 5 }"),
+    ]),
+  ];
+  source.add({ id: "ses_own", title: "retries", created: T0, updated: T0 + 2000 }, own);
+  const other = [textMessage("ses_old", "user", "the pelican service times out at 30s", T0 - 5000)];
+  source.add({ id: "ses_old", title: "timeouts", created: T0 - 9000, updated: T0 - 5000 }, other);
+  source.add({ id: "ses_child", title: "child", parentId: "ses_old", created: T0 - 8000, updated: T0 - 7000 }, [
+    textMessage("ses_child", "user", "sub task about pelican", T0 - 8000),
+  ]);
+  const config = defaultConfig();
+  const visibility = toolVisibility([], []);
+  const deps: ToolDeps = { config: () => config, visibility: () => visibility, source, directory: "/p" };
+  const service = createSearchService({ source, config: () => config, visibility: () => visibility });
+  const search = createHistorySearchTool(deps, service);
+  const sessions = createHistorySessionsTool(deps, service);
+  const ctx = { sessionID: "ses_other_caller" } as never;
+  return { own, other, search, sessions, ctx };
+}
+
+describe("history_search", () => {
+  it("answers compact snake_case JSON", async () => {
+    const { own, search, ctx } = setup();
+    const out = await search.execute({ query: "retry policy", session_id: "ses_own" } as never, ctx);
+    const parsed = JSON.parse(out as string);
+    expect(parsed.messages[0].message_id).toBe(own[1]!.id);
+    expect(parsed.messages[0].role).toBe("assistant");
+    expect(parsed.messages[0].turn_number).toBe(1);
+    expect(parsed.messages[0].time).toBe(new Date(T0 + 1000).toISOString());
+    expect(parsed.messages[0].hits.some((h: { type: string; tool_name?: string }) => h.type === "tool" && h.tool_name === "grep")).toBe(true);
+    expect(parsed.messages[0].session_id).toBeUndefined();
+    expect(out).not.toContain("\n  ");
+  });
+
+  it("names sessions in project scope", async () => {
+    const { other, search, ctx } = setup();
+    const out = JSON.parse((await search.execute({ query: "pelican timeout", scope: "project" } as never, ctx)) as string);
+    expect(out.messages[0].session_id).toBe("ses_old");
+    expect(out.messages[0].message_id).toBe(other[0]!.id);
+  });
+
+  it("answers a hint when nothing matches", async () => {
+    const { search, ctx } = setup();
+    const out = JSON.parse((await search.execute({ query: "zeppelin", session_id: "ses_own" } as never, ctx)) as string);
+    expect(out.messages).toBeUndefined();
+    expect(out.hint).toMatch(/scope="project"/);
+  });
+
+  it("validates every argument with its range", async () => {
+    const { search, ctx } = setup();
+    const bad: Array<[Record<string, unknown>, RegExp]> = [
+      [{}, /query is required/],
+      [{ query: 5 }, /query must be a string/],
+      [{ query: "x".repeat(501) }, /at most 500/],
+      [{ query: "ok", limit: 0 }, /limit must be an integer from 1 to 50/],
+      [{ query: "ok", scope: "world" }, /scope must be one of session, project/],
+      [{ query: "ok", type: "text|images" }, /type must be/],
+      [{ query: "ok", role: "system" }, /role must be one of user, assistant/],
+      [{ query: "ok", after: "yesterday" }, /after must be an ISO 8601 date/],
+      [{ query: "ok", literal: "maybe" }, /literal must be true or false/],
+      [{ query: "ok", literal: true, regex: true }, /cannot both be true/],
+      [{ query: "ok", session_id: "ses_own", scope: "project" }, /cannot be combined/],
+      [{ query: "ok", session_id: "ses_missing" }, /ses_missing.*history_sessions/],
+      [{ query: "(a*)*", regex: true }, /nested repetition/],
+    ];
+    for (const [args, message] of bad) await expect(search.execute(args as never, ctx)).rejects.toThrow(message);
+  });
+});
+
+describe("history_sessions", () => {
+  it("lists top-level sessions newest first with turns and preview", async () => {
+    const { sessions, ctx } = setup();
+    const out = JSON.parse((await sessions.execute({} as never, ctx)) as string);
+    expect(out.sessions.map((s: { session_id: string }) => s.session_id)).toEqual(["ses_own", "ses_old"]);
+    expect(out.sessions[0]).toMatchObject({ title: "retries", turns: 1, preview: "where is the retry policy defined?" });
+    const withChildren = JSON.parse((await sessions.execute({ include_children: true } as never, ctx)) as string);
+    expect(withChildren.sessions.find((s: { session_id: string }) => s.session_id === "ses_child").parent_id).toBe("ses_old");
+  });
+
+  it("ranks by content with a snippet, and validates arguments", async () => {
+    const { sessions, ctx } = setup();
+    const out = JSON.parse((await sessions.execute({ query: "pelican", include_children: true } as never, ctx)) as string);
+    expect(out.sessions.map((s: { session_id: string }) => s.session_id).sort()).toEqual(["ses_child", "ses_old"]);
+    expect(out.sessions[0].snippet).toMatch(/pelican/);
+    await expect(sessions.execute({ limit: 101 } as never, ctx)).rejects.toThrow(/limit must be an integer from 1 to 100/);
+    await expect(sessions.execute({ query: "" } as never, ctx)).rejects.toThrow(/query must not be empty/);
+  });
+});
