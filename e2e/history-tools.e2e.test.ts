@@ -1,8 +1,11 @@
 // The four history tools inside the real host, called by the (scripted) model on a session that
 // has text, bash/write/read/edit calls (one failing), a file attachment, a subagent and a
 // compaction. Ids one tool returns are fed to the next.
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startHost, type Host } from "./harness/host.ts";
+import { repoRoot, resolveOpencodeBinary } from "./harness/paths.ts";
 import { toolParts } from "./harness/tool-call.ts";
 
 type Json = Record<string, any>;
@@ -122,5 +125,23 @@ describe("history tools through the model", () => {
     host.mock.push({ text: "Still here." });
     const reply = await host.prompt(sessionId, "Are you still there?");
     expect(reply.info.error).toBeUndefined();
+  });
+});
+
+describe("SQLite fast path", () => {
+  test("the plugin used it, and it reads exactly what the host's API returns", async () => {
+    expect(host.logs()).not.toMatch(/SQLite fast path (not used|failed)/);
+    const script = join(repoRoot, "e2e", "bun", "compare-readers.ts");
+    for (const id of [sessionId, childId]) {
+      const out = execFileSync(resolveOpencodeBinary(), [script, host.dataDir, id, host.url, host.directory], {
+        env: { ...process.env, BUN_BE_BUN: "1" },
+        encoding: "utf8",
+      });
+      const result = JSON.parse(out.trim().split("\n").at(-1)!);
+      expect(result.error).toBeUndefined();
+      expect(result.sqlite).toBeGreaterThan(1);
+      expect(result).toMatchObject({ equal: true, firstDiff: -1 });
+      expect(result.sqlite).toBe(result.http);
+    }
   });
 });
