@@ -3,6 +3,7 @@
 import type { Hooks, Plugin, PluginInput } from "@opencode-ai/plugin";
 import { globalConfigDir, watchedConfig } from "./config/load.ts";
 import { toolVisibility, type ToolVisibility } from "./history/tool-visibility.ts";
+import { createHookSet } from "./hooks/index.ts";
 import { CachedHistorySource } from "./host/cached-source.ts";
 import { applyHostEvent } from "./host/events.ts";
 import { withFastPath } from "./host/fast-path-reader.ts";
@@ -42,7 +43,10 @@ export const EngramPlugin: Plugin = async (input: PluginInput) => {
   });
   const deps: ToolDeps = { config, visibility, source, directory: input.directory };
 
+  const { hooks: engramHooks, onEvent } = createHookSet({ source, config, directory: input.directory, log });
+
   const hooks: Hooks = {
+    ...engramHooks,
     tool: {
       history_browse_turns: createBrowseTurnsTool(deps),
       history_browse_messages: createBrowseMessagesTool(deps),
@@ -51,6 +55,7 @@ export const EngramPlugin: Plugin = async (input: PluginInput) => {
     },
     async event({ event }) {
       applyHostEvent(source, event);
+      await onEvent(event);
     },
   };
   return hooks;

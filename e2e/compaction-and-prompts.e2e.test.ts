@@ -1,0 +1,100 @@
+// Compaction charting, history guidance and the subagent navigator inside the real host.
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startHost, type Host, type HostMessage } from "./harness/host.ts";
+import { systemText } from "./harness/mock-llm.ts";
+
+type Json = Record<string, any>;
+const GUIDANCE_TITLE = "## Your conversation history";
+
+let host: Host;
+
+beforeAll(async () => {
+  host = await startHost();
+});
+afterAll(async () => {
+  await host?.stop();
+});
+
+function summaryText(messages: HostMessage[]): string {
+  const summary = messages.filter((m) => m.info.role === "assistant" && m.info.summary === true).at(-1);
+  return (summary?.parts ?? []).filter((p) => p.type === "text").map((p) => String(p.text)).join("");
+}
+
+describe("compaction chart", () => {
+  let sessionId: string;
+  let chart: string;
+
+  beforeAll(async () => {
+    sessionId = (await host.createSession()).id;
+    for (let i = 1; i <= 16; i++) {
+      host.mock.push({ text: `Reply ${i}: ${"the limiter keeps a token bucket per API key. ".repeat(30)}` });
+      await host.prompt(sessionId, `Prompt ${i}: ${"please weigh this requirement carefully. ".repeat(20)}`);
+    }
+    expect((await host.messages(sessionId)).length).toBeGreaterThanOrEqual(32);
+    host.mock.reset();
+    expect(await host.summarize(sessionId)).toBe(true);
+    chart = summaryText(await host.messages(sessionId));
+  });
+
+  test("the compaction request is tiny and its output capped", () => {
+    const [request] = host.mock.requestsOf("compaction");
+    expect(request).toBeDefined();
+    expect(request!.bytes).toBeLessThan(2048);
+    console.log(`compaction request: ${request!.bytes} bytes, output cap ${request!.body.max_tokens ?? request!.body.max_completion_tokens}`);
+    const cap = request!.body.max_tokens ?? request!.body.max_completion_tokens;
+    expect(cap).toBeDefined();
+    expect(cap!).toBeLessThanOrEqual(256);
+  });
+
+  test("the stored summary is the chart, and every id it cites resolves", async () => {
+    expect(chart).toContain(`History chart (session ${sessionId})`);
+    expect(chart).toContain("history_browse_turns");
+    expect(chart).not.toContain("Mock compaction summary");
+    const ids = [...new Set(chart.match(/msg_[A-Za-z0-9]+/g) ?? [])];
+    expect(ids.length).toBeGreaterThanOrEqual(5);
+    for (const id of ids) {
+      const pulled = await host.callTool(sessionId, "history_pull_message", { message_id: id });
+      expect(pulled.error, id).toBeUndefined();
+      expect((pulled.output as Json).message_id).toBe(id);
+    }
+  });
+
+  test("the next request carries the chart", async () => {
+    host.mock.reset();
+    host.mock.push({ text: "ok" });
+    await host.prompt(sessionId, "Carry on.");
+    const body = JSON.stringify(host.mock.chatRequests().at(-1)!.body.messages);
+    expect(body).toContain(`History chart (session ${sessionId})`);
+  });
+});
+
+describe("guidance and navigator", () => {
+  test("three consecutive main requests carry the guidance; the title request does not", async () => {
+    host.mock.reset();
+    const sessionId = (await host.createSession()).id;
+    for (const text of ["one", "two", "three"]) {
+      host.mock.push({ text: `reply ${text}` });
+      await host.prompt(sessionId, text);
+    }
+    const chats = host.mock.chatRequests();
+    expect(chats).toHaveLength(3);
+    for (const chat of chats) expect(systemText(chat.body)).toContain(GUIDANCE_TITLE);
+    const titles = host.mock.requestsOf("title");
+    expect(titles.length).toBeGreaterThan(0);
+    for (const title of titles) expect(systemText(title.body)).not.toContain(GUIDANCE_TITLE);
+  });
+
+  test("a subagent started through the task tool is told its parent's id", async () => {
+    host.mock.reset();
+    const parentId = (await host.createSession()).id;
+    host.mock.push(
+      { toolCalls: [{ name: "task", args: { description: "Check notes", prompt: "Check the notes.", subagent_type: "general" } }] },
+      { text: "Child answer." },
+      { text: "Parent done." },
+    );
+    await host.prompt(parentId, "Delegate a check.");
+    const child = host.mock.chatRequests().find((r) => systemText(r.body).includes("## Your parent session"));
+    expect(child).toBeDefined();
+    expect(systemText(child!.body)).toContain(`started by session ${parentId}`);
+  });
+});
