@@ -7,7 +7,7 @@ import type { HistoryMessage } from "../history/types.ts";
 import type { ToolVisibility } from "../history/tool-visibility.ts";
 import type { Sized } from "./cache.ts";
 import { messageTextSize } from "./documents.ts";
-import { SLICE_MS, now, yieldToLoop } from "./scored.ts";
+import { maybeYield, now, sliceSpent } from "./scored.ts";
 import { SessionIndex } from "./session-index.ts";
 
 /** Rebuild from scratch when more than this share of the indexed documents is dead. */
@@ -78,7 +78,7 @@ export class IndexedSession implements Sized {
     const pause = async (): Promise<void> => {
       const spent = now() - sliceStart;
       if (spent > this.stats.longestSliceMs) this.stats.longestSliceMs = spent;
-      await yieldToLoop();
+      await maybeYield("build");
       sliceStart = now();
     };
     while (!this.disposed) {
@@ -95,7 +95,7 @@ export class IndexedSession implements Sized {
       for (const message of diff.added) {
         for (const _ of this.index.addMessageSteps(message)) {
           if (this.disposed) return;
-          if (now() - sliceStart > SLICE_MS) await pause();
+          if (sliceSpent()) await pause();
         }
       }
     }

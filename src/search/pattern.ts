@@ -8,7 +8,7 @@ import type { HistoryMessage } from "../history/types.ts";
 import type { ToolVisibility } from "../history/tool-visibility.ts";
 import { messageDocs } from "./documents.ts";
 import { fold } from "./normalize.ts";
-import { SLICE_MS, now, yieldToLoop, type DocFilter, type ScoredDoc } from "./scored.ts";
+import { maybeYield, now, sliceSpent, type DocFilter, type ScoredDoc } from "./scored.ts";
 
 export const MAX_MATCHES_PER_DOC = 100;
 
@@ -120,9 +120,12 @@ export async function patternScan(
   options: { deadline?: number } = {},
 ): Promise<ScoredDoc[] | undefined> {
   const out: ScoredDoc[] = [];
-  let sliceStart = now();
   for (const message of messages) {
     for (const doc of messageDocs(message, visibility)) {
+      if (sliceSpent()) {
+        await maybeYield();
+        if (options.deadline !== undefined && now() > options.deadline) return undefined;
+      }
       if (!accept(message, doc.type, doc.tool)) continue;
       const spans = matcher.find(doc.text, MAX_MATCHES_PER_DOC);
       if (spans.length === 0) continue;
@@ -137,11 +140,6 @@ export async function patternScan(
       };
       if (doc.tool !== undefined) scored.tool = doc.tool;
       out.push(scored);
-    }
-    if (now() - sliceStart > SLICE_MS) {
-      await yieldToLoop();
-      if (options.deadline !== undefined && now() > options.deadline) return undefined;
-      sliceStart = now();
     }
   }
   return out;

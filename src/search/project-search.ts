@@ -3,7 +3,7 @@
 
 import type { SessionInfo } from "../history/types.ts";
 import { compareResults, type MessageResult } from "./rank.ts";
-import { now } from "./scored.ts";
+import { maybeYield, now } from "./scored.ts";
 import type { SessionSearchResult } from "./session-search.ts";
 
 export interface SessionResult extends MessageResult {
@@ -34,6 +34,7 @@ export async function searchProject(
   const worker = async (): Promise<void> => {
     while (next < sessions.length) {
       const session = sessions[next++]!;
+      await maybeYield();
       if (now() > deadline) {
         unsearched++;
         continue;

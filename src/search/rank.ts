@@ -63,12 +63,24 @@ export function compareResults(a: { score: number; message: HistoryMessage }, b:
   return a.message.id < b.message.id ? 1 : a.message.id > b.message.id ? -1 : 0;
 }
 
-function textOf(doc: ScoredDoc, visibility: ToolVisibility): string {
-  doc.text ??= chunkText(doc.message, doc.partId, doc.start, doc.end, visibility);
-  return doc.text;
+/** Chunk text, re-read from the message once per part per ranking (tool texts are rebuilt). */
+function textReader(visibility: ToolVisibility): (doc: ScoredDoc) => string {
+  const parts = new Map<string, string>();
+  return (doc) => {
+    if (doc.text === undefined) {
+      const key = `${doc.message.id}\u0000${doc.partId}`;
+      let text = parts.get(key);
+      if (text === undefined) {
+        text = chunkText(doc.message, doc.partId, 0, Number.MAX_SAFE_INTEGER, visibility);
+        parts.set(key, text);
+      }
+      doc.text = text.slice(doc.start, doc.end);
+    }
+    return doc.text;
+  };
 }
 
-function buildHits(group: Group, options: RankOptions): { hits: HitResult[]; remain: number } {
+function buildHits(group: Group, options: RankOptions, textOf: (doc: ScoredDoc) => string): { hits: HitResult[]; remain: number } {
   const parts = new Map<string, ScoredDoc[]>();
   for (const doc of group.docs) {
     const list = parts.get(doc.partId);
@@ -82,7 +94,7 @@ function buildHits(group: Group, options: RankOptions): { hits: HitResult[]; rem
     const found: string[] = [];
     for (const chunk of chunks) {
       if (found.length >= options.maxSnippets) break;
-      const text = textOf(chunk, options.visibility);
+      const text = textOf(chunk);
       found.push(...snippets(text, options.marks(text), options.snippetChars, options.maxSnippets - found.length));
     }
     const hit: HitResult = { type: first.type, partId: first.partId, snippets: found };
@@ -103,18 +115,19 @@ export function rankMessages(docs: ScoredDoc[], options: RankOptions): MessageRe
   const groups = [...byMessage.values()];
   for (const group of groups) group.score = groupScore(group.docs);
   groups.sort(compareResults);
+  const textOf = textReader(options.visibility);
   const phrase = options.parsed?.phrase;
   if (phrase) {
     const pool = groups.slice(0, options.limit * 3 + 20);
     for (const group of pool) {
-      for (const doc of group.docs) if (phrase.test(fold(textOf(doc, options.visibility)))) doc.score *= PHRASE_BOOST;
+      for (const doc of group.docs) if (phrase.test(fold(textOf(doc)))) doc.score *= PHRASE_BOOST;
       group.score = groupScore(group.docs);
     }
     pool.sort(compareResults);
     groups.splice(0, pool.length, ...pool);
   }
   return groups.slice(0, options.limit).map((group) => {
-    const { hits, remain } = buildHits(group, options);
+    const { hits, remain } = buildHits(group, options, textOf);
     return { message: group.message, score: group.score, hits, remainHits: remain };
   });
 }

@@ -7,7 +7,7 @@ import type { ToolVisibility } from "../history/tool-visibility.ts";
 import { coverageFactor, groupBit, idf, popcount, termScore } from "./bm25.ts";
 import { messageDocs, type DocInput } from "./documents.ts";
 import { fold } from "./normalize.ts";
-import { SLICE_MS, now, yieldToLoop, type DocFilter, type ScoredDoc } from "./scored.ts";
+import { maybeYield, now, sliceSpent, type DocFilter, type ScoredDoc } from "./scored.ts";
 import { countTerm, type ParsedQuery } from "./tokenize.ts";
 
 interface Candidate {
@@ -33,7 +33,6 @@ export async function scanSession(
   const candidates: Candidate[] = [];
   let docs = 0;
   let totalLength = 0;
-  let sliceStart = now();
   for (const message of messages) {
     for (const doc of messageDocs(message, visibility)) {
       docs++;
@@ -50,11 +49,10 @@ export async function scanSession(
         df[t]!++;
       }
       if (tfs && accept(message, doc.type, doc.tool)) candidates.push({ message, doc, tfs });
-    }
-    if (now() - sliceStart > SLICE_MS) {
-      await yieldToLoop();
-      if (options.deadline !== undefined && now() > options.deadline) return undefined;
-      sliceStart = now();
+      if (sliceSpent()) {
+        await maybeYield();
+        if (options.deadline !== undefined && now() > options.deadline) return undefined;
+      }
     }
   }
   if (docs === 0) return [];

@@ -1,0 +1,212 @@
+// Search bench: prints figures, never fails. Runs in the host's Bun and in Node 20:
+//   BUN_BE_BUN=1 node_modules/opencode-linux-x64/bin/opencode bench/search-bench.ts
+//   node --expose-gc --import ./bench/ts-loader.mjs bench/search-bench.ts
+// BENCH_QUICK=1 shrinks every size by 10× for a fast look.
+
+import { defaultConfig } from "../src/config/schema.ts";
+import type { HistoryMessage, SessionInfo } from "../src/history/types.ts";
+import { toolVisibility } from "../src/history/tool-visibility.ts";
+import type { HistorySource } from "../src/host/source.ts";
+import { messageDocs } from "../src/search/documents.ts";
+import { utf8Bytes } from "../src/search/normalize.ts";
+import { createSearchService, type SearchRequest, type SearchService } from "../src/search/service.ts";
+import { extraMessage, generateSession } from "./generate.ts";
+
+const QUICK = process.env.BENCH_QUICK === "1";
+const scale = (n: number) => (QUICK ? Math.max(20, Math.round(n / 10)) : n);
+const runtime = typeof (globalThis as { Bun?: unknown }).Bun === "object" ? `bun ${(process.versions as Record<string, string>).bun}` : `node ${process.versions.node}`;
+const visibility = toolVisibility([], []);
+
+/** Stores each session as JSON and parses it on first read, like a host read; then serves the same objects. */
+class JsonSource implements HistorySource {
+  private readonly json = new Map<string, string>();
+  private readonly loaded = new Map<string, HistoryMessage[]>();
+  private readonly infos = new Map<string, SessionInfo>();
+
+  add(info: SessionInfo, messages: HistoryMessage[]): void {
+    this.json.set(info.id, JSON.stringify(messages));
+    this.infos.set(info.id, info);
+  }
+  forget(sessionId: string): void {
+    this.loaded.delete(sessionId);
+  }
+  append(sessionId: string, message: HistoryMessage): void {
+    const list = this.loaded.get(sessionId);
+    if (list) this.loaded.set(sessionId, [...list, message]);
+  }
+  async listSessions(): Promise<SessionInfo[]> {
+    return [...this.infos.values()].sort((a, b) => (b.updated ?? 0) - (a.updated ?? 0));
+  }
+  async getSession(id: string): Promise<SessionInfo> {
+    const info = this.infos.get(id);
+    if (!info) throw new Error(`no session ${id}`);
+    return info;
+  }
+  async loadMessages(id: string): Promise<HistoryMessage[]> {
+    let list = this.loaded.get(id);
+    if (!list) {
+      list = JSON.parse(this.json.get(id)!) as HistoryMessage[];
+      this.loaded.set(id, list);
+    }
+    return list;
+  }
+}
+
+function service(source: HistorySource): SearchService {
+  const config = defaultConfig();
+  config.search.cache_bytes = 4 * 1024 ** 3;
+  return createSearchService({ source, config: () => config, visibility: () => visibility });
+}
+
+function gc(): void {
+  const bun = (globalThis as { Bun?: { gc(force: boolean): void } }).Bun;
+  if (bun) bun.gc(true);
+  else (globalThis as { gc?: () => void }).gc?.();
+}
+
+function heapMb(): number {
+  gc();
+  return process.memoryUsage().heapUsed / 1e6;
+}
+
+/** Longest gap between timer ticks while `work` runs: the longest event-loop stall. */
+async function stallDuring<T>(work: () => Promise<T>): Promise<{ value: T; stallMs: number }> {
+  let last = performance.now();
+  let worst = 0;
+  let running = true;
+  const tick = () => {
+    const t = performance.now();
+    worst = Math.max(worst, t - last);
+    last = t;
+    if (running) setTimeout(tick, 1);
+  };
+  setTimeout(tick, 1);
+  const value = await work();
+  running = false;
+  worst = Math.max(worst, performance.now() - last);
+  return { value, stallMs: worst };
+}
+
+async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const t = performance.now();
+  const value = await work();
+  return { value, ms: performance.now() - t };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+function request(query: string, sessionId: string, scope: "session" | "project" = "session"): SearchRequest {
+  return { query, sessionId: scope === "session" ? sessionId : undefined, callerSessionId: "ses_bench_caller", scope, types: ["text", "tool"], limit: 10 };
+}
+
+const f = (n: number, digits = 1) => n.toFixed(digits);
+
+async function sessionBench(messages: number, seed: number): Promise<void> {
+  const sessionId = `ses_bench_${messages}`;
+  const generated = generateSession({ messages, seed, hugeOutputs: Math.max(1, Math.round(messages / 2000)), sessionId });
+  let chars = 0;
+  let bytes = 0;
+  const texts: string[] = [];
+  for (const m of generated) {
+    for (const d of messageDocs(m, visibility)) {
+      chars += d.text.length;
+      bytes += utf8Bytes(d.text);
+      texts.push(d.text);
+    }
+  }
+  const mb = bytes / 1e6;
+  const queries = ["token bucket limiter", "computeLineItemTotals", "无线耳机", "refund policy", "ERROR webfetch"];
+
+  // Floor: a plain linear scan (lowercase + indexOf), and over pre-lowered text.
+  const scanStart = performance.now();
+  let found = 0;
+  for (const text of texts) if (text.toLowerCase().includes("bucket")) found++;
+  const scanMs = performance.now() - scanStart;
+  const lowered = texts.map((t) => t.toLowerCase());
+  const preStart = performance.now();
+  for (const text of lowered) if (text.includes("bucket")) found++;
+  const preMs = performance.now() - preStart;
+
+  // Cold: fresh source and service; the first search reads (parses) the session and scans it.
+  const source = new JsonSource();
+  source.add({ id: sessionId, title: "bench", created: 0, updated: 0 }, generated);
+  const svc = service(source);
+  // Heap baseline with the messages already read, so the delta is what the index holds;
+  // the cold search below then re-reads (parses) the session, as a first host read would.
+  await source.loadMessages(sessionId);
+  const heapBefore = heapMb();
+  source.forget(sessionId);
+  const cold = await stallDuring(() => timed(() => svc.search(request(queries[0]!, sessionId))));
+  // The index builds in the background after the first search; wait for it (sliced, yielding).
+  const build = await stallDuring(() => timed(() => svc.indexed(sessionId)));
+  const entry = build.value.value!;
+  const heapAfter = heapMb();
+  // Pure build time (no yields) on a fresh service, for comparison.
+  const fresh = service(source);
+  const buildAgain = await timed(() => fresh.indexed(sessionId));
+
+  const warmTimes: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    for (const q of queries) warmTimes.push((await timed(() => svc.search(request(q, sessionId)))).ms);
+  }
+  const append = await stallDuring(() =>
+    timed(async () => {
+      source.append(sessionId, extraMessage(sessionId, "the walrus protocol handshake failed after retryPolicyTimeout"));
+      return svc.search(request("walrus handshake", sessionId));
+    }),
+  );
+  const appendHits = append.value.value.results.length;
+
+  console.log(
+    [
+      `\n[${runtime}] session of ${messages} messages: ${f(mb, 2)} MB text (${chars} UTF-16 units, ${texts.length} docs)`,
+      `  cold first search     ${f(cold.value.ms)} ms  = ${f(cold.value.ms / mb)} ms/MB   (${cold.value.value.results.length} results, stall ${f(cold.stallMs)} ms)`,
+      `  full index build      ${f(build.value.ms)} ms wall after the cold search (sliced; stall ${f(build.stallMs)} ms, longest slice ${f(entry.stats.longestSliceMs)} ms); fresh build ${f(buildAgain.ms)} ms = ${f(buildAgain.ms / mb)} ms/MB`,
+      `  warm search           median ${f(median(warmTimes), 2)} ms, max ${f(Math.max(...warmTimes), 2)} ms over ${warmTimes.length} searches`,
+      `  append one + search   ${f(append.value.ms, 2)} ms (found ${appendHits}); ${f((100 * append.value.ms) / cold.value.ms, 2)}% of cold search, ${f((100 * append.value.ms) / buildAgain.ms, 2)}% of full build; stall ${f(append.stallMs)} ms`,
+      `  heap held by index    ${f(heapAfter - heapBefore)} MB measured = ${f((heapAfter - heapBefore) / mb, 2)} MB per MB (estimate ${f(entry.bytes() / 1e6)} MB)`,
+      `  linear scan floor     ${f(scanMs, 1)} ms (${f(scanMs / mb, 2)} ms/MB) lowercase+indexOf; ${f(preMs, 2)} ms (${f(preMs / mb, 2)} ms/MB) pre-lowered  [${found}]`,
+    ].join("\n"),
+  );
+}
+
+async function projectBench(sessions: number, targetMb: number): Promise<void> {
+  const source = new JsonSource();
+  let bytes = 0;
+  const perSession = Math.max(10, Math.round((targetMb * 1e6) / sessions / 1150));
+  for (let s = 0; s < sessions; s++) {
+    const id = `ses_p${String(s).padStart(4, "0")}`;
+    const messages = generateSession({ messages: perSession, seed: 1000 + s, hugeOutputs: s % 20 === 0 ? 1 : 0, sessionId: id });
+    for (const m of messages) for (const d of messageDocs(m, visibility)) bytes += utf8Bytes(d.text);
+    source.add({ id, title: `session ${s}`, created: s, updated: s }, messages);
+  }
+  const svc = service(source);
+  const heapBefore = heapMb();
+  const cold = await stallDuring(() => timed(() => svc.search(request("token bucket limiter", "", "project"))));
+  const second = await timed(() => svc.search(request("refund policy", "", "project")));
+  const heapAfter = heapMb();
+  const sessionsRanked = await timed(() => svc.sessions({ query: "rate limiter", limit: 10, includeChildren: true }));
+  console.log(
+    [
+      `\n[${runtime}] project of ${sessions} sessions: ${f(bytes / 1e6, 1)} MB text (${perSession} messages each)`,
+      `  cold project search   ${f(cold.value.ms)} ms, ${cold.value.value.results.length} results, unsearched ${cold.value.value.unsearched ?? 0} (partial=${(cold.value.value.unsearched ?? 0) > 0}); stall ${f(cold.stallMs)} ms`,
+      `  next project search   ${f(second.ms)} ms, unsearched ${second.value.unsearched ?? 0}`,
+      `  history_sessions(query) ${f(sessionsRanked.ms)} ms, ${sessionsRanked.value.sessions.length} sessions`,
+      `  heap after (messages+indexes so far) +${f(heapAfter - heapBefore)} MB`,
+    ].join("\n"),
+  );
+}
+
+console.log(`search bench on ${runtime}${QUICK ? " (quick)" : ""}`);
+for (const [n, seed] of [
+  [200, 1],
+  [2000, 2],
+  [10000, 3],
+] as const) {
+  await sessionBench(scale(n), seed);
+}
+await projectBench(QUICK ? 20 : 200, QUICK ? 5 : 50);
+process.exit(0);

@@ -1,0 +1,20 @@
+// Lets Node 20 run the TypeScript bench directly: .ts modules are transpiled (types stripped)
+// with the project's own TypeScript on load. Bun runs .ts natively and does not need this.
+import { readFile } from "node:fs/promises";
+import { register } from "node:module";
+import ts from "typescript";
+
+if (!globalThis.__engramTsLoader) {
+  globalThis.__engramTsLoader = true;
+  register(import.meta.url);
+}
+
+export async function load(url, context, nextLoad) {
+  if (!url.startsWith("file:") || !url.endsWith(".ts")) return nextLoad(url, context);
+  const source = await readFile(new URL(url), "utf8");
+  const out = ts.transpileModule(source, {
+    fileName: url,
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false, isolatedModules: true },
+  });
+  return { format: "module", source: out.outputText, shortCircuit: true };
+}
