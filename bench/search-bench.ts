@@ -176,7 +176,7 @@ async function sessionBench(messages: number, seed: number): Promise<void> {
 async function projectBench(sessions: number, targetMb: number): Promise<void> {
   const source = new JsonSource();
   let bytes = 0;
-  const perSession = Math.max(10, Math.round((targetMb * 1e6) / sessions / 1150));
+  const perSession = Math.max(10, Math.round((targetMb * 1e6) / sessions / 760));
   for (let s = 0; s < sessions; s++) {
     const id = `ses_p${String(s).padStart(4, "0")}`;
     const messages = generateSession({ messages: perSession, seed: 1000 + s, hugeOutputs: s % 20 === 0 ? 1 : 0, sessionId: id });
