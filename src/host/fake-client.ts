@@ -11,6 +11,8 @@ export interface FakeFaults {
   hang?: boolean;
   /** Ignore the `before` cursor and always send the newest page. */
   ignoreCursor?: boolean;
+  /** Reject every call (a network failure rather than an HTTP status). */
+  reject?: boolean;
 }
 
 export interface FakeSession {
@@ -31,9 +33,15 @@ export class FakeClient implements SessionClient {
   faults: FakeFaults = {};
   /** Every call, for assertions: method name and arguments. */
   readonly calls: { method: string; args: unknown }[] = [];
+  /** Lines logged through `app.log`. */
+  readonly logs: { level: string; message: string }[] = [];
+  /** Runs before every session call is answered (e.g. to change the session mid-read). */
+  beforeAnswer?: (method: string, args: unknown) => void;
 
   private answer<T>(method: string, args: unknown, produce: () => SdkResult<T>): Promise<SdkResult<T>> {
     this.calls.push({ method, args });
+    this.beforeAnswer?.(method, args);
+    if (this.faults.reject) return Promise.reject(new Error("socket hang up"));
     if (this.faults.hang) return new Promise(() => {});
     if (this.faults.status) {
       return Promise.resolve({ error: { message: "fault" }, response: { status: this.faults.status, headers: headers({}) } });
@@ -76,6 +84,18 @@ export class FakeClient implements SessionClient {
         const entry = this.sessions.get(options.path.id)?.messages.find((m) => idOf(m) === options.path.messageID);
         return entry ? { data: structuredClone(entry), response: { status: 200, headers: headers({}) } } : this.missing();
       }),
+    children: (options: { path: { id: string } }) =>
+      this.answer("session.children", options, () => ({
+        data: [...this.sessions.values()].map((session) => session.info).filter((info) => info.parentID === options.path.id),
+        response: { status: 200, headers: headers({}) },
+      })),
+  };
+
+  app = {
+    log: (options: { body: { level: string; message: string } }) => {
+      this.logs.push({ level: options.body.level, message: options.body.message });
+      return Promise.resolve({ data: true });
+    },
   };
 
   addSession(id: string, messages: RawMessage[], extra: Record<string, unknown> = {}): FakeSession {
