@@ -1,0 +1,462 @@
+// `npm run demo`: the plugin inside a real OpenCode host, end to end, with no API key.
+// A scripted model (the e2e mock) plays a short coding session in which a decision is made in the
+// first turn; the session is compacted; then the demo shows what the agent sees afterwards: the
+// chart that replaced the summary, the guidance block, and the history tools finding and reading
+// the buried decision. Every tool output printed here is what the real host stored.
+
+import { startHost, type Host, type HostMessage } from "../e2e/harness/host.ts";
+import { lastUserText, systemText, type ChatMessage, type MockResponse, type RecordedRequest } from "../e2e/harness/mock-llm.ts";
+import { isToolPart } from "../e2e/harness/types.ts";
+import { readToolPart, type ToolCallResult } from "../e2e/harness/tool-call.ts";
+
+type Json = Record<string, any>;
+
+const GUIDANCE_TITLE = "## Your conversation history";
+const WIDTH = 78;
+const PREVIEW = 90;
+
+// ---------------------------------------------------------------- output
+
+function section(n: number, title: string): void {
+  const head = `── ${n}. ${title} `;
+  console.log(`\n${head}${"─".repeat(Math.max(3, WIDTH - head.length))}`);
+}
+
+function say(line: string): void {
+  console.log(`› ${line}`);
+}
+
+function block(text: string, indent = "  "): void {
+  for (const line of text.replace(/\s+$/, "").split("\n")) console.log(`${indent}${line}`);
+}
+
+function pretty(raw: string | undefined): string {
+  if (raw === undefined) return "(no output)";
+  try {
+    return JSON.stringify(JSON.parse(raw), null, 2);
+  } catch {
+    return raw;
+  }
+}
+
+function kb(bytes: number): string {
+  return bytes < 1024 ? `${bytes} bytes` : `${(bytes / 1024).toFixed(1)} KB (${bytes.toLocaleString("en-US")} bytes)`;
+}
+
+function oneLine(text: string, max = 100): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+// ---------------------------------------------------------------- the scratch project
+
+const SERVER_JS = `import { createServer } from "node:http";
+
+export function handle(req, res) {
+  const key = req.headers["x-api-key"];
+  if (!key) {
+    res.writeHead(401, { "content-type": "text/plain" });
+    res.end("missing API key\\n");
+    return;
+  }
+  res.writeHead(200, { "content-type": "application/json" });
+  res.end(JSON.stringify({ ok: true }));
+}
+
+if (process.argv[1] === new URL(import.meta.url).pathname) createServer(handle).listen(8080);
+`;
+
+const RATE_LIMIT_JS = `// Sliding-window rate limiter: at most \`limit\` requests per API key in any \`windowMs\`.
+export function createLimiter({ limit = 120, windowMs = 60_000, now = Date.now } = {}) {
+  const hits = new Map(); // API key -> timestamps of accepted requests, oldest first
+  return function check(key) {
+    const t = now();
+    const recent = (hits.get(key) ?? []).filter((at) => t - at < windowMs);
+    if (recent.length >= limit) {
+      hits.set(key, recent);
+      return { ok: false, retryAfterMs: windowMs - (t - recent[0]) };
+    }
+    recent.push(t);
+    hits.set(key, recent);
+    return { ok: true };
+  };
+}
+`;
+
+const TEST_JS = `import assert from "node:assert/strict";
+import { test } from "node:test";
+import { createLimiter } from "../src/rate-limit.js";
+
+test("allows the limit, then rejects with a retry delay", () => {
+  let t = 0;
+  const check = createLimiter({ limit: 3, windowMs: 1000, now: () => t });
+  for (let i = 0; i < 3; i++) assert.equal(check("k").ok, true);
+  const rejected = check("k");
+  assert.equal(rejected.ok, false);
+  assert.equal(rejected.retryAfterMs, 1000);
+});
+
+test("the window slides instead of resetting", () => {
+  let t = 0;
+  const check = createLimiter({ limit: 2, windowMs: 1000, now: () => t });
+  check("k");
+  t = 600;
+  check("k");
+  t = 1001;
+  assert.equal(check("k").ok, true); // the first request left the window
+  assert.equal(check("k").ok, false); // the second one has not
+});
+
+test("keys are limited separately", () => {
+  const check = createLimiter({ limit: 1, windowMs: 1000, now: () => 0 });
+  assert.equal(check("a").ok, true);
+  assert.equal(check("b").ok, true);
+  assert.equal(check("a").ok, false);
+});
+`;
+
+const PROJECT_FILES: Record<string, string> = {
+  "package.json": JSON.stringify({ name: "acme-api", private: true, type: "module", scripts: { test: "node --test" } }, null, 2) + "\n",
+  "src/server.js": SERVER_JS,
+};
+
+// ---------------------------------------------------------------- the scripted conversation
+
+const DECISION =
+  "Decision: a sliding-window limiter, not a token bucket. A token bucket lets a client that was idle spend its whole bucket at once, " +
+  "which is exactly the burst Northwind complained about; a sliding window counts the last 60 seconds, so there is no refill or " +
+  "minute boundary to pile up on. Limit: 120 requests per minute per API key. Over the limit we answer 429 with a Retry-After header.";
+
+const TITLES: [RegExp, string][] = [
+  [/Northwind's nightly import/, "Northwind import burst investigation"],
+  [/rate limiting/, "Per-key rate limiter for the public API"],
+];
+
+interface Turn {
+  user: string;
+  steps: (dir: string) => MockResponse[];
+}
+
+const EARLIER_SESSION: Turn = {
+  user: "Why did Northwind's nightly import get 600 requests through in five seconds? Support ticket #4812.",
+  steps: () => [
+    {
+      text: "The gateway has no per-key limit at all, so one API key can use the whole capacity. Their import client retries in tight loops, which turns one slow minute into a burst. We need a per-key rate limiter.",
+    },
+  ],
+};
+
+const TURNS: Turn[] = [
+  {
+    user: "Our public API needs per-key rate limiting (see ticket #4812). Northwind keeps complaining that other tenants' bursts slow everyone down. Token bucket or sliding window? Decide, then we implement it.",
+    steps: () => [
+      {
+        reasoning: "A token bucket allows bursts up to its capacity by design; the complaint is about bursts. A sliding window log bounds any 60 s span.",
+        text: DECISION,
+      },
+    ],
+  },
+  {
+    user: "Go ahead: implement the limiter module.",
+    steps: (dir) => [
+      { toolCalls: [{ name: "bash", args: { command: "ls -R src && cat package.json", description: "Look at the project layout" } }] },
+      { toolCalls: [{ name: "write", args: { filePath: `${dir}/src/rate-limit.js`, content: RATE_LIMIT_JS } }] },
+      { text: "Added src/rate-limit.js: createLimiter({ limit, windowMs }) keeps the timestamps of accepted requests per API key and rejects once the last window already holds `limit` of them, with the delay until the oldest one leaves." },
+    ],
+  },
+  {
+    user: "Wire it into the server.",
+    steps: (dir) => [
+      { toolCalls: [{ name: "read", args: { filePath: `${dir}/src/server.js` } }] },
+      {
+        toolCalls: [
+          {
+            name: "edit",
+            args: {
+              filePath: `${dir}/src/server.js`,
+              oldString: 'import { createServer } from "node:http";\n',
+              newString: 'import { createServer } from "node:http";\nimport { createLimiter } from "./rate-limit.js";\n\nconst limit = createLimiter();\n',
+            },
+          },
+        ],
+      },
+      {
+        toolCalls: [
+          {
+            name: "edit",
+            args: {
+              filePath: `${dir}/src/server.js`,
+              oldString: '  res.writeHead(200, { "content-type": "application/json" });',
+              newString:
+                '  const verdict = limit(key);\n  if (!verdict.ok) {\n    res.writeHead(429, { "retry-after": String(Math.ceil(verdict.retryAfterMs / 1000)) });\n    res.end("rate limit exceeded\\n");\n    return;\n  }\n  res.writeHead(200, { "content-type": "application/json" });',
+            },
+          },
+        ],
+      },
+      { text: "The server now checks the limiter after the API-key check and answers 429 with Retry-After in seconds." },
+    ],
+  },
+  {
+    user: "Add tests and run them.",
+    steps: (dir) => [
+      { toolCalls: [{ name: "write", args: { filePath: `${dir}/test/rate-limit.test.js`, content: TEST_JS } }] },
+      { toolCalls: [{ name: "bash", args: { command: "node --test test/ 2>&1 | grep -E '^# (tests|pass|fail) '", description: "Run the limiter tests" } }] },
+      { text: "Three tests (limit then 429 with retry delay, the window slides, keys are separate) pass." },
+    ],
+  },
+  {
+    user: "Ops wants the limit configurable per deployment.",
+    steps: (dir) => [
+      {
+        toolCalls: [
+          {
+            name: "edit",
+            args: {
+              filePath: `${dir}/src/server.js`,
+              oldString: "const limit = createLimiter();",
+              newString: "const limit = createLimiter({ limit: Number(process.env.RATE_LIMIT_PER_MIN ?? 120) });",
+            },
+          },
+        ],
+      },
+      { text: "RATE_LIMIT_PER_MIN now overrides the limit; the default stays 120." },
+    ],
+  },
+];
+
+const QUESTION = "Support asks which limit we shipped and why we did not use a token bucket. What do I tell them?";
+
+/** The model's side of the question turn: search, pull the best hit, answer. */
+function questionResponder(searchAvailable: boolean): (request: RecordedRequest) => MockResponse | undefined {
+  return (request) => {
+    if (request.kind !== "chat") return undefined;
+    const messages = request.body.messages;
+    const last = messages.at(-1);
+    if (last?.role !== "tool") {
+      if (searchAvailable) return { toolCalls: [{ id: "call_demo_search", name: "history_search", args: { query: "token bucket sliding window" } }] };
+      return { toolCalls: [{ id: "call_demo_turns", name: "history_browse_turns", args: { turn_number: 1 } }] };
+    }
+    const output = toolContent(last);
+    const data = parseJson(output);
+    switch (last.tool_call_id) {
+      case "call_demo_search": {
+        const hits = (data?.["messages"] ?? []) as Json[];
+        const best = hits.find((m) => m["role"] === "assistant") ?? hits[0];
+        if (!best) return { text: "I could not find that decision in the history." };
+        return { toolCalls: [{ id: "call_demo_pull", name: "history_pull_message", args: { message_id: best["message_id"] } }] };
+      }
+      case "call_demo_turns": {
+        const userId = data?.["turns"]?.[0]?.["user"]?.["message_id"];
+        if (!userId) return { text: "I could not browse the first turn." };
+        return { toolCalls: [{ id: "call_demo_window", name: "history_browse_messages", args: { message_id: userId, num_after: 1 } }] };
+      }
+      case "call_demo_window": {
+        const reply = ((data?.["messages"] ?? []) as Json[]).find((m) => m["role"] === "assistant");
+        if (!reply) return { text: "I could not find the first reply." };
+        return { toolCalls: [{ id: "call_demo_pull", name: "history_pull_message", args: { message_id: reply["message_id"] } }] };
+      }
+      default:
+        return {
+          text: "We shipped a sliding-window limiter at 120 requests per minute per API key (configurable with RATE_LIMIT_PER_MIN). We chose it over a token bucket because a token bucket lets an idle client spend its whole bucket at once, which is the burst Northwind complained about.",
+        };
+    }
+  };
+}
+
+function toolContent(message: ChatMessage): string {
+  if (typeof message.content === "string") return message.content;
+  if (Array.isArray(message.content)) {
+    return message.content.map((c: unknown) => (c && typeof c === "object" && "text" in c ? String((c as { text: unknown }).text) : "")).join("");
+  }
+  return "";
+}
+
+function parseJson(text: string): Json | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === "object" ? (value as Json) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// ---------------------------------------------------------------- helpers over the stored history
+
+function toolLine(messages: HostMessage[], sinceIndex: number): string[] {
+  const lines: string[] = [];
+  for (const m of messages.slice(sinceIndex)) {
+    for (const p of m.parts) {
+      if (!isToolPart(p)) continue;
+      const input = (p.state.input ?? {}) as Json;
+      const target = input["filePath"] ?? input["command"] ?? "";
+      const shown = typeof target === "string" ? target.replace(/^.*\/project\//, "") : "";
+      const output = p.tool === "bash" && typeof p.state.output === "string" ? `: ${oneLine(p.state.output, 40)}` : "";
+      lines.push(`${p.tool}(${oneLine(shown, 44)}) → ${p.state.status}${output}`);
+    }
+  }
+  return lines;
+}
+
+function lastAssistantText(messages: HostMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.info.role !== "assistant") continue;
+    const text = m.parts.filter((p) => p.type === "text").map((p) => String(p["text"] ?? "")).join("");
+    if (text) return text;
+  }
+  return "";
+}
+
+function summaryText(messages: HostMessage[]): string {
+  const summary = messages.filter((m) => m.info.role === "assistant" && m.info.summary === true).at(-1);
+  return (summary?.parts ?? []).filter((p) => p.type === "text").map((p) => String(p["text"] ?? "")).join("");
+}
+
+/** Bytes of the request's non-system messages: the conversation as the model receives it. */
+function conversationBytes(request: RecordedRequest): number {
+  return Buffer.byteLength(JSON.stringify(request.body.messages.filter((m) => m.role !== "system")));
+}
+
+function offeredTools(host: Host): string[] {
+  return (host.mock.chatRequests().at(-1)?.body.tools ?? []).map((t) => t.function.name);
+}
+
+async function playTurn(host: Host, sessionId: string, turn: Turn, label: string): Promise<void> {
+  const before = (await host.messages(sessionId)).length;
+  host.mock.push(...turn.steps(host.directory));
+  await host.prompt(sessionId, turn.user);
+  const messages = await host.messages(sessionId);
+  console.log(`\n  ${label} user:      ${oneLine(turn.user, PREVIEW)}`);
+  for (const line of toolLine(messages, before)) console.log(`  ${" ".repeat(label.length)} tool:      ${line}`);
+  console.log(`  ${" ".repeat(label.length)} assistant: ${oneLine(lastAssistantText(messages), PREVIEW)}`);
+  if (host.mock.pending() !== 0) throw new Error(`the scripted model still has ${host.mock.pending()} unused replies after "${turn.user}"`);
+}
+
+function printTool(title: string, result: ToolCallResult): void {
+  say(title);
+  if (result.status !== "completed") {
+    block(`[${result.status}] ${result.error ?? ""}`, "    ");
+    return;
+  }
+  block(pretty(result.raw), "    ");
+}
+
+// ---------------------------------------------------------------- main
+
+export async function main(): Promise<number> {
+  const started = Date.now();
+  console.log("opencode-engram demo: a real OpenCode host (opencode serve 1.18.33) with this plugin and a scripted model.");
+  console.log("No API key and no LLM: every model reply below is scripted; every tool output is real.");
+
+  section(1, "Start the host");
+  say("starting opencode serve with the plugin from this checkout (the first start installs host packages, ~30-60 s)…");
+  let host: Host | undefined;
+  try {
+    host = await startHost({ projectFiles: PROJECT_FILES });
+    const errors = host.pluginLoadErrors();
+    if (errors.length > 0) throw new Error(`the host did not load the plugin:\n${errors.join("\n")}`);
+    say(`host up at ${host.url} after ${((Date.now() - started) / 1000).toFixed(1)} s; scratch project ${host.directory}`);
+    host.mock.setResponder((request) => {
+      if (request.kind !== "title") return undefined;
+      const first = lastUserText(request.body);
+      const title = TITLES.find(([pattern]) => pattern.test(first))?.[1];
+      return title ? { text: title } : undefined;
+    });
+    await run(host);
+    say(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    return 0;
+  } catch (err) {
+    console.error(`\nDemo failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+    if (host) console.error(`--- host log tail ---\n${host.logs().slice(-3000)}`);
+    return 1;
+  } finally {
+    if (host) {
+      await host.stop();
+      console.log("› host stopped, scratch directories removed.");
+    }
+  }
+}
+
+async function run(host: Host): Promise<void> {
+  section(2, "An earlier session");
+  const earlier = (await host.createSession()).id;
+  await playTurn(host, earlier, EARLIER_SESSION, "1");
+
+  section(3, "A coding session (the decision is made in turn 1)");
+  const sessionId = (await host.createSession()).id;
+  say(`session ${sessionId}`);
+  for (const [i, turn] of TURNS.entries()) await playTurn(host, sessionId, turn, String(i + 1));
+
+  const tools = offeredTools(host);
+  const history = (await host.messages(sessionId)).filter((m) => m.info.sessionID === sessionId);
+  const historyBytes = Buffer.byteLength(JSON.stringify(history));
+  const lastMain = host.mock.chatRequests().at(-1)!;
+  const mainChats = host.mock.chatRequests();
+  const withGuidance = mainChats.filter((r) => systemText(r.body).includes(GUIDANCE_TITLE)).length;
+
+  section(4, "What every main request carries");
+  say(`the model is offered ${tools.length} tools; history tools: ${tools.filter((t) => t.startsWith("history_")).join(", ") || "none"}`);
+  say(`${withGuidance} of ${mainChats.length} main requests so far carried this block in their system prompt:`);
+  const system = systemText(lastMain.body);
+  const at = system.indexOf(GUIDANCE_TITLE);
+  if (at >= 0) block(system.slice(at).split("\n\n")[0]!, "    ");
+  else say("(guidance block not found in the last request)");
+
+  section(5, "Compaction");
+  host.mock.reset();
+  if (!(await host.summarize(sessionId))) throw new Error("compaction did not complete");
+  const compaction = host.mock.requestsOf("compaction")[0];
+  if (!compaction) throw new Error("the host sent no compaction request");
+  const cap = compaction.body.max_tokens ?? compaction.body.max_completion_tokens;
+  say(`stored history of the session:        ${kb(historyBytes)}, ${history.length} messages`);
+  say(`the model's last request before it:   ${kb(lastMain.bytes)}; the conversation in it: ${kb(conversationBytes(lastMain))}`);
+  say("                                       (the rest is the host's system prompt and tool schemas)");
+  say(`the compaction request:               ${kb(compaction.bytes)} in all, output capped at ${cap ?? "?"} tokens`);
+  say("its only user message:");
+  const userMessage = compaction.body.messages.find((m) => m.role === "user");
+  block(toolContent(userMessage ?? { role: "user" }), "    ");
+  say(`the summarizer answered ${JSON.stringify(compaction.response?.text ?? "")}; the plugin stored this chart as the summary instead:`);
+
+  section(6, "The chart (the stored summary, verbatim)");
+  const chart = summaryText(await host.messages(sessionId));
+  block(chart);
+  console.log("");
+  const buried = !chart.includes("120 requests per minute");
+  say(`turn 1 is in the chart only as a preview: the limit it set ("120 requests per minute per API key") is ${buried ? "not in the chart" : "in the chart"}.`);
+
+  section(7, "After compaction: the agent looks up the buried decision");
+  const searchAvailable = tools.includes("history_search");
+  if (!searchAvailable) say("history_search is not available in this build yet: the model browses turn 1 instead.");
+  console.log(`\n  user: ${QUESTION}`);
+  host.mock.reset();
+  host.mock.setResponder(questionResponder(searchAvailable));
+  await host.prompt(sessionId, QUESTION);
+  host.mock.setResponder(undefined);
+  const afterQuestion = await host.messages(sessionId);
+  const firstAfter = host.mock.chatRequests()[0];
+  if (firstAfter) {
+    say(`the model's next request: the conversation in it is ${kb(conversationBytes(firstAfter))}, the compacted past is the chart:`);
+    for (const m of firstAfter.body.messages) {
+      if (m.role === "system") continue;
+      console.log(`    ${m.role.padEnd(9)} ${oneLine(toolContent(m) || (m.tool_calls ? `calls ${m.tool_calls.map((c) => c.function.name).join(", ")}` : ""), WIDTH - 14)}`);
+    }
+  }
+  if (searchAvailable) {
+    printTool('history_search(query="token bucket sliding window")', readToolPart(afterQuestion, "call_demo_search"));
+  } else {
+    printTool("history_browse_turns(turn_number=1)", readToolPart(afterQuestion, "call_demo_turns"));
+    printTool("history_browse_messages(message_id=<turn 1 user message>, num_after=1)", readToolPart(afterQuestion, "call_demo_window"));
+  }
+  const pulled = readToolPart(afterQuestion, "call_demo_pull");
+  const pulledId = (pulled.part.state.input as Json | undefined)?.["message_id"];
+  printTool(`history_pull_message(message_id="${pulledId}")`, pulled);
+  console.log(`\n  assistant: ${lastAssistantText(afterQuestion)}`);
+  if (!pulled.raw?.includes("120 requests per minute per API key")) throw new Error("the pulled message does not hold the decision");
+
+  section(8, "Other sessions of the project");
+  if (!offeredTools(host).includes("history_sessions")) {
+    say("history_sessions is not available in this build yet.");
+    return;
+  }
+  printTool("history_sessions()", await host.callTool(sessionId, "history_sessions", {}, { prompt: "Which sessions does this project have?", reply: "Two sessions." }));
+}
