@@ -15,6 +15,9 @@ import { createBrowseTurnsTool } from "./tools/browse-turns.ts";
 import type { ToolDeps } from "./tools/deps.ts";
 import { createPullMessageTool } from "./tools/pull-message.ts";
 import { createPullPartTool } from "./tools/pull-part.ts";
+import { createHistorySearchTool } from "./tools/search.ts";
+import { createHistorySessionsTool } from "./tools/sessions.ts";
+import { createSearchService } from "./search/service.ts";
 
 export const EngramPlugin: Plugin = async (input: PluginInput) => {
   const log = hostLog(input.client);
@@ -42,6 +45,7 @@ export const EngramPlugin: Plugin = async (input: PluginInput) => {
     maxBytes: config().store.cache_bytes,
   });
   const deps: ToolDeps = { config, visibility, source, directory: input.directory };
+  const search = createSearchService({ source, config, visibility });
 
   const { hooks: engramHooks, onEvent } = createHookSet({ source, config, directory: input.directory, log });
 
@@ -52,6 +56,8 @@ export const EngramPlugin: Plugin = async (input: PluginInput) => {
       history_browse_messages: createBrowseMessagesTool(deps),
       history_pull_message: createPullMessageTool(deps),
       history_pull_part: createPullPartTool(deps),
+      history_search: createHistorySearchTool(deps, search),
+      history_sessions: createHistorySessionsTool(deps, search),
     },
     async event({ event }) {
       applyHostEvent(source, event);

@@ -22,6 +22,14 @@ export interface DocInput {
   text: string;
 }
 
+/**
+ * This plugin's own calls (history_search, history_pull_message, …) are not searched: their inputs
+ * repeat the model's queries and their outputs repeat history that is indexed where it was said.
+ */
+export function isOwnHistoryTool(tool: string): boolean {
+  return tool.startsWith("history_");
+}
+
 /** The searchable text of one part, or undefined when the part is not searchable. */
 export function partSearchText(part: HistoryPart, visibility: ToolVisibility): { type: HitType; text: string; tool?: string } | undefined {
   switch (part.kind) {
@@ -31,6 +39,7 @@ export function partSearchText(part: HistoryPart, visibility: ToolVisibility): {
     case "reasoning":
       return part.text ? { type: "reasoning", text: part.text } : undefined;
     case "tool": {
+      if (isOwnHistoryTool(part.tool)) return undefined;
       const text = toolPartText(part, visibility);
       return text ? { type: "tool", text, tool: part.tool } : undefined;
     }
