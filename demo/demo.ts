@@ -233,7 +233,7 @@ function questionResponder(searchAvailable: boolean): (request: RecordedRequest)
     const messages = request.body.messages;
     const last = messages.at(-1);
     if (last?.role !== "tool") {
-      if (searchAvailable) return { toolCalls: [{ id: "call_demo_search", name: "history_search", args: { query: "token bucket sliding window" } }] };
+      if (searchAvailable) return { toolCalls: [{ id: "call_demo_search", name: "history_search", args: { query: "token bucket sliding window", limit: 3 } }] };
       return { toolCalls: [{ id: "call_demo_turns", name: "history_browse_turns", args: { turn_number: 1 } }] };
     }
     const output = toolContent(last);
@@ -442,7 +442,7 @@ async function run(host: Host): Promise<void> {
     }
   }
   if (searchAvailable) {
-    printTool('history_search(query="token bucket sliding window")', readToolPart(afterQuestion, "call_demo_search"));
+    printTool('history_search(query="token bucket sliding window", limit=3)', readToolPart(afterQuestion, "call_demo_search"));
   } else {
     printTool("history_browse_turns(turn_number=1)", readToolPart(afterQuestion, "call_demo_turns"));
     printTool("history_browse_messages(message_id=<turn 1 user message>, num_after=1)", readToolPart(afterQuestion, "call_demo_window"));
