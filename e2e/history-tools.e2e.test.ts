@@ -2,7 +2,6 @@
 // has text, bash/write/read/edit calls (one failing), a file attachment, a subagent and a
 // compaction. Ids one tool returns are fed to the next.
 import { execFileSync } from "node:child_process";
-import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startHost, type Host } from "./harness/host.ts";
@@ -15,12 +14,8 @@ let host: Host;
 let sessionId: string;
 let childId: string;
 
-/** Set ENGRAM_CAPTURE_DOCS=<file> to record every call and answer (the samples in docs/tools.md). */
 async function call(name: string, args: unknown, session = sessionId) {
-  const result = await host.callTool(session, name, args);
-  const capture = process.env["ENGRAM_CAPTURE_DOCS"];
-  if (capture) appendFileSync(capture, `${JSON.stringify({ name, args, output: result.raw, error: result.error })}\n`);
-  return result;
+  return host.callTool(session, name, args);
 }
 
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 // Starts a real `opencode serve` with the plugin, a scratch project and scratch XDG dirs,
 // wired to the scripted mock LLM. Tests drive it over HTTP exactly as a client would.
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { startMockLlm, type MockLlm } from "./mock-llm.ts";
@@ -293,7 +293,11 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
       const callId = `call_e2e_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
       mock.push({ toolCalls: [{ id: callId, name, args }] }, { text: o.reply ?? `Called ${name}.` });
       await prompt(id, o.prompt ?? `Please call ${name}.`);
-      return readToolPart(await messages(id), callId);
+      const result = readToolPart(await messages(id), callId);
+      // ENGRAM_CAPTURE_DOCS=<file> records every call and answer: the samples in docs/tools.md.
+      const capture = process.env["ENGRAM_CAPTURE_DOCS"];
+      if (capture) appendFileSync(capture, `${JSON.stringify({ name, args, output: result.raw, error: result.error })}\n`);
+      return result;
     },
     stop,
   };

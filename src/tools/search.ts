@@ -11,8 +11,8 @@ const z = tool.schema;
 
 function emptyHint(request: SearchRequest): string {
   const tips: string[] = [];
-  if (request.literal || request.regex) tips.push("try keywords without literal/regex");
-  else tips.push("try other or fewer words, or literal=true for an exact substring");
+  if (request.literal || request.regex) tips.push("Try keywords without literal/regex");
+  else tips.push("Try other or fewer words, or literal=true for an exact substring");
   if (request.scope === "session") tips.push('scope="project" to search every session');
   if (!request.types.includes("reasoning")) tips.push('type="text|tool|reasoning" to include reasoning');
   if (request.role || request.tool || request.after !== undefined || request.before !== undefined) tips.push("drop the role/tool/after/before filters");
