@@ -9,12 +9,23 @@ export function flatten(text: string): string {
     .trim();
 }
 
-/** Largest cut <= index that does not fall between the halves of a surrogate pair. */
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/**
+ * Largest cut <= index that does not fall between the halves of a surrogate pair. A lone
+ * surrogate (binary-looking tool output has them) is not a pair: cutting after it is fine, and
+ * the cut must not move, or a page ending there and the next one starting there would overlap.
+ */
 export function safeCut(text: string, index: number): number {
   if (index <= 0) return 0;
   if (index >= text.length) return text.length;
-  const code = text.charCodeAt(index - 1);
-  return code >= 0xd800 && code <= 0xdbff ? index - 1 : index;
+  return isHighSurrogate(text.charCodeAt(index - 1)) && isLowSurrogate(text.charCodeAt(index)) ? index - 1 : index;
 }
 
 const SENTENCE_END = /[.!?。！？](?=\s|$)|[。！？]/g;
@@ -44,7 +55,8 @@ export function wrapLongLines(text: string, width: number): string {
   for (const line of text.split("\n")) {
     let rest = line;
     while (rest.length > width) {
-      const cut = safeCut(rest, width);
+      // A width of 1 cannot hold a surrogate pair: keep the pair whole rather than loop forever.
+      const cut = safeCut(rest, width) || 2;
       out.push(rest.slice(0, cut));
       rest = rest.slice(cut);
     }
