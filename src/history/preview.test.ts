@@ -3,6 +3,7 @@ import { messagePreview } from "./preview.ts";
 import { clip, wrapLongLines } from "./text.ts";
 import { assistant, nextId, toolCall, user } from "./testing.ts";
 import { modifiedFiles, pathsInPatch } from "./modified.ts";
+import { relativePath } from "./paths.ts";
 import { summarizeTools } from "./tool-summary.ts";
 
 describe("previews", () => {
@@ -60,5 +61,13 @@ describe("modified files", () => {
     ];
     expect(modifiedFiles(messages, "/project")).toEqual(["src/w.ts", "src/a.ts", "src/b.ts", "/elsewhere/x.ts"]);
     expect(pathsInPatch("--- a/x.ts\n+++ b/y.ts\n@@")).toEqual(["y.ts"]);
+  });
+});
+
+describe("attachment paths", () => {
+  it("decodes file URLs, and keeps one with malformed escapes as stored instead of failing", () => {
+    expect(relativePath("file:///project/my%20notes.txt", "/project")).toBe("my notes.txt");
+    expect(relativePath("file:///project/bad%E0%A4%A.txt", "/project")).toBe("bad%E0%A4%A.txt");
+    expect(relativePath("file:///elsewhere/100%.txt", "/project")).toBe("/elsewhere/100%.txt");
   });
 });
