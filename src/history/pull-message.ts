@@ -101,7 +101,8 @@ function build(view: SessionView, index: number, message: HistoryMessage, max: n
     time: isoTime(message.created),
     agent: message.role === "assistant" ? message.agent : undefined,
     summary: message.summary || undefined,
-    error: message.error ? [message.error.name, message.error.message].filter(Boolean).join(": ") : undefined,
+    // Provider errors can carry a whole HTML page: cut like a section.
+    error: message.error ? cutWithMarker([message.error.name, message.error.message].filter(Boolean).join(": "), max).text : undefined,
     sections,
   };
   return { result, partIds };
@@ -130,5 +131,8 @@ function keepWhatFits({ result, partIds }: Built): PullMessageResult {
     };
     if (byteLength(toJson(trial)) <= MAX_ANSWER_BYTES) return trial;
   }
-  return { ...result, sections: [], note: "sections too large to show; read them with history_pull_part" };
+  const bare = { ...result, sections: [], note: "sections too large to show; read them with history_pull_part" };
+  if (byteLength(toJson(bare)) <= MAX_ANSWER_BYTES) return bare;
+  // Only a header field the host filled (an agent name, say) can be this large.
+  return { message_id: result.message_id, role: result.role, turn_number: result.turn_number, sections: [], note: "message too large to show" };
 }

@@ -46,6 +46,16 @@ describe("history_pull_message", () => {
     expect(result.sections.length).toBeGreaterThan(0);
   });
 
+  it("cuts a provider error the size of a web page, and never exceeds the budget", () => {
+    const failed = assistant([], { error: { name: "APIError", message: `<html>${"bad gateway ".repeat(20_000)}</html>` } });
+    const agent = assistant(["hi"], { agent: "a".repeat(100_000) });
+    const view = buildView("ses_test", [user("q"), failed, agent], false);
+    const result = pullMessage(view, failed.id, { ...options, sectionChars: 2000 });
+    expect(result.error).toMatch(/^APIError: <html>bad gateway .*… \[\d+ chars more\]$/);
+    expect(byteLength(toJson(result))).toBeLessThanOrEqual(MAX_ANSWER_BYTES);
+    expect(byteLength(toJson(pullMessage(view, agent.id, options)))).toBeLessThanOrEqual(MAX_ANSWER_BYTES);
+  });
+
   it("labels user files and images", () => {
     const message = user([
       { kind: "text", id: nextId("prt"), text: "see these" },
