@@ -3,6 +3,9 @@
 import { visibleIndex } from "./anchor.ts";
 import { attachments } from "./attachments.ts";
 import type { BrowseOptions } from "./browse-turns.ts";
+import { byteLength, toJson } from "./compact.ts";
+import { ENVELOPE_BYTES, fitRange, LIST_LEVELS, shortList, type ListLimits } from "./fit.ts";
+import { MAX_ANSWER_BYTES } from "./limits.ts";
 import { messagePreview } from "./preview.ts";
 import { summarizeTools, type ToolSummary } from "./tool-summary.ts";
 import type { ToolPart } from "./types.ts";
@@ -31,18 +34,33 @@ export interface BrowseMessagesResult {
   note?: string;
 }
 
-export function messageEntry(view: SessionView, index: number, options: Pick<BrowseOptions, "previewChars" | "directory">): MessageEntry {
+export function messageEntry(
+  view: SessionView,
+  index: number,
+  options: Pick<BrowseOptions, "previewChars" | "directory">,
+  lists: ListLimits = LIST_LEVELS[0]!,
+): MessageEntry {
   const message = view.messages[index]!;
   const calls = message.parts.filter((part): part is ToolPart => part.kind === "tool");
+  const tool = summarizeTools(calls);
   return {
     message_id: message.id,
     role: message.role,
     turn_number: view.turnNumbers[index]!,
     preview: messagePreview(message, options.previewChars),
-    attachment: message.role === "user" ? attachments(message, options.directory) : undefined,
-    tool: summarizeTools(calls),
+    attachment: message.role === "user" ? shortList(attachments(message, options.directory), lists) : undefined,
+    tool: tool ? { ...tool, calls: shortList(tool.calls, lists)! } : undefined,
   };
 }
+
+/** Notes joined into one sentence list. */
+export function joinNotes(...notes: (string | undefined)[]): string | undefined {
+  const present = notes.filter((note): note is string => note !== undefined);
+  return present.length > 0 ? present.join("; ") : undefined;
+}
+
+/** Previews of the fallback level, when one entry alone would not fit. */
+export const FALLBACK_PREVIEW_CHARS = 160;
 
 export function browseMessages(view: SessionView, request: BrowseMessagesRequest, options: BrowseOptions): BrowseMessagesResult {
   if (view.visibleEnd === 0) {
@@ -57,12 +75,23 @@ export function browseMessages(view: SessionView, request: BrowseMessagesRequest
     cap: options.cap,
     noun: "messages",
   });
-  const messages: MessageEntry[] = [];
-  for (let index = window.from; index < window.to; index++) messages.push(messageEntry(view, index, options));
-  return {
-    before_message_id: window.from > 0 ? view.messages[window.from - 1]!.id : undefined,
-    messages,
-    after_message_id: window.to < view.visibleEnd ? view.messages[window.to]!.id : undefined,
-    note: window.note,
-  };
+  let result: BrowseMessagesResult | undefined;
+  for (const [level, lists] of LIST_LEVELS.entries()) {
+    const entryOptions = { ...options, previewChars: level === 0 ? options.previewChars : Math.min(options.previewChars, FALLBACK_PREVIEW_CHARS) };
+    const entries: MessageEntry[] = [];
+    for (let index = window.from; index < window.to; index++) entries.push(messageEntry(view, index, entryOptions, lists));
+    // Under the byte cap: drop messages at the edge farther from the anchor.
+    const fit = fitRange(entries.map((entry) => byteLength(toJson(entry)) + 1), anchor - window.from, MAX_ANSWER_BYTES - ENVELOPE_BYTES);
+    const from = window.from + fit.from;
+    const to = window.from + fit.to;
+    const cut = to - from < entries.length ? `cut to ${to - from} messages to stay under the output size limit; page with the ids at the edges` : undefined;
+    result = {
+      before_message_id: from > 0 ? view.messages[from - 1]!.id : undefined,
+      messages: entries.slice(fit.from, fit.to),
+      after_message_id: to < view.visibleEnd ? view.messages[to]!.id : undefined,
+      note: joinNotes(window.note, cut),
+    };
+    if (byteLength(toJson(result)) <= MAX_ANSWER_BYTES) return result;
+  }
+  return result!;
 }

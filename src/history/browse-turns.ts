@@ -1,7 +1,11 @@
 // history_browse_turns: the cheapest level, one entry per user turn.
 
 import { attachments } from "./attachments.ts";
+import { FALLBACK_PREVIEW_CHARS, joinNotes } from "./browse-messages.ts";
+import { byteLength, toJson } from "./compact.ts";
 import { HistoryError } from "./errors.ts";
+import { ENVELOPE_BYTES, fitRange, LIST_LEVELS, shortList, type ListLimits } from "./fit.ts";
+import { MAX_ANSWER_BYTES } from "./limits.ts";
 import { modifiedFiles } from "./modified.ts";
 import { hasAuthoredText, messagePreview } from "./preview.ts";
 import { summarizeTools, toolParts, type ToolSummary } from "./tool-summary.ts";
@@ -38,25 +42,26 @@ export interface BrowseTurnsResult {
   note?: string;
 }
 
-export function turnEntry(turn: Turn, options: Pick<BrowseOptions, "previewChars" | "directory">): TurnEntry {
+export function turnEntry(turn: Turn, options: Pick<BrowseOptions, "previewChars" | "directory">, lists: ListLimits = LIST_LEVELS[0]!): TurnEntry {
   const assistants = turn.rest.filter((message) => message.role === "assistant");
   const entry: TurnEntry = { turn_number: turn.number };
   if (turn.user) {
     entry.user = {
       message_id: turn.user.id,
       preview: messagePreview(turn.user, options.previewChars),
-      attachment: attachments(turn.user, options.directory),
+      attachment: shortList(attachments(turn.user, options.directory), lists),
     };
   }
   if (assistants.length > 0) {
     // The last worded reply usually states what the turn achieved.
     const worded = assistants.findLast(hasAuthoredText) ?? assistants[assistants.length - 1]!;
     const modified = modifiedFiles(assistants, options.directory);
+    const tool = summarizeTools(toolParts(assistants));
     entry.assistant = {
       preview: messagePreview(worded, options.previewChars),
       total_messages: assistants.length,
-      tool: summarizeTools(toolParts(assistants)),
-      modified: modified.length > 0 ? modified : undefined,
+      tool: tool ? { ...tool, calls: shortList(tool.calls, lists)! } : undefined,
+      modified: modified.length > 0 ? shortList(modified, lists) : undefined,
     };
   }
   return entry;
@@ -95,8 +100,18 @@ export function browseTurns(view: SessionView, request: BrowseTurnsRequest, opti
     cap: options.cap,
     noun: "turns",
   });
-  return {
-    turns: turns.slice(window.from, window.to).map((turn) => turnEntry(turn, options)),
-    note: window.note,
-  };
+  let result: BrowseTurnsResult | undefined;
+  for (const [level, lists] of LIST_LEVELS.entries()) {
+    const entryOptions = { ...options, previewChars: level === 0 ? options.previewChars : Math.min(options.previewChars, FALLBACK_PREVIEW_CHARS) };
+    const entries = turns.slice(window.from, window.to).map((turn) => turnEntry(turn, entryOptions, lists));
+    // Under the byte cap: drop turns at the edge farther from the anchor.
+    const fit = fitRange(entries.map((entry) => byteLength(toJson(entry)) + 1), anchor - window.from, MAX_ANSWER_BYTES - ENVELOPE_BYTES);
+    const kept = entries.slice(fit.from, fit.to);
+    const cut = kept.length < entries.length
+      ? `cut to ${kept.length} turns (${kept[0]!.turn_number} to ${kept[kept.length - 1]!.turn_number}) to stay under the output size limit; ask for the turns beyond with turn_number`
+      : undefined;
+    result = { turns: kept, note: joinNotes(window.note, cut) };
+    if (byteLength(toJson(result)) <= MAX_ANSWER_BYTES) return result;
+  }
+  return result!;
 }

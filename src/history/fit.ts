@@ -1,0 +1,42 @@
+// Keeping browse answers under the byte cap: lists inside an entry are shortened, and a window
+// that still does not fit loses entries at the edge farther from its anchor.
+
+import { safeCut } from "./text.ts";
+
+export interface ListLimits {
+  /** Most items of one list (attachments, tool calls, modified files) before "… N more". */
+  listItems: number;
+  /** Most characters of one item. */
+  itemChars: number;
+}
+
+/** Lists as they are shown first; the second level is the fallback when one entry alone is too big. */
+export const LIST_LEVELS: readonly ListLimits[] = [
+  { listItems: 20, itemChars: 200 },
+  { listItems: 3, itemChars: 100 },
+];
+
+/** Bytes kept free for an answer's envelope: edge ids and notes. */
+export const ENVELOPE_BYTES = 1_000;
+
+export function shortList(items: readonly string[] | undefined, limits: ListLimits = LIST_LEVELS[0]!): string[] | undefined {
+  if (!items) return undefined;
+  const cut = (item: string) => (item.length <= limits.itemChars ? item : `${item.slice(0, safeCut(item, limits.itemChars - 1))}…`);
+  if (items.length <= limits.listItems) return items.map(cut);
+  return [...items.slice(0, limits.listItems).map(cut), `… ${items.length - limits.listItems} more`];
+}
+
+/**
+ * The largest range [from, to) around `anchor` whose entry sizes fit `budget`, dropping entries
+ * from whichever edge is farther from the anchor; the anchor itself is always kept.
+ */
+export function fitRange(sizes: readonly number[], anchor: number, budget: number): { from: number; to: number } {
+  let from = 0;
+  let to = sizes.length;
+  let total = sizes.reduce((sum, size) => sum + size, 0);
+  while (total > budget && to - from > 1) {
+    if (anchor - from >= to - 1 - anchor) total -= sizes[from++]!;
+    else total -= sizes[--to]!;
+  }
+  return { from, to };
+}
