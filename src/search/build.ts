@@ -88,6 +88,8 @@ export class IndexedSession implements Sized {
       }
       const diff = this.index.diff(this.target);
       if (diff.added.length === 0 && diff.removed.length === 0) {
+        // A first build leaves growth headroom in the arrays (up to half); give it back.
+        if (!this.built) this.index.trim();
         this.built = true;
         return;
       }

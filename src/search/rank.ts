@@ -11,8 +11,13 @@ import { snippets, type Mark } from "./snippets.ts";
 import type { ParsedQuery } from "./tokenize.ts";
 
 export const PHRASE_BOOST = 1.6;
-const OTHER_CHUNKS_SHARE = 0.25;
-const OTHER_CHUNKS_COUNTED = 4;
+export const OTHER_CHUNKS_SHARE = 0.25;
+export const OTHER_CHUNKS_COUNTED = 4;
+
+/** How many of the best messages (before the phrase boost) the phrase boost may reorder. */
+export function rankPool(limit: number): number {
+  return limit * 3 + 20;
+}
 
 export interface HitResult {
   type: HitType;
@@ -118,7 +123,7 @@ export function rankMessages(docs: ScoredDoc[], options: RankOptions): MessageRe
   const textOf = textReader(options.visibility);
   const phrase = options.parsed?.phrase;
   if (phrase) {
-    const pool = groups.slice(0, options.limit * 3 + 20);
+    const pool = groups.slice(0, rankPool(options.limit));
     for (const group of pool) {
       for (const doc of group.docs) if (phrase.test(fold(textOf(doc)))) doc.score *= PHRASE_BOOST;
       group.score = groupScore(group.docs);

@@ -7,7 +7,7 @@ import type { SessionView } from "../history/view.ts";
 import type { IndexedSession } from "./build.ts";
 import type { HitType } from "./documents.ts";
 import { patternScan, type Matcher } from "./pattern.ts";
-import { rankMessages, type MessageResult } from "./rank.ts";
+import { rankMessages, rankPool, type MessageResult } from "./rank.ts";
 import { scanSession } from "./scan.ts";
 import type { DocFilter, ScoredDoc } from "./scored.ts";
 import { keywordMarks, patternMarks } from "./snippets.ts";
@@ -82,9 +82,8 @@ export async function searchSession(
       if (indexed.built) {
         via = "index";
         docs = [];
-        for (const hit of indexed.index.search(query.text)) {
+        for (const hit of indexed.index.search(query.text, accept, rankPool(limits.limit))) {
           const { meta, message, score } = hit;
-          if (!accept(message, meta.type, meta.tool)) continue;
           const doc: ScoredDoc = { message, partId: meta.partId, type: meta.type, start: meta.start, end: meta.end, score };
           if (meta.tool !== undefined) doc.tool = meta.tool;
           docs.push(doc);

@@ -21,34 +21,47 @@ export function humpAt(text: string, k: number, end: number): boolean {
   return false;
 }
 
-function pushWord(tokens: string[], text: string, folded: string, start: number, end: number): void {
+/** Token boundaries as [start, end) pairs of code-unit offsets, reused across documents. */
+export class TokenSpans {
+  data = new Int32Array(2048);
+  /** Number of int32 values used (two per token). */
+  size = 0;
+
+  push(start: number, end: number): void {
+    if (this.size + 2 > this.data.length) {
+      const grown = new Int32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.size++] = start;
+    this.data[this.size++] = end;
+  }
+}
+
+function pushWord(spans: TokenSpans, text: string, start: number, end: number): void {
   const length = end - start;
-  if (length <= MAX_TOKEN && length >= MIN_TOKEN) tokens.push(folded.slice(start, end));
+  if (length <= MAX_TOKEN && length >= MIN_TOKEN) spans.push(start, end);
   let partStart = start;
   let split = false;
   for (let k = start + 1; k < end; k++) {
     if (!humpAt(text, k, end)) continue;
     split = true;
     const partLength = k - partStart;
-    if (partLength >= MIN_TOKEN && partLength <= MAX_TOKEN) tokens.push(folded.slice(partStart, k));
+    if (partLength >= MIN_TOKEN && partLength <= MAX_TOKEN) spans.push(partStart, k);
     partStart = k;
   }
   if (split) {
     const partLength = end - partStart;
-    if (partLength >= MIN_TOKEN && partLength <= MAX_TOKEN) tokens.push(folded.slice(partStart, end));
+    if (partLength >= MIN_TOKEN && partLength <= MAX_TOKEN) spans.push(partStart, end);
   }
 }
 
-function pushCjk(tokens: string[], folded: string, start: number, end: number): void {
-  for (let k = start; k < end; k++) {
-    tokens.push(folded[k]!);
-    if (k + 1 < end) tokens.push(folded.slice(k, k + 2));
-  }
-}
-
-/** Every term occurrence of `text`, in order, duplicates kept (term frequency). */
-export function tokenize(text: string, folded: string = fold(text)): string[] {
-  const tokens: string[] = [];
+/**
+ * Every term occurrence of `text` as spans (offsets into the text and its fold, which have the
+ * same length), in order, duplicates kept. No strings are made: the index reads the folded text.
+ */
+export function tokenSpans(text: string, spans: TokenSpans): void {
+  spans.size = 0;
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -60,17 +73,28 @@ export function tokenize(text: string, folded: string = fold(text)): string[] {
     let j = i + 1;
     if (cls === CJK) {
       while (j < n && charClass(text.charCodeAt(j)) === CJK) j++;
-      pushCjk(tokens, folded, i, j);
+      for (let k = i; k < j; k++) {
+        spans.push(k, k + 1);
+        if (k + 1 < j) spans.push(k, k + 2);
+      }
     } else {
       while (j < n) {
         const c = charClass(text.charCodeAt(j));
         if (c === SEP || c === CJK) break;
         j++;
       }
-      pushWord(tokens, text, folded, i, j);
+      pushWord(spans, text, i, j);
     }
     i = j;
   }
+}
+
+/** Every term occurrence of `text`, in order, duplicates kept (term frequency). */
+export function tokenize(text: string, folded: string = fold(text)): string[] {
+  const spans = new TokenSpans();
+  tokenSpans(text, spans);
+  const tokens: string[] = [];
+  for (let i = 0; i < spans.size; i += 2) tokens.push(folded.slice(spans.data[i]!, spans.data[i + 1]!));
   return tokens;
 }
 
@@ -122,7 +146,9 @@ export function parseQuery(query: string): ParsedQuery {
         if (c === SEP || c === CJK) break;
         j++;
       }
-      pushWord(tokens, query, folded, i, j);
+      const spans = new TokenSpans();
+      pushWord(spans, query, i, j);
+      for (let k = 0; k < spans.size; k += 2) tokens.push(folded.slice(spans.data[k]!, spans.data[k + 1]!));
     }
     runs.push(folded.slice(i, j));
     let added = false;

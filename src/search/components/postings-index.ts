@@ -1,122 +1,153 @@
-// Orama index component: a compact inverted index, linear in document length.
-// Orama's default index rescans a document's token list per token (quadratic) and holds ~25 MB
-// of heap per MB of text; this one keeps per term a flat [doc, tf, doc, tf, …] list (a term seen
-// in one document only is a single number), per document its length, and nothing else.
-// Removal marks the document dead; the owner rebuilds when too much of the index is dead.
+// Orama index component over the packed postings (postings.ts): insert tokenizes with our
+// tokenizer straight into typed arrays; search scores BM25 × query-word coverage in typed-array
+// accumulators and, when the owner says how results are ranked (a SearchRequest), hands Orama
+// only the documents of the best messages instead of every match, so Orama sorts and
+// materialises a few dozen hits rather than thousands.
 
-import type { IIndex, Tokenizer } from "@orama/orama";
+import type { IIndex } from "@orama/orama";
 import { coverageFactor, groupBit, idf, popcount, termScore } from "../bm25.ts";
+import { OTHER_CHUNKS_COUNTED, OTHER_CHUNKS_SHARE } from "../rank.ts";
 import { parseQuery } from "../tokenize.ts";
+import { addDocument, countPostings, createPostingsStore, forEachPosting, removeDocument, type PostingsStore } from "./postings.ts";
 
-const TF_BITS = 256;
+export { postingsBytes, removeDocument, trimStore, type PostingsStore } from "./postings.ts";
 
-export interface PostingsStore {
-  /** Required by Orama's search (no vector properties here). */
-  vectorIndexes: Record<string, never>;
-  /** term → doc * 256 + tf (one document) or [doc, tf, doc, tf, …]. */
-  dict: Map<string, number | number[]>;
-  /** Document length (code units) by internal id; 0 when absent. */
-  length: number[];
-  alive: Uint8Array;
-  liveDocs: number;
-  deadDocs: number;
-  liveLength: number;
-  /** Posting entries stored, for the memory estimate. */
-  postings: number;
-  termChars: number;
-}
 
-export function createPostingsStore(): PostingsStore {
-  return { vectorIndexes: {}, dict: new Map(), length: [], alive: new Uint8Array(1024), liveDocs: 0, deadDocs: 0, liveLength: 0, postings: 0, termChars: 0 };
-}
-
-/** Estimated heap bytes held by the store (calibrated against measured heap in the bench). */
-export function postingsBytes(store: PostingsStore): number {
-  return store.dict.size * 72 + store.termChars * 2 + store.postings * 10 + store.length.length * 12;
-}
-
-export function addDocument(store: PostingsStore, doc: number, tokens: readonly string[], length: number): void {
-  const counts = new Map<string, number>();
-  for (const token of tokens) counts.set(token, (counts.get(token) ?? 0) + 1);
-  const dict = store.dict;
-  for (const [token, tf] of counts) {
-    const capped = tf < TF_BITS ? tf : TF_BITS - 1;
-    const entry = dict.get(token);
-    if (entry === undefined) {
-      dict.set(token, doc * TF_BITS + capped);
-      store.termChars += token.length;
-    } else if (typeof entry === "number") {
-      dict.set(token, [Math.floor(entry / TF_BITS), entry % TF_BITS, doc, capped]);
-    } else {
-      entry.push(doc, capped);
-    }
-    store.postings++;
-  }
-  if (doc >= store.alive.length) {
-    const grown = new Uint8Array(Math.max(doc + 1, store.alive.length * 2));
-    grown.set(store.alive);
-    store.alive = grown;
-  }
-  store.length[doc] = length;
-  store.alive[doc] = 1;
-  store.liveDocs++;
-  store.liveLength += length;
-}
-
-export function removeDocument(store: PostingsStore, doc: number): void {
-  if (store.alive[doc] !== 1) return;
-  store.alive[doc] = 0;
-  store.liveDocs--;
-  store.deadDocs++;
-  store.liveLength -= store.length[doc] ?? 0;
-}
-
-/** Number of documents holding a term (dead ones included until a rebuild). */
-export function documentFrequency(store: PostingsStore, token: string): number {
-  const entry = store.dict.get(token);
-  if (entry === undefined) return 0;
-  return typeof entry === "number" ? 1 : entry.length / 2;
+export interface SearchRequest {
+  /** Whether a document (internal id) may be returned. */
+  accept(doc: number): boolean;
+  /** How many of the best messages to return (every accepted document of each). */
+  messages: number;
+  /** Order of two messages (slots) whose scores tie: negative when `a` goes first. */
+  tieBreak(a: number, b: number): number;
 }
 
 export type TokenScore = [number, number];
 
-/** BM25 of every live document holding any query term, with query-word coverage applied. */
-export function scoreQuery(store: PostingsStore, query: string): TokenScore[] {
-  const parsed = parseQuery(query);
-  const docs = store.liveDocs;
-  if (docs === 0 || parsed.terms.length === 0) return [];
-  const avg = store.liveLength / docs;
-  const scores = new Map<number, number>();
-  const masks = new Map<number, number>();
-  const visit = (doc: number, tf: number, weight: number, bit: number): void => {
-    if (store.alive[doc] !== 1) return;
-    const s = termScore(tf, weight, store.length[doc]!, avg);
-    scores.set(doc, (scores.get(doc) ?? 0) + s);
-    masks.set(doc, (masks.get(doc) ?? 0) | bit);
-  };
-  for (const term of parsed.terms) {
-    const entry = store.dict.get(term.token);
-    if (entry === undefined) continue;
-    const bit = groupBit(term.group);
-    const weight = idf(docs, Math.min(docs, documentFrequency(store, term.token)));
-    if (typeof entry === "number") visit(Math.floor(entry / TF_BITS), entry % TF_BITS, weight, bit);
-    else for (let i = 0; i < entry.length; i += 2) visit(entry[i]!, entry[i + 1]!, weight, bit);
+interface Scratch {
+  score: Float64Array;
+  mask: Int32Array;
+  touched: Int32Array;
+}
+
+const scratchByStore = new WeakMap<PostingsStore, Scratch>();
+
+function scratchFor(store: PostingsStore): Scratch {
+  const size = store.length.length;
+  let scratch = scratchByStore.get(store);
+  if (!scratch || scratch.score.length < size) {
+    scratch = { score: new Float64Array(size), mask: new Int32Array(size), touched: new Int32Array(size) };
+    scratchByStore.set(store, scratch);
   }
+  return scratch;
+}
+
+/** Live documents holding any query term and their scores: touched[0, n) with score/mask. */
+function accumulate(store: PostingsStore, query: string): { scratch: Scratch; n: number; groups: number } {
+  const parsed = parseQuery(query);
+  const scratch = scratchFor(store);
+  const { score, mask, touched } = scratch;
+  let n = 0;
+  const docs = store.liveDocs;
+  if (docs === 0) return { scratch, n, groups: parsed.groups };
+  const avg = store.liveLength / docs;
+  const alive = store.alive;
+  const length = store.length;
+  for (const term of parsed.terms) {
+    const id = store.terms.find(term.token, 0, term.token.length);
+    if (id < 0) continue;
+    const bit = groupBit(term.group);
+    const weight = idf(docs, Math.min(docs, countPostings(store, id)));
+    forEachPosting(store, id, (doc, tf) => {
+      if (alive[doc] !== 1) return;
+      const s = termScore(tf, weight, length[doc]!, avg);
+      if (mask[doc] === 0) {
+        touched[n++] = doc;
+        score[doc] = s;
+        mask[doc] = bit;
+      } else {
+        score[doc] = score[doc]! + s;
+        mask[doc] = mask[doc]! | bit;
+      }
+    });
+  }
+  return { scratch, n, groups: parsed.groups };
+}
+
+/** BM25 × coverage of every live document holding any query term (no request: all of them). */
+export function scoreQuery(store: PostingsStore, query: string, request?: SearchRequest): TokenScore[] {
+  const { scratch, n, groups } = accumulate(store, query);
+  const { score, mask, touched } = scratch;
   const out: TokenScore[] = [];
-  for (const [doc, score] of scores) out.push([doc, score * coverageFactor(popcount(masks.get(doc)!), parsed.groups)]);
+  let kept = 0;
+  for (let i = 0; i < n; i++) {
+    const doc = touched[i]!;
+    const final = score[doc]! * coverageFactor(popcount(mask[doc]!), groups);
+    mask[doc] = 0;
+    if (request && !request.accept(doc)) continue;
+    score[doc] = final;
+    touched[kept++] = doc;
+    if (!request) out.push([doc, final]);
+  }
+  if (!request) return out;
+  return bestMessages(store, scratch, kept, request);
+}
+
+/** Documents of the `request.messages` best messages, each message scored as rank.ts does. */
+function bestMessages(store: PostingsStore, scratch: Scratch, n: number, request: SearchRequest): TokenScore[] {
+  const { score, touched } = scratch;
+  // Group documents by message: sort touched by message slot, then by score (best first).
+  const docs = Array.from(touched.subarray(0, n));
+  const message = store.message;
+  docs.sort((a, b) => message[a]! - message[b]! || score[b]! - score[a]!);
+  const groups: Array<{ slot: number; from: number; to: number; score: number }> = [];
+  for (let i = 0; i < docs.length; ) {
+    const slot = message[docs[i]!]!;
+    let j = i + 1;
+    while (j < docs.length && message[docs[j]!] === slot) j++;
+    let total = score[docs[i]!]!;
+    for (let k = i + 1; k < j && k - i <= OTHER_CHUNKS_COUNTED; k++) total += OTHER_CHUNKS_SHARE * score[docs[k]!]!;
+    groups.push({ slot, from: i, to: j, score: total });
+    i = j;
+  }
+  const compare = (a: (typeof groups)[number], b: (typeof groups)[number]): number => {
+    if (Math.abs(a.score - b.score) > 1e-9 * Math.max(1, Math.abs(a.score))) return b.score - a.score;
+    return request.tieBreak(a.slot, b.slot);
+  };
+  const best = selectBest(groups, request.messages, compare);
+  const out: TokenScore[] = [];
+  for (const group of best) for (let k = group.from; k < group.to; k++) out.push([docs[k]!, score[docs[k]!]!]);
   return out;
 }
 
-/** The component Orama calls: insert tokenizes with our tokenizer, search scores with BM25. */
-export function createPostingsIndexComponent(): IIndex<PostingsStore> {
+/** The `k` first items under `compare`, in order (a bounded insertion, no full sort). */
+export function selectBest<T>(items: readonly T[], k: number, compare: (a: T, b: T) => number): T[] {
+  if (items.length <= k) return [...items].sort(compare);
+  const best: T[] = [];
+  for (const item of items) {
+    if (best.length === k && compare(item, best[k - 1]!) >= 0) continue;
+    let lo = 0;
+    let hi = best.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compare(item, best[mid]!) < 0) hi = mid;
+      else lo = mid + 1;
+    }
+    best.splice(lo, 0, item);
+    if (best.length > k) best.pop();
+  }
+  return best;
+}
+
+/** The component Orama calls. The owner sets `request` on the store around a search. */
+export function createPostingsIndexComponent(): IIndex<PostingsStore & { request?: SearchRequest }> {
   const unsupported = (): never => {
     throw new Error("search index is in memory only");
   };
   return {
     create: () => createPostingsStore(),
-    insert(_impl, index, _prop, _id, internalId, value, _type, _language, tokenizer: Tokenizer) {
-      const text = value as string;
-      addDocument(index, internalId, tokenizer.tokenize(text), text.length);
+    insert(_impl, index, _prop, _id, internalId, value) {
+      addDocument(index, internalId, value as string, index.nextMessage);
     },
     remove(_impl, index, _prop, _id, internalId) {
       removeDocument(index, internalId);
@@ -127,7 +158,10 @@ export function createPostingsIndexComponent(): IIndex<PostingsStore> {
     removeDocumentScoreParameters: () => {},
     removeTokenScoreParameters: () => {},
     calculateResultScores: () => {},
-    search: (index, term) => scoreQuery(index as unknown as PostingsStore, term),
+    search: (index, term) => {
+      const store = index as unknown as PostingsStore & { request?: SearchRequest };
+      return scoreQuery(store, term, store.request);
+    },
     searchByWhereClause: () => new Set(),
     getSearchableProperties: () => ["text"],
     getSearchablePropertiesWithTypes: () => ({ text: "string" }),

@@ -1,0 +1,88 @@
+// Phase breakdown of one session's search work (not part of `npm run bench`):
+//   BUN_BE_BUN=1 node_modules/opencode-linux-x64/bin/opencode bench/profile.ts [messages]
+//   node --expose-gc --import ./bench/ts-loader.mjs bench/profile.ts [messages]
+// Times the pieces the cold scan, the build and a warm search are made of, and the heap held.
+
+import { toolVisibility } from "../src/history/tool-visibility.ts";
+import { buildView } from "../src/history/view.ts";
+import { messageDocs } from "../src/search/documents.ts";
+import { fold, utf8Bytes } from "../src/search/normalize.ts";
+import { SessionIndex } from "../src/search/session-index.ts";
+import { tokenize, parseQuery } from "../src/search/tokenize.ts";
+import { scanSession } from "../src/search/scan.ts";
+import { generateSession } from "./generate.ts";
+
+const messagesWanted = Number(process.argv[2] ?? 10000);
+const visibility = toolVisibility([], []);
+const runtime = typeof (globalThis as { Bun?: unknown }).Bun === "object" ? "bun" : "node";
+
+function gc(): void {
+  const bun = (globalThis as { Bun?: { gc(force: boolean): void } }).Bun;
+  if (bun) bun.gc(true);
+  else (globalThis as { gc?: () => void }).gc?.();
+}
+function heapMb(): number {
+  gc();
+  gc();
+  // Typed arrays and large string buffers live outside the GC heap proper: count them too.
+  const usage = process.memoryUsage();
+  return (usage.heapUsed + usage.external) / 1e6;
+}
+function time<T>(label: string, work: () => T, mb: number): T {
+  const t = performance.now();
+  const value = work();
+  const ms = performance.now() - t;
+  console.log(`  ${label.padEnd(34)} ${ms.toFixed(1).padStart(8)} ms  ${(ms / mb).toFixed(1).padStart(7)} ms/MB`);
+  return value;
+}
+
+const generated = generateSession({ messages: messagesWanted, seed: 3, hugeOutputs: Math.max(1, Math.round(messagesWanted / 2000)), sessionId: "ses_p" });
+const json = JSON.stringify(generated);
+let bytes = 0;
+for (const m of generated) for (const d of messageDocs(m, visibility)) bytes += utf8Bytes(d.text);
+const mb = bytes / 1e6;
+console.log(`[${runtime}] ${messagesWanted} messages, ${mb.toFixed(2)} MB text, JSON ${(json.length / 1e6).toFixed(1)} MB`);
+const messages = time("JSON.parse (host read stand-in)", () => JSON.parse(json) as typeof generated, mb);
+time("buildView", () => buildView("ses_p", messages, false), mb);
+const docs = time("messageDocs", () => messages.flatMap((m) => messageDocs(m, visibility)), mb);
+const folded = time("fold", () => docs.map((d) => fold(d.text)), mb);
+time("toLowerCase", () => docs.map((d) => d.text.toLowerCase()), mb);
+time("tokenize (strings)", () => {
+  let n = 0;
+  for (let i = 0; i < docs.length; i++) n += tokenize(docs[i]!.text, folded[i]).length;
+  return n;
+}, mb);
+const parsed = parseQuery("token bucket limiter");
+await (async () => {
+  const t = performance.now();
+  await scanSession(messages, visibility, parsed, () => true);
+  const ms = performance.now() - t;
+  console.log(`  ${"scanSession (token bucket limiter)".padEnd(34)} ${ms.toFixed(1).padStart(8)} ms  ${(ms / mb).toFixed(1).padStart(7)} ms/MB`);
+})();
+
+const before = heapMb();
+const index = time("SessionIndex build (sync)", () => {
+  const index = new SessionIndex(visibility);
+  for (const m of messages) index.addMessage(m);
+  return index;
+}, mb);
+const after = heapMb();
+console.log(`  heap held by index ${(after - before).toFixed(1)} MB = ${((after - before) / mb).toFixed(2)} MB/MB (estimate ${(index.bytes() / 1e6).toFixed(1)} MB)`);
+for (const q of ["token bucket limiter", "computeLineItemTotals", "无线耳机", "refund policy", "ERROR webfetch"]) {
+  const ts: number[] = [];
+  let n = 0;
+  for (let r = 0; r < 5; r++) {
+    const t = performance.now();
+    n = index.search(q, () => true, 50).length;
+    ts.push(performance.now() - t);
+  }
+  ts.sort((a, b) => a - b);
+  console.log(`  index.search ${JSON.stringify(q).padEnd(24)} median ${ts[2]!.toFixed(2)} ms (${n} docs)`);
+}
+const t = performance.now();
+for (let r = 0; r < 20; r++) index.diff(messages);
+console.log(`  diff of ${messages.length} messages        ${((performance.now() - t) / 20).toFixed(2)} ms`);
+const tv = performance.now();
+for (let r = 0; r < 20; r++) buildView("ses_p", messages, false);
+console.log(`  buildView                        ${((performance.now() - tv) / 20).toFixed(2)} ms`);
+process.exit(0);

@@ -1,0 +1,126 @@
+// The index's term dictionary: every distinct term once, its characters packed in one Uint16Array
+// and found through an open-addressing hash table of term ids. Terms are interned straight from
+// a span of folded text, so indexing makes no string per token and holds no string per term.
+
+const EMPTY = -1;
+
+export class TermTable {
+  /** Characters of every term, back to back. */
+  private chars: Uint16Array<ArrayBuffer> = new Uint16Array(1 << 14);
+  private charTop = 0;
+  /** Per term id: where its characters start, and how many. */
+  private start = new Int32Array(1024);
+  private length = new Uint8Array(1024);
+  private hashes = new Int32Array(1024);
+  /** Hash slots holding term ids (EMPTY when free); size is a power of two, at most half full. */
+  private slots = new Int32Array(2048).fill(EMPTY);
+  count = 0;
+
+  /** Heap bytes held by the table's arrays. */
+  bytes(): number {
+    return this.chars.byteLength + this.start.byteLength + this.length.byteLength + this.hashes.byteLength + this.slots.byteLength;
+  }
+
+  /** Term id of folded[start, end), or -1 when absent. */
+  find(folded: string, start: number, end: number): number {
+    const hash = hashOf(folded, start, end);
+    const mask = this.slots.length - 1;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const id = this.slots[slot]!;
+      if (id === EMPTY) return -1;
+      if (this.hashes[id] === hash && this.equals(id, folded, start, end)) return id;
+    }
+  }
+
+  /** Term id of folded[start, end), added when new (end - start ≤ 255). */
+  intern(folded: string, start: number, end: number): number {
+    const hash = hashOf(folded, start, end);
+    const mask = this.slots.length - 1;
+    let slot = hash & mask;
+    for (; ; slot = (slot + 1) & mask) {
+      const id = this.slots[slot]!;
+      if (id === EMPTY) break;
+      if (this.hashes[id] === hash && this.equals(id, folded, start, end)) return id;
+    }
+    const id = this.count++;
+    if (id >= this.start.length) this.growTerms();
+    const length = end - start;
+    if (this.charTop + length > this.chars.length) this.chars = grow16(this.chars, this.charTop + length);
+    const chars = this.chars;
+    const at = this.charTop;
+    for (let k = 0; k < length; k++) chars[at + k] = folded.charCodeAt(start + k);
+    this.charTop += length;
+    this.start[id] = at;
+    this.length[id] = length;
+    this.hashes[id] = hash;
+    this.slots[slot] = id;
+    if (this.count * 2 > this.slots.length) this.rehash();
+    return id;
+  }
+
+  /** The term's text (for tests and debugging). */
+  text(id: number): string {
+    const at = this.start[id]!;
+    return String.fromCharCode(...this.chars.subarray(at, at + this.length[id]!));
+  }
+
+  /** Drops growth headroom (after a build), keeping room for a few more terms. */
+  trim(): void {
+    const terms = this.count + 64;
+    this.start = this.start.slice(0, terms);
+    this.length = this.length.slice(0, terms);
+    this.hashes = this.hashes.slice(0, terms);
+    this.chars = this.chars.slice(0, this.charTop + 512);
+  }
+
+  private equals(id: number, folded: string, start: number, end: number): boolean {
+    const length = end - start;
+    if (this.length[id] !== length) return false;
+    const at = this.start[id]!;
+    const chars = this.chars;
+    for (let k = 0; k < length; k++) if (chars[at + k] !== folded.charCodeAt(start + k)) return false;
+    return true;
+  }
+
+  private growTerms(): void {
+    const size = this.start.length * 2;
+    const start = new Int32Array(size);
+    start.set(this.start);
+    this.start = start;
+    const length = new Uint8Array(size);
+    length.set(this.length);
+    this.length = length;
+    const hashes = new Int32Array(size);
+    hashes.set(this.hashes);
+    this.hashes = hashes;
+  }
+
+  private rehash(): void {
+    const slots = new Int32Array(this.slots.length * 2).fill(EMPTY);
+    const mask = slots.length - 1;
+    for (let id = 0; id < this.count; id++) {
+      let slot = this.hashes[id]! & mask;
+      while (slots[slot] !== EMPTY) slot = (slot + 1) & mask;
+      slots[slot] = id;
+    }
+    this.slots = slots;
+  }
+}
+
+function hashOf(text: string, start: number, end: number): number {
+  // FNV-1a over UTF-16 code units, then a final mix so low bits spread.
+  let h = 0x811c9dc5;
+  for (let k = start; k < end; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x7feb352d);
+  h ^= h >>> 15;
+  return h & 0x7fffffff;
+}
+
+function grow16(array: Uint16Array<ArrayBuffer>, need: number): Uint16Array<ArrayBuffer> {
+  let size = array.length * 2;
+  while (size < need) size *= 2;
+  const grown = new Uint16Array(size);
+  grown.set(array);
+  return grown;
+}
