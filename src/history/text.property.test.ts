@@ -36,6 +36,20 @@ function lonelyHalves(value: string): number {
   return (value.match(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g) ?? []).length;
 }
 
+/** clip as first written: flatten the whole text, then cut (the reference for the prefix shortcut). */
+function clipOfWhole(value: string, max: number): string {
+  const flat = flatten(value);
+  if (flat.length <= max) return flat;
+  const room = Math.max(1, max - 1);
+  const head = flat.slice(0, safeCut(flat, room));
+  let sentenceCut = -1;
+  for (const match of head.matchAll(/[.!?。！？](?=\s|$)|[。！？]/g)) sentenceCut = match.index + match[0].length;
+  if (sentenceCut >= room * 0.6) return `${head.slice(0, sentenceCut).trimEnd()}…`;
+  const space = flat[head.length] === " " ? head.length : head.lastIndexOf(" ");
+  if (space >= room * 0.6) return `${head.slice(0, space).trimEnd()}…`;
+  return `${head}…`;
+}
+
 describe("text shaping, for any text", () => {
   it("safeCut stays in range, never splits a pair, and is stable", () => {
     fc.assert(
@@ -59,6 +73,17 @@ describe("text shaping, for any text", () => {
         const clipped = clip(value, max);
         expect(clipped.length).toBeLessThanOrEqual(max);
         expect(lonelyHalves(clipped)).toBeLessThanOrEqual(lonelyHalves(flat));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("clip of a long text equals clipping the whole flattened text", () => {
+    const spaced = fc.tuple(text, fc.constantFrom(" ", "\n\t", "\u0000"), fc.integer({ min: 0, max: 2000 }), text);
+    fc.assert(
+      fc.property(spaced, fc.integer({ min: 2, max: 300 }), ([head, filler, count, tail], max) => {
+        const value = head + filler.repeat(count) + tail;
+        expect(clip(value, max)).toBe(clipOfWhole(value, max));
       }),
       { numRuns: RUNS },
     );
