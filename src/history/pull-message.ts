@@ -121,15 +121,28 @@ export function pullMessage(view: SessionView, messageId: string, options: PullO
 
 /** Last resort for messages with hundreds of parts: drop trailing sections, name their part ids. */
 function keepWhatFits({ result, partIds }: Built): PullMessageResult {
-  for (let keep = result.sections.length - 1; keep >= 0; keep--) {
+  const trial = (keep: number): PullMessageResult => {
     const omitted = partIds.slice(keep);
     const listed = omitted.slice(0, 40).join(", ") + (omitted.length > 40 ? ", …" : "");
-    const trial = {
+    return {
       ...result,
       sections: result.sections.slice(0, keep),
       note: `${omitted.length} more sections not shown; read them with history_pull_part (part ids: ${listed})`,
     };
-    if (byteLength(toJson(trial)) <= MAX_ANSWER_BYTES) return trial;
+  };
+  // Estimate from the sections' sizes (measuring every trial whole is quadratic in the parts),
+  // then confirm with the real size.
+  let room = MAX_ANSWER_BYTES - byteLength(toJson(trial(0)));
+  let keep = 0;
+  for (const section of result.sections.slice(0, -1)) {
+    const size = byteLength(toJson(section)) + 1;
+    if (size > room) break;
+    room -= size;
+    keep++;
+  }
+  for (; keep >= 0; keep--) {
+    const candidate = trial(keep);
+    if (byteLength(toJson(candidate)) <= MAX_ANSWER_BYTES) return candidate;
   }
   const bare = { ...result, sections: [], note: "sections too large to show; read them with history_pull_part" };
   if (byteLength(toJson(bare)) <= MAX_ANSWER_BYTES) return bare;
