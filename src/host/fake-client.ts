@@ -35,6 +35,11 @@ export class FakeClient implements SessionClient {
   readonly calls: { method: string; args: unknown }[] = [];
   /** Lines logged through `app.log`. */
   readonly logs: { level: string; message: string }[] = [];
+  /**
+   * Answer copies, as a server would (default). Off for sessions of many megabytes: deep-freeze
+   * them instead, so a plugin that mutated what it read would throw.
+   */
+  cloneReads = true;
   /** Runs before every session call is answered (e.g. to change the session mid-read). */
   beforeAnswer?: (method: string, args: unknown) => void;
 
@@ -75,14 +80,14 @@ export class FakeClient implements SessionClient {
         const page = limit > 0 ? pool.slice(-limit) : pool;
         const more = limit > 0 && pool.length > limit;
         return {
-          data: structuredClone(page),
+          data: this.cloneReads ? structuredClone(page) : page,
           response: { status: 200, headers: headers(more ? { "x-next-cursor": idOf(page[0]!) } : {}) },
         };
       }),
     message: (options: { path: { id: string; messageID: string } }) =>
       this.answer("session.message", options, () => {
         const entry = this.sessions.get(options.path.id)?.messages.find((m) => idOf(m) === options.path.messageID);
-        return entry ? { data: structuredClone(entry), response: { status: 200, headers: headers({}) } } : this.missing();
+        return entry ? { data: this.cloneReads ? structuredClone(entry) : entry, response: { status: 200, headers: headers({}) } } : this.missing();
       }),
     children: (options: { path: { id: string } }) =>
       this.answer("session.children", options, () => ({
@@ -111,4 +116,13 @@ export function rawText(sessionId: string, id: string, role: "user" | "assistant
     info: { id, sessionID: sessionId, role, time: { created: Number.parseInt(id.slice(4), 10) || 0 } },
     parts: [{ id: `prt_${id.slice(4)}`, sessionID: sessionId, messageID: id, type: "text", text }],
   };
+}
+
+/** Freezes a value and everything it holds. */
+export function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const item of Object.values(value)) deepFreeze(item);
+  }
+  return value;
 }
