@@ -16,6 +16,18 @@ const messagesWanted = Number(process.argv[2] ?? 10000);
 const visibility = toolVisibility([], []);
 const runtime = typeof (globalThis as { Bun?: unknown }).Bun === "object" ? "bun" : "node";
 
+const jsc = (globalThis as { Bun?: unknown }).Bun ? ((await import("bun:jsc" as string)) as { heapStats(): { heapSize: number } }) : undefined;
+
+/**
+ * Bytes held: in Bun, JSC's heap size, which includes the "extra memory" of typed arrays and
+ * string buffers; in Node, the V8 heap plus external memory (where ArrayBuffers live).
+ */
+function heapBytes(): number {
+  if (jsc) return jsc.heapStats().heapSize;
+  const usage = process.memoryUsage();
+  return usage.heapUsed + usage.external;
+}
+
 function gc(): void {
   const bun = (globalThis as { Bun?: { gc(force: boolean): void } }).Bun;
   if (bun) bun.gc(true);
@@ -24,9 +36,7 @@ function gc(): void {
 function heapMb(): number {
   gc();
   gc();
-  // Typed arrays and large string buffers live outside the GC heap proper: count them too.
-  const usage = process.memoryUsage();
-  return (usage.heapUsed + usage.external) / 1e6;
+  return heapBytes() / 1e6;
 }
 function time<T>(label: string, work: () => T, mb: number): T {
   const t = performance.now();
@@ -85,4 +95,26 @@ console.log(`  diff of ${messages.length} messages        ${((performance.now() 
 const tv = performance.now();
 for (let r = 0; r < 20; r++) buildView("ses_p", messages, false);
 console.log(`  buildView                        ${((performance.now() - tv) / 20).toFixed(2)} ms`);
+
+// The warm path through the service, piece by piece.
+const { createSearchService } = await import("../src/search/service.ts");
+const { defaultConfig } = await import("../src/config/schema.ts");
+const config = defaultConfig();
+const source = {
+  listSessions: async () => [{ id: "ses_p", title: "p", created: 0, updated: 0 }],
+  getSession: async () => ({ id: "ses_p", title: "p", created: 0, updated: 0 }),
+  loadMessages: async () => messages,
+};
+const svc = createSearchService({ source, config: () => config, visibility: () => visibility });
+await svc.indexed("ses_p");
+for (const q of ["token bucket limiter", "computeLineItemTotals", "refund policy"]) {
+  const ts: number[] = [];
+  for (let r = 0; r < 7; r++) {
+    const t0 = performance.now();
+    await svc.search({ query: q, sessionId: "ses_p", callerSessionId: "x", scope: "session", types: ["text", "tool"], limit: 10 });
+    ts.push(performance.now() - t0);
+  }
+  ts.sort((a, b) => a - b);
+  console.log(`  service warm search ${JSON.stringify(q).padEnd(24)} median ${ts[3]!.toFixed(2)} ms`);
+}
 process.exit(0);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { assistant, toolCall } from "../history/testing.ts";
 import { toolVisibility } from "../history/tool-visibility.ts";
-import { CHUNK_CHARS, messageDocs } from "./documents.ts";
+import { CHUNK_CHARS, messageDocs, partSearchText, partTextPieces, sliceOfPieces } from "./documents.ts";
 
 const visibility = toolVisibility([], []);
 
@@ -21,5 +21,28 @@ describe("search documents", () => {
     expect(docs.length).toBeGreaterThan(3);
     expect(docs.map((doc) => doc.text).join("")).toBe(text);
     for (const doc of docs) expect(doc.text.length).toBeLessThanOrEqual(CHUNK_CHARS);
+  });
+});
+
+describe("partTextPieces", () => {
+  it("concatenate to the part's searchable text, and slices of them are its slices", () => {
+    const long = "line of output\n".repeat(700);
+    const parts = [
+      toolCall("bash", { command: "ls" }, "completed", long),
+      toolCall("read", { filePath: "a.ts" }, "completed", long),
+      toolCall("bash", { command: "x" }, "error", "boom"),
+      toolCall("bash", { command: "y" }, "completed", ""),
+      assistant([]).parts[0] ?? toolCall("grep", "raw input", "completed", "hit"),
+    ];
+    for (const vis of [visibility, toolVisibility(["!bash"], []), toolVisibility([], ["!"])]) {
+      for (const part of parts) {
+        const text = partSearchText(part, vis)?.text ?? "";
+        const pieces = partTextPieces(part, vis);
+        expect(pieces.join("")).toBe(text);
+        for (const [a, b] of [[0, 5], [3, 9000], [Math.max(0, text.length - 7), text.length], [0, text.length], [8, 8]] as const) {
+          expect(sliceOfPieces(pieces, a, b)).toBe(text.slice(a, b));
+        }
+      }
+    }
   });
 });

@@ -3,7 +3,7 @@
 
 import type { HistoryMessage, HistoryPart } from "../history/types.ts";
 import type { ToolVisibility } from "../history/tool-visibility.ts";
-import { toolPartText } from "../history/tool-text.ts";
+import { toolCallSignature, toolPartText, toolResultText } from "../history/tool-text.ts";
 
 export type HitType = "text" | "tool" | "reasoning";
 export const HIT_TYPES: readonly HitType[] = ["text", "tool", "reasoning"];
@@ -97,4 +97,40 @@ export function chunkText(message: HistoryMessage, partId: string, start: number
   const part = message.parts.find((p) => p.id === partId);
   const searchable = part && partSearchText(part, visibility);
   return searchable ? searchable.text.slice(start, end) : "";
+}
+
+/**
+ * The part's searchable text as pieces whose concatenation is partSearchText's text: a chunk of a
+ * long tool output can then be cut without first joining its call signature to the whole output.
+ */
+export function partTextPieces(part: HistoryPart, visibility: ToolVisibility): string[] {
+  if (part.kind !== "tool") {
+    const searchable = partSearchText(part, visibility);
+    return searchable ? [searchable.text] : [];
+  }
+  if (isOwnHistoryTool(part.tool)) return [];
+  const pieces: string[] = [];
+  if (visibility.input(part.tool)) pieces.push(toolCallSignature(part));
+  if (visibility.output(part.tool)) {
+    const result = toolResultText(part);
+    if (result) {
+      if (pieces.length > 0) pieces.push("\n---\n");
+      pieces.push(result);
+    }
+  }
+  return pieces;
+}
+
+/** Code units [start, end) of the concatenation of `pieces`. */
+export function sliceOfPieces(pieces: readonly string[], start: number, end: number): string {
+  let out = "";
+  let offset = 0;
+  for (const piece of pieces) {
+    const from = Math.max(start, offset);
+    const to = Math.min(end, offset + piece.length);
+    if (from < to) out += from === offset && to === offset + piece.length ? piece : piece.slice(from - offset, to - offset);
+    offset += piece.length;
+    if (offset >= end) break;
+  }
+  return out;
 }

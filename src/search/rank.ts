@@ -4,11 +4,10 @@
 
 import type { HistoryMessage } from "../history/types.ts";
 import type { ToolVisibility } from "../history/tool-visibility.ts";
-import { chunkText, type HitType } from "./documents.ts";
-import { fold } from "./normalize.ts";
+import { partTextPieces, sliceOfPieces, type HitType } from "./documents.ts";
 import type { ScoredDoc } from "./scored.ts";
 import { snippets, type Mark } from "./snippets.ts";
-import type { ParsedQuery } from "./tokenize.ts";
+import { hasPhrase, type ParsedQuery } from "./tokenize.ts";
 
 export const PHRASE_BOOST = 1.6;
 export const OTHER_CHUNKS_SHARE = 0.25;
@@ -68,18 +67,19 @@ export function compareResults(a: { score: number; message: HistoryMessage }, b:
   return a.message.id < b.message.id ? 1 : a.message.id > b.message.id ? -1 : 0;
 }
 
-/** Chunk text, re-read from the message once per part per ranking (tool texts are rebuilt). */
+/** Chunk text, cut from the part's text pieces (read once per part per ranking; never joined whole). */
 function textReader(visibility: ToolVisibility): (doc: ScoredDoc) => string {
-  const parts = new Map<string, string>();
+  const parts = new Map<string, string[]>();
   return (doc) => {
     if (doc.text === undefined) {
       const key = `${doc.message.id}\u0000${doc.partId}`;
-      let text = parts.get(key);
-      if (text === undefined) {
-        text = chunkText(doc.message, doc.partId, 0, Number.MAX_SAFE_INTEGER, visibility);
-        parts.set(key, text);
+      let pieces = parts.get(key);
+      if (pieces === undefined) {
+        const part = doc.message.parts.find((p) => p.id === doc.partId);
+        pieces = part ? partTextPieces(part, visibility) : [];
+        parts.set(key, pieces);
       }
-      doc.text = text.slice(doc.start, doc.end);
+      doc.text = sliceOfPieces(pieces, doc.start, doc.end);
     }
     return doc.text;
   };
@@ -121,11 +121,11 @@ export function rankMessages(docs: ScoredDoc[], options: RankOptions): MessageRe
   for (const group of groups) group.score = groupScore(group.docs);
   groups.sort(compareResults);
   const textOf = textReader(options.visibility);
-  const phrase = options.parsed?.phrase;
-  if (phrase) {
+  const parsed = options.parsed;
+  if (parsed?.phrase) {
     const pool = groups.slice(0, rankPool(options.limit));
     for (const group of pool) {
-      for (const doc of group.docs) if (phrase.test(fold(textOf(doc)))) doc.score *= PHRASE_BOOST;
+      for (const doc of group.docs) if (hasPhrase(parsed, textOf(doc))) doc.score *= PHRASE_BOOST;
       group.score = groupScore(group.docs);
     }
     pool.sort(compareResults);

@@ -5,7 +5,7 @@ import type { EngramConfig } from "../config/schema.ts";
 import { ArgumentError } from "../history/errors.ts";
 import type { Role, SessionInfo } from "../history/types.ts";
 import type { ToolVisibility } from "../history/tool-visibility.ts";
-import { buildView, type SessionView } from "../history/view.ts";
+import type { SessionView } from "../history/view.ts";
 import type { HistorySource } from "../host/source.ts";
 import { BuildQueue, IndexedSession } from "./build.ts";
 import { ByteLru } from "./cache.ts";
@@ -16,6 +16,7 @@ import { rankSessions, type RankedSession } from "./rank-sessions.ts";
 import { now } from "./scored.ts";
 import { searchSession, type Query, type SearchFilters } from "./session-search.ts";
 import { parseQuery } from "./tokenize.ts";
+import { ViewCache } from "./view-cache.ts";
 
 export const MAX_QUERY_CHARS = 500;
 /** Time budget of a one-session search (cold scan or regex) before it answers partial. */
@@ -133,9 +134,11 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     return entry;
   }
 
+  const views = new ViewCache();
+
   async function loadView(sessionId: string, callerSessionId: string): Promise<SessionView> {
     const messages = await source.loadMessages(sessionId);
-    return buildView(sessionId, messages, sessionId === callerSessionId);
+    return views.view(sessionId, messages, sessionId === callerSessionId);
   }
 
   async function runSearch(request: SearchRequest, query: Query, filters: SearchFilters, limit: number, sessions: SessionInfo[], budgetMs?: number) {

@@ -14,8 +14,8 @@ import { messageDocs, type HitType } from "./documents.ts";
 const SCHEMA = { text: "string" } as const;
 
 /** Heap per document and per message beyond the typed arrays (meta object, ids, Orama's id maps); measured in the bench. */
-export const DOC_OVERHEAD_BYTES = 260;
-export const MESSAGE_OVERHEAD_BYTES = 140;
+export const DOC_OVERHEAD_BYTES = 300;
+export const MESSAGE_OVERHEAD_BYTES = 180;
 
 interface Indexed {
   message: HistoryMessage;
@@ -88,7 +88,7 @@ export class SessionIndex {
           else added.push(current[i]!);
         }
         if (indexed === this.messages.size) {
-          if (added.length === 0) this.inStep = current.slice();
+          if (added.length === 0 && current.length !== previous.length) this.inStep = current.slice();
           return { added, removed: [] };
         }
       }
@@ -105,6 +105,14 @@ export class SessionIndex {
     }
     if (added.length === 0 && removed.length === 0 && seen.size === current.length) this.inStep = current.slice();
     return { added, removed };
+  }
+
+  /** True when the index holds exactly `list`'s messages (as of the last diff that found no work). */
+  inStepWith(list: readonly HistoryMessage[]): boolean {
+    const inStep = this.inStep;
+    if (inStep.length !== list.length || inStep.length !== this.messages.size) return false;
+    for (let i = 0; i < list.length; i++) if (list[i] !== inStep[i]) return false;
+    return true;
   }
 
   has(message: HistoryMessage): boolean {

@@ -49,11 +49,9 @@ export interface SessionSearchResult {
   timedOut?: boolean;
 }
 
-export function makeFilter(view: SessionView, filters: SearchFilters): DocFilter {
+/** The request's filters on a message and chunk (type, role, tool, time), nothing else. */
+function attributeFilter(filters: SearchFilters): DocFilter {
   return (message, type, tool) => {
-    const index = view.indexById.get(message.id);
-    if (index === undefined || index >= view.visibleEnd) return false;
-    if (view.messages[index] !== message) return false;
     if (!filters.types.has(type)) return false;
     if (filters.role !== undefined && message.role !== filters.role) return false;
     if (filters.tool !== undefined && tool !== filters.tool) return false;
@@ -63,6 +61,25 @@ export function makeFilter(view: SessionView, filters: SearchFilters): DocFilter
   };
 }
 
+/** The filters, and the message must be one of the view's visible messages (this very object). */
+export function makeFilter(view: SessionView, filters: SearchFilters): DocFilter {
+  const attributes = attributeFilter(filters);
+  return (message, type, tool) => {
+    const index = view.indexById.get(message.id);
+    if (index === undefined || index >= view.visibleEnd) return false;
+    if (view.messages[index] !== message) return false;
+    return attributes(message, type, tool);
+  };
+}
+
+/** For messages known to be the view's own: the filters, and not in the hidden tail. */
+function visibleFilter(view: SessionView, filters: SearchFilters): DocFilter {
+  const attributes = attributeFilter(filters);
+  if (view.visibleEnd >= view.messages.length) return attributes;
+  const hidden = new Set(view.messages.slice(view.visibleEnd));
+  return (message, type, tool) => !hidden.has(message) && attributes(message, type, tool);
+}
+
 export async function searchSession(
   view: SessionView,
   query: Query,
@@ -70,8 +87,9 @@ export async function searchSession(
   limits: ResultLimits,
   options: SessionSearchOptions,
 ): Promise<SessionSearchResult> {
-  const accept = makeFilter(view, filters);
-  const visible = view.messages.slice(0, view.visibleEnd);
+  // Scans walk the visible messages themselves, so only the filters apply.
+  const accept = attributeFilter(filters);
+  const visible = () => view.messages.slice(0, view.visibleEnd);
   let docs: ScoredDoc[] | undefined;
   let via: "index" | "scan" = "scan";
   const indexed = options.indexed;
@@ -82,7 +100,9 @@ export async function searchSession(
       if (indexed.built) {
         via = "index";
         docs = [];
-        for (const hit of indexed.index.search(query.text, accept, rankPool(limits.limit))) {
+        // An index in step with this view holds exactly its messages: no per-hit lookup.
+        const filter = indexed.index.inStepWith(view.messages) ? visibleFilter(view, filters) : makeFilter(view, filters);
+        for (const hit of indexed.index.search(query.text, filter, rankPool(limits.limit))) {
           const { meta, message, score } = hit;
           const doc: ScoredDoc = { message, partId: meta.partId, type: meta.type, start: meta.start, end: meta.end, score };
           if (meta.tool !== undefined) doc.tool = meta.tool;
@@ -90,9 +110,9 @@ export async function searchSession(
         }
       }
     }
-    if (!docs) docs = await scanSession(visible, options.visibility, query.parsed, accept, { deadline: options.deadline });
+    if (!docs) docs = await scanSession(visible(), options.visibility, query.parsed, accept, { deadline: options.deadline });
   } else {
-    docs = await patternScan(visible, options.visibility, query.matcher, accept, { deadline: options.deadline });
+    docs = await patternScan(visible(), options.visibility, query.matcher, accept, { deadline: options.deadline });
   }
   if (!docs) return { results: [], via, timedOut: true };
   const marks =

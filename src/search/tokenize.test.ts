@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fold } from "./normalize.ts";
-import { countTerm, parseQuery, tokenize } from "./tokenize.ts";
+import fc from "fast-check";
+import { countTerm, hasPhrase, parseQuery, tokenize } from "./tokenize.ts";
 
 function count(text: string, term: string): number {
   const first = parseQuery(term).terms[0]!;
@@ -90,5 +91,19 @@ describe("countTerm", () => {
 
   it("counts CJK terms anywhere in a run", () => {
     expect(count("无线耳机和耳机", "耳机")).toBe(2);
+  });
+});
+
+describe("hasPhrase", () => {
+  it("agrees with the phrase pattern over folded text", () => {
+    const pieces = ["rate", "Limiter", "RATE-limiter", "ſtop", "stop", "Café", "cafe", " ", "--", "_", "无线", "K", "x"];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 12 }), fc.array(fc.constantFrom(...pieces), { minLength: 2, maxLength: 4 }), (text, query) => {
+        const parsed = parseQuery(query.join(" "));
+        const joined = text.join("");
+        expect(hasPhrase(parsed, joined)).toBe(parsed.phrase ? parsed.phrase.test(fold(joined)) : false);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -112,6 +112,17 @@ export interface ParsedQuery {
   groups: number;
   /** Whole-phrase pattern over folded text: the query's words in order, little in between. */
   phrase?: RegExp;
+  /** The same pattern, case-insensitive: on ASCII-only text it matches where `phrase` matches the fold. */
+  phraseAscii?: RegExp;
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** Whether the query's whole phrase occurs in `text` (folded), without folding ASCII-only text. */
+export function hasPhrase(parsed: ParsedQuery, text: string): boolean {
+  if (!parsed.phrase) return false;
+  if (parsed.phraseAscii && !NON_ASCII.test(text)) return parsed.phraseAscii.test(text);
+  return parsed.phrase.test(fold(text));
 }
 
 function escapeRegExp(text: string): string {
@@ -164,6 +175,8 @@ export function parseQuery(query: string): ParsedQuery {
   const parsed: ParsedQuery = { terms, groups };
   if (terms.length >= 2 && runs.length >= 1) {
     parsed.phrase = new RegExp(runs.map(escapeRegExp).join("[^\\p{L}\\p{N}]{0,3}"), "u");
+    // Only for an ASCII pattern: under /iu a few non-ASCII letters (ſ, K) match ASCII ones.
+    if (!runs.some((run) => NON_ASCII.test(run))) parsed.phraseAscii = new RegExp(parsed.phrase.source, "iu");
   }
   return parsed;
 }

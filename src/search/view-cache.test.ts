@@ -1,0 +1,38 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { assistant, compactionPair, user } from "../history/testing.ts";
+import type { HistoryMessage } from "../history/types.ts";
+import { buildView } from "../history/view.ts";
+import { ViewCache } from "./view-cache.ts";
+
+function plain(view: ReturnType<typeof buildView>) {
+  return {
+    ids: view.messages.map((m) => m.id),
+    same: view.messages,
+    turns: view.turnNumbers,
+    visibleEnd: view.visibleEnd,
+    index: view.messages.map((m) => view.indexById.get(m.id)),
+  };
+}
+
+describe("view cache", () => {
+  it("gives the view buildView would, across appends, edits, removals and reorders", () => {
+    const step = fc.constantFrom("user", "assistant", "compaction", "edit", "drop", "shuffle", "same");
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 1, maxLength: 25 }), fc.boolean(), (steps, self) => {
+        const cache = new ViewCache();
+        let list: HistoryMessage[] = [user("first")];
+        for (const s of steps) {
+          if (s === "user") list = [...list, user("hello")];
+          else if (s === "assistant") list.push(assistant(["reply"])); // in place
+          else if (s === "compaction") list = [...list, ...compactionPair(true)];
+          else if (s === "edit" && list.length > 1) list[0] = { ...list[0]!, parts: [] };
+          else if (s === "drop" && list.length > 1) list = list.slice(1);
+          else if (s === "shuffle" && list.length > 1) list = [list[list.length - 1]!, ...list.slice(0, -1)];
+          expect(plain(cache.view("s", list, self))).toEqual(plain(buildView("s", list, self)));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

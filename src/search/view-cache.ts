@@ -1,0 +1,75 @@
+// The last few session views the search built, reused while the source's message list is
+// unchanged and extended in place when messages were only appended: a warm search, or the one
+// after a new turn, does not re-sort and re-map every message of a 10,000-message session.
+// Lists are compared pointer by pointer, so a list edited in place is noticed.
+
+import type { HistoryMessage } from "../history/types.ts";
+import { buildView, liveContextStart, startsTurn, type SessionView } from "../history/view.ts";
+
+/** Views kept (each holds a few arrays and a map the size of its session). */
+export const MAX_VIEWS = 4;
+
+interface Entry {
+  /** The list the view was made from (a copy: the source's may be edited in place). */
+  input: HistoryMessage[];
+  view: SessionView;
+}
+
+/** Length of the common prefix of a and b, compared by identity. */
+function commonPrefix(a: readonly HistoryMessage[], b: readonly HistoryMessage[]): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a[i] === b[i]) i++;
+  return i;
+}
+
+/** The view of `old` + `tail`, when the tail only adds newer messages (else undefined). */
+function extendView(view: SessionView, tail: readonly HistoryMessage[]): SessionView | undefined {
+  let lastId = view.messages[view.messages.length - 1]?.id;
+  if (lastId === undefined) return undefined;
+  for (const message of tail) {
+    // Host ids sort in creation order: a newer, distinct id keeps the list chronological.
+    if (!(message.id > lastId)) return undefined;
+    lastId = message.id;
+  }
+  const messages = view.messages.concat(tail);
+  const turnNumbers = view.turnNumbers.slice();
+  // The map is shared with the old view: its extra ids point past the old view's messages,
+  // which every lookup checks (messages[index] === message).
+  const indexById = view.indexById;
+  let turn = turnNumbers[turnNumbers.length - 1] ?? 0;
+  for (let i = view.messages.length; i < messages.length; i++) {
+    const message = messages[i]!;
+    indexById.set(message.id, i);
+    if (startsTurn(message)) turn++;
+    turnNumbers.push(turn);
+  }
+  const visibleEnd = view.self ? liveContextStart(messages, indexById) : messages.length;
+  return { sessionId: view.sessionId, messages, turnNumbers, indexById, visibleEnd, self: view.self };
+}
+
+export class ViewCache {
+  private readonly entries = new Map<string, Entry>();
+
+  view(sessionId: string, messages: readonly HistoryMessage[], self: boolean): SessionView {
+    const key = `${sessionId}\u0000${self}`;
+    const cached = this.entries.get(key);
+    this.entries.delete(key);
+    let view: SessionView | undefined;
+    if (cached) {
+      const prefix = commonPrefix(cached.input, messages);
+      if (prefix === cached.input.length) {
+        view = prefix === messages.length ? cached.view : extendView(cached.view, messages.slice(prefix));
+        // The source's own list was chronological and unique up to here: keep the copy in step.
+        if (view && prefix < messages.length && view.messages.length !== messages.length) view = undefined;
+      }
+    }
+    view ??= buildView(sessionId, messages, self);
+    this.entries.set(key, { input: view === cached?.view ? cached.input : messages.slice(), view });
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size <= MAX_VIEWS) break;
+      this.entries.delete(oldest);
+    }
+    return view;
+  }
+}
