@@ -1,7 +1,7 @@
 // Search bench: prints figures, never fails. Runs in the host's Bun and in Node 20:
 //   BUN_BE_BUN=1 node_modules/opencode-linux-x64/bin/opencode bench/search-bench.ts
 //   node --expose-gc --import ./bench/ts-loader.mjs bench/search-bench.ts
-// BENCH_QUICK=1 shrinks every size by 10× for a fast look.
+// BENCH_QUICK=1 shrinks every size by 10× for a fast look; BENCH_ONLY=sessions|project runs one half.
 
 import { defaultConfig } from "../src/config/schema.ts";
 import type { HistoryMessage, SessionInfo } from "../src/history/types.ts";
@@ -238,13 +238,17 @@ async function projectBench(sessions: number, targetMb: number): Promise<void> {
   );
 }
 
+// BENCH_ONLY=sessions or BENCH_ONLY=project runs one half.
+const ONLY = process.env.BENCH_ONLY;
 console.log(`search bench on ${runtime}${QUICK ? " (quick)" : ""}`);
-for (const [n, seed] of [
-  [200, 1],
-  [2000, 2],
-  [10000, 3],
-] as const) {
-  await sessionBench(scale(n), seed);
+if (ONLY !== "project") {
+  for (const [n, seed] of [
+    [200, 1],
+    [2000, 2],
+    [10000, 3],
+  ] as const) {
+    await sessionBench(scale(n), seed);
+  }
 }
-await projectBench(QUICK ? 20 : 200, QUICK ? 5 : 50);
+if (ONLY !== "sessions") await projectBench(QUICK ? 20 : 200, QUICK ? 5 : 50);
 process.exit(0);

@@ -7,7 +7,7 @@ import type { HistoryMessage } from "../history/types.ts";
 import type { ToolVisibility } from "../history/tool-visibility.ts";
 import type { Sized } from "./cache.ts";
 import { messageTextSize } from "./documents.ts";
-import { maybeYield, now, sliceSpent } from "./scored.ts";
+import { maybeYield, now, sliceSpent, startPump } from "./scored.ts";
 import { SessionIndex } from "./session-index.ts";
 
 /** Rebuild from scratch when more than this share of the indexed documents is dead. */
@@ -36,6 +36,8 @@ export class IndexedSession implements Sized {
   private running: Promise<void> | undefined;
   private queued = false;
   private disposed = false;
+  private waiters = 0;
+  private readonly urgent = (): boolean => this.waiters > 0;
   readonly stats: BuildStats = { longestSliceMs: 0 };
 
   constructor(
@@ -70,7 +72,14 @@ export class IndexedSession implements Sized {
 
   /** Resolves when the index has caught up with the last update(). */
   async current(): Promise<void> {
-    while (this.running) await this.running;
+    // A search waits on this build: it runs even while searches hold background builds back.
+    this.waiters++;
+    startPump();
+    try {
+      while (this.running) await this.running;
+    } finally {
+      this.waiters--;
+    }
   }
 
   private async loop(): Promise<void> {
@@ -78,7 +87,7 @@ export class IndexedSession implements Sized {
     const pause = async (): Promise<void> => {
       const spent = now() - sliceStart;
       if (spent > this.stats.longestSliceMs) this.stats.longestSliceMs = spent;
-      await maybeYield("build");
+      await maybeYield("build", this.urgent);
       sliceStart = now();
     };
     while (!this.disposed) {

@@ -21,6 +21,19 @@ export interface ScanOptions {
   deadline?: number;
 }
 
+/**
+ * A pattern that matches every chunk in which a query term may occur: any non-ASCII character
+ * (folding may then map accented or full-width letters onto ASCII ones), or an ASCII term
+ * case-insensitively (on ASCII text that is exactly an occurrence in the folded text).
+ * A term with a non-ASCII character can only occur in a chunk that has one.
+ */
+export function quickFilter(parsed: ParsedQuery): RegExp | undefined {
+  const ascii = parsed.terms.map((term) => term.token).filter((token) => !/[^\x00-\x7f]/.test(token));
+  if (parsed.terms.length === 0) return undefined;
+  const escaped = ascii.map((token) => `|${token.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`);
+  return new RegExp(`[^\\x00-\\x7f]${escaped.join("")}`, "i");
+}
+
 export async function scanSession(
   messages: readonly HistoryMessage[],
   visibility: ToolVisibility,
@@ -29,6 +42,7 @@ export async function scanSession(
   options: ScanOptions = {},
 ): Promise<ScoredDoc[] | undefined> {
   const terms = parsed.terms;
+  const quick = quickFilter(parsed);
   const df = new Array<number>(terms.length).fill(0);
   const candidates: Candidate[] = [];
   let docs = 0;
@@ -37,6 +51,14 @@ export async function scanSession(
     for (const doc of messageDocs(message, visibility)) {
       docs++;
       totalLength += doc.text.length;
+      // Most chunks hold no query term: one native pass rules them out without folding.
+      if (quick && !quick.test(doc.text)) {
+        if (sliceSpent()) {
+          await maybeYield();
+          if (options.deadline !== undefined && now() > options.deadline) return undefined;
+        }
+        continue;
+      }
       const folded = fold(doc.text);
       let tfs: number[] | undefined;
       for (let t = 0; t < terms.length; t++) {

@@ -13,7 +13,7 @@ import type { HitType } from "./documents.ts";
 import { literalMatcher, regexMatcher } from "./pattern.ts";
 import { searchProject, type SessionResult } from "./project-search.ts";
 import { rankSessions, type RankedSession } from "./rank-sessions.ts";
-import { now } from "./scored.ts";
+import { asSearch, now } from "./scored.ts";
 import { searchSession, type Query, type SearchFilters } from "./session-search.ts";
 import { parseQuery } from "./tokenize.ts";
 import { ViewCache } from "./view-cache.ts";
@@ -169,69 +169,77 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
       return entry;
     },
 
-    async search(request) {
-      const config = options.config().search;
-      const query = compileQuery(request);
-      const limit = request.limit ?? config.message_limit;
-      const filters: SearchFilters = { types: new Set(request.types) };
-      if (request.role !== undefined) filters.role = request.role;
-      if (request.tool !== undefined) filters.tool = request.tool;
-      if (request.after !== undefined) filters.after = request.after;
-      if (request.before !== undefined) filters.before = request.before;
-      if (request.scope === "project") {
-        const sessions = await source.listSessions();
-        const outcome = await runSearch(request, query, filters, limit, sessions);
-        const answer: SearchAnswer = { results: outcome.results, scope: "project" };
-        if (outcome.unsearched > 0) answer.unsearched = outcome.unsearched;
-        return answer;
-      }
-      const sessionId = request.sessionId ?? request.callerSessionId;
-      const session = await source.getSession(sessionId);
-      // One session: a larger budget that only guards a runaway regex or a huge cold scan.
-      const budget = Math.max(SESSION_BUDGET_MS, config.project_time_budget_ms);
-      const outcome = await runSearch(request, query, filters, limit, [session], budget);
-      const answer: SearchAnswer = { results: outcome.results, scope: "session" };
-      if (outcome.unsearched > 0) answer.unsearched = outcome.unsearched;
-      return answer;
+    search(request) {
+      return asSearch(() => search(request));
     },
 
-    async sessions(request) {
-      const config = options.config();
-      const all = (await source.listSessions()).filter((s) => request.includeChildren || s.parentId === undefined);
-      let chosen: Array<{ session: SessionInfo; snippet?: string }>;
-      let unsearched = 0;
-      if (request.query !== undefined) {
-        const query = compileQuery({ query: request.query });
-        if (query.kind !== "keyword") throw new ArgumentError("query must contain a searchable word");
-        const filters: SearchFilters = { types: new Set<HitType>(["text", "tool"]) };
-        const outcome = await runSearch({ query: request.query, callerSessionId: "", scope: "project", types: [] }, query, filters, 3, all);
-        unsearched = outcome.unsearched;
-        const ranked: RankedSession[] = rankSessions(all, outcome.perSession, query.parsed);
-        chosen = ranked.slice(0, request.limit);
-      } else {
-        chosen = all.slice(0, request.limit).map((session) => ({ session }));
-      }
-      const summaries: SessionSummary[] = [];
-      const deadline = now() + config.search.project_time_budget_ms;
-      for (const { session, snippet } of chosen) {
-        let turns = 0;
-        let first = "";
-        if (now() <= deadline) {
-          try {
-            const view = await loadView(session.id, "");
-            turns = view.turnNumbers[view.turnNumbers.length - 1] ?? 0;
-            first = firstUserText(view);
-          } catch {
-            // listed but unreadable: keep it with what the listing says
-          }
-        }
-        const summary: SessionSummary = { session, turns, preview: preview(first, config.browse.preview_chars) };
-        if (snippet !== undefined) summary.snippet = snippet;
-        summaries.push(summary);
-      }
-      const answer: SessionsAnswer = { sessions: summaries };
-      if (unsearched > 0) answer.unsearched = unsearched;
-      return answer;
+    sessions(request) {
+      return asSearch(() => sessions(request));
     },
   };
+
+  async function search(request: SearchRequest): Promise<SearchAnswer> {
+    const config = options.config().search;
+    const query = compileQuery(request);
+    const limit = request.limit ?? config.message_limit;
+    const filters: SearchFilters = { types: new Set(request.types) };
+    if (request.role !== undefined) filters.role = request.role;
+    if (request.tool !== undefined) filters.tool = request.tool;
+    if (request.after !== undefined) filters.after = request.after;
+    if (request.before !== undefined) filters.before = request.before;
+    if (request.scope === "project") {
+      const sessions = await source.listSessions();
+      const outcome = await runSearch(request, query, filters, limit, sessions);
+      const answer: SearchAnswer = { results: outcome.results, scope: "project" };
+      if (outcome.unsearched > 0) answer.unsearched = outcome.unsearched;
+      return answer;
+    }
+    const sessionId = request.sessionId ?? request.callerSessionId;
+    const session = await source.getSession(sessionId);
+    // One session: a larger budget that only guards a runaway regex or a huge cold scan.
+    const budget = Math.max(SESSION_BUDGET_MS, config.project_time_budget_ms);
+    const outcome = await runSearch(request, query, filters, limit, [session], budget);
+    const answer: SearchAnswer = { results: outcome.results, scope: "session" };
+    if (outcome.unsearched > 0) answer.unsearched = outcome.unsearched;
+    return answer;
+  }
+
+  async function sessions(request: SessionsRequest): Promise<SessionsAnswer> {
+    const config = options.config();
+    const all = (await source.listSessions()).filter((s) => request.includeChildren || s.parentId === undefined);
+    let chosen: Array<{ session: SessionInfo; snippet?: string }>;
+    let unsearched = 0;
+    if (request.query !== undefined) {
+      const query = compileQuery({ query: request.query });
+      if (query.kind !== "keyword") throw new ArgumentError("query must contain a searchable word");
+      const filters: SearchFilters = { types: new Set<HitType>(["text", "tool"]) };
+      const outcome = await runSearch({ query: request.query, callerSessionId: "", scope: "project", types: [] }, query, filters, 3, all);
+      unsearched = outcome.unsearched;
+      const ranked: RankedSession[] = rankSessions(all, outcome.perSession, query.parsed);
+      chosen = ranked.slice(0, request.limit);
+    } else {
+      chosen = all.slice(0, request.limit).map((session) => ({ session }));
+    }
+    const summaries: SessionSummary[] = [];
+    const deadline = now() + config.search.project_time_budget_ms;
+    for (const { session, snippet } of chosen) {
+      let turns = 0;
+      let first = "";
+      if (now() <= deadline) {
+        try {
+          const view = await loadView(session.id, "");
+          turns = view.turnNumbers[view.turnNumbers.length - 1] ?? 0;
+          first = firstUserText(view);
+        } catch {
+          // listed but unreadable: keep it with what the listing says
+        }
+      }
+      const summary: SessionSummary = { session, turns, preview: preview(first, config.browse.preview_chars) };
+      if (snippet !== undefined) summary.snippet = snippet;
+      summaries.push(summary);
+    }
+    const answer: SessionsAnswer = { sessions: summaries };
+    if (unsearched > 0) answer.unsearched = unsearched;
+    return answer;
+  }
 }
