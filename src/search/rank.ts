@@ -67,6 +67,25 @@ export function compareResults(a: { score: number; message: HistoryMessage }, b:
   return a.message.id < b.message.id ? 1 : a.message.id > b.message.id ? -1 : 0;
 }
 
+/** The `k` first items under `compare`, in order (a bounded insertion, no full sort). */
+export function selectBest<T>(items: readonly T[], k: number, compare: (a: T, b: T) => number): T[] {
+  if (items.length <= k) return [...items].sort(compare);
+  const best: T[] = [];
+  for (const item of items) {
+    if (best.length === k && compare(item, best[k - 1]!) >= 0) continue;
+    let lo = 0;
+    let hi = best.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compare(item, best[mid]!) < 0) hi = mid;
+      else lo = mid + 1;
+    }
+    best.splice(lo, 0, item);
+    if (best.length > k) best.pop();
+  }
+  return best;
+}
+
 /** Chunk text, cut from the part's text pieces (read once per part per ranking; never joined whole). */
 function textReader(visibility: ToolVisibility): (doc: ScoredDoc) => string {
   const parts = new Map<string, string[]>();
@@ -117,9 +136,10 @@ export function rankMessages(docs: ScoredDoc[], options: RankOptions): MessageRe
     if (group) group.docs.push(doc);
     else byMessage.set(doc.message.id, { message: doc.message, docs: [doc], score: 0 });
   }
-  const groups = [...byMessage.values()];
-  for (const group of groups) group.score = groupScore(group.docs);
-  groups.sort(compareResults);
+  const all = [...byMessage.values()];
+  for (const group of all) group.score = groupScore(group.docs);
+  // Only the boost pool needs ordering: nothing past it can reach the first `limit`.
+  const groups = selectBest(all, rankPool(options.limit), compareResults);
   const textOf = textReader(options.visibility);
   const parsed = options.parsed;
   if (parsed?.phrase) {

@@ -9,7 +9,7 @@ import type { HitType } from "./documents.ts";
 import { patternScan, type Matcher } from "./pattern.ts";
 import { rankMessages, rankPool, type MessageResult } from "./rank.ts";
 import { scanSession } from "./scan.ts";
-import type { DocFilter, ScoredDoc } from "./scored.ts";
+import { maybeYield, type DocFilter, type ScoredDoc } from "./scored.ts";
 import { keywordMarks, patternMarks } from "./snippets.ts";
 import type { ParsedQuery } from "./tokenize.ts";
 
@@ -115,6 +115,8 @@ export async function searchSession(
     docs = await patternScan(visible(), options.visibility, query.matcher, accept, { deadline: options.deadline });
   }
   if (!docs) return { results: [], via, timedOut: true };
+  // Ranking is one synchronous stretch: start it on a fresh slice.
+  if (via === "scan") await maybeYield();
   const marks =
     query.kind === "keyword" ? (text: string) => keywordMarks(text, query.parsed) : (text: string) => patternMarks(text, query.matcher);
   const results = rankMessages(docs, {

@@ -175,8 +175,9 @@ export function parseQuery(query: string): ParsedQuery {
   const parsed: ParsedQuery = { terms, groups };
   if (terms.length >= 2 && runs.length >= 1) {
     parsed.phrase = new RegExp(runs.map(escapeRegExp).join("[^\\p{L}\\p{N}]{0,3}"), "u");
-    // Only for an ASCII pattern: under /iu a few non-ASCII letters (ſ, K) match ASCII ones.
-    if (!runs.some((run) => NON_ASCII.test(run))) parsed.phraseAscii = new RegExp(parsed.phrase.source, "iu");
+    // Only for an ASCII pattern (under /iu a few non-ASCII letters, ſ and K, match ASCII ones).
+    // Without the u flag (several times faster in JSC): in ASCII, \p{L} is A-Z a-z and \p{N} 0-9.
+    if (!runs.some((run) => NON_ASCII.test(run))) parsed.phraseAscii = new RegExp(runs.map(escapeRegExp).join("[^A-Za-z0-9]{0,3}"), "i");
   }
   return parsed;
 }

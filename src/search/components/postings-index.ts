@@ -6,7 +6,7 @@
 
 import type { IIndex } from "@orama/orama";
 import { coverageFactor, groupBit, idf, popcount, termScore } from "../bm25.ts";
-import { OTHER_CHUNKS_COUNTED, OTHER_CHUNKS_SHARE } from "../rank.ts";
+import { OTHER_CHUNKS_COUNTED, OTHER_CHUNKS_SHARE, selectBest } from "../rank.ts";
 import { parseQuery } from "../tokenize.ts";
 import { addDocument, countPostings, createPostingsStore, forEachPosting, removeDocument, type PostingsStore } from "./postings.ts";
 
@@ -118,25 +118,6 @@ function bestMessages(store: PostingsStore, scratch: Scratch, n: number, request
   const out: TokenScore[] = [];
   for (const group of best) for (let k = group.from; k < group.to; k++) out.push([docs[k]!, score[docs[k]!]!]);
   return out;
-}
-
-/** The `k` first items under `compare`, in order (a bounded insertion, no full sort). */
-export function selectBest<T>(items: readonly T[], k: number, compare: (a: T, b: T) => number): T[] {
-  if (items.length <= k) return [...items].sort(compare);
-  const best: T[] = [];
-  for (const item of items) {
-    if (best.length === k && compare(item, best[k - 1]!) >= 0) continue;
-    let lo = 0;
-    let hi = best.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (compare(item, best[mid]!) < 0) hi = mid;
-      else lo = mid + 1;
-    }
-    best.splice(lo, 0, item);
-    if (best.length > k) best.pop();
-  }
-  return best;
 }
 
 /** The component Orama calls. The owner sets `request` on the store around a search. */

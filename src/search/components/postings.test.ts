@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { tokenize } from "../tokenize.ts";
 import { addDocument, countPostings, createPostingsStore, forEachPosting, removeDocument, trimStore } from "./postings.ts";
-import { selectBest } from "./postings-index.ts";
+import { selectBest } from "../rank.ts";
 import { TermTable } from "./term-table.ts";
 
 /** What the packed store should hold: term → [[doc, tf], …] in insertion order. */
