@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { assistant, toolCall } from "../history/testing.ts";
 import { toolVisibility } from "../history/tool-visibility.ts";
-import { CHUNK_CHARS, messageDocs, partSearchText, partTextPieces, sliceOfPieces } from "./documents.ts";
+import fc from "fast-check";
+import { CHUNK_CHARS, chunkEnd, messageDocs, partSearchText, partTextPieces, sliceOfPieces } from "./documents.ts";
 
 const visibility = toolVisibility([], []);
 
@@ -44,5 +45,27 @@ describe("partTextPieces", () => {
         }
       }
     }
+  });
+});
+
+describe("messageDocs from pieces", () => {
+  it("cuts exactly the chunks the joined text would give", () => {
+    const bits = ["word ", "line\n", "x".repeat(700), "\ud83d\ude00", "é", " ", "\n", "ab".repeat(300)];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...bits), { maxLength: 60 }), fc.array(fc.constantFrom(...bits), { maxLength: 4 }), (out, cmd) => {
+        const message = assistant([toolCall("bash", { command: cmd.join("") }, "completed", out.join("") || "ok"), out.join("")].filter((p) => p !== ""));
+        const expected: Array<{ start: number; end: number; text: string }> = [];
+        for (const part of message.parts) {
+          const text = partSearchText(part, visibility)?.text ?? "";
+          for (let start = 0; start < text.length; ) {
+            const end = chunkEnd(text, start);
+            expected.push({ start, end, text: text.slice(start, end) });
+            start = end;
+          }
+        }
+        expect(messageDocs(message, visibility).map(({ start, end, text }) => ({ start, end, text }))).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

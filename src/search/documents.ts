@@ -62,17 +62,48 @@ export function chunkEnd(text: string, start: number, size: number = CHUNK_CHARS
   return code >= 0xd800 && code <= 0xdbff ? hard - 1 : hard;
 }
 
-/** Every searchable document of a message. */
+/** chunkEnd over the concatenation of `pieces` (length `total`), reading only the cut window. */
+function chunkEndOfPieces(pieces: readonly string[], total: number, start: number, size: number = CHUNK_CHARS): number {
+  if (total - start <= size) return total;
+  const hard = start + size;
+  const lo = Math.max(start, hard - CUT_WINDOW);
+  const window = sliceOfPieces(pieces, lo, hard + 1);
+  const newline = lo + window.lastIndexOf("\n");
+  if (newline >= lo && newline > hard - CUT_WINDOW && newline > start) return newline + 1;
+  const space = lo + window.lastIndexOf(" ");
+  if (space >= lo && space > hard - CUT_WINDOW && space > start) return space + 1;
+  const code = window.charCodeAt(hard - 1 - lo);
+  return code >= 0xd800 && code <= 0xdbff ? hard - 1 : hard;
+}
+
+/**
+ * Every searchable document of a message. A long part is cut from its pieces (a tool call's
+ * signature and output), so a 200 KB output is sliced, never copied whole.
+ */
 export function messageDocs(message: HistoryMessage, visibility: ToolVisibility): DocInput[] {
   const docs: DocInput[] = [];
   for (const part of message.parts) {
-    const searchable = partSearchText(part, visibility);
-    if (!searchable) continue;
-    const { text, type, tool } = searchable;
+    let type: HitType;
+    let tool: string | undefined;
+    let pieces: string[];
+    if (part.kind === "tool") {
+      pieces = partTextPieces(part, visibility);
+      type = "tool";
+      tool = part.tool;
+    } else {
+      const searchable = partSearchText(part, visibility);
+      if (!searchable) continue;
+      pieces = [searchable.text];
+      type = searchable.type;
+    }
+    let total = 0;
+    for (const piece of pieces) total += piece.length;
+    if (total === 0) continue;
     let start = 0;
-    while (start < text.length) {
-      const end = chunkEnd(text, start);
-      const doc: DocInput = { partId: part.id, type, start, end, text: start === 0 && end === text.length ? text : text.slice(start, end) };
+    while (start < total) {
+      const end = chunkEndOfPieces(pieces, total, start);
+      const text = start === 0 && end === total ? (pieces.length === 1 ? pieces[0]! : pieces.join("")) : sliceOfPieces(pieces, start, end);
+      const doc: DocInput = { partId: part.id, type, start, end, text };
       if (tool !== undefined) doc.tool = tool;
       docs.push(doc);
       start = end;

@@ -8,7 +8,9 @@ import { coverageFactor, groupBit, idf, popcount, termScore } from "./bm25.ts";
 import { messageDocs, type DocInput } from "./documents.ts";
 import { fold } from "./normalize.ts";
 import { maybeYield, now, sliceSpent, type DocFilter, type ScoredDoc } from "./scored.ts";
-import { countTerm, type ParsedQuery } from "./tokenize.ts";
+import { countTerm, countTermAscii, escapeRegExp, type ParsedQuery } from "./tokenize.ts";
+
+const NON_ASCII = /[^\x00-\x7f]/;
 
 interface Candidate {
   message: HistoryMessage;
@@ -28,9 +30,9 @@ export interface ScanOptions {
  * A term with a non-ASCII character can only occur in a chunk that has one.
  */
 export function quickFilter(parsed: ParsedQuery): RegExp | undefined {
-  const ascii = parsed.terms.map((term) => term.token).filter((token) => !/[^\x00-\x7f]/.test(token));
+  const ascii = parsed.terms.map((term) => term.token).filter((token) => !NON_ASCII.test(token));
   if (parsed.terms.length === 0) return undefined;
-  const escaped = ascii.map((token) => `|${token.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`);
+  const escaped = ascii.map((token) => `|${escapeRegExp(token)}`);
   return new RegExp(`[^\\x00-\\x7f]${escaped.join("")}`, "i");
 }
 
@@ -43,6 +45,8 @@ export async function scanSession(
 ): Promise<ScoredDoc[] | undefined> {
   const terms = parsed.terms;
   const quick = quickFilter(parsed);
+  // On ASCII-only text, ASCII terms are found case-insensitively in the text itself (no fold).
+  const finders = terms.map((term) => (NON_ASCII.test(term.token) ? undefined : new RegExp(escapeRegExp(term.token), "gi")));
   const df = new Array<number>(terms.length).fill(0);
   const candidates: Candidate[] = [];
   let docs = 0;
@@ -59,12 +63,20 @@ export async function scanSession(
         }
         continue;
       }
-      const folded = fold(doc.text);
+      const ascii = !NON_ASCII.test(doc.text);
+      const folded = ascii ? "" : fold(doc.text);
       let tfs: number[] | undefined;
       for (let t = 0; t < terms.length; t++) {
         const term = terms[t]!;
-        if (!folded.includes(term.token)) continue;
-        const tf = countTerm(doc.text, folded, term);
+        let tf: number;
+        if (ascii) {
+          const finder = finders[t];
+          if (!finder) continue;
+          tf = countTermAscii(doc.text, term, finder);
+        } else {
+          if (!folded.includes(term.token)) continue;
+          tf = countTerm(doc.text, folded, term);
+        }
         if (tf === 0) continue;
         tfs ??= new Array<number>(terms.length).fill(0);
         tfs[t] = tf;

@@ -125,7 +125,7 @@ export function hasPhrase(parsed: ParsedQuery, text: string): boolean {
   return parsed.phrase.test(fold(text));
 }
 
-function escapeRegExp(text: string): string {
+export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
@@ -199,6 +199,24 @@ export function countTerm(text: string, folded: string, term: QueryTerm, positio
       positions?.push(at);
     }
     from = at + 1;
+  }
+  return count;
+}
+
+/**
+ * countTerm for ASCII-only text and an ASCII term, without folding: `finder` is the term as a
+ * case-insensitive global pattern (on ASCII text it matches exactly where the fold holds the term).
+ */
+export function countTermAscii(text: string, term: QueryTerm, finder: RegExp): number {
+  const len = term.token.length;
+  let count = 0;
+  finder.lastIndex = 0;
+  for (;;) {
+    const match = finder.exec(text);
+    if (!match) break;
+    const at = match.index;
+    if (term.cjk || isTermAt(text, at, at + len)) count++;
+    finder.lastIndex = at + 1;
   }
   return count;
 }
