@@ -7,11 +7,13 @@ import type { HistoryMessage } from "../history/types.ts";
 import type { ToolVisibility } from "../history/tool-visibility.ts";
 import type { Sized } from "./cache.ts";
 import { messageTextSize } from "./documents.ts";
-import { maybeYield, now, sliceSpent, startPump } from "./scored.ts";
+import { maybeYield, now, sliceSpent, startPump, yieldToLoop } from "./scored.ts";
 import { SessionIndex } from "./session-index.ts";
 
 /** Rebuild from scratch when more than this share of the indexed documents is dead. */
 const MAX_DEAD_RATIO = 0.5;
+/** Up to this much new text (code units), an update of a built index is applied synchronously. */
+export const SYNC_UPDATE_CHARS = 32 * 1024;
 
 export class BuildQueue {
   private tail: Promise<void> = Promise.resolve();
@@ -57,6 +59,14 @@ export class IndexedSession implements Sized {
     let pending = 0;
     for (const message of diff.added) pending += messageTextSize(message);
     if (diff.added.length === 0 && diff.removed.length === 0) return 0;
+    // A built index a turn or two behind (the usual case) catches up right here: a few
+    // milliseconds of work at most, and the search needs no scheduler turns to wait for it.
+    if (this.built && !this.running && pending <= SYNC_UPDATE_CHARS && this.index.deadRatio <= MAX_DEAD_RATIO / 2) {
+      for (const id of diff.removed) this.index.removeMessage(id);
+      for (const message of diff.added) this.index.addMessage(message);
+      this.index.diff(messages); // records the list the index is now in step with
+      return 0;
+    }
     if (!this.running) {
       if (this.built) this.running = this.loop().finally(() => (this.running = undefined));
       else if (!this.queued) {
@@ -83,6 +93,8 @@ export class IndexedSession implements Sized {
   }
 
   private async loop(): Promise<void> {
+    // Start on a turn of our own: the update() that started us is inside a search.
+    await yieldToLoop("build", this.urgent);
     let sliceStart = now();
     const pause = async (): Promise<void> => {
       const spent = now() - sliceStart;

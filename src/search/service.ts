@@ -13,7 +13,7 @@ import type { HitType } from "./documents.ts";
 import { literalMatcher, regexMatcher } from "./pattern.ts";
 import { searchProject, type SessionResult } from "./project-search.ts";
 import { rankSessions, type RankedSession } from "./rank-sessions.ts";
-import { asSearch, now } from "./scored.ts";
+import { asSearch, now, yieldToLoop } from "./scored.ts";
 import { searchSession, type Query, type SearchFilters } from "./session-search.ts";
 import { parseQuery } from "./tokenize.ts";
 import { ViewCache } from "./view-cache.ts";
@@ -149,6 +149,8 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
       sessions,
       async (session, deadline) => {
         const view = await loadView(session.id, request.callerSessionId);
+        // The read and the view were one synchronous stretch: the search starts a fresh one.
+        await yieldToLoop();
         const indexed = indexedSession(session.id);
         const outcome = await searchSession(view, query, filters, limits, { visibility, indexed, deadline });
         cache.enforce();

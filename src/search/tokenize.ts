@@ -131,6 +131,21 @@ export function escapeRegExp(text: string): string {
 
 /** Terms of a query: the same tokens as indexing, grouped by query word, deduplicated. */
 export function parseQuery(query: string): ParsedQuery {
+  // Parsed queries are immutable (their patterns are not global, so hold no state): the last
+  // few are kept, so a repeated query does not recompile its patterns.
+  const cached = parsedQueries.get(query);
+  if (cached) return cached;
+  const parsed = parseQueryUncached(query);
+  parsedQueries.set(query, parsed);
+  if (parsedQueries.size > MAX_PARSED_QUERIES) parsedQueries.delete(parsedQueries.keys().next().value!);
+  return parsed;
+}
+
+const MAX_PARSED_QUERIES = 64;
+const parsedQueries = new Map<string, ParsedQuery>();
+const querySpans = new TokenSpans();
+
+function parseQueryUncached(query: string): ParsedQuery {
   const folded = fold(query);
   const terms: QueryTerm[] = [];
   const seen = new Set<string>();
@@ -157,7 +172,8 @@ export function parseQuery(query: string): ParsedQuery {
         if (c === SEP || c === CJK) break;
         j++;
       }
-      const spans = new TokenSpans();
+      const spans = querySpans;
+      spans.size = 0;
       pushWord(spans, query, i, j);
       for (let k = 0; k < spans.size; k += 2) tokens.push(folded.slice(spans.data[k]!, spans.data[k + 1]!));
     }
