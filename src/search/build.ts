@@ -8,7 +8,7 @@ import type { ToolVisibility } from "../history/tool-visibility.ts";
 import type { Sized } from "./cache.ts";
 import { messageTextSize } from "./documents.ts";
 import { maybeYield, now, sliceSpent, startPump, yieldToLoop } from "./scored.ts";
-import { SessionIndex } from "./session-index.ts";
+import { SessionIndex, type MessageDiff } from "./session-index.ts";
 
 /** Rebuild from scratch when more than this share of the indexed documents is dead. */
 const MAX_DEAD_RATIO = 0.5;
@@ -31,7 +31,8 @@ export interface BuildStats {
 }
 
 export class IndexedSession implements Sized {
-  index: SessionIndex;
+  /** Made when first needed: a project search touches hundreds of sessions it never builds. */
+  private made: SessionIndex | undefined;
   /** True once the index holds every message it was last pointed at. */
   built = false;
   private target: readonly HistoryMessage[] = [];
@@ -46,7 +47,10 @@ export class IndexedSession implements Sized {
     private readonly visibility: ToolVisibility,
     private readonly queue: BuildQueue,
   ) {
-    this.index = new SessionIndex(visibility);
+  }
+
+  get index(): SessionIndex {
+    return (this.made ??= new SessionIndex(this.visibility));
   }
 
   /**
@@ -55,7 +59,7 @@ export class IndexedSession implements Sized {
    */
   update(messages: readonly HistoryMessage[]): number {
     this.target = messages;
-    const diff = this.index.diff(messages);
+    const diff: MessageDiff = this.made ? this.made.diff(messages) : { added: [...messages], removed: [] };
     let pending = 0;
     for (const message of diff.added) pending += messageTextSize(message);
     if (diff.added.length === 0 && diff.removed.length === 0) return 0;
@@ -104,7 +108,7 @@ export class IndexedSession implements Sized {
     };
     while (!this.disposed) {
       if (this.index.deadRatio > MAX_DEAD_RATIO) {
-        this.index = new SessionIndex(this.visibility);
+        this.made = new SessionIndex(this.visibility);
         this.built = false;
       }
       const diff = this.index.diff(this.target);
@@ -125,12 +129,12 @@ export class IndexedSession implements Sized {
   }
 
   bytes(): number {
-    return this.index.bytes();
+    return this.made ? this.made.bytes() : 0;
   }
 
   dispose(): void {
     this.disposed = true;
-    this.index = new SessionIndex(this.visibility);
+    this.made = undefined;
     this.built = false;
   }
 }

@@ -76,12 +76,22 @@ function chunkEndOfPieces(pieces: readonly string[], total: number, start: numbe
   return code >= 0xd800 && code <= 0xdbff ? hard - 1 : hard;
 }
 
-/**
- * Every searchable document of a message. A long part is cut from its pieces (a tool call's
- * signature and output), so a 200 KB output is sliced, never copied whole.
- */
-export function messageDocs(message: HistoryMessage, visibility: ToolVisibility): DocInput[] {
-  const docs: DocInput[] = [];
+/** A document before its text is made: the chunk's range over its part's text pieces. */
+export interface DocPieces {
+  partId: string;
+  type: HitType;
+  tool?: string;
+  start: number;
+  end: number;
+  /** The whole part's text, in pieces (shared by the part's chunks). */
+  pieces: string[];
+  /** True when the chunk is the whole part. */
+  whole: boolean;
+}
+
+/** Every searchable document of a message, as ranges over text pieces (nothing joined yet). */
+export function messageDocPieces(message: HistoryMessage, visibility: ToolVisibility): DocPieces[] {
+  const docs: DocPieces[] = [];
   for (const part of message.parts) {
     let type: HitType;
     let tool: string | undefined;
@@ -102,14 +112,31 @@ export function messageDocs(message: HistoryMessage, visibility: ToolVisibility)
     let start = 0;
     while (start < total) {
       const end = chunkEndOfPieces(pieces, total, start);
-      const text = start === 0 && end === total ? (pieces.length === 1 ? pieces[0]! : pieces.join("")) : sliceOfPieces(pieces, start, end);
-      const doc: DocInput = { partId: part.id, type, start, end, text };
+      const doc: DocPieces = { partId: part.id, type, start, end, pieces, whole: start === 0 && end === total };
       if (tool !== undefined) doc.tool = tool;
       docs.push(doc);
       start = end;
     }
   }
   return docs;
+}
+
+/** The chunk's text: a slice of one piece when it lies inside one (no copy), else joined. */
+export function docText(doc: DocPieces): string {
+  if (doc.whole && doc.pieces.length === 1) return doc.pieces[0]!;
+  return doc.whole ? doc.pieces.join("") : sliceOfPieces(doc.pieces, doc.start, doc.end);
+}
+
+/**
+ * Every searchable document of a message. A long part is cut from its pieces (a tool call's
+ * signature and output), so a 200 KB output is sliced, never copied whole.
+ */
+export function messageDocs(message: HistoryMessage, visibility: ToolVisibility): DocInput[] {
+  return messageDocPieces(message, visibility).map((doc) => {
+    const input: DocInput = { partId: doc.partId, type: doc.type, start: doc.start, end: doc.end, text: docText(doc) };
+    if (doc.tool !== undefined) input.tool = doc.tool;
+    return input;
+  });
 }
 
 /** Rough size of what messageDocs would produce, without building tool texts. */

@@ -2,7 +2,7 @@
 // not searched when the budget runs out is counted, and the answer says it is partial.
 
 import type { SessionInfo } from "../history/types.ts";
-import { compareResults, type MessageResult } from "./rank.ts";
+import { compareResults, completeHits, type MessageResult } from "./rank.ts";
 import { maybeYield, now } from "./scored.ts";
 import type { SessionSearchResult } from "./session-search.ts";
 
@@ -53,7 +53,7 @@ export async function searchProject(
       if (found.outcome.results.length === 0) continue;
       perSession.set(
         session.id,
-        found.outcome.results.map((result) => ({ ...result, sessionId: session.id, turnNumber: found.turnOf(result.message.id) })),
+        found.outcome.results.map((result) => Object.assign(result, { sessionId: session.id, turnNumber: found.turnOf(result.message.id) })),
       );
     }
   };
@@ -61,5 +61,7 @@ export async function searchProject(
   for (let i = 0; i < Math.max(1, Math.min(options.concurrency, sessions.length)); i++) workers.push(worker());
   await Promise.all(workers);
   const results = [...perSession.values()].flat().sort(compareResults).slice(0, options.limit);
+  // Sessions ranked their results with snippets for the first only: finish those returned.
+  for (const result of results) completeHits(result);
   return { perSession, results, unsearched };
 }

@@ -31,6 +31,17 @@ export interface MessageResult {
   hits: HitResult[];
   /** Hits (parts) matched beyond those returned. */
   remainHits: number;
+  /** Builds `hits` and `remainHits` when ranking left them for later (see completeHits). */
+  pendingHits?: () => { hits: HitResult[]; remain: number };
+}
+
+/** Fills in hits and snippets a ranking deferred (no-op when they are there). */
+export function completeHits(result: MessageResult): void {
+  if (!result.pendingHits) return;
+  const { hits, remain } = result.pendingHits();
+  result.hits = hits;
+  result.remainHits = remain;
+  delete result.pendingHits;
 }
 
 export interface RankOptions {
@@ -43,6 +54,11 @@ export interface RankOptions {
   parsed?: ParsedQuery;
   /** Where the query matches a chunk's text, for snippets. */
   marks(text: string): Mark[];
+  /**
+   * How many leading results get their hits and snippets now; the rest carry pendingHits
+   * (a project search builds snippets only for the results it finally returns).
+   */
+  hitsFor?: number;
 }
 
 interface Group {
@@ -151,7 +167,11 @@ export function rankMessages(docs: ScoredDoc[], options: RankOptions): MessageRe
     pool.sort(compareResults);
     groups.splice(0, pool.length, ...pool);
   }
-  return groups.slice(0, options.limit).map((group) => {
+  const eager = options.hitsFor ?? options.limit;
+  return groups.slice(0, options.limit).map((group, rank) => {
+    if (rank >= eager) {
+      return { message: group.message, score: group.score, hits: [], remainHits: 0, pendingHits: () => buildHits(group, options, textOf) };
+    }
     const { hits, remain } = buildHits(group, options, textOf);
     return { message: group.message, score: group.score, hits, remainHits: remain };
   });

@@ -5,7 +5,7 @@
 import type { HistoryMessage } from "../history/types.ts";
 import type { ToolVisibility } from "../history/tool-visibility.ts";
 import { coverageFactor, groupBit, idf, popcount, termScore } from "./bm25.ts";
-import { messageDocs, type DocInput } from "./documents.ts";
+import { docText, messageDocPieces, type DocInput } from "./documents.ts";
 import { fold } from "./normalize.ts";
 import { maybeYield, now, sliceSpent, type DocFilter, type ScoredDoc } from "./scored.ts";
 import { countTerm, countTermAscii, escapeRegExp, type ParsedQuery } from "./tokenize.ts";
@@ -52,17 +52,21 @@ export async function scanSession(
   let docs = 0;
   let totalLength = 0;
   for (const message of messages) {
-    for (const doc of messageDocs(message, visibility)) {
+    for (const pieces of messageDocPieces(message, visibility)) {
       docs++;
-      totalLength += doc.text.length;
-      // Most chunks hold no query term: one native pass rules them out without folding.
-      if (quick && !quick.test(doc.text)) {
+      totalLength += pieces.end - pieces.start;
+      // Most chunks hold no query term: one native pass rules them out without folding, and
+      // a whole tool part is tested piece by piece (no term spans the "\n---\n" between them)
+      // so its text is not even joined.
+      if (quick && !(pieces.whole ? pieces.pieces.some((piece) => quick.test(piece)) : quick.test(docText(pieces)))) {
         if (sliceSpent()) {
           await maybeYield();
           if (options.deadline !== undefined && now() > options.deadline) return undefined;
         }
         continue;
       }
+      const doc: DocInput = { partId: pieces.partId, type: pieces.type, start: pieces.start, end: pieces.end, text: docText(pieces) };
+      if (pieces.tool !== undefined) doc.tool = pieces.tool;
       const ascii = !NON_ASCII.test(doc.text);
       const folded = ascii ? "" : fold(doc.text);
       let tfs: number[] | undefined;

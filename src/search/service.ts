@@ -152,7 +152,9 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
         // The read and the view were one synchronous stretch: the search starts a fresh one.
         await yieldToLoop();
         const indexed = indexedSession(session.id);
-        const outcome = await searchSession(view, query, filters, limits, { visibility, indexed, deadline });
+        // Snippets for each session's best result now (history_sessions shows it); the rest only
+        // for the results the merged answer keeps (searchProject completes them).
+        const outcome = await searchSession(view, query, filters, limits, { visibility, indexed, deadline, hitsFor: 1 });
         cache.enforce();
         return { outcome, turnOf: (id: string) => view.turnNumbers[view.indexById.get(id) ?? -1] ?? 0 };
       },

@@ -36,6 +36,8 @@ export interface ResultLimits {
 
 export interface SessionSearchOptions {
   visibility: ToolVisibility;
+  /** Results that get hits and snippets right away (the rest carry pendingHits); all by default. */
+  hitsFor?: number;
   /** The session's index holder; absent = scan only. */
   indexed?: IndexedSession;
   deadline?: number;
@@ -124,6 +126,7 @@ export async function searchSession(
     visibility: options.visibility,
     parsed: query.kind === "keyword" ? query.parsed : undefined,
     marks,
+    ...(options.hitsFor !== undefined ? { hitsFor: options.hitsFor } : {}),
   });
   return { results, via };
 }
