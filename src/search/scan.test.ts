@@ -35,3 +35,29 @@ describe("countTermAscii", () => {
     );
   });
 });
+
+describe("scan agrees with the index", () => {
+  it("scores every document the index returns exactly as the index does", async () => {
+    const { SessionIndex } = await import("./session-index.ts");
+    const { scanSession } = await import("./scan.ts");
+    const { toolVisibility } = await import("../history/tool-visibility.ts");
+    const { assistant, toolCall, user } = await import("../history/testing.ts");
+    const visibility = toolVisibility([], []);
+    const words = ["tokenBucket", "token", "BUCKET", "limiter", "Café", "无线耳机", "x", "rate_limiter", "\n", "--", "ÉCLAIR", "eclair"];
+    const text = fc.array(fc.constantFrom(...words), { maxLength: 30 }).map((w) => w.join(" "));
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(text, text, text), { minLength: 1, maxLength: 12 }), fc.constantFrom("token bucket", "limiter", "eclair", "无线", "café limiter"), async (rows, query) => {
+        const messages = rows.flatMap(([a, b, c]) => [user(a || "hello"), assistant([b || "reply", toolCall("bash", { command: c }, "completed", `${b}\n${c}`.repeat(3))])]);
+        const index = new SessionIndex(visibility);
+        for (const message of messages) index.addMessage(message);
+        const scanned = (await scanSession(messages, visibility, parseQuery(query), () => true))!;
+        const byKey = new Map(scanned.map((doc) => [`${doc.partId}:${doc.start}`, doc.score]));
+        for (const hit of index.search(query, () => true, 1000)) {
+          expect(byKey.get(`${hit.meta.partId}:${hit.meta.start}`)).toBeCloseTo(hit.score, 9);
+        }
+        expect(index.search(query, () => true, 1000).length).toBe(scanned.length);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});

@@ -5,7 +5,7 @@
 import type { HistoryMessage } from "../history/types.ts";
 import type { ToolVisibility } from "../history/tool-visibility.ts";
 import { coverageFactor, groupBit, idf, popcount, termScore } from "./bm25.ts";
-import { docText, messageDocPieces, type DocInput } from "./documents.ts";
+import { docText, messageDocPieces, type DocPieces } from "./documents.ts";
 import { fold } from "./normalize.ts";
 import { maybeYield, now, sliceSpent, type DocFilter, type ScoredDoc } from "./scored.ts";
 import { countTerm, countTermAscii, escapeRegExp, type ParsedQuery } from "./tokenize.ts";
@@ -14,8 +14,33 @@ const NON_ASCII = /[^\x00-\x7f]/;
 
 interface Candidate {
   message: HistoryMessage;
-  doc: DocInput;
+  doc: DocPieces;
   tfs: number[];
+  /** The chunk's text when the scan made it (a whole tool part is left in pieces). */
+  text: string | undefined;
+}
+
+/** Adds the query terms' occurrences in `text` to `tfs` (made when the first one is found). */
+function countTerms(text: string, terms: ParsedQuery["terms"], finders: Array<RegExp | undefined>, tfs: number[] | undefined): number[] | undefined {
+  // On ASCII-only text, ASCII terms are found case-insensitively in the text itself (no fold).
+  const ascii = !NON_ASCII.test(text);
+  const folded = ascii ? "" : fold(text);
+  for (let t = 0; t < terms.length; t++) {
+    const term = terms[t]!;
+    let tf: number;
+    if (ascii) {
+      const finder = finders[t];
+      if (!finder) continue;
+      tf = countTermAscii(text, term, finder);
+    } else {
+      if (!folded.includes(term.token)) continue;
+      tf = countTerm(text, folded, term);
+    }
+    if (tf === 0) continue;
+    tfs ??= new Array<number>(terms.length).fill(0);
+    tfs[t] = tfs[t]! + tf;
+  }
+  return tfs;
 }
 
 export interface ScanOptions {
@@ -45,7 +70,6 @@ export async function scanSession(
 ): Promise<ScoredDoc[] | undefined> {
   const terms = parsed.terms;
   const quick = quickFilter(parsed);
-  // On ASCII-only text, ASCII terms are found case-insensitively in the text itself (no fold).
   const finders = terms.map((term) => (NON_ASCII.test(term.token) ? undefined : new RegExp(escapeRegExp(term.token), "gi")));
   const df = new Array<number>(terms.length).fill(0);
   const candidates: Candidate[] = [];
@@ -55,38 +79,19 @@ export async function scanSession(
     for (const pieces of messageDocPieces(message, visibility)) {
       docs++;
       totalLength += pieces.end - pieces.start;
-      // Most chunks hold no query term: one native pass rules them out without folding, and
-      // a whole tool part is tested piece by piece (no term spans the "\n---\n" between them)
-      // so its text is not even joined.
-      if (quick && !(pieces.whole ? pieces.pieces.some((piece) => quick.test(piece)) : quick.test(docText(pieces)))) {
-        if (sliceSpent()) {
-          await maybeYield();
-          if (options.deadline !== undefined && now() > options.deadline) return undefined;
-        }
-        continue;
-      }
-      const doc: DocInput = { partId: pieces.partId, type: pieces.type, start: pieces.start, end: pieces.end, text: docText(pieces) };
-      if (pieces.tool !== undefined) doc.tool = pieces.tool;
-      const ascii = !NON_ASCII.test(doc.text);
-      const folded = ascii ? "" : fold(doc.text);
+      // Most chunks hold no query term: one native pass rules them out without folding. A chunk
+      // that is a whole tool part is read piece by piece (signature, output): no term spans the
+      // "\n---\n" between them, and a piece's ends are word boundaries as the separator is, so
+      // counts add up exactly and the part's text is never joined.
+      const segments = pieces.whole ? pieces.pieces : [docText(pieces)];
       let tfs: number[] | undefined;
-      for (let t = 0; t < terms.length; t++) {
-        const term = terms[t]!;
-        let tf: number;
-        if (ascii) {
-          const finder = finders[t];
-          if (!finder) continue;
-          tf = countTermAscii(doc.text, term, finder);
-        } else {
-          if (!folded.includes(term.token)) continue;
-          tf = countTerm(doc.text, folded, term);
-        }
-        if (tf === 0) continue;
-        tfs ??= new Array<number>(terms.length).fill(0);
-        tfs[t] = tf;
-        df[t]!++;
+      for (const segment of segments) {
+        if (quick && !quick.test(segment)) continue;
+        tfs = countTerms(segment, terms, finders, tfs);
       }
-      if (tfs && accept(message, doc.type, doc.tool)) candidates.push({ message, doc, tfs });
+      if (tfs) for (let t = 0; t < terms.length; t++) if (tfs[t]! > 0) df[t]!++;
+      const doc = pieces;
+      if (tfs && accept(message, doc.type, doc.tool)) candidates.push({ message, doc, tfs, text: segments.length === 1 ? segments[0]! : undefined });
       if (sliceSpent()) {
         await maybeYield();
         if (options.deadline !== undefined && now() > options.deadline) return undefined;
@@ -96,13 +101,14 @@ export async function scanSession(
   if (docs === 0) return [];
   const avg = totalLength / docs;
   const idfs = df.map((d) => idf(docs, d));
-  return candidates.map(({ message, doc, tfs }) => {
+  return candidates.map(({ message, doc, tfs, text }) => {
+    const length = doc.end - doc.start;
     let score = 0;
     let mask = 0;
     for (let t = 0; t < tfs.length; t++) {
       const tf = tfs[t]!;
       if (tf === 0) continue;
-      score += termScore(Math.min(tf, 255), idfs[t]!, doc.text.length, avg);
+      score += termScore(Math.min(tf, 255), idfs[t]!, length, avg);
       mask |= groupBit(terms[t]!.group);
     }
     const scored: ScoredDoc = {
@@ -112,8 +118,8 @@ export async function scanSession(
       start: doc.start,
       end: doc.end,
       score: score * coverageFactor(popcount(mask), parsed.groups),
-      text: doc.text,
     };
+    if (text !== undefined) scored.text = text;
     if (doc.tool !== undefined) scored.tool = doc.tool;
     return scored;
   });
