@@ -1,40 +1,46 @@
 // literal=true and regex=true searches: exact substrings or a JavaScript regex, bounded so a
 // pathological pattern or a huge session cannot stall the host. Bounds: patterns with nested
-// unbounded quantifiers are refused; a regex runs on one chunk (≤ ~4 KB) at a time, stops after
-// MAX_MATCHES_PER_DOC matches, and the whole scan yields between slices and stops at a deadline.
+// unbounded quantifiers are refused up front; a regex runs in a worker (regex-runner.ts) on
+// batches of chunks (≤ ~4 KB each), is stopped when a batch overruns, and keeps at most
+// MAX_MATCHES_PER_DOC matches per chunk; the scan yields between slices and stops at a deadline.
 
 import { ArgumentError } from "../history/errors.ts";
 import type { HistoryMessage } from "../history/types.ts";
 import type { ToolVisibility } from "../history/tool-visibility.ts";
 import { messageDocs } from "./documents.ts";
 import { fold } from "./normalize.ts";
+import type { RegexRunner, Span } from "./regex-runner.ts";
 import { maybeYield, now, sliceSpent, type DocFilter, type ScoredDoc } from "./scored.ts";
 
-export const MAX_MATCHES_PER_DOC = 100;
+export type { Span };
 
-export type Span = [start: number, end: number];
+export const MAX_MATCHES_PER_DOC = 100;
+/** Characters of chunk text sent to the regex worker at once. */
+const BATCH_CHARS = 256 * 1024;
+/** A batch that takes longer holds a pathological pattern: it is stopped and the search refused. */
+export const REGEX_BATCH_TIMEOUT_MS = 2000;
 
 export interface Matcher {
-  /** Match spans in `text`, at most `limit`. */
-  find(text: string, limit: number): Span[];
+  /** Match spans in each text, at most `limit` per text. */
+  findMany(texts: string[], limit: number): Promise<Span[][]>;
+}
+
+function literalSpans(needle: string, text: string, limit: number): Span[] {
+  const folded = fold(text);
+  const spans: Span[] = [];
+  let from = 0;
+  while (spans.length < limit) {
+    const at = folded.indexOf(needle, from);
+    if (at < 0) break;
+    spans.push([at, at + needle.length]);
+    from = at + Math.max(1, needle.length);
+  }
+  return spans;
 }
 
 export function literalMatcher(query: string): Matcher {
   const needle = fold(query);
-  return {
-    find(text, limit) {
-      const folded = fold(text);
-      const spans: Span[] = [];
-      let from = 0;
-      while (spans.length < limit) {
-        const at = folded.indexOf(needle, from);
-        if (at < 0) break;
-        spans.push([at, at + needle.length]);
-        from = at + Math.max(1, needle.length);
-      }
-      return spans;
-    },
-  };
+  return { findMany: async (texts, limit) => texts.map((text) => literalSpans(needle, text, limit)) };
 }
 
 /** Refuses patterns whose run time can explode: a quantified group holding an unbounded quantifier. */
@@ -85,32 +91,20 @@ export function checkRegexSafety(source: string): void {
   }
 }
 
-export function regexMatcher(source: string): Matcher {
+export function regexMatcher(source: string, runner: RegexRunner, timeoutMs: number = REGEX_BATCH_TIMEOUT_MS): Matcher {
   checkRegexSafety(source);
-  let regex: RegExp;
   try {
-    regex = new RegExp(source, "gi");
+    // Compiling never runs the pattern; it only checks the syntax here, where errors are cheap.
+    new RegExp(source, "gi");
   } catch (error) {
     throw new ArgumentError(`regex is not a valid JavaScript regular expression: ${(error as Error).message}`);
   }
-  return {
-    find(text, limit) {
-      const spans: Span[] = [];
-      regex.lastIndex = 0;
-      while (spans.length < limit) {
-        const m = regex.exec(text);
-        if (!m) break;
-        spans.push([m.index, m.index + m[0].length]);
-        if (m[0].length === 0) regex.lastIndex++;
-      }
-      return spans;
-    },
-  };
+  return { findMany: (texts, limit) => runner.find(source, texts, limit, timeoutMs) };
 }
 
 /**
- * Scores every accepted chunk holding a match: more matches score higher, damped.
- * Returns undefined when the deadline passes before the scan ends.
+ * Scores every accepted chunk holding a match: more matches score higher, damped. Chunks go to
+ * the matcher in batches. Returns undefined when the deadline passes before the scan ends.
  */
 export async function patternScan(
   messages: readonly HistoryMessage[],
@@ -120,6 +114,21 @@ export async function patternScan(
   options: { deadline?: number } = {},
 ): Promise<ScoredDoc[] | undefined> {
   const out: ScoredDoc[] = [];
+  let batch: ScoredDoc[] = [];
+  let batchChars = 0;
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const spans = await matcher.findMany(batch.map((doc) => doc.text!), MAX_MATCHES_PER_DOC);
+    batch.forEach((doc, i) => {
+      const found = spans[i] ?? [];
+      if (found.length === 0) return;
+      doc.spans = found;
+      doc.score = 1 + Math.log1p(found.length);
+      out.push(doc);
+    });
+    batch = [];
+    batchChars = 0;
+  };
   for (const message of messages) {
     for (const doc of messageDocs(message, visibility)) {
       if (sliceSpent()) {
@@ -127,20 +136,14 @@ export async function patternScan(
         if (options.deadline !== undefined && now() > options.deadline) return undefined;
       }
       if (!accept(message, doc.type, doc.tool)) continue;
-      const spans = matcher.find(doc.text, MAX_MATCHES_PER_DOC);
-      if (spans.length === 0) continue;
-      const scored: ScoredDoc = {
-        message,
-        partId: doc.partId,
-        type: doc.type,
-        start: doc.start,
-        end: doc.end,
-        score: 1 + Math.log1p(spans.length),
-        text: doc.text,
-      };
-      if (doc.tool !== undefined) scored.tool = doc.tool;
-      out.push(scored);
+      const candidate: ScoredDoc = { message, partId: doc.partId, type: doc.type, start: doc.start, end: doc.end, score: 0, text: doc.text };
+      if (doc.tool !== undefined) candidate.tool = doc.tool;
+      batch.push(candidate);
+      batchChars += doc.text.length;
+      if (batchChars >= BATCH_CHARS) await flush();
     }
   }
+  await flush();
+  if (options.deadline !== undefined && now() > options.deadline) return undefined;
   return out;
 }

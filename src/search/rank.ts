@@ -53,7 +53,7 @@ export interface RankOptions {
   /** Keyword query (phrase boost); absent for literal/regex. */
   parsed?: ParsedQuery;
   /** Where the query matches a chunk's text, for snippets. */
-  marks(text: string): Mark[];
+  marks(text: string, doc: ScoredDoc): Mark[];
   /**
    * How many leading results get their hits and snippets now; the rest carry pendingHits
    * (a project search builds snippets only for the results it finally returns).
@@ -135,7 +135,7 @@ function buildHits(group: Group, options: RankOptions, textOf: (doc: ScoredDoc) 
     for (const chunk of chunks) {
       if (found.length >= options.maxSnippets) break;
       const text = textOf(chunk);
-      found.push(...snippets(text, options.marks(text), options.snippetChars, options.maxSnippets - found.length));
+      found.push(...snippets(text, options.marks(text, chunk), options.snippetChars, options.maxSnippets - found.length));
     }
     const hit: HitResult = { type: first.type, partId: first.partId, snippets: found };
     if (first.tool !== undefined) hit.tool = first.tool;

@@ -14,6 +14,8 @@ export interface ScoredDoc {
   score: number;
   /** The chunk's text when the scorer already has it (re-read from the message otherwise). */
   text?: string;
+  /** Where a literal or regex query matched the chunk's text (pattern searches only). */
+  spans?: [start: number, end: number][];
 }
 
 /** Which documents a search may return (filters and the caller's visible window). */

@@ -11,6 +11,7 @@ import { BuildQueue, IndexedSession } from "./build.ts";
 import { ByteLru } from "./cache.ts";
 import type { HitType } from "./documents.ts";
 import { literalMatcher, regexMatcher } from "./pattern.ts";
+import { RegexRunner } from "./regex-runner.ts";
 import { searchProject, type SessionResult } from "./project-search.ts";
 import { rankSessions, type RankedSession } from "./rank-sessions.ts";
 import { asSearch, now, yieldToLoop } from "./scored.ts";
@@ -79,13 +80,13 @@ export interface SearchService {
   indexed(sessionId: string): Promise<IndexedSession | undefined>;
 }
 
-function compileQuery(request: { query: string; literal?: boolean; regex?: boolean }): Query {
+function compileQuery(request: { query: string; literal?: boolean; regex?: boolean }, regexRunner: RegexRunner): Query {
   const query = request.query;
   if (query.trim().length === 0) throw new ArgumentError("query must be a non-empty string");
   if (query.length > MAX_QUERY_CHARS) throw new ArgumentError(`query must be at most ${MAX_QUERY_CHARS} characters (got ${query.length})`);
   if (request.literal && request.regex) throw new ArgumentError("literal and regex cannot both be true");
   if (request.literal) return { kind: "pattern", matcher: literalMatcher(query) };
-  if (request.regex) return { kind: "pattern", matcher: regexMatcher(query) };
+  if (request.regex) return { kind: "pattern", matcher: regexMatcher(query, regexRunner) };
   const parsed = parseQuery(query);
   if (parsed.terms.length === 0) {
     throw new ArgumentError(
@@ -121,6 +122,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
   const { source } = options;
   const queue = new BuildQueue();
   const cache = new ByteLru<IndexedSession>(options.config().search.cache_bytes);
+  const regexRunner = new RegexRunner();
 
   function indexedSession(sessionId: string): IndexedSession {
     const config = options.config();
@@ -184,7 +186,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
 
   async function search(request: SearchRequest): Promise<SearchAnswer> {
     const config = options.config().search;
-    const query = compileQuery(request);
+    const query = compileQuery(request, regexRunner);
     const limit = request.limit ?? config.message_limit;
     const filters: SearchFilters = { types: new Set(request.types) };
     if (request.role !== undefined) filters.role = request.role;
@@ -214,7 +216,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     let chosen: Array<{ session: SessionInfo; snippet?: string }>;
     let unsearched = 0;
     if (request.query !== undefined) {
-      const query = compileQuery({ query: request.query });
+      const query = compileQuery({ query: request.query }, regexRunner);
       if (query.kind !== "keyword") throw new ArgumentError("query must contain a searchable word");
       const filters: SearchFilters = { types: new Set<HitType>(["text", "tool"]) };
       const outcome = await runSearch({ query: request.query, callerSessionId: "", scope: "project", types: [] }, query, filters, 3, all);

@@ -120,7 +120,7 @@ export async function searchSession(
   // Ranking is one synchronous stretch: start it on a fresh slice.
   if (via === "scan") await maybeYield();
   const marks =
-    query.kind === "keyword" ? (text: string) => keywordMarks(text, query.parsed) : (text: string) => patternMarks(text, query.matcher);
+    query.kind === "keyword" ? (text: string) => keywordMarks(text, query.parsed) : (_: string, doc: ScoredDoc) => patternMarks(doc.spans);
   const results = rankMessages(docs, {
     ...limits,
     visibility: options.visibility,

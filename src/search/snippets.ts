@@ -2,7 +2,6 @@
 // control characters and line breaks flattened, never a split surrogate pair.
 
 import { fold } from "./normalize.ts";
-import type { Matcher } from "./pattern.ts";
 import { countTerm, type ParsedQuery } from "./tokenize.ts";
 
 export interface Mark {
@@ -35,8 +34,9 @@ export function keywordMarks(text: string, parsed: ParsedQuery): Mark[] {
   return marks;
 }
 
-export function patternMarks(text: string, matcher: Matcher): Mark[] {
-  return matcher.find(text, MAX_MARKS).map(([start, end]) => ({ start, end, key: 0 }));
+/** Marks of a literal or regex match, from the spans the scan found in the chunk. */
+export function patternMarks(spans: readonly [number, number][] | undefined): Mark[] {
+  return (spans ?? []).slice(0, MAX_MARKS).map(([start, end]) => ({ start, end, key: 0 }));
 }
 
 function isHigh(code: number): boolean {
