@@ -11,33 +11,12 @@ import { SessionIndex } from "../src/search/session-index.ts";
 import { tokenize, parseQuery } from "../src/search/tokenize.ts";
 import { scanSession } from "../src/search/scan.ts";
 import { generateSession } from "./generate.ts";
+import { heapMb } from "./heap.ts";
 
 const messagesWanted = Number(process.argv[2] ?? 10000);
 const visibility = toolVisibility([], []);
 const runtime = typeof (globalThis as { Bun?: unknown }).Bun === "object" ? "bun" : "node";
 
-const jsc = (globalThis as { Bun?: unknown }).Bun ? ((await import("bun:jsc" as string)) as { heapStats(): { heapSize: number } }) : undefined;
-
-/**
- * Bytes held: in Bun, JSC's heap size, which includes the "extra memory" of typed arrays and
- * string buffers; in Node, the V8 heap plus external memory (where ArrayBuffers live).
- */
-function heapBytes(): number {
-  if (jsc) return jsc.heapStats().heapSize;
-  const usage = process.memoryUsage();
-  return usage.heapUsed + usage.external;
-}
-
-function gc(): void {
-  const bun = (globalThis as { Bun?: { gc(force: boolean): void } }).Bun;
-  if (bun) bun.gc(true);
-  else (globalThis as { gc?: () => void }).gc?.();
-}
-function heapMb(): number {
-  gc();
-  gc();
-  return heapBytes() / 1e6;
-}
 function time<T>(label: string, work: () => T, mb: number): T {
   const t = performance.now();
   const value = work();
@@ -70,13 +49,13 @@ await (async () => {
   console.log(`  ${"scanSession (token bucket limiter)".padEnd(34)} ${ms.toFixed(1).padStart(8)} ms  ${(ms / mb).toFixed(1).padStart(7)} ms/MB`);
 })();
 
-const before = heapMb();
+const before = await heapMb();
 const index = time("SessionIndex build (sync)", () => {
   const index = new SessionIndex(visibility);
   for (const m of messages) index.addMessage(m);
   return index;
 }, mb);
-const after = heapMb();
+const after = await heapMb();
 console.log(`  heap held by index ${(after - before).toFixed(1)} MB = ${((after - before) / mb).toFixed(2)} MB/MB (estimate ${(index.bytes() / 1e6).toFixed(1)} MB)`);
 for (const q of ["token bucket limiter", "computeLineItemTotals", "无线耳机", "refund policy", "ERROR webfetch"]) {
   const ts: number[] = [];

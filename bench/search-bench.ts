@@ -11,6 +11,7 @@ import { messageDocs } from "../src/search/documents.ts";
 import { utf8Bytes } from "../src/search/normalize.ts";
 import { createSearchService, type SearchRequest, type SearchService } from "../src/search/service.ts";
 import { extraMessage, generateSession } from "./generate.ts";
+import { heapMb } from "./heap.ts";
 
 const QUICK = process.env.BENCH_QUICK === "1";
 const scale = (n: number) => (QUICK ? Math.max(20, Math.round(n / 10)) : n);
@@ -60,34 +61,6 @@ function service(source: HistorySource): SearchService {
   return createSearchService({ source, config: () => config, visibility: () => visibility });
 }
 
-const jsc = (globalThis as { Bun?: unknown }).Bun ? ((await import("bun:jsc" as string)) as { heapStats(): { heapSize: number } }) : undefined;
-
-/**
- * Bytes held: in Bun, JSC's heap size, which includes the "extra memory" of typed arrays and
- * string buffers; in Node, the V8 heap plus external memory (where ArrayBuffers live).
- */
-function heapBytes(): number {
-  if (jsc) return jsc.heapStats().heapSize;
-  const usage = process.memoryUsage();
-  return usage.heapUsed + usage.external;
-}
-
-function gc(): void {
-  const bun = (globalThis as { Bun?: { gc(force: boolean): void } }).Bun;
-  if (bun) bun.gc(true);
-  else (globalThis as { gc?: () => void }).gc?.();
-}
-
-async function heapMb(): Promise<number> {
-  // Several collections with event-loop turns between: a conservative collector (Bun's) keeps
-  // what a stale stack slot still points at until the stack has moved on.
-  for (let i = 0; i < 3; i++) {
-    gc();
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  }
-  gc();
-  return heapBytes() / 1e6;
-}
 
 /** Intervals spent in the bench's own JSON.parse (standing in for the host's read). */
 const hostReads: Array<[number, number]> = [];

@@ -6,10 +6,9 @@
 // replace its answer with a chart of the stored history. State is per session, one-shot per
 // step, cleared by the end of the flow or by error/idle, and expires so nothing lingers.
 
-import type { EngramConfig } from "../config/schema.ts";
 import type { HistoryMessage } from "../history/types.ts";
 import { buildView, type SessionView } from "../history/view.ts";
-import type { HistorySource } from "../host/source.ts";
+import type { HookDeps } from "./index.ts";
 import { BoundedMap } from "./bounded-map.ts";
 import { buildChart, fallbackChart } from "./chart.ts";
 
@@ -49,14 +48,8 @@ interface Pending {
   lastSummarizedId?: string;
 }
 
-export interface CompactionDeps {
-  source: HistorySource;
-  config(): EngramConfig;
-  directory: string;
-  log(level: "warn" | "error" | "info", message: string): void;
-  /** Clock for expiry; injectable for tests. */
-  now?: () => number;
-}
+/** What the compaction hooks need: the same as the whole hook set's (see index.ts). */
+export type CompactionDeps = HookDeps;
 
 /** The part of a transformed message the hooks read. */
 export interface TransformMessage {
