@@ -9,7 +9,8 @@ const GUIDANCE_TITLE = "## Your conversation history";
 let host: Host;
 
 beforeAll(async () => {
-  host = await startHost();
+  // Keep the latest turns verbatim after a compaction (tail_start_id), the case the own view must cut before.
+  host = await startHost({ config: { compaction: { tail_turns: 2, preserve_recent_tokens: 8000 } } });
 });
 afterAll(async () => {
   await host?.stop();
@@ -65,6 +66,38 @@ describe("compaction chart", () => {
     await host.prompt(sessionId, "Carry on.");
     const body = JSON.stringify(host.mock.chatRequests().at(-1)!.body.messages);
     expect(body).toContain(`History chart (session ${sessionId})`);
+  });
+});
+
+describe("automatic compaction with a verbatim tail", () => {
+  test("the chart cites only ids the own view accepts, and the tail stays hidden", async () => {
+    host.mock.reset();
+    const sessionId = (await host.createSession()).id;
+    for (let i = 1; i <= 12; i++) {
+      host.mock.push({ text: `Answer ${i}: ${"details about the cache layer. ".repeat(40)}` });
+      await host.prompt(sessionId, `Question ${i}: ${"how should the cache behave? ".repeat(20)}`);
+    }
+    host.mock.push({ text: "big step", usage: { prompt_tokens: 99_000, completion_tokens: 600 } });
+    await host.prompt(sessionId, "Fill the context.");
+    const messages = await host.messages(sessionId);
+    const compaction = messages.flatMap((m) => m.parts).find((p) => p.type === "compaction") as Json | undefined;
+    expect(compaction).toMatchObject({ auto: true });
+    const chart = summaryText(messages);
+    expect(chart).toContain(`History chart (session ${sessionId})`);
+
+    const turns = (await host.callTool(sessionId, "history_browse_turns", { num_before: 50 })).output as Json;
+    const visible = new Set((turns.turns as Json[]).map((t) => t.user.message_id));
+    const tail = compaction!.tail_start_id as string;
+    expect(tail).toMatch(/^msg_/);
+    // Everything from the tail on is already in the model's context.
+    expect(visible.size).toBeGreaterThan(5);
+    expect([...visible].every((id) => id < tail)).toBe(true);
+    const hidden = await host.callTool(sessionId, "history_pull_message", { message_id: tail });
+    expect(hidden.error).toMatch(/hidden in this session's own view/);
+    for (const id of new Set(chart.match(/msg_[A-Za-z0-9]+/g) ?? [])) {
+      const pulled = await host.callTool(sessionId, "history_pull_message", { message_id: id });
+      expect(pulled.error, id).toBeUndefined();
+    }
   });
 });
 
