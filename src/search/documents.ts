@@ -89,34 +89,60 @@ export interface DocPieces {
   whole: boolean;
 }
 
+/** One part's searchable text, in pieces (a tool call's signature and output), before chunking. */
+export interface PartPieces {
+  partId: string;
+  type: HitType;
+  tool?: string;
+  /** Pieces whose concatenation is the part's searchable text; no term spans two of them. */
+  pieces: string[];
+  /** Total length (code units) of the pieces. */
+  total: number;
+}
+
+/** The part's searchable text as pieces, or undefined when it has none. */
+export function partPieces(part: HistoryPart, visibility: ToolVisibility): PartPieces | undefined {
+  let found: PartPieces;
+  if (part.kind === "tool") {
+    found = { partId: part.id, type: "tool", tool: part.tool, pieces: partTextPieces(part, visibility), total: 0 };
+  } else {
+    const searchable = partSearchText(part, visibility);
+    if (!searchable) return undefined;
+    found = { partId: part.id, type: searchable.type, pieces: [searchable.text], total: 0 };
+  }
+  for (const piece of found.pieces) found.total += piece.length;
+  return found.total === 0 ? undefined : found;
+}
+
+/** How many documents (chunks) a part's text makes. */
+export function chunkCount(part: PartPieces): number {
+  if (part.total <= CHUNK_CHARS) return 1;
+  let count = 0;
+  for (let start = 0; start < part.total; start = chunkEndOfPieces(part.pieces, part.total, start)) count++;
+  return count;
+}
+
+/** The documents (chunks) of one part, as ranges over its pieces. */
+export function partChunks(part: PartPieces): DocPieces[] {
+  const docs: DocPieces[] = [];
+  const { pieces, total } = part;
+  let start = 0;
+  while (start < total) {
+    const end = chunkEndOfPieces(pieces, total, start);
+    const doc: DocPieces = { partId: part.partId, type: part.type, start, end, pieces, whole: start === 0 && end === total };
+    if (part.tool !== undefined) doc.tool = part.tool;
+    docs.push(doc);
+    start = end;
+  }
+  return docs;
+}
+
 /** Every searchable document of a message, as ranges over text pieces (nothing joined yet). */
 export function messageDocPieces(message: HistoryMessage, visibility: ToolVisibility): DocPieces[] {
   const docs: DocPieces[] = [];
   for (const part of message.parts) {
-    let type: HitType;
-    let tool: string | undefined;
-    let pieces: string[];
-    if (part.kind === "tool") {
-      pieces = partTextPieces(part, visibility);
-      type = "tool";
-      tool = part.tool;
-    } else {
-      const searchable = partSearchText(part, visibility);
-      if (!searchable) continue;
-      pieces = [searchable.text];
-      type = searchable.type;
-    }
-    let total = 0;
-    for (const piece of pieces) total += piece.length;
-    if (total === 0) continue;
-    let start = 0;
-    while (start < total) {
-      const end = chunkEndOfPieces(pieces, total, start);
-      const doc: DocPieces = { partId: part.id, type, start, end, pieces, whole: start === 0 && end === total };
-      if (tool !== undefined) doc.tool = tool;
-      docs.push(doc);
-      start = end;
-    }
+    const found = partPieces(part, visibility);
+    if (found) for (const doc of partChunks(found)) docs.push(doc);
   }
   return docs;
 }

@@ -5,7 +5,7 @@
 import type { HistoryMessage } from "../history/types.ts";
 import type { ToolVisibility } from "../history/tool-visibility.ts";
 import { coverageFactor, groupBit, idf, popcount, termScore } from "./bm25.ts";
-import { docText, messageDocPieces, type DocPieces } from "./documents.ts";
+import { chunkCount, docText, partChunks, partPieces, type DocPieces } from "./documents.ts";
 import { fold } from "./normalize.ts";
 import { maybeYield, now, sliceSpent, type DocFilter, type ScoredDoc } from "./scored.ts";
 import { countTerm, countTermAscii, escapeRegExp, type ParsedQuery } from "./tokenize.ts";
@@ -49,16 +49,24 @@ export interface ScanOptions {
 }
 
 /**
- * A pattern that matches every chunk in which a query term may occur: any non-ASCII character
- * (folding may then map accented or full-width letters onto ASCII ones), or an ASCII term
- * case-insensitively (on ASCII text that is exactly an occurrence in the folded text).
- * A term with a non-ASCII character can only occur in a chunk that has one.
+ * Non-ASCII characters whose fold is never an ASCII letter or digit (CJK punctuation, kana, Han,
+ * Hangul): text made of these and ASCII holds an ASCII term in its fold only where the ASCII
+ * part holds it case-insensitively. scan.test.ts checks every code point of the class.
+ */
+export const FOLDS_OFF_ASCII = "\\u3000-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\uac00-\\ud7af";
+
+/**
+ * A pattern that matches every chunk in which a query term may occur: an ASCII term
+ * case-insensitively (on ASCII text that is exactly an occurrence in the folded text), or a
+ * non-ASCII character that may fold onto ASCII (accented or full-width letters). A query with a
+ * non-ASCII term lets every non-ASCII character through: such a term needs one.
  */
 export function quickFilter(parsed: ParsedQuery): RegExp | undefined {
-  const ascii = parsed.terms.map((term) => term.token).filter((token) => !NON_ASCII.test(token));
   if (parsed.terms.length === 0) return undefined;
+  const ascii = parsed.terms.map((term) => term.token).filter((token) => !NON_ASCII.test(token));
   const escaped = ascii.map((token) => `|${escapeRegExp(token)}`);
-  return new RegExp(`[^\\x00-\\x7f]${escaped.join("")}`, "i");
+  const passes = ascii.length === parsed.terms.length ? `[^\\x00-\\x7f${FOLDS_OFF_ASCII}]` : "[^\\x00-\\x7f]";
+  return new RegExp(`${passes}${escaped.join("")}`, "i");
 }
 
 export async function scanSession(
@@ -76,26 +84,43 @@ export async function scanSession(
   let docs = 0;
   let totalLength = 0;
   for (const message of messages) {
-    for (const pieces of messageDocPieces(message, visibility)) {
-      docs++;
-      totalLength += pieces.end - pieces.start;
-      // Most chunks hold no query term: one native pass rules them out without folding. A chunk
-      // that is a whole tool part is read piece by piece (signature, output): no term spans the
-      // "\n---\n" between them, and a piece's ends are word boundaries as the separator is, so
-      // counts add up exactly and the part's text is never joined.
-      const segments = pieces.whole ? pieces.pieces : [docText(pieces)];
-      let tfs: number[] | undefined;
-      for (const segment of segments) {
-        if (quick && !quick.test(segment)) continue;
-        tfs = countTerms(segment, terms, finders, tfs);
+    for (const part of message.parts) {
+      const found = partPieces(part, visibility);
+      if (!found) continue;
+      totalLength += found.total;
+      // Most parts hold no query term: one native pass over their pieces rules them out, with
+      // no chunk made and nothing folded. No term spans two pieces (signature, "\n---\n",
+      // output): a piece's ends are word boundaries, as the separator is.
+      let maybe = quick === undefined;
+      if (quick) {
+        for (const piece of found.pieces) {
+          if (quick.test(piece)) {
+            maybe = true;
+            break;
+          }
+        }
       }
-      if (tfs) for (let t = 0; t < terms.length; t++) if (tfs[t]! > 0) df[t]!++;
-      const doc = pieces;
-      if (tfs && accept(message, doc.type, doc.tool)) candidates.push({ message, doc, tfs, text: segments.length === 1 ? segments[0]! : undefined });
-      if (sliceSpent()) {
-        await maybeYield();
-        if (options.deadline !== undefined && now() > options.deadline) return undefined;
+      if (!maybe) {
+        docs += chunkCount(found);
+        continue;
       }
+      for (const doc of partChunks(found)) {
+        docs++;
+        // A chunk that is a whole part is read piece by piece, so counts add up exactly and the
+        // part's text is never joined.
+        const segments = doc.whole ? doc.pieces : [docText(doc)];
+        let tfs: number[] | undefined;
+        for (const segment of segments) {
+          if (quick && !quick.test(segment)) continue;
+          tfs = countTerms(segment, terms, finders, tfs);
+        }
+        if (tfs) for (let t = 0; t < terms.length; t++) if (tfs[t]! > 0) df[t]!++;
+        if (tfs && accept(message, doc.type, doc.tool)) candidates.push({ message, doc, tfs, text: segments.length === 1 ? segments[0]! : undefined });
+      }
+    }
+    if (sliceSpent()) {
+      await maybeYield();
+      if (options.deadline !== undefined && now() > options.deadline) return undefined;
     }
   }
   if (docs === 0) return [];
