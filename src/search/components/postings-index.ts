@@ -42,6 +42,20 @@ function scratchFor(store: PostingsStore): Scratch {
   return scratch;
 }
 
+/**
+ * Live documents holding a term. Removed (and replaced) documents stay in the postings until a
+ * rebuild: counting them would skew idf away from what a fresh build (and the scan) gives.
+ */
+function liveDocFrequency(store: PostingsStore, term: number): number {
+  if (store.deadDocs === 0) return countPostings(store, term);
+  const alive = store.alive;
+  let count = 0;
+  forEachPosting(store, term, (doc) => {
+    if (alive[doc] === 1) count++;
+  });
+  return count;
+}
+
 /** Live documents holding any query term and their scores: touched[0, n) with score/mask. */
 function accumulate(store: PostingsStore, query: string): { scratch: Scratch; n: number; groups: number } {
   const parsed = parseQuery(query);
@@ -57,7 +71,7 @@ function accumulate(store: PostingsStore, query: string): { scratch: Scratch; n:
     const id = store.terms.find(term.token, 0, term.token.length);
     if (id < 0) continue;
     const bit = groupBit(term.group);
-    const weight = idf(docs, Math.min(docs, countPostings(store, id)));
+    const weight = idf(docs, Math.min(docs, liveDocFrequency(store, id)));
     forEachPosting(store, id, (doc, tf) => {
       if (alive[doc] !== 1) return;
       const s = termScore(tf, weight, length[doc]!, avg);
