@@ -3,7 +3,13 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 
-const bun = "node_modules/opencode-linux-x64/bin/opencode";
+// The host's own binary (its Bun) from the platform package opencode-ai installed.
+const platform = process.platform === "win32" ? "windows" : process.platform;
+const exe = process.platform === "win32" ? "opencode.exe" : "opencode";
+const bun =
+  [`opencode-${platform}-${process.arch}`, `opencode-${platform}-${process.arch}-baseline`]
+    .map((name) => `node_modules/${name}/bin/${exe}`)
+    .find((path) => existsSync(path)) ?? `node_modules/opencode-${platform}-${process.arch}/bin/${exe}`;
 const runs = [
   ["host Bun", bun, ["bench/search-bench.ts"], { BUN_BE_BUN: "1" }],
   ["Node", process.execPath, ["--expose-gc", "--import", "./bench/ts-loader.mjs", "bench/search-bench.ts"], {}],
