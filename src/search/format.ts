@@ -1,14 +1,12 @@
 // Answer objects for the model: snake_case keys, empty fields omitted, and small enough that
 // their JSON stays well under the host's 51,200-byte cut.
 
+import { isoTime } from "../history/compact.ts";
 import type { SearchAnswer, SessionsAnswer } from "./service.ts";
 import type { SessionResult } from "./project-search.ts";
 
 export const MAX_OUTPUT_BYTES = 40_000;
 
-function iso(ms: number | undefined): string | undefined {
-  return ms === undefined ? undefined : new Date(ms).toISOString();
-}
 
 function messageJson(result: SessionResult, withSession: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -16,7 +14,7 @@ function messageJson(result: SessionResult, withSession: boolean): Record<string
   out.message_id = result.message.id;
   out.role = result.message.role;
   out.turn_number = result.turnNumber;
-  const time = iso(result.message.created);
+  const time = isoTime(result.message.created);
   if (time !== undefined) out.time = time;
   out.hits = result.hits.map((hit) => {
     const h: Record<string, unknown> = { type: hit.type, part_id: hit.partId };
@@ -62,9 +60,9 @@ export function formatSessionsAnswer(answer: SessionsAnswer, hint: string): Reco
   const items = answer.sessions.map(({ session, turns, preview, snippet }) => {
     const out: Record<string, unknown> = { session_id: session.id, title: session.title };
     if (session.parentId !== undefined) out.parent_id = session.parentId;
-    const created = iso(session.created);
+    const created = isoTime(session.created);
     if (created !== undefined) out.created = created;
-    const updated = iso(session.updated);
+    const updated = isoTime(session.updated);
     if (updated !== undefined) out.updated = updated;
     out.turns = turns;
     if (preview) out.preview = preview;

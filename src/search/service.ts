@@ -3,6 +3,8 @@
 
 import type { EngramConfig } from "../config/schema.ts";
 import { ArgumentError } from "../history/errors.ts";
+import { authoredText } from "../history/preview.ts";
+import { clip } from "../history/text.ts";
 import type { Role, SessionInfo } from "../history/types.ts";
 import type { ToolVisibility } from "../history/tool-visibility.ts";
 import type { SessionView } from "../history/view.ts";
@@ -103,20 +105,12 @@ function visibilityKey(config: EngramConfig): string {
 function firstUserText(view: SessionView): string {
   for (const message of view.messages) {
     if (message.role !== "user") continue;
-    for (const part of message.parts) if (part.kind === "text" && !part.synthetic && !part.ignored && part.text.trim()) return part.text;
+    const text = message.parts.find(authoredText);
+    if (text) return text.text;
   }
   return "";
 }
 
-function preview(text: string, chars: number): string {
-  // eslint-disable-next-line no-control-regex
-  const flat = text.replace(/[\u0000-\u001f\u007f\u2028\u2029\s]+/g, " ").trim();
-  if (flat.length <= chars) return flat;
-  let end = chars - 1;
-  const code = flat.charCodeAt(end - 1);
-  if (code >= 0xd800 && code <= 0xdbff) end--;
-  return `${flat.slice(0, end)}…`;
-}
 
 export function createSearchService(options: SearchServiceOptions): SearchService {
   const { source } = options;
@@ -240,7 +234,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
           // listed but unreadable: keep it with what the listing says
         }
       }
-      const summary: SessionSummary = { session, turns, preview: preview(first, config.browse.preview_chars) };
+      const summary: SessionSummary = { session, turns, preview: clip(first, config.browse.preview_chars) };
       if (snippet !== undefined) summary.snippet = snippet;
       summaries.push(summary);
     }

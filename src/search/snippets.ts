@@ -3,6 +3,7 @@
 
 import { fold } from "./normalize.ts";
 import { countTerm, type ParsedQuery } from "./tokenize.ts";
+import { isHighSurrogate, isLowSurrogate } from "../history/text.ts";
 
 export interface Mark {
   start: number;
@@ -39,18 +40,11 @@ export function patternMarks(spans: readonly [number, number][] | undefined): Ma
   return (spans ?? []).slice(0, MAX_MARKS).map(([start, end]) => ({ start, end, key: 0 }));
 }
 
-function isHigh(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}
-
-function isLow(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
-}
 
 /** Flattened, trimmed text of text[start, end), with … where it was cut. */
 export function renderWindow(text: string, start: number, end: number): string {
-  if (start > 0 && isLow(text.charCodeAt(start))) start++;
-  if (end < text.length && isHigh(text.charCodeAt(end - 1))) end--;
+  if (start > 0 && isLowSurrogate(text.charCodeAt(start))) start++;
+  if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end--;
   // eslint-disable-next-line no-control-regex
   let body = text.slice(start, end).replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, " ").replace(/ {2,}/g, " ");
   body = body.trim();
