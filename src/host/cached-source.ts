@@ -28,7 +28,12 @@ interface SessionEntry {
   stamp?: SessionStamp;
 }
 
+/** Messages are immutable, so each one's estimate is computed once, not on every refresh. */
+const estimates = new WeakMap<HistoryMessage, number>();
+
 function estimateBytes(message: HistoryMessage): number {
+  const known = estimates.get(message);
+  if (known !== undefined) return known;
   let bytes = 200;
   for (const part of message.parts) {
     bytes += 100;
@@ -36,6 +41,7 @@ function estimateBytes(message: HistoryMessage): number {
     else if (part.kind === "tool") bytes += ((part.output?.length ?? 0) + (part.error?.length ?? 0)) * 2 + 200;
     else if (part.kind === "subtask") bytes += part.prompt.length * 2;
   }
+  estimates.set(message, bytes);
   return bytes;
 }
 
