@@ -5,11 +5,11 @@
 
 import { toolVisibility } from "../src/history/tool-visibility.ts";
 import { buildView } from "../src/history/view.ts";
-import { messageDocs } from "../src/search/documents.ts";
-import { fold, utf8Bytes } from "../src/search/normalize.ts";
-import { SessionIndex } from "../src/search/session-index.ts";
-import { tokenize, parseQuery } from "../src/search/tokenize.ts";
-import { scanSession } from "../src/search/scan.ts";
+import { messageDocs } from "../src/search/text/documents.ts";
+import { fold, utf8Bytes } from "../src/search/text/normalize.ts";
+import { SessionIndex } from "../src/search/index/session-index.ts";
+import { tokenize, parseQuery } from "../src/search/text/tokenize.ts";
+import { scanSession } from "../src/search/scan/scan.ts";
 import { generateSession } from "./generate.ts";
 import { heapMb } from "./heap.ts";
 

@@ -6,9 +6,9 @@
 import { toolVisibility } from "../src/history/tool-visibility.ts";
 import type { HistoryMessage } from "../src/history/types.ts";
 import { buildView } from "../src/history/view.ts";
-import { docText, messageDocPieces } from "../src/search/documents.ts";
-import { quickFilter, scanSession } from "../src/search/scan.ts";
-import { parseQuery } from "../src/search/tokenize.ts";
+import { docText, messageDocPieces } from "../src/search/text/documents.ts";
+import { quickFilter, scanSession } from "../src/search/scan/scan.ts";
+import { parseQuery } from "../src/search/text/tokenize.ts";
 import { generateSession } from "./generate.ts";
 
 const visibility = toolVisibility([], []);

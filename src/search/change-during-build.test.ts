@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from "vitest";
 import type { HistoryMessage } from "../history/types.ts";
-import type { IndexedSession } from "./build.ts";
+import type { IndexedSession } from "./index/build.ts";
 import type { SearchRequest, SearchService } from "./service.ts";
 import { MemorySource, testService, textMessage, toolPart } from "./test-helpers.ts";
 

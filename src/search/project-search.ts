@@ -2,7 +2,7 @@
 // not searched when the budget runs out is counted, and the answer says it is partial.
 
 import type { SessionInfo } from "../history/types.ts";
-import { compareResults, completeHits, type MessageResult } from "./rank.ts";
+import { compareResults, completeHits, type MessageResult } from "./rank/rank.ts";
 import { maybeYield, now } from "./scored.ts";
 import type { SessionSearchResult } from "./session-search.ts";
 

@@ -1,7 +1,7 @@
 // The unit every scorer (cold scan, index, literal/regex) hands to ranking: one scored chunk.
 
 import type { HistoryMessage } from "../history/types.ts";
-import type { HitType } from "./documents.ts";
+import type { HitType } from "./text/documents.ts";
 
 export interface ScoredDoc {
   message: HistoryMessage;

@@ -4,14 +4,14 @@
 import type { Role } from "../history/types.ts";
 import type { ToolVisibility } from "../history/tool-visibility.ts";
 import type { SessionView } from "../history/view.ts";
-import type { IndexedSession } from "./build.ts";
-import type { HitType } from "./documents.ts";
-import { patternScan, type Matcher } from "./pattern.ts";
-import { rankMessages, rankPool, type MessageResult } from "./rank.ts";
-import { scanSession } from "./scan.ts";
+import type { IndexedSession } from "./index/build.ts";
+import type { HitType } from "./text/documents.ts";
+import { patternScan, type Matcher } from "./scan/pattern.ts";
+import { rankMessages, rankPool, type MessageResult } from "./rank/rank.ts";
+import { scanSession } from "./scan/scan.ts";
 import { maybeYield, type DocFilter, type ScoredDoc } from "./scored.ts";
-import { keywordMarks, patternMarks } from "./snippets.ts";
-import type { ParsedQuery } from "./tokenize.ts";
+import { keywordMarks, patternMarks } from "./text/snippets.ts";
+import type { ParsedQuery } from "./text/tokenize.ts";
 
 /** An index this far behind (code units of new text) is updated in the background; we scan. */
 export const MAX_WAIT_CHARS = 256 * 1024;

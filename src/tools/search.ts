@@ -1,6 +1,6 @@
 import { tool, type ToolDefinition } from "@opencode-ai/plugin";
 import { ArgumentError } from "../history/errors.ts";
-import { HIT_TYPES, type HitType } from "../search/documents.ts";
+import { HIT_TYPES, type HitType } from "../search/text/documents.ts";
 import { formatSearchAnswer } from "../search/format.ts";
 import { MAX_QUERY_CHARS, type SearchRequest, type SearchService } from "../search/service.ts";
 import { optionalBool, optionalDate, optionalEnum, optionalEnumList, optionalId, optionalInt, optionalString, requiredString } from "./args.ts";

@@ -3,11 +3,11 @@
 // One loop per session, so concurrent searches share one build. First builds of different
 // sessions run one at a time (BuildQueue) so a project-wide search does not start 200 at once.
 
-import type { HistoryMessage } from "../history/types.ts";
-import type { ToolVisibility } from "../history/tool-visibility.ts";
+import type { HistoryMessage } from "../../history/types.ts";
+import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import type { Sized } from "./cache.ts";
-import { messageTextSize } from "./documents.ts";
-import { maybeYield, now, sliceSpent, startPump, yieldToLoop } from "./scored.ts";
+import { messageTextSize } from "../text/documents.ts";
+import { maybeYield, now, sliceSpent, startPump, yieldToLoop } from "../scored.ts";
 import { SessionIndex, type MessageDiff } from "./session-index.ts";
 
 /** Rebuild from scratch when more than this share of the indexed documents is dead. */

@@ -2,13 +2,13 @@
 // tokens and BM25 as the index, so a session's first query need not wait for an index build.
 // Runs in slices that yield to the event loop; gives up (undefined) past an optional deadline.
 
-import type { HistoryMessage } from "../history/types.ts";
-import type { ToolVisibility } from "../history/tool-visibility.ts";
-import { coverageFactor, groupBit, idf, popcount, termScore } from "./bm25.ts";
-import { chunkCount, docText, partChunks, partPieces, type DocPieces } from "./documents.ts";
-import { fold } from "./normalize.ts";
-import { maybeYield, now, sliceSpent, type DocFilter, type ScoredDoc } from "./scored.ts";
-import { countTerm, countTermAscii, escapeRegExp, type ParsedQuery } from "./tokenize.ts";
+import type { HistoryMessage } from "../../history/types.ts";
+import type { ToolVisibility } from "../../history/tool-visibility.ts";
+import { coverageFactor, groupBit, idf, popcount, termScore } from "../rank/bm25.ts";
+import { chunkCount, docText, partChunks, partPieces, type DocPieces } from "../text/documents.ts";
+import { fold } from "../text/normalize.ts";
+import { maybeYield, now, sliceSpent, type DocFilter, type ScoredDoc } from "../scored.ts";
+import { countTerm, countTermAscii, escapeRegExp, type ParsedQuery } from "../text/tokenize.ts";
 
 const NON_ASCII = /[^\x00-\x7f]/;
 

@@ -2,7 +2,7 @@
 // the text stays in the host's message objects and is re-read for snippets.
 
 import type { AnyDocument, IDocumentsStore } from "@orama/orama";
-import type { HitType } from "../documents.ts";
+import type { HitType } from "../../text/documents.ts";
 
 export interface DocMeta {
   /** Orama document id (unique per insertion). */

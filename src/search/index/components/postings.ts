@@ -5,8 +5,8 @@
 // which message it belongs to. Removal marks a document dead; the owner rebuilds when too much
 // of the index is dead.
 
-import { fold } from "../normalize.ts";
-import { TokenSpans, tokenSpans } from "../tokenize.ts";
+import { fold } from "../../text/normalize.ts";
+import { TokenSpans, tokenSpans } from "../../text/tokenize.ts";
 import { TermTable } from "./term-table.ts";
 
 const TF_MAX = 255;

@@ -1,9 +1,9 @@
 // What of a message is searchable: one document per part (text, reasoning, tool call as tool
 // visibility allows), long parts cut into chunks so no document is huge.
 
-import type { HistoryMessage, HistoryPart } from "../history/types.ts";
-import type { ToolVisibility } from "../history/tool-visibility.ts";
-import { toolCallSignature, toolPartText, toolResultText } from "../history/tool-text.ts";
+import type { HistoryMessage, HistoryPart } from "../../history/types.ts";
+import type { ToolVisibility } from "../../history/tool-visibility.ts";
+import { toolCallSignature, toolPartText, toolResultText } from "../../history/tool-text.ts";
 
 export type HitType = "text" | "tool" | "reasoning";
 export const HIT_TYPES: readonly HitType[] = ["text", "tool", "reasoning"];

@@ -1,7 +1,7 @@
 // Orama tokenizer component: our tokenizer (identifier humps, CJK bigrams) behind Orama's interface.
 
 import type { Tokenizer } from "@orama/orama";
-import { tokenize } from "../tokenize.ts";
+import { tokenize } from "../../text/tokenize.ts";
 
 export function createTokenizerComponent(): Tokenizer {
   return {

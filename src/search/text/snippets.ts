@@ -3,7 +3,7 @@
 
 import { fold } from "./normalize.ts";
 import { countTerm, type ParsedQuery } from "./tokenize.ts";
-import { isHighSurrogate, isLowSurrogate } from "../history/text.ts";
+import { isHighSurrogate, isLowSurrogate } from "../../history/text.ts";
 
 export interface Mark {
   start: number;

@@ -4,13 +4,13 @@
 // batches of chunks (≤ ~4 KB each), is stopped when a batch overruns, and keeps at most
 // MAX_MATCHES_PER_DOC matches per chunk; the scan yields between slices and stops at a deadline.
 
-import { ArgumentError } from "../history/errors.ts";
-import type { HistoryMessage } from "../history/types.ts";
-import type { ToolVisibility } from "../history/tool-visibility.ts";
-import { messageDocs } from "./documents.ts";
-import { fold } from "./normalize.ts";
+import { ArgumentError } from "../../history/errors.ts";
+import type { HistoryMessage } from "../../history/types.ts";
+import type { ToolVisibility } from "../../history/tool-visibility.ts";
+import { messageDocs } from "../text/documents.ts";
+import { fold } from "../text/normalize.ts";
 import type { RegexRunner, Span } from "./regex-runner.ts";
-import { maybeYield, now, sliceSpent, type DocFilter, type ScoredDoc } from "./scored.ts";
+import { maybeYield, now, sliceSpent, type DocFilter, type ScoredDoc } from "../scored.ts";
 
 export type { Span };
 

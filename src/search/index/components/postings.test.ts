@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { tokenize } from "../tokenize.ts";
+import { tokenize } from "../../text/tokenize.ts";
 import { addDocument, countPostings, createPostingsStore, forEachPosting, removeDocument, trimStore } from "./postings.ts";
-import { selectBest } from "../rank.ts";
+import { selectBest } from "../../rank/rank.ts";
 import { TermTable } from "./term-table.ts";
 
 /** What the packed store should hold: term → [[doc, tf], …] in insertion order. */

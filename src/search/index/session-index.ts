@@ -4,12 +4,12 @@
 // documents of the best messages only.
 
 import { create, insert, remove, search, type Orama } from "@orama/orama";
-import type { HistoryMessage } from "../history/types.ts";
-import type { ToolVisibility } from "../history/tool-visibility.ts";
+import type { HistoryMessage } from "../../history/types.ts";
+import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import { createMetaStoreComponent, type DocMeta } from "./components/meta-store.ts";
 import { createPostingsIndexComponent, postingsBytes, removeDocument, trimStore, type PostingsStore, type SearchRequest } from "./components/postings-index.ts";
 import { createTokenizerComponent } from "./components/tokenizer.ts";
-import { messageDocs, type HitType } from "./documents.ts";
+import { messageDocs, type HitType } from "../text/documents.ts";
 
 const SCHEMA = { text: "string" } as const;
 

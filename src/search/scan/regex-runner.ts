@@ -4,7 +4,7 @@
 // reused while it behaves, and replaced after a termination.
 
 import { Worker } from "node:worker_threads";
-import { ArgumentError } from "../history/errors.ts";
+import { ArgumentError } from "../../history/errors.ts";
 
 export type Span = [start: number, end: number];
 

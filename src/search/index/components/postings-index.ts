@@ -5,9 +5,9 @@
 // materialises a few dozen hits rather than thousands.
 
 import type { IIndex } from "@orama/orama";
-import { coverageFactor, groupBit, idf, popcount, termScore } from "../bm25.ts";
-import { OTHER_CHUNKS_COUNTED, OTHER_CHUNKS_SHARE, selectBest } from "../rank.ts";
-import { parseQuery } from "../tokenize.ts";
+import { coverageFactor, groupBit, idf, popcount, termScore } from "../../rank/bm25.ts";
+import { OTHER_CHUNKS_COUNTED, OTHER_CHUNKS_SHARE, selectBest } from "../../rank/rank.ts";
+import { parseQuery } from "../../text/tokenize.ts";
 import { addDocument, countPostings, createPostingsStore, forEachPosting, removeDocument, type PostingsStore } from "./postings.ts";
 
 export { postingsBytes, removeDocument, trimStore, type PostingsStore } from "./postings.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { assistant, toolCall } from "../history/testing.ts";
-import { toolVisibility } from "../history/tool-visibility.ts";
+import { assistant, toolCall } from "../../history/testing.ts";
+import { toolVisibility } from "../../history/tool-visibility.ts";
 import fc from "fast-check";
 import { CHUNK_CHARS, chunkEnd, messageDocs, partSearchText, partTextPieces, sliceOfPieces } from "./documents.ts";
 

@@ -1,10 +1,10 @@
 // history_sessions with a query: sessions ranked by how well their content (and title) match,
 // each with its best snippet.
 
-import type { SessionInfo } from "../history/types.ts";
-import { fold } from "./normalize.ts";
-import type { SessionResult } from "./project-search.ts";
-import { countTerm, type ParsedQuery } from "./tokenize.ts";
+import type { SessionInfo } from "../../history/types.ts";
+import { fold } from "../text/normalize.ts";
+import type { SessionResult } from "../project-search.ts";
+import { countTerm, type ParsedQuery } from "../text/tokenize.ts";
 
 export interface RankedSession {
   session: SessionInfo;

@@ -2,12 +2,12 @@
 // other chunks; the whole phrase boosts a chunk; recency breaks ties. Builds hits and snippets
 // for the messages returned only.
 
-import type { HistoryMessage } from "../history/types.ts";
-import type { ToolVisibility } from "../history/tool-visibility.ts";
-import { partTextPieces, sliceOfPieces, type HitType } from "./documents.ts";
-import type { ScoredDoc } from "./scored.ts";
-import { snippets, type Mark } from "./snippets.ts";
-import { hasPhrase, type ParsedQuery } from "./tokenize.ts";
+import type { HistoryMessage } from "../../history/types.ts";
+import type { ToolVisibility } from "../../history/tool-visibility.ts";
+import { partTextPieces, sliceOfPieces, type HitType } from "../text/documents.ts";
+import type { ScoredDoc } from "../scored.ts";
+import { snippets, type Mark } from "../text/snippets.ts";
+import { hasPhrase, type ParsedQuery } from "../text/tokenize.ts";
 
 export const PHRASE_BOOST = 1.6;
 export const OTHER_CHUNKS_SHARE = 0.25;

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fold } from "./normalize.ts";
+import { fold } from "../text/normalize.ts";
 import { FOLDS_OFF_ASCII, quickFilter } from "./scan.ts";
-import { countTerm, countTermAscii, parseQuery } from "./tokenize.ts";
+import { countTerm, countTermAscii, parseQuery } from "../text/tokenize.ts";
 
 describe("scan quick filter", () => {
   it("never rules out a chunk whose folded text holds a query term", () => {
@@ -54,10 +54,10 @@ describe("countTermAscii", () => {
 
 describe("scan agrees with the index", () => {
   it("scores every document the index returns exactly as the index does", async () => {
-    const { SessionIndex } = await import("./session-index.ts");
+    const { SessionIndex } = await import("../index/session-index.ts");
     const { scanSession } = await import("./scan.ts");
-    const { toolVisibility } = await import("../history/tool-visibility.ts");
-    const { assistant, toolCall, user } = await import("../history/testing.ts");
+    const { toolVisibility } = await import("../../history/tool-visibility.ts");
+    const { assistant, toolCall, user } = await import("../../history/testing.ts");
     const visibility = toolVisibility([], []);
     const words = ["tokenBucket", "token", "BUCKET", "limiter", "Café", "无线耳机", "x", "rate_limiter", "\n", "--", "ÉCLAIR", "eclair"];
     const text = fc.array(fc.constantFrom(...words), { maxLength: 30 }).map((w) => w.join(" "));

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { assistant } from "../history/testing.ts";
-import { toolVisibility } from "../history/tool-visibility.ts";
+import { assistant } from "../../history/testing.ts";
+import { toolVisibility } from "../../history/tool-visibility.ts";
 import { patternScan, regexMatcher } from "./pattern.ts";
 import { RegexRunner } from "./regex-runner.ts";
 
