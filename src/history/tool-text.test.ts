@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toolCall } from "./testing.ts";
+import { toolCall } from "./testing/messages.ts";
 import { toolCallSignature } from "./tool-text.ts";
 
 describe("toolCallSignature", () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { MemorySource, testService, textMessage, toolPart } from "./test-helpers.ts";
+import { textMessage, toolPart } from "../history/testing/messages.ts";
+import { MemorySource } from "../host/testing/memory-source.ts";
+import { testService } from "./testing/service.ts";
 
 const T0 = Date.UTC(2025, 0, 1);
 
