@@ -17,7 +17,7 @@ import { RegexRunner } from "./scan/regex-runner.ts";
 import { searchProject, type SessionResult } from "./project-search.ts";
 import { rankSessions, type RankedSession } from "./rank/rank-sessions.ts";
 import { asSearch, now, yieldToLoop } from "./scored.ts";
-import { searchSession, type Query, type SearchFilters } from "./session-search.ts";
+import { collectSession, rankSession, type Query, type SearchFilters } from "./session-search.ts";
 import { parseQuery } from "./text/tokenize.ts";
 import { ViewCache } from "./view-cache.ts";
 
@@ -150,9 +150,14 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
         const indexed = indexedSession(session.id);
         // Snippets for each session's best result now (history_sessions shows it); the rest only
         // for the results the merged answer keeps (searchProject completes them).
-        const outcome = await searchSession(view, query, filters, limits, { visibility, indexed, deadline, hitsFor: 1 });
+        const searchOptions = { visibility, indexed, deadline, hitsFor: 1 };
+        const collected = await collectSession(view, query, filters, limits, searchOptions);
         cache.enforce();
-        return { outcome, turnOf: (id: string) => view.turnNumbers[view.indexById.get(id) ?? -1] ?? 0 };
+        return {
+          collected,
+          rank: (global) => rankSession(collected, query, limits, searchOptions, global),
+          turnOf: (id: string) => view.turnNumbers[view.indexById.get(id) ?? -1] ?? 0,
+        };
       },
       { concurrency: config.project_concurrency, budgetMs: budgetMs ?? config.project_time_budget_ms, limit },
     );

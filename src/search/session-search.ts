@@ -1,5 +1,6 @@
 // One session's search: filters, then the index when it is built and (nearly) current, else the
-// cold scan (while the index builds in the background); literal/regex always scan.
+// cold scan (while the index builds in the background); literal/regex always scan. Collecting
+// and ranking are separate steps, so project scope can rank every session against shared statistics.
 
 import type { Role } from "../history/types.ts";
 import type { ToolVisibility } from "../history/tool-visibility.ts";
@@ -7,9 +8,11 @@ import type { SessionView } from "../history/view.ts";
 import type { IndexedSession } from "./index/build.ts";
 import type { HitType } from "./text/documents.ts";
 import { patternScan, type Matcher } from "./scan/pattern.ts";
-import { rankMessages, rankPool, type MessageResult } from "./rank/rank.ts";
+import { emptyStats, type CollectionStats } from "./rank/bm25.ts";
+import { rankMessages, rankPool, textReader, type MessageResult } from "./rank/rank.ts";
+import { rescore } from "./rank/rescore.ts";
 import { scanSession } from "./scan/scan.ts";
-import { maybeYield, type DocFilter, type ScoredDoc } from "./scored.ts";
+import type { DocFilter, ScoredDoc } from "./scored.ts";
 import { keywordMarks, patternMarks } from "./text/snippets.ts";
 import type { ParsedQuery } from "./text/tokenize.ts";
 
@@ -43,14 +46,6 @@ export interface SessionSearchOptions {
   deadline?: number;
 }
 
-export interface SessionSearchResult {
-  results: MessageResult[];
-  /** How the answer was computed. */
-  via: "index" | "scan";
-  /** True when the deadline passed before the session was searched through. */
-  timedOut?: boolean;
-}
-
 /** The request's filters on a message and chunk (type, role, tool, time), nothing else. */
 function attributeFilter(filters: SearchFilters): DocFilter {
   return (message, type, tool) => {
@@ -63,37 +58,56 @@ function attributeFilter(filters: SearchFilters): DocFilter {
   };
 }
 
-/** The filters, and the message must be one of the view's visible messages (this very object). */
-export function makeFilter(view: SessionView, filters: SearchFilters): DocFilter {
+/** The filters, and the message must be one of the view's messages before `end` (this very object). */
+export function makeFilter(view: SessionView, filters: SearchFilters, end: number = view.visibleEnd): DocFilter {
   const attributes = attributeFilter(filters);
   return (message, type, tool) => {
     const index = view.indexById.get(message.id);
-    if (index === undefined || index >= view.visibleEnd) return false;
+    if (index === undefined || index >= end) return false;
     if (view.messages[index] !== message) return false;
     return attributes(message, type, tool);
   };
 }
 
-/** For messages known to be the view's own: the filters, and not in the hidden tail. */
-function visibleFilter(view: SessionView, filters: SearchFilters): DocFilter {
+/** For messages known to be the view's own: the filters, and not at or after `end`. */
+function visibleFilter(view: SessionView, end: number, filters: SearchFilters): DocFilter {
   const attributes = attributeFilter(filters);
-  if (view.visibleEnd >= view.messages.length) return attributes;
-  const hidden = new Set(view.messages.slice(view.visibleEnd));
+  if (end >= view.messages.length) return attributes;
+  const hidden = new Set(view.messages.slice(end));
   return (message, type, tool) => !hidden.has(message) && attributes(message, type, tool);
 }
 
-export async function searchSession(
-  view: SessionView,
-  query: Query,
-  filters: SearchFilters,
-  limits: ResultLimits,
-  options: SessionSearchOptions,
-): Promise<SessionSearchResult> {
-  // Scans walk the visible messages themselves, so only the filters apply.
+/** A session's matching documents, scored against its own statistics, before ranking. */
+export interface CollectedSession {
+  docs: ScoredDoc[];
+  via: "index" | "scan";
+  /** Keyword queries: the statistics the documents were scored with. */
+  stats?: CollectionStats;
+  timedOut?: boolean;
+}
+
+/**
+ * Where the search of a session stops: the own view's visible end, and in the calling session
+ * also before its latest turn, which is live in the model's context (the message that asked the
+ * question, the replies since) with or without a compaction.
+ */
+export function searchableEnd(view: SessionView): number {
+  if (!view.self) return view.visibleEnd;
+  const last = view.turnNumbers[view.turnNumbers.length - 1] ?? 0;
+  if (last === 0) return view.visibleEnd;
+  let start = view.messages.length;
+  while (start > 0 && view.turnNumbers[start - 1] === last) start--;
+  return Math.min(view.visibleEnd, start);
+}
+
+export async function collectSession(view: SessionView, query: Query, filters: SearchFilters, limits: ResultLimits, options: SessionSearchOptions): Promise<CollectedSession> {
+  // Scans walk the searchable messages themselves, so only the filters apply.
   const accept = attributeFilter(filters);
-  const visible = () => view.messages.slice(0, view.visibleEnd);
+  const end = searchableEnd(view);
+  const searchable = () => view.messages.slice(0, end);
   let docs: ScoredDoc[] | undefined;
   let via: "index" | "scan" = "scan";
+  let stats: CollectionStats | undefined;
   const indexed = options.indexed;
   const pending = indexed ? indexed.update(view.messages) : Infinity;
   if (query.kind === "keyword") {
@@ -103,30 +117,46 @@ export async function searchSession(
         via = "index";
         docs = [];
         // An index in step with this view holds exactly its messages: no per-hit lookup.
-        const filter = indexed.index.inStepWith(view.messages) ? visibleFilter(view, filters) : makeFilter(view, filters);
+        const filter = indexed.index.inStepWith(view.messages) ? visibleFilter(view, end, filters) : makeFilter(view, filters, end);
         for (const hit of indexed.index.search(query.text, filter, rankPool(limits.limit))) {
           const { meta, message, score } = hit;
           const doc: ScoredDoc = { message, partId: meta.partId, type: meta.type, start: meta.start, end: meta.end, score };
           if (meta.tool !== undefined) doc.tool = meta.tool;
           docs.push(doc);
         }
+        stats = indexed.index.stats(query.text);
       }
     }
-    if (!docs) docs = await scanSession(visible(), options.visibility, query.parsed, accept, { deadline: options.deadline });
+    if (!docs) {
+      stats = emptyStats(query.parsed.terms.length);
+      docs = await scanSession(searchable(), options.visibility, query.parsed, accept, { deadline: options.deadline, stats });
+    }
   } else {
-    docs = await patternScan(visible(), options.visibility, query.matcher, accept, { deadline: options.deadline });
+    docs = await patternScan(searchable(), options.visibility, query.matcher, accept, { deadline: options.deadline });
   }
-  if (!docs) return { results: [], via, timedOut: true };
-  // Ranking is one synchronous stretch: start it on a fresh slice.
-  if (via === "scan") await maybeYield();
+  if (!docs) return { docs: [], via, timedOut: true };
+  const collected: CollectedSession = { docs, via };
+  if (stats) collected.stats = stats;
+  return collected;
+}
+
+/** Ranks a session's documents into messages with hits (`global`: rescore them against it first). */
+export function rankSession(
+  collected: CollectedSession,
+  query: Query,
+  limits: ResultLimits,
+  options: Pick<SessionSearchOptions, "visibility" | "hitsFor">,
+  global?: CollectionStats,
+): MessageResult[] {
+  const textOf = textReader(options.visibility);
+  if (global && query.kind === "keyword") rescore(collected.docs, query.parsed, global, textOf);
   const marks =
     query.kind === "keyword" ? (text: string) => keywordMarks(text, query.parsed) : (_: string, doc: ScoredDoc) => patternMarks(doc.spans);
-  const results = rankMessages(docs, {
+  return rankMessages(collected.docs, {
     ...limits,
     visibility: options.visibility,
     parsed: query.kind === "keyword" ? query.parsed : undefined,
     marks,
     ...(options.hitsFor !== undefined ? { hitsFor: options.hitsFor } : {}),
   });
-  return { results, via };
 }

@@ -7,9 +7,10 @@ import { create, insert, remove, search, type Orama } from "@orama/orama";
 import type { HistoryMessage } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import { createMetaStoreComponent, type DocMeta } from "./components/meta-store.ts";
-import { createPostingsIndexComponent, postingsBytes, removeDocument, trimStore, type PostingsStore, type SearchRequest } from "./components/postings-index.ts";
+import { collectionStats, createPostingsIndexComponent, postingsBytes, removeDocument, trimStore, type PostingsStore, type SearchRequest } from "./components/postings-index.ts";
 import { createTokenizerComponent } from "./components/tokenizer.ts";
 import { messageDocs, type HitType } from "../text/documents.ts";
+import type { CollectionStats } from "../rank/bm25.ts";
 
 const SCHEMA = { text: "string" } as const;
 
@@ -195,6 +196,11 @@ export class SessionIndex {
       if (indexed) hits.push({ meta: hit.document, message: indexed.message, score: hit.score });
     }
     return hits;
+  }
+
+  /** The statistics BM25 ranks the query's terms with in this index (project scope sums them). */
+  stats(query: string): CollectionStats {
+    return collectionStats(this.store, query);
   }
 
   /** Drops the arrays' growth headroom (after a build). */

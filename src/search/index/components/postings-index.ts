@@ -5,7 +5,7 @@
 // materialises a few dozen hits rather than thousands.
 
 import type { IIndex } from "@orama/orama";
-import { coverageFactor, groupBit, idf, popcount, termScore } from "../../rank/bm25.ts";
+import { coverageFactor, groupBit, idf, popcount, termScore, type CollectionStats } from "../../rank/bm25.ts";
 import { OTHER_CHUNKS_COUNTED, OTHER_CHUNKS_SHARE, selectBest } from "../../rank/rank.ts";
 import { parseQuery } from "../../text/tokenize.ts";
 import { addDocument, countPostings, createPostingsStore, forEachPosting, removeDocument, type PostingsStore } from "./postings.ts";
@@ -54,6 +54,16 @@ function liveDocFrequency(store: PostingsStore, term: number): number {
     if (alive[doc] === 1) count++;
   });
   return count;
+}
+
+/** The live documents' number, total length and, per query term, how many hold it. */
+export function collectionStats(store: PostingsStore, query: string): CollectionStats {
+  const parsed = parseQuery(query);
+  const df = parsed.terms.map((term) => {
+    const id = store.terms.find(term.token, 0, term.token.length);
+    return id < 0 ? 0 : Math.min(store.liveDocs, liveDocFrequency(store, id));
+  });
+  return { docs: store.liveDocs, length: store.liveLength, df };
 }
 
 /** Live documents holding any query term and their scores: touched[0, n) with score/mask. */
