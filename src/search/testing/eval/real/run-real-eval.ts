@@ -1,8 +1,9 @@
 // Asks the labelled questions of the real sessions through the search service, per session and
 // project-wide, on the cold path (scan) or the warm path (built indexes), and scores the answers.
 
-import type { SearchService } from "../../service.ts";
-import { MemorySource, testService } from "../../test-helpers.ts";
+import type { SearchService } from "../../../service.ts";
+import { MemorySource } from "../../../../host/testing/memory-source.ts";
+import { testService } from "../../service.ts";
 import { metrics, type Metrics } from "../run-eval.ts";
 import { REAL_QUESTIONS, type RealQuestion, type RealQuestionKind } from "./questions.ts";
 import { loadRealSessions, type RealSession } from "./sessions.ts";

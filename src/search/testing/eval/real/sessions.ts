@@ -5,11 +5,11 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
-import type { HistoryMessage, SessionInfo } from "../../../history/types.ts";
-import { mapMessage, mapSession } from "../../../host/map.ts";
+import type { HistoryMessage, SessionInfo } from "../../../../history/types.ts";
+import { mapMessage, mapSession } from "../../../../host/map.ts";
 
 /** `../shared/corpus/dev` beside the checkout (CI places `../shared/` there too). */
-export const DEV_CORPUS_DIR = fileURLToPath(new URL("../../../../../shared/corpus/dev/", import.meta.url));
+export const DEV_CORPUS_DIR = fileURLToPath(new URL("../../../../../../shared/corpus/dev/", import.meta.url));
 
 export interface RealSession {
   /** File name without `.json.gz`, e.g. `mini-django-15629`: how the questions name a session. */
