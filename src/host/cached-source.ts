@@ -49,6 +49,11 @@ function sameStamp(a: SessionStamp, b: SessionStamp): boolean {
   return a.messages === b.messages && a.parts === b.parts && a.updated === b.updated;
 }
 
+function newestFirst(raw: unknown[]): SessionInfo[] {
+  const sessions = raw.map(mapSession).filter((s): s is SessionInfo => s !== undefined);
+  return sessions.sort((a, b) => (b.updated ?? b.created ?? 0) - (a.updated ?? a.created ?? 0));
+}
+
 function byId(a: HistoryMessage, b: HistoryMessage): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
@@ -64,8 +69,12 @@ export class CachedHistorySource implements HistorySource {
   ) {}
 
   async listSessions(): Promise<SessionInfo[]> {
-    const sessions = (await this.reader.listSessions()).map(mapSession).filter((s): s is SessionInfo => s !== undefined);
-    return sessions.sort((a, b) => (b.updated ?? b.created ?? 0) - (a.updated ?? a.created ?? 0));
+    return newestFirst(await this.reader.listSessions());
+  }
+
+  async listEverySession(callerSessionId: string): Promise<SessionInfo[]> {
+    if (!this.reader.everySession) throw new HistoryError("Searching every project needs the host's SQLite store (store.sqlite_fast_path); search this project instead.");
+    return newestFirst(await this.reader.everySession(callerSessionId));
   }
 
   async getSession(sessionId: string): Promise<SessionInfo> {
