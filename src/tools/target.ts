@@ -10,7 +10,8 @@ export type CallContext = AskContext;
 /** Resolves when the caller may read `sessionId`: its own session, its project, or another project the user allows. */
 export async function mayRead(deps: ToolDeps, sessionId: string, context: CallContext, tool: string): Promise<void> {
   if (sessionId === context.sessionID) return;
-  await askToRead(await deps.source.getSession(sessionId), context, tool);
+  const session = await (deps.source.sessionOnce?.(sessionId) ?? deps.source.getSession(sessionId));
+  await askToRead(session, context, tool);
 }
 
 /** The session named by `session_id`, or the calling session; its own view hides the live context. */
