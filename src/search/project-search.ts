@@ -12,6 +12,8 @@ import type { CollectedSession } from "./session-search.ts";
 export interface SessionResult extends MessageResult {
   sessionId: string;
   turnNumber: number;
+  /** Global scope: the directory the session ran in. */
+  directory?: string;
 }
 
 export interface ProjectSearchOutcome {
