@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { assistant, toolCall, user } from "../../history/testing.ts";
+import { assistant, toolCall, user } from "../../history/testing/messages.ts";
 import { toolVisibility } from "../../history/tool-visibility.ts";
 import type { HistoryMessage } from "../../history/types.ts";
 import { buildView, type SessionView } from "../../history/view.ts";
