@@ -1,0 +1,20 @@
+// What the real-session eval must reach. The floors are a regression guard: the figures measured
+// when they were last raised, rounded down. Raise them as search improves, up to the goal.
+
+import type { RealQuestionKind } from "./questions.ts";
+
+export interface Floor {
+  recallAt5: number;
+  mrr: number;
+  /** recall@5 of each kind of question. */
+  kindRecallAt5: Record<RealQuestionKind, number>;
+}
+
+/** Issue 9's goal, per scope: recall@5 ≥ 0.95, MRR ≥ 0.85, no kind under 0.9 recall@5. */
+export const REAL_EVAL_GOAL = { recallAt5: 0.95, mrr: 0.85, kindRecallAt5: 0.9 } as const;
+
+/** Floors per scope, holding on both the cold and the warm path (baseline: main after issue 9 point 1, bea0140). */
+export const REAL_EVAL_FLOORS: Record<"session" | "project", Floor> = {
+  session: { recallAt5: 0.81, mrr: 0.67, kindRecallAt5: { prose: 0.76, identifier: 1, error: 1, path: 0.64, number: 0.93, command: 0.53, typo: 0.72 } },
+  project: { recallAt5: 0.71, mrr: 0.58, kindRecallAt5: { prose: 0.5, identifier: 0.94, error: 1, path: 0.58, number: 0.83, command: 0.36, typo: 0.7 } },
+};
