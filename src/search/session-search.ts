@@ -2,17 +2,15 @@
 // cold scan (while the index builds in the background); literal/regex always scan. Collecting
 // and ranking are separate steps, so project scope can rank every session against shared statistics.
 
-import type { Role } from "../history/types.ts";
 import type { ToolVisibility } from "../history/tool-visibility.ts";
 import type { SessionView } from "../history/view.ts";
 import type { IndexedSession } from "./index/build.ts";
-import type { HitType } from "./text/documents.ts";
 import { patternScan, type Matcher } from "./scan/pattern.ts";
 import { emptyStats, type CollectionStats } from "./rank/bm25.ts";
-import { rankMessages, rankPool, textReader, type MessageResult } from "./rank/rank.ts";
+import { rankMessages, textReader, type MessageResult } from "./rank/rank.ts";
 import { rescore } from "./rank/rescore.ts";
 import { scanSession } from "./scan/scan.ts";
-import type { DocFilter, ScoredDoc } from "./scored.ts";
+import { maybeYield, type DocFilter, type ScoredDoc, type SearchFilters } from "./scored.ts";
 import { keywordMarks, patternMarks } from "./text/snippets.ts";
 import type { ParsedQuery } from "./text/tokenize.ts";
 
@@ -20,15 +18,6 @@ import type { ParsedQuery } from "./text/tokenize.ts";
 export const MAX_WAIT_CHARS = 256 * 1024;
 
 export type Query = { kind: "keyword"; text: string; parsed: ParsedQuery } | { kind: "pattern"; matcher: Matcher };
-
-export interface SearchFilters {
-  types: ReadonlySet<HitType>;
-  role?: Role;
-  tool?: string;
-  /** Epoch ms bounds on the message's creation time (after < created < before). */
-  after?: number;
-  before?: number;
-}
 
 export interface ResultLimits {
   limit: number;
@@ -58,25 +47,6 @@ function attributeFilter(filters: SearchFilters): DocFilter {
   };
 }
 
-/** The filters, and the message must be one of the view's messages before `end` (this very object). */
-export function makeFilter(view: SessionView, filters: SearchFilters, end: number = view.visibleEnd): DocFilter {
-  const attributes = attributeFilter(filters);
-  return (message, type, tool) => {
-    const index = view.indexById.get(message.id);
-    if (index === undefined || index >= end) return false;
-    if (view.messages[index] !== message) return false;
-    return attributes(message, type, tool);
-  };
-}
-
-/** For messages known to be the view's own: the filters, and not at or after `end`. */
-function visibleFilter(view: SessionView, end: number, filters: SearchFilters): DocFilter {
-  const attributes = attributeFilter(filters);
-  if (end >= view.messages.length) return attributes;
-  const hidden = new Set(view.messages.slice(end));
-  return (message, type, tool) => !hidden.has(message) && attributes(message, type, tool);
-}
-
 /** A session's matching documents, scored against its own statistics, before ranking. */
 export interface CollectedSession {
   docs: ScoredDoc[];
@@ -87,24 +57,29 @@ export interface CollectedSession {
 }
 
 /**
- * Where the search of a session stops: the own view's visible end, and in the calling session
- * also before its latest turn, which is live in the model's context (the message that asked the
+ * The view a search sees: the own view as browsing sees it, and in the calling session also
+ * without its latest turn, which is live in the model's context (the message that asked the
  * question, the replies since) with or without a compaction.
  */
-export function searchableEnd(view: SessionView): number {
-  if (!view.self) return view.visibleEnd;
+export function searchableView(view: SessionView): SessionView {
+  if (!view.self) return view;
   const last = view.turnNumbers[view.turnNumbers.length - 1] ?? 0;
-  if (last === 0) return view.visibleEnd;
+  if (last === 0) return view;
   let start = view.messages.length;
   while (start > 0 && view.turnNumbers[start - 1] === last) start--;
-  return Math.min(view.visibleEnd, start);
+  return start < view.visibleEnd ? { ...view, visibleEnd: start } : view;
 }
 
-export async function collectSession(view: SessionView, query: Query, filters: SearchFilters, limits: ResultLimits, options: SessionSearchOptions): Promise<CollectedSession> {
-  // Scans walk the searchable messages themselves, so only the filters apply.
+export async function collectSession(
+  sessionView: SessionView,
+  query: Query,
+  filters: SearchFilters,
+  options: SessionSearchOptions,
+): Promise<CollectedSession> {
+  const view = searchableView(sessionView);
+  // Scans walk the visible messages themselves, so only the filters apply.
   const accept = attributeFilter(filters);
-  const end = searchableEnd(view);
-  const searchable = () => view.messages.slice(0, end);
+  const visible = () => view.messages.slice(0, view.visibleEnd);
   let docs: ScoredDoc[] | undefined;
   let via: "index" | "scan" = "scan";
   let stats: CollectionStats | undefined;
@@ -116,31 +91,31 @@ export async function collectSession(view: SessionView, query: Query, filters: S
       if (indexed.built) {
         via = "index";
         docs = [];
-        // An index in step with this view holds exactly its messages: no per-hit lookup.
-        const filter = indexed.index.inStepWith(view.messages) ? visibleFilter(view, end, filters) : makeFilter(view, filters, end);
-        for (const hit of indexed.index.search(query.text, filter, rankPool(limits.limit))) {
+        for (const hit of indexed.index.search(query.text, filters, view)) {
           const { meta, message, score } = hit;
           const doc: ScoredDoc = { message, partId: meta.partId, type: meta.type, start: meta.start, end: meta.end, score };
           if (meta.tool !== undefined) doc.tool = meta.tool;
           docs.push(doc);
         }
-        stats = indexed.index.stats(query.text);
+        stats = indexed.index.stats(query.parsed);
       }
     }
     if (!docs) {
       stats = emptyStats(query.parsed.terms.length);
-      docs = await scanSession(searchable(), options.visibility, query.parsed, accept, { deadline: options.deadline, stats });
+      docs = await scanSession(visible(), options.visibility, query.parsed, accept, { deadline: options.deadline, stats });
     }
   } else {
-    docs = await patternScan(searchable(), options.visibility, query.matcher, accept, { deadline: options.deadline });
+    docs = await patternScan(visible(), options.visibility, query.matcher, accept, { deadline: options.deadline });
   }
   if (!docs) return { docs: [], via, timedOut: true };
+  // Ranking is one synchronous stretch: start it on a fresh slice.
+  if (via === "scan") await maybeYield();
   const collected: CollectedSession = { docs, via };
   if (stats) collected.stats = stats;
   return collected;
 }
 
-/** Ranks a session's documents into messages with hits (`global`: rescore them against it first). */
+/** Ranks a session's documents into messages with hits (`global`: rescored against those statistics first). */
 export function rankSession(
   collected: CollectedSession,
   query: Query,
