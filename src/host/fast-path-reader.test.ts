@@ -44,7 +44,10 @@ class MemoryStore implements SqliteReader {
   async changedSince(_: string, updated: number) {
     return [...this.rows.entries()].filter(([, row]) => row.updated >= updated).map(([key]) => key);
   }
-  close() {}
+  closed = 0;
+  close() {
+    this.closed++;
+  }
 }
 
 function setup() {
@@ -57,7 +60,7 @@ function setup() {
   const logs: string[] = [];
   const reader = withFastPath(createSdkReader(client, { pageSize: 50, timeoutMs: 1000 }), async () => store, (_, message) => logs.push(message));
   const source = new CachedHistorySource(reader, { checkSize: 5, maxSingleReads: 5, maxBytes: 1 << 30 });
-  return { client, store, source, logs };
+  return { client, store, reader, source, logs };
 }
 
 describe("SQLite fast path with SDK fallback", () => {
@@ -91,5 +94,22 @@ describe("SQLite fast path with SDK fallback", () => {
     store.fail = true;
     expect(await source.loadMessages(SID)).toHaveLength(10);
     expect(logs.some((line) => /SQLite fast path failed \(disk I\/O error\)/.test(line))).toBe(true);
+  });
+
+  it("closes the database on close (plugin dispose), and reads through the SDK after it", async () => {
+    const { client, store, reader } = setup();
+    expect(await reader.readAll(SID)).toHaveLength(10);
+    expect(client.calls.some((c) => c.method === "session.messages")).toBe(false);
+    await reader.close!();
+    expect(store.closed).toBe(1);
+    expect(await reader.readAll(SID)).toHaveLength(10);
+    expect(client.calls.some((c) => c.method === "session.messages")).toBe(true);
+    expect(store.closed).toBe(1);
+  });
+
+  it("closes nothing when the database was never opened", async () => {
+    const { store, reader } = setup();
+    await reader.close!();
+    expect(store.closed).toBe(0);
   });
 });

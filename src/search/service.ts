@@ -80,6 +80,8 @@ export interface SearchService {
   readonly cache: ByteLru<IndexedSession>;
   /** Resolves when the named session's index is built and current (tests, bench). */
   indexed(sessionId: string): Promise<IndexedSession | undefined>;
+  /** Ends the regex worker and drops every index, stopping their builds (plugin dispose). */
+  close(): void;
 }
 
 function compileQuery(request: { query: string; literal?: boolean; regex?: boolean }, regexRunner: RegexRunner): Query {
@@ -175,6 +177,11 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
 
     sessions(request) {
       return asSearch(() => sessions(request));
+    },
+
+    close() {
+      regexRunner.close();
+      for (const key of cache.keys()) cache.delete(key);
     },
   };
 
