@@ -23,6 +23,11 @@ export interface HistoryReader extends MessageReads {
    */
   stamp?(sessionId: string): Promise<SessionStamp | undefined>;
   changedSince?(sessionId: string, updated: number): Promise<string[]>;
+  /**
+   * Every session of every project in the store holding `probeSessionId` (the SQLite path only;
+   * the SDK lists one project's sessions).
+   */
+  everySession?(probeSessionId: string): Promise<unknown[]>;
   /** The session's info, or undefined when it does not exist. */
   getSession(sessionId: string): Promise<unknown | undefined>;
   /** Releases what the reader holds open (the SQLite handle); reads after it go through the SDK. */

@@ -6,13 +6,14 @@ import { existsSync, readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { MessageReads, RawMessage, SessionStamp } from "./reader.ts";
+import { SESSION_COLUMNS, sessionJson, type SessionRow } from "./session-rows.ts";
 
 /** The slice of bun:sqlite's Database we use. */
-interface Statement {
+export interface Statement {
   all(...params: unknown[]): unknown[];
   get(...params: unknown[]): unknown;
 }
-interface Database {
+export interface Database {
   query(sql: string): Statement;
   exec(sql: string): void;
   close(): void;
@@ -52,7 +53,7 @@ export function schemaProblems(db: Database): string[] {
   return problems;
 }
 
-async function openReadOnly(path: string): Promise<Database | undefined> {
+export async function openReadOnly(path: string): Promise<Database | undefined> {
   if (typeof (globalThis as { Bun?: unknown }).Bun === "undefined") return undefined;
   const specifier = "bun:sqlite";
   const module = (await import(/* @vite-ignore */ specifier)) as { Database: new (path: string, options: object) => Database };
@@ -100,6 +101,8 @@ export interface SqliteReader extends MessageReads {
   holds(sessionId: string): boolean;
   stamp(sessionId: string): Promise<SessionStamp>;
   changedSince(sessionId: string, updated: number): Promise<string[]>;
+  /** Every session of every project, in the host's JSON shape. */
+  everySession(): unknown[];
   close(): void;
 }
 
@@ -133,7 +136,7 @@ export async function openSqliteReader(dir: string, probeSessionId: string): Pro
   return reasons.join("; ");
 }
 
-function readerOver(db: Database): SqliteReader {
+export function readerOver(db: Database): SqliteReader {
   const allMessages = db.query("SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id");
   const allParts = db.query("SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY message_id, id");
   const newestMessages = db.query("SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created DESC, id DESC LIMIT ?");
@@ -145,6 +148,7 @@ function readerOver(db: Database): SqliteReader {
     "SELECT id FROM message WHERE session_id = ?1 AND time_updated >= ?2 UNION SELECT message_id FROM part WHERE session_id = ?1 AND time_updated >= ?2",
   );
   const session = db.query("SELECT 1 FROM session WHERE id = ?");
+  const sessions = db.query(`SELECT ${SESSION_COLUMNS} FROM session`);
   return {
     async readAll(sessionId) {
       return assemble(sessionId, allMessages.all(sessionId) as Row[], allParts.all(sessionId) as Row[]);
@@ -167,6 +171,9 @@ function readerOver(db: Database): SqliteReader {
     },
     async changedSince(sessionId, updated) {
       return (changed.all(sessionId, updated) as { id: string }[]).map((row) => row.id);
+    },
+    everySession() {
+      return (sessions.all() as SessionRow[]).map(sessionJson);
     },
     close() {
       db.close();

@@ -37,7 +37,7 @@ export interface SearchRequest {
   sessionId?: string;
   /** The calling session: its own view hides what the model already has in context. */
   callerSessionId: string;
-  scope: "session" | "project";
+  scope: SearchScope;
   literal?: boolean;
   regex?: boolean;
   types: readonly HitType[];
@@ -48,9 +48,12 @@ export interface SearchRequest {
   limit?: number;
 }
 
+/** "project": the sessions the host lists for this project; "global": every session in the store. */
+export type SearchScope = "session" | "project" | "global";
+
 export interface SearchAnswer {
   results: SessionResult[];
-  scope: "session" | "project";
+  scope: SearchScope;
   /** Project scope: sessions the time budget left unsearched. */
   unsearched?: number;
 }
@@ -59,6 +62,8 @@ export interface SessionsRequest {
   query?: string;
   limit: number;
   includeChildren: boolean;
+  /** Every project's sessions (needs the caller, whose store is read). */
+  global?: { callerSessionId: string };
 }
 
 export interface SessionSummary {
@@ -70,6 +75,7 @@ export interface SessionSummary {
 
 export interface SessionsAnswer {
   sessions: SessionSummary[];
+  global?: boolean;
   unsearched?: number;
 }
 
@@ -194,10 +200,14 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     if (request.tool !== undefined) filters.tool = request.tool;
     if (request.after !== undefined) filters.after = request.after;
     if (request.before !== undefined) filters.before = request.before;
-    if (request.scope === "project") {
-      const sessions = await source.listSessions();
+    if (request.scope !== "session") {
+      const sessions = await listScope(request.scope === "global" ? request.callerSessionId : undefined);
       const outcome = await runSearch(request, query, filters, limit, sessions);
-      const answer: SearchAnswer = { results: outcome.results, scope: "project" };
+      if (request.scope === "global") {
+        const directories = new Map(sessions.map((session) => [session.id, session.directory]));
+        for (const result of outcome.results) result.directory = directories.get(result.sessionId);
+      }
+      const answer: SearchAnswer = { results: outcome.results, scope: request.scope };
       if (outcome.unsearched > 0) answer.unsearched = outcome.unsearched;
       return answer;
     }
@@ -211,9 +221,16 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     return answer;
   }
 
+  /** This project's sessions, or with a caller, every session of the store holding it. */
+  function listScope(globalCaller: string | undefined): Promise<SessionInfo[]> {
+    if (globalCaller === undefined) return source.listSessions();
+    if (!source.listEverySession) throw new ArgumentError('scope "global" is not available: this host\'s store cannot be read directly');
+    return source.listEverySession(globalCaller);
+  }
+
   async function sessions(request: SessionsRequest): Promise<SessionsAnswer> {
     const config = options.config();
-    const all = (await source.listSessions()).filter((s) => request.includeChildren || s.parentId === undefined);
+    const all = (await listScope(request.global?.callerSessionId)).filter((s) => request.includeChildren || s.parentId === undefined);
     let chosen: Array<{ session: SessionInfo; snippet?: string }>;
     let unsearched = 0;
     if (request.query !== undefined) {
@@ -246,6 +263,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
       summaries.push(summary);
     }
     const answer: SessionsAnswer = { sessions: summaries };
+    if (request.global) answer.global = true;
     if (unsearched > 0) answer.unsearched = unsearched;
     return answer;
   }

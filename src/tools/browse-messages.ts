@@ -20,7 +20,7 @@ export function createBrowseMessagesTool(deps: ToolDeps): ToolDefinition {
     args: browseMessagesArgs,
     execute(raw, context) {
       return runTool("history_browse_messages", schema, raw, async (args) => {
-        const view = await targetView(deps, args, context);
+        const view = await targetView(deps, args, context, "history_browse_messages");
         const config = deps.config();
         const request = { messageId: args.message_id, numBefore: args.num_before ?? 0, numAfter: args.num_after ?? 0 };
         return browseMessages(view, request, { previewChars: config.browse.preview_chars, cap: config.browse.max_messages, directory: deps.directory });

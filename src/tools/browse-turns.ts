@@ -30,7 +30,7 @@ export function createBrowseTurnsTool(deps: ToolDeps): ToolDefinition {
         schema,
         raw,
         async (args) => {
-          const view = await targetView(deps, args, context);
+          const view = await targetView(deps, args, context, "history_browse_turns");
           const config = deps.config();
           const around = args.turn_number !== undefined;
           const request = {

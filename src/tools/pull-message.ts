@@ -19,7 +19,7 @@ export function createPullMessageTool(deps: ToolDeps): ToolDefinition {
     args: pullMessageArgs,
     execute(raw, context) {
       return runTool("history_pull_message", schema, raw, async (args) => {
-        const view = await targetView(deps, args, context);
+        const view = await targetView(deps, args, context, "history_pull_message");
         return pullMessage(view, args.message_id, {
           sectionChars: deps.config().pull.section_chars,
           visibility: deps.visibility(),

@@ -28,7 +28,7 @@ export function createPullPartTool(deps: ToolDeps): ToolDefinition {
     args: pullPartArgs,
     execute(raw, context) {
       return runTool("history_pull_part", schema, raw, async (args) => {
-        const view = await targetView(deps, args, context);
+        const view = await targetView(deps, args, context, "history_pull_part");
         const request = {
           messageId: args.message_id,
           partId: args.part_id,

@@ -8,6 +8,7 @@
 import type { z } from "zod";
 import { toJson } from "../history/compact.ts";
 import { ArgumentError, HistoryError } from "../history/errors.ts";
+import { isHostRefusal } from "./reach.ts";
 
 export type Shape = z.ZodRawShape;
 export type Parsed<S extends Shape> = z.output<z.ZodObject<S>>;
@@ -74,7 +75,7 @@ export async function runTool<S extends Shape>(
   try {
     return toJson(await handler(parseArgs(schema, raw, aliases)));
   } catch (error) {
-    if (error instanceof HistoryError) throw error;
+    if (error instanceof HistoryError || isHostRefusal(error)) throw error;
     const detail = error instanceof Error ? error.message : String(error);
     throw new HistoryError(`${name} failed unexpectedly (${detail.slice(0, 300)}). Try again, or use another history tool.`);
   }

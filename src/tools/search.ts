@@ -6,7 +6,9 @@ import { formatSearchAnswer } from "../search/format.ts";
 import { MAX_QUERY_CHARS, type SearchRequest, type SearchService } from "../search/service.ts";
 import type { ToolDeps } from "./deps.ts";
 import { choice, flag, integer, isoDate, sessionParam, text, wordList } from "./params.ts";
+import { askForEveryProject } from "./reach.ts";
 import { runTool } from "./run.ts";
+import { mayRead } from "./target.ts";
 
 const z = tool.schema;
 
@@ -15,6 +17,7 @@ function emptyHint(request: SearchRequest): string {
   if (request.literal || request.regex) tips.push("Try keywords without literal/regex");
   else tips.push("Try other or fewer words, or literal=true for an exact substring");
   if (request.scope === "session") tips.push('scope="project" to search every session');
+  if (request.scope === "project") tips.push('scope="global" to search every project');
   if (!request.types.includes("reasoning")) tips.push('type="text|tool|reasoning" to include reasoning');
   if (request.role || request.tool || request.after !== undefined || request.before !== undefined) tips.push("drop the role/tool/after/before filters");
   if (request.scope === "session" && request.sessionId === request.callerSessionId) {
@@ -28,7 +31,7 @@ export function searchArgs(search: EngramConfig["search"]) {
   return {
     query: text(MAX_QUERY_CHARS),
     session_id: sessionParam,
-    scope: choice(["session", "project"]).optional().describe("project: all sessions"),
+    scope: choice(["session", "project", "global"]).optional().describe("global may ask the user"),
     literal: flag().optional().describe("Exact substring"),
     regex: flag().optional().describe("JavaScript regex"),
     type: wordList(HIT_TYPES).optional().describe('"|"-list of text, tool, reasoning. Default: text|tool'),
@@ -55,11 +58,11 @@ export function createHistorySearchTool(deps: ToolDeps, service: SearchService):
     execute(raw, context) {
       const config = deps.config().search;
       return runTool("history_search", schemaFor(config), raw, async (args) => {
-        if (args.scope === "project" && args.session_id !== undefined) {
-          throw new ArgumentError('session_id cannot be combined with scope="project" (project scope searches every session)');
+        const scope = args.scope ?? "session";
+        if (scope !== "session" && args.session_id !== undefined) {
+          throw new ArgumentError(`session_id cannot be combined with scope="${scope}" (it searches every session)`);
         }
         if (args.after !== undefined && args.before !== undefined && args.after >= args.before) throw new ArgumentError("after must be earlier than before");
-        const scope = args.scope ?? "session";
         const request: SearchRequest = {
           query: args.query,
           callerSessionId: context.sessionID,
@@ -75,6 +78,8 @@ export function createHistorySearchTool(deps: ToolDeps, service: SearchService):
         if (args.tool !== undefined) request.tool = args.tool;
         if (args.after !== undefined) request.after = args.after;
         if (args.before !== undefined) request.before = args.before;
+        if (scope === "global") await askForEveryProject(context, "history_search");
+        else if (request.sessionId !== undefined) await mayRead(deps, request.sessionId, context, "history_search");
         const answer = await service.search(request);
         return formatSearchAnswer(answer, emptyHint(request));
       });

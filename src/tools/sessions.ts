@@ -1,8 +1,9 @@
 import { tool, type ToolDefinition } from "@opencode-ai/plugin";
 import { formatSessionsAnswer } from "../search/format.ts";
-import { MAX_QUERY_CHARS, type SearchService } from "../search/service.ts";
+import { MAX_QUERY_CHARS, type SearchService, type SessionsRequest } from "../search/service.ts";
 import type { ToolDeps } from "./deps.ts";
-import { flag, integer, text } from "./params.ts";
+import { choice, flag, integer, text } from "./params.ts";
+import { askForEveryProject } from "./reach.ts";
 import { runTool } from "./run.ts";
 
 const z = tool.schema;
@@ -14,6 +15,7 @@ export const sessionsArgs = {
   query: text(MAX_QUERY_CHARS).optional().describe("Rank by content. Default: newest first"),
   limit: integer(1, MAX_SESSIONS).optional().describe(`Default: ${DEFAULT_SESSIONS}`),
   include_children: flag().optional().describe("Include subagent sessions"),
+  scope: choice(["project", "global"]).optional().describe("global may ask the user"),
 };
 const schema = z.object(sessionsArgs);
 
@@ -21,12 +23,17 @@ export function createHistorySessionsTool(_deps: ToolDeps, service: SearchServic
   return tool({
     description: "This project's sessions, newest first: id, title, parent, turns, first request. With query: those that discuss it, best first.",
     args: sessionsArgs,
-    execute(raw) {
+    execute(raw, context) {
       return runTool("history_sessions", schema, raw, async (args) => {
         const limit = args.limit ?? DEFAULT_SESSIONS;
         const includeChildren = args.include_children ?? false;
         const query = args.query;
-        const answer = await service.sessions(query === undefined ? { limit, includeChildren } : { query, limit, includeChildren });
+        const request: SessionsRequest = query === undefined ? { limit, includeChildren } : { query, limit, includeChildren };
+        if (args.scope === "global") {
+          await askForEveryProject(context, "history_sessions");
+          request.global = { callerSessionId: context.sessionID };
+        }
+        const answer = await service.sessions(request);
         const hint =
           query === undefined
             ? includeChildren

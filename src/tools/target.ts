@@ -2,14 +2,21 @@
 
 import { buildView, type SessionView } from "../history/view.ts";
 import type { ToolDeps } from "./deps.ts";
+import { askToRead, type AskContext } from "./reach.ts";
 
-export interface CallContext {
-  sessionID: string;
+export type CallContext = AskContext;
+
+/** Resolves when the caller may read `sessionId`: its own session, its project, or another project the user allows. */
+export async function mayRead(deps: ToolDeps, sessionId: string, context: CallContext, tool: string): Promise<void> {
+  if (sessionId === context.sessionID) return;
+  const session = await (deps.source.sessionOnce?.(sessionId) ?? deps.source.getSession(sessionId));
+  await askToRead(session, context, tool);
 }
 
 /** The session named by `session_id`, or the calling session; its own view hides the live context. */
-export async function targetView(deps: ToolDeps, args: { session_id?: string | undefined }, context: CallContext): Promise<SessionView> {
+export async function targetView(deps: ToolDeps, args: { session_id?: string | undefined }, context: CallContext, tool: string): Promise<SessionView> {
   const sessionId = args.session_id ?? context.sessionID;
+  await mayRead(deps, sessionId, context, tool);
   const messages = await deps.source.loadMessages(sessionId);
   return buildView(sessionId, messages, sessionId === context.sessionID);
 }

@@ -71,7 +71,7 @@ function accumulate(store: PostingsStore, query: string): { scratch: Scratch; n:
     const id = store.terms.find(term.token, 0, term.token.length);
     if (id < 0) continue;
     const bit = groupBit(term.group);
-    const weight = idf(docs, Math.min(docs, liveDocFrequency(store, id)));
+    const weight = idf(docs, Math.min(docs, liveDocFrequency(store, id))) * term.weight;
     forEachPosting(store, id, (doc, tf) => {
       if (alive[doc] !== 1) return;
       const s = termScore(tf, weight, length[doc]!, avg);
