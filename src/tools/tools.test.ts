@@ -65,7 +65,7 @@ describe("the tools as the model sees them", () => {
     const search = jsonSchema("history_search").jsonSchema;
     expect(search.required).toEqual(["query"]);
     expect(search.properties.query).toEqual({ type: "string", minLength: 1, maxLength: 500 });
-    expect(search.properties.scope).toMatchObject({ enum: ["session", "project"] });
+    expect(search.properties.scope).toMatchObject({ enum: ["session", "project", "global"] });
     expect(search.properties.limit).toMatchObject({ type: "integer", minimum: 1, maximum: 50 });
     expect(search.properties.literal).toMatchObject({ type: "boolean" });
     expect(jsonSchema("history_pull_part").jsonSchema.properties.limit).toMatchObject({ minimum: 1000, maximum: 40000 });
