@@ -10,14 +10,16 @@ import type { ToolVisibility } from "../history/tool-visibility.ts";
 import type { SessionView } from "../history/view.ts";
 import type { HistorySource } from "../host/source.ts";
 import { BuildQueue, IndexedSession } from "./index/build.ts";
+import type { IndexSetup } from "./index/session-index.ts";
 import { ByteLru } from "./index/cache.ts";
 import type { HitType } from "./text/documents.ts";
 import { literalMatcher, regexMatcher } from "./scan/pattern.ts";
 import { RegexRunner } from "./scan/regex-runner.ts";
 import { searchProject, type SessionResult } from "./project-search.ts";
 import { rankSessions, type RankedSession } from "./rank/rank-sessions.ts";
-import { asSearch, now, yieldToLoop } from "./scored.ts";
-import { searchSession, type Query, type SearchFilters } from "./session-search.ts";
+import { messageScore, rankPool } from "./rank/rank.ts";
+import { asSearch, now, yieldToLoop, type SearchFilters } from "./scored.ts";
+import { searchSession, type Query } from "./session-search.ts";
 import { parseQuery } from "./text/tokenize.ts";
 import { ViewCache } from "./view-cache.ts";
 
@@ -125,6 +127,14 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
   const queue = new BuildQueue();
   const cache = new ByteLru<IndexedSession>(options.config().search.cache_bytes);
   const regexRunner = new RegexRunner();
+  const views = new ViewCache();
+
+  function indexSetup(): IndexSetup {
+    // The index returns the messages any allowed request can rank (rankMessages takes its pool
+    // from them): Orama's index search has no per-query limit.
+    const messages = { groups: () => rankPool(options.config().search.max_message_limit), score: messageScore };
+    return { visibility: options.visibility(), messages };
+  }
 
   function indexedSession(sessionId: string): IndexedSession {
     const config = options.config();
@@ -132,33 +142,31 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     const key = `${sessionId}\u0000${visibilityKey(config)}`;
     let entry = cache.get(key);
     if (!entry) {
-      entry = new IndexedSession(options.visibility(), queue);
+      entry = new IndexedSession(indexSetup(), queue);
       cache.set(key, entry);
     }
     return entry;
   }
-
-  const views = new ViewCache();
 
   async function loadView(sessionId: string, callerSessionId: string): Promise<SessionView> {
     const messages = await source.loadMessages(sessionId);
     return views.view(sessionId, messages, sessionId === callerSessionId);
   }
 
-  async function runSearch(request: SearchRequest, query: Query, filters: SearchFilters, limit: number, sessions: SessionInfo[], budgetMs?: number) {
+  /** Searches `sessions` as seen by the calling session (its own view hides what it has in context). */
+  async function runSearch(callerSessionId: string, query: Query, filters: SearchFilters, limit: number, sessions: SessionInfo[], budgetMs?: number) {
     const config = options.config().search;
     const limits = { limit, maxHits: config.max_hits_per_message, maxSnippets: config.max_snippets_per_hit, snippetChars: config.snippet_chars };
     const visibility = options.visibility();
     return searchProject(
       sessions,
       async (session, deadline) => {
-        const view = await loadView(session.id, request.callerSessionId);
+        const view = await loadView(session.id, callerSessionId);
         // The read and the view were one synchronous stretch: the search starts a fresh one.
         await yieldToLoop();
-        const indexed = indexedSession(session.id);
         // Snippets for each session's best result now (history_sessions shows it); the rest only
         // for the results the merged answer keeps (searchProject completes them).
-        const outcome = await searchSession(view, query, filters, limits, { visibility, indexed, deadline, hitsFor: 1 });
+        const outcome = await searchSession(view, query, filters, limits, { visibility, indexed: indexedSession(session.id), deadline, hitsFor: 1 });
         cache.enforce();
         return { outcome, turnOf: (id: string) => view.turnNumbers[view.indexById.get(id) ?? -1] ?? 0 };
       },
@@ -166,30 +174,14 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     );
   }
 
-  return {
-    cache,
-
-    async indexed(sessionId) {
-      const view = await loadView(sessionId, "");
-      const entry = indexedSession(sessionId);
-      entry.update(view.messages);
-      await entry.current();
-      return entry;
-    },
-
-    search(request) {
-      return asSearch(() => search(request));
-    },
-
-    sessions(request) {
-      return asSearch(() => sessions(request));
-    },
-
-    close() {
-      regexRunner.close();
-      for (const key of cache.keys()) cache.delete(key);
-    },
-  };
+  /** Brings the named session's index up to date and returns it (tests, bench). */
+  async function indexed(sessionId: string): Promise<IndexedSession | undefined> {
+    const view = await loadView(sessionId, "");
+    const entry = indexedSession(sessionId);
+    entry.update(view.messages);
+    await entry.current();
+    return entry;
+  }
 
   async function search(request: SearchRequest): Promise<SearchAnswer> {
     const config = options.config().search;
@@ -202,7 +194,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     if (request.before !== undefined) filters.before = request.before;
     if (request.scope !== "session") {
       const sessions = await listScope(request.scope === "global" ? request.callerSessionId : undefined);
-      const outcome = await runSearch(request, query, filters, limit, sessions);
+      const outcome = await runSearch(request.callerSessionId, query, filters, limit, sessions);
       if (request.scope === "global") {
         const directories = new Map(sessions.map((session) => [session.id, session.directory]));
         for (const result of outcome.results) result.directory = directories.get(result.sessionId);
@@ -215,7 +207,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     const session = await source.getSession(sessionId);
     // One session: a larger budget that only guards a runaway regex or a huge cold scan.
     const budget = Math.max(SESSION_BUDGET_MS, config.project_time_budget_ms);
-    const outcome = await runSearch(request, query, filters, limit, [session], budget);
+    const outcome = await runSearch(request.callerSessionId, query, filters, limit, [session], budget);
     const answer: SearchAnswer = { results: outcome.results, scope: "session" };
     if (outcome.unsearched > 0) answer.unsearched = outcome.unsearched;
     return answer;
@@ -237,7 +229,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
       const query = compileQuery({ query: request.query }, regexRunner);
       if (query.kind !== "keyword") throw new ArgumentError("query must contain a searchable word");
       const filters: SearchFilters = { types: new Set<HitType>(["text", "tool"]) };
-      const outcome = await runSearch({ query: request.query, callerSessionId: "", scope: "project", types: [] }, query, filters, 3, all);
+      const outcome = await runSearch("", query, filters, 3, all);
       unsearched = outcome.unsearched;
       const ranked: RankedSession[] = rankSessions(all, outcome.perSession, query.parsed);
       chosen = ranked.slice(0, request.limit);
@@ -267,4 +259,15 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     if (unsearched > 0) answer.unsearched = unsearched;
     return answer;
   }
+
+  return {
+    cache,
+    indexed,
+    search: (request) => asSearch(() => search(request)),
+    sessions: (request) => asSearch(() => sessions(request)),
+    close() {
+      regexRunner.close();
+      for (const key of cache.keys()) cache.delete(key);
+    },
+  };
 }
