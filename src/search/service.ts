@@ -9,9 +9,9 @@ import type { Role, SessionInfo } from "../history/types.ts";
 import type { ToolVisibility } from "../history/tool-visibility.ts";
 import type { SessionView } from "../history/view.ts";
 import type { HistorySource } from "../host/source.ts";
+import { BoundedMap } from "../util/bounded-map.ts";
 import { BuildQueue, IndexedSession } from "./index/build.ts";
 import type { IndexSetup } from "./index/session-index.ts";
-import { ByteLru } from "./index/cache.ts";
 import type { HitType } from "./text/documents.ts";
 import { literalMatcher, regexMatcher } from "./scan/pattern.ts";
 import { RegexRunner } from "./scan/regex-runner.ts";
@@ -85,9 +85,11 @@ export interface SearchService {
   search(request: SearchRequest): Promise<SearchAnswer>;
   sessions(request: SessionsRequest): Promise<SessionsAnswer>;
   /** Cached session indexes (for tests and the bench). */
-  readonly cache: ByteLru<IndexedSession>;
+  readonly cache: BoundedMap<string, IndexedSession>;
   /** Resolves when the named session's index is built and current (tests, bench). */
   indexed(sessionId: string): Promise<IndexedSession | undefined>;
+  /** Ends the regex worker and drops every index, stopping their builds (plugin dispose). */
+  close(): void;
 }
 
 function compileQuery(request: { query: string; literal?: boolean; regex?: boolean }, regexRunner: RegexRunner): Query {
@@ -123,7 +125,12 @@ function firstUserText(view: SessionView): string {
 export function createSearchService(options: SearchServiceOptions): SearchService {
   const { source } = options;
   const queue = new BuildQueue();
-  const cache = new ByteLru<IndexedSession>(options.config().search.cache_bytes);
+  // Indexes grow while they build: their bytes are read again on every trim.
+  const cache = new BoundedMap<string, IndexedSession>({
+    max: options.config().search.cache_bytes,
+    weight: (index) => index.bytes(),
+    onRemove: (index) => index.dispose(),
+  });
   const regexRunner = new RegexRunner();
   const views = new ViewCache();
 
@@ -136,7 +143,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
 
   function indexedSession(sessionId: string): IndexedSession {
     const config = options.config();
-    cache.setMaxBytes(config.search.cache_bytes);
+    cache.setMax(config.search.cache_bytes);
     const key = `${sessionId}\u0000${visibilityKey(config)}`;
     let entry = cache.get(key);
     if (!entry) {
@@ -166,7 +173,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
         // for the results the merged answer keeps (searchProject completes them).
         const searchOptions = { visibility, indexed: indexedSession(session.id), deadline, hitsFor: 1 };
         const collected = await collectSession(view, query, filters, searchOptions);
-        cache.enforce();
+        cache.trim();
         return {
           collected,
           rank: (global) => rankSession(collected, query, limits, searchOptions, global),
@@ -268,5 +275,9 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     indexed,
     search: (request) => asSearch(() => search(request)),
     sessions: (request) => asSearch(() => sessions(request)),
+    close() {
+      regexRunner.close();
+      for (const key of cache.keys()) cache.delete(key);
+    },
   };
 }
