@@ -3,7 +3,7 @@
 
 import type { SessionInfo } from "../history/types.ts";
 import { compareResults, completeHits, type MessageResult } from "./rank/rank.ts";
-import { maybeYield, now } from "./scored.ts";
+import { maybeYield, now } from "./scheduler.ts";
 import type { SessionSearchResult } from "./session-search.ts";
 
 export interface SessionResult extends MessageResult {

@@ -16,7 +16,7 @@ import { literalMatcher, regexMatcher } from "./scan/pattern.ts";
 import { RegexRunner } from "./scan/regex-runner.ts";
 import { searchProject, type SessionResult } from "./project-search.ts";
 import { rankSessions, type RankedSession } from "./rank/rank-sessions.ts";
-import { asSearch, now, yieldToLoop } from "./scored.ts";
+import { asSearch, now, yieldToLoop } from "./scheduler.ts";
 import { searchSession, type Query, type SearchFilters } from "./session-search.ts";
 import { parseQuery } from "./text/tokenize.ts";
 import { ViewCache } from "./view-cache.ts";

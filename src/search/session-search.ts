@@ -9,7 +9,8 @@ import type { HitType } from "./text/documents.ts";
 import { patternScan, type Matcher } from "./scan/pattern.ts";
 import { rankMessages, rankPool, type MessageResult } from "./rank/rank.ts";
 import { scanSession } from "./scan/scan.ts";
-import { maybeYield, type DocFilter, type ScoredDoc } from "./scored.ts";
+import { maybeYield } from "./scheduler.ts";
+import type { DocFilter, ScoredDoc } from "./scored.ts";
 import { keywordMarks, patternMarks } from "./text/snippets.ts";
 import type { ParsedQuery } from "./text/tokenize.ts";
 

@@ -7,7 +7,7 @@ import type { HistoryMessage } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import type { Sized } from "./cache.ts";
 import { messageTextSize } from "../text/documents.ts";
-import { maybeYield, now, sliceSpent, startPump, yieldToLoop } from "../scored.ts";
+import { maybeYield, now, sliceSpent, startPump, yieldToLoop } from "../scheduler.ts";
 import { SessionIndex, type MessageDiff } from "./session-index.ts";
 
 /** Rebuild from scratch when more than this share of the indexed documents is dead. */

@@ -10,7 +10,8 @@ import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import { messageDocs } from "../text/documents.ts";
 import { fold } from "../text/normalize.ts";
 import type { RegexRunner, Span } from "./regex-runner.ts";
-import { maybeYield, now, sliceSpent, type DocFilter, type ScoredDoc } from "../scored.ts";
+import { maybeYield, now, sliceSpent } from "../scheduler.ts";
+import type { DocFilter, ScoredDoc } from "../scored.ts";
 
 export type { Span };
 

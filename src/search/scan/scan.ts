@@ -7,7 +7,8 @@ import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import { coverageFactor, groupBit, idf, popcount, termScore } from "../rank/bm25.ts";
 import { chunkCount, docText, partChunks, partPieces, type DocPieces } from "../text/documents.ts";
 import { fold } from "../text/normalize.ts";
-import { maybeYield, now, sliceSpent, type DocFilter, type ScoredDoc } from "../scored.ts";
+import { maybeYield, now, sliceSpent } from "../scheduler.ts";
+import type { DocFilter, ScoredDoc } from "../scored.ts";
 import { countTerm, countTermAscii, escapeRegExp, type ParsedQuery } from "../text/tokenize.ts";
 
 const NON_ASCII = /[^\x00-\x7f]/;
