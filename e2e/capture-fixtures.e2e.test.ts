@@ -1,5 +1,5 @@
 // Plays a realistic session against the real host (without our plugin, so the data is pure host
-// output) and saves the raw HTTP JSON as unit-test fixtures in src/history/fixtures/.
+// output) and saves the raw HTTP JSON as unit-test fixtures in src/history/testing/fixtures/.
 // Run on purpose only:  CAPTURE_FIXTURES=1 npx vitest run --project e2e e2e/capture-fixtures.e2e.test.ts
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -10,7 +10,7 @@ import { repoRoot } from "./harness/paths.ts";
 import { toolParts } from "./harness/tool-call.ts";
 
 const enabled = process.env["CAPTURE_FIXTURES"] === "1";
-const outDir = join(repoRoot, "src", "history", "fixtures");
+const outDir = join(repoRoot, "src", "history", "testing", "fixtures");
 
 const SUMMARY = `## Objective
 - Set up hello.txt with a greeting and review the project's text files.

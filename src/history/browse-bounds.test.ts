@@ -3,7 +3,7 @@ import { browseMessages } from "./browse-messages.ts";
 import { browseTurns } from "./browse-turns.ts";
 import { byteLength, toJson } from "./compact.ts";
 import { MAX_ANSWER_BYTES } from "./limits.ts";
-import { assistant, toolCall, user } from "./testing.ts";
+import { assistant, toolCall, user } from "./testing/messages.ts";
 import type { HistoryMessage } from "./types.ts";
 import { buildView } from "./view.ts";
 

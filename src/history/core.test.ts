@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { browseMessages } from "./browse-messages.ts";
 import { browseTurns } from "./browse-turns.ts";
 import { HistoryError } from "./errors.ts";
-import { assistant, compactionPair, toolCall, user } from "./testing.ts";
+import { assistant, compactionPair, toolCall, user } from "./testing/messages.ts";
 import { buildView } from "./view.ts";
 
 const options = { previewChars: 80, cap: 50, directory: "/project" };

@@ -1,4 +1,4 @@
-// The core over sessions captured from a real OpenCode 1.18.33 (see fixtures/README.md).
+// The core over sessions captured from a real OpenCode 1.18.33 (see testing/fixtures/README.md).
 
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -12,7 +12,7 @@ import type { HistoryMessage } from "./types.ts";
 import { buildView } from "./view.ts";
 
 function fixture(name: string): HistoryMessage[] {
-  const raw = JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8")) as unknown[];
+  const raw = JSON.parse(readFileSync(new URL(`./testing/fixtures/${name}`, import.meta.url), "utf8")) as unknown[];
   return raw.map((entry) => mapMessage(entry)).filter((message): message is HistoryMessage => message !== undefined);
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { messagePreview } from "./preview.ts";
 import { clip, wrapLongLines } from "./text.ts";
-import { assistant, nextId, toolCall, user } from "./testing.ts";
+import { assistant, nextId, toolCall, user } from "./testing/messages.ts";
 import { modifiedFiles, pathsInPatch } from "./modified.ts";
 import { relativePath } from "./paths.ts";
 import { summarizeTools } from "./tool-summary.ts";

@@ -3,7 +3,7 @@ import { byteLength, toJson } from "./compact.ts";
 import { MAX_ANSWER_BYTES } from "./limits.ts";
 import { pullMessage } from "./pull-message.ts";
 import { pullPart } from "./pull-part.ts";
-import { assistant, nextId, toolCall, user } from "./testing.ts";
+import { assistant, nextId, toolCall, user } from "./testing/messages.ts";
 import { toolVisibility } from "./tool-visibility.ts";
 import { buildView } from "./view.ts";
 

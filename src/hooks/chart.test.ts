@@ -5,7 +5,7 @@ import type { HistoryMessage } from "../history/types.ts";
 import { buildView } from "../history/view.ts";
 import { mapMessage } from "../host/map.ts";
 import { buildChart, fallbackChart, type ChartOptions } from "./chart.ts";
-import { SessionBuilder } from "./testing/sessions.ts";
+import { SessionBuilder } from "../history/testing/session-builder.ts";
 
 const options: ChartOptions = { recentTurns: 10, recentMessages: 5, maxChars: 6000, previewChars: 160, directory: "/project" };
 
@@ -113,7 +113,7 @@ describe("buildChart", () => {
   });
 
   it("charts a real host session (captured fixture) with ids that resolve after the compaction", () => {
-    const raw = JSON.parse(readFileSync(new URL("../history/fixtures/main-session.json", import.meta.url), "utf8")) as unknown[];
+    const raw = JSON.parse(readFileSync(new URL("../history/testing/fixtures/main-session.json", import.meta.url), "utf8")) as unknown[];
     const all = raw.map((entry) => mapMessage(entry)).filter((message): message is HistoryMessage => message !== undefined);
     const sessionId = all[0]!.sessionId;
     const summaryIndex = all.findIndex((message) => message.summary === true);

@@ -4,7 +4,8 @@ import { defaultConfig, type EngramConfig } from "../config/schema.ts";
 import { buildView } from "../history/view.ts";
 import { chartView, SUMMARIZER_MAX_OUTPUT_TOKENS, SUMMARIZER_PROMPT, type TransformMessage } from "./compaction.ts";
 import { createHookSet, type HookDeps } from "./index.ts";
-import { MemorySource, SessionBuilder } from "./testing/sessions.ts";
+import { SessionBuilder } from "../history/testing/session-builder.ts";
+import { MemorySource } from "../host/testing/memory-source.ts";
 
 const SESSION = "ses_main";
 
@@ -21,7 +22,7 @@ interface Harness {
 function harness(turns = 20): Harness {
   const builder = new SessionBuilder(SESSION).turns(turns);
   const source = new MemorySource();
-  source.addSession({ id: SESSION, title: "main" }, builder.messages);
+  source.add({ id: SESSION, title: "main" }, builder.messages);
   const logs: string[] = [];
   const config = defaultConfig();
   const clock = { now: 1_000_000 };

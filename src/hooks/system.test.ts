@@ -2,14 +2,14 @@ import { describe, expect, it } from "vitest";
 import { defaultConfig, type EngramConfig } from "../config/schema.ts";
 import { GUIDANCE, GUIDANCE_TITLE, isInternalRequest, NAVIGATOR_TITLE } from "./guidance.ts";
 import { createHookSet } from "./index.ts";
-import { MemorySource } from "./testing/sessions.ts";
+import { MemorySource } from "../host/testing/memory-source.ts";
 
 const HOST_PROMPT = "You are opencode, an interactive CLI tool that helps users with software engineering tasks.";
 
 function setup() {
   const source = new MemorySource();
-  source.addSession({ id: "ses_parent", title: "main" });
-  source.addSession({ id: "ses_child", title: "child (@general subagent)", parentId: "ses_parent", agent: "general" });
+  source.add({ id: "ses_parent", title: "main" });
+  source.add({ id: "ses_child", title: "child (@general subagent)", parentId: "ses_parent", agent: "general" });
   const config: EngramConfig = defaultConfig();
   const logs: string[] = [];
   const { hooks, onEvent } = createHookSet({ source, config: () => config, directory: "/project", log: (_l, m) => logs.push(m) });

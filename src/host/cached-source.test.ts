@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CachedHistorySource } from "./cached-source.ts";
-import { FakeClient, rawText } from "./fake-client.ts";
+import { FakeClient, rawText } from "./testing/fake-client.ts";
 import { createSdkReader } from "./sdk-reader.ts";
 
 const SID = "ses_a";

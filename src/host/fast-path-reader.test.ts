@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CachedHistorySource } from "./cached-source.ts";
 import { withFastPath } from "./fast-path-reader.ts";
-import { FakeClient, rawText } from "./fake-client.ts";
+import { FakeClient, rawText } from "./testing/fake-client.ts";
 import type { RawMessage, SessionStamp } from "./reader.ts";
 import { createSdkReader } from "./sdk-reader.ts";
 import type { SqliteReader } from "./sqlite-reader.ts";

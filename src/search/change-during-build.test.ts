@@ -6,7 +6,9 @@ import { describe, expect, it } from "vitest";
 import type { HistoryMessage } from "../history/types.ts";
 import type { IndexedSession } from "./index/build.ts";
 import type { SearchRequest, SearchService } from "./service.ts";
-import { MemorySource, testService, textMessage, toolPart } from "./test-helpers.ts";
+import { textMessage, toolPart } from "../history/testing/messages.ts";
+import { MemorySource } from "../host/testing/memory-source.ts";
+import { testService } from "./testing/service.ts";
 
 const T0 = Date.UTC(2025, 0, 1);
 const SESSION = "s_big";

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { HistoryMessage } from "../history/types.ts";
-import { MemorySource, reasoningPart, testService, textMessage, toolPart } from "./test-helpers.ts";
+import { reasoningPart, textMessage, toolPart } from "../history/testing/messages.ts";
+import { MemorySource } from "../host/testing/memory-source.ts";
+import { testService } from "./testing/service.ts";
 import type { SearchRequest } from "./service.ts";
 
 const T0 = Date.UTC(2025, 0, 1);

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { assistant, compactionPair, user } from "../history/testing.ts";
+import { assistant, compactionPair, user } from "../history/testing/messages.ts";
 import type { HistoryMessage } from "../history/types.ts";
 import { buildView } from "../history/view.ts";
 import { ViewCache } from "./view-cache.ts";

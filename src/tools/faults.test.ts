@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from "vitest";
 import { CachedHistorySource } from "../host/cached-source.ts";
-import { FakeClient, rawText } from "../host/fake-client.ts";
+import { FakeClient, rawText } from "../host/testing/fake-client.ts";
 import { createSdkReader } from "../host/sdk-reader.ts";
 import { callTool, problemWith, startPlugin, toolContext, type Outcome, type PluginUnderTest } from "./testing/plugin-under-test.ts";
 

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { assistant } from "../../history/testing.ts";
+import { assistant } from "../../history/testing/messages.ts";
 import { toolVisibility } from "../../history/tool-visibility.ts";
 import { patternScan, regexMatcher } from "./pattern.ts";
 import { RegexRunner } from "./regex-runner.ts";

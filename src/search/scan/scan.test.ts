@@ -57,7 +57,7 @@ describe("scan agrees with the index", () => {
     const { SessionIndex } = await import("../index/session-index.ts");
     const { scanSession } = await import("./scan.ts");
     const { toolVisibility } = await import("../../history/tool-visibility.ts");
-    const { assistant, toolCall, user } = await import("../../history/testing.ts");
+    const { assistant, toolCall, user } = await import("../../history/testing/messages.ts");
     const visibility = toolVisibility([], []);
     const words = ["tokenBucket", "token", "BUCKET", "limiter", "Café", "无线耳机", "x", "rate_limiter", "\n", "--", "ÉCLAIR", "eclair"];
     const text = fc.array(fc.constantFrom(...words), { maxLength: 30 }).map((w) => w.join(" "));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assistant, toolCall } from "../../history/testing.ts";
+import { assistant, toolCall } from "../../history/testing/messages.ts";
 import { toolVisibility } from "../../history/tool-visibility.ts";
 import fc from "fast-check";
 import { CHUNK_CHARS, chunkEnd, messageDocs, partSearchText, partTextPieces, sliceOfPieces } from "./documents.ts";

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type { Hooks, PluginInput, ToolContext } from "@opencode-ai/plugin";
 import { byteLength } from "../../history/compact.ts";
 import { MAX_ANSWER_BYTES } from "../../history/limits.ts";
-import { FakeClient } from "../../host/fake-client.ts";
+import { FakeClient } from "../../host/testing/fake-client.ts";
 import { readOnlyGuard } from "../../host/testing/read-only-client.ts";
 import { EngramPlugin } from "../../plugin.ts";
 

@@ -1,9 +1,11 @@
 // Runs the labelled queries against the corpus and reports recall@5 and MRR, overall and per kind,
 // on the cold path (scan) or the warm path (built index).
 
-import type { HistoryMessage } from "../../history/types.ts";
-import type { SearchService } from "../service.ts";
-import { MemorySource, nextId, testService } from "../test-helpers.ts";
+import { nextId } from "../../../history/testing/messages.ts";
+import type { HistoryMessage } from "../../../history/types.ts";
+import { MemorySource } from "../../../host/testing/memory-source.ts";
+import type { SearchService } from "../../service.ts";
+import { testService } from "../service.ts";
 import { FILLER, QUERIES, SESSIONS, type EvalQuery, type QueryKind } from "./corpus.ts";
 
 export interface Metrics {

@@ -1,11 +1,12 @@
-// Builders for unit tests: short ways to write sessions in the core's shapes.
+// Builders for unit tests: short ways to write messages and parts in the core's shapes, with the
+// one id builder every test helper uses.
 
-import type { HistoryMessage, HistoryPart, ToolPart } from "./types.ts";
+import type { HistoryMessage, HistoryPart, Role, ToolPart } from "../types.ts";
 
 let counter = 0;
 
-/** Ids that sort in creation order, like the host's. */
-export function nextId(prefix: "msg" | "prt"): string {
+/** Ids that sort in creation order, like the host's, and are unique within a test file. */
+export function nextId(prefix: string): string {
   counter++;
   return `${prefix}_${counter.toString(16).padStart(12, "0")}test`;
 }
@@ -44,4 +45,23 @@ export function compactionPair(auto = false, tailStartId?: string): HistoryMessa
     user([{ kind: "compaction", id: nextId("prt"), auto, tailStartId }]),
     assistant(["summary text"], { summary: true, agent: "compaction" }),
   ];
+}
+
+/** A message of one text part (and any `extra` parts) in session `sessionId`. */
+export function textMessage(sessionId: string, role: Role, text: string, created: number, extra: HistoryPart[] = []): HistoryMessage {
+  return {
+    id: nextId("msg"),
+    sessionId,
+    role,
+    created,
+    parts: [{ kind: "text", id: nextId("prt"), text }, ...extra],
+  };
+}
+
+export function toolPart(tool: string, input: unknown, output: string): HistoryPart {
+  return { kind: "tool", id: nextId("prt"), callId: nextId("call"), tool, status: "completed", input, output };
+}
+
+export function reasoningPart(text: string): HistoryPart {
+  return { kind: "reasoning", id: nextId("prt"), text };
 }

@@ -1,8 +1,8 @@
 // An in-memory stand-in for the SDK client's session API, with the host's paging semantics
 // (newest `limit` messages, `before` cursor in X-Next-Cursor) and switchable faults. Test-only.
 
-import type { RawMessage } from "./reader.ts";
-import type { SdkResult, SessionClient } from "./sdk-reader.ts";
+import type { RawMessage } from "../reader.ts";
+import type { SdkResult, SessionClient } from "../sdk-reader.ts";
 
 export interface FakeFaults {
   /** Status to answer every call with (e.g. 500). */
