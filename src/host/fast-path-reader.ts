@@ -3,7 +3,7 @@
 // lazily, used only for sessions its database holds, and dropped for good on its first error.
 
 import type { Log } from "./log.ts";
-import type { HistoryReader, MessageReads } from "./reader.ts";
+import type { HistoryReader, MessageReads, ReadOptions } from "./reader.ts";
 import type { SqliteReader } from "./sqlite-reader.ts";
 
 export type OpenFastPath = (probeSessionId: string) => Promise<SqliteReader | string>;
@@ -26,12 +26,14 @@ export function withFastPath(sdk: HistoryReader, open: OpenFastPath, log: Log): 
     return reader?.holds(sessionId) ? reader : undefined;
   }
 
-  async function attempt<T>(sessionId: string, read: (reader: MessageReads) => Promise<T>): Promise<T> {
+  async function attempt<T>(sessionId: string, read: (reader: MessageReads) => Promise<T>, options?: ReadOptions): Promise<T> {
     const reader = await fastFor(sessionId).catch(() => undefined);
     if (reader) {
       try {
         return await read(reader);
       } catch (error) {
+        // A cancelled read is not a failure of the fast path.
+        if (options?.signal?.aborted) throw error;
         failed = true;
         reader.close();
         log("warn", `SQLite fast path failed (${error instanceof Error ? error.message : String(error)}); reading through the SDK from now on`);
@@ -41,7 +43,7 @@ export function withFastPath(sdk: HistoryReader, open: OpenFastPath, log: Log): 
   }
 
   return {
-    readAll: (sessionId) => attempt(sessionId, (reader) => reader.readAll(sessionId)),
+    readAll: (sessionId, options) => attempt(sessionId, (reader) => reader.readAll(sessionId, options), options),
     readNewest: (sessionId, count) => attempt(sessionId, (reader) => reader.readNewest(sessionId, count)),
     readOne: (sessionId, messageId) => attempt(sessionId, (reader) => reader.readOne(sessionId, messageId)),
     listSessions: () => sdk.listSessions(),
@@ -50,10 +52,9 @@ export function withFastPath(sdk: HistoryReader, open: OpenFastPath, log: Log): 
       const reader = await fastFor(sessionId).catch(() => undefined);
       return reader ? reader.stamp(sessionId) : undefined;
     },
-    async changedSince(sessionId, updated) {
+    async changedSince(sessionId, since) {
       const reader = await fastFor(sessionId).catch(() => undefined);
-      if (!reader) throw new Error("change tracking needs the SQLite fast path");
-      return reader.changedSince(sessionId, updated);
+      return reader ? reader.changedSince(sessionId, since) : undefined;
     },
   };
 }

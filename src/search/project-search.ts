@@ -25,14 +25,14 @@ export type SearchOne = (session: SessionInfo, deadline: number) => Promise<{ ou
 export async function searchProject(
   sessions: readonly SessionInfo[],
   searchOne: SearchOne,
-  options: { concurrency: number; budgetMs: number; limit: number },
+  options: { concurrency: number; budgetMs: number; limit: number; signal?: AbortSignal },
 ): Promise<ProjectSearchOutcome> {
   const deadline = now() + options.budgetMs;
   const perSession = new Map<string, SessionResult[]>();
   let next = 0;
   let unsearched = 0;
   const worker = async (): Promise<void> => {
-    while (next < sessions.length) {
+    while (next < sessions.length && !options.signal?.aborted) {
       const session = sessions[next++]!;
       await maybeYield();
       if (now() > deadline) {
@@ -60,6 +60,7 @@ export async function searchProject(
   const workers: Promise<void>[] = [];
   for (let i = 0; i < Math.max(1, Math.min(options.concurrency, sessions.length)); i++) workers.push(worker());
   await Promise.all(workers);
+  options.signal?.throwIfAborted();
   const results = [...perSession.values()].flat().sort(compareResults).slice(0, options.limit);
   // Sessions ranked their results with snippets for the first only: finish those returned.
   for (const result of results) completeHits(result);

@@ -73,6 +73,11 @@ export function yieldToLoop(priority: "search" | "build" = "search", urgent?: ()
   });
 }
 
+/** For long reads: a turn of the event loop when the current slice is spent, else nothing to wait for. */
+export function pauseIfDue(): Promise<void> | undefined {
+  return sliceSpent() ? yieldToLoop("search") : undefined;
+}
+
 export const SLICE_MS = 12;
 
 export function now(): number {

@@ -5,7 +5,7 @@ import type { EngramConfig } from "../config/schema.ts";
 import { ArgumentError } from "../history/errors.ts";
 import { authoredText } from "../history/preview.ts";
 import { clip } from "../history/text.ts";
-import type { Role, SessionInfo } from "../history/types.ts";
+import type { HistoryMessage, Role, SessionInfo } from "../history/types.ts";
 import type { ToolVisibility } from "../history/tool-visibility.ts";
 import type { SessionView } from "../history/view.ts";
 import type { HistorySource } from "../host/source.ts";
@@ -16,7 +16,7 @@ import { literalMatcher, regexMatcher } from "./scan/pattern.ts";
 import { RegexRunner } from "./scan/regex-runner.ts";
 import { searchProject, type SessionResult } from "./project-search.ts";
 import { rankSessions, type RankedSession } from "./rank/rank-sessions.ts";
-import { asSearch, now, yieldToLoop } from "./scheduler.ts";
+import { asSearch, maybeYield, now } from "./scheduler.ts";
 import { searchSession, type Query, type SearchFilters } from "./session-search.ts";
 import { parseQuery } from "./text/tokenize.ts";
 import { ViewCache } from "./view-cache.ts";
@@ -46,6 +46,8 @@ export interface SearchRequest {
   after?: number;
   before?: number;
   limit?: number;
+  /** The tool call's cancellation: reads and scans stop at their next slice. */
+  signal?: AbortSignal;
 }
 
 export interface SearchAnswer {
@@ -59,6 +61,7 @@ export interface SessionsRequest {
   query?: string;
   limit: number;
   includeChildren: boolean;
+  signal?: AbortSignal;
 }
 
 export interface SessionSummary {
@@ -118,9 +121,16 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
   const cache = new ByteLru<IndexedSession>(options.config().search.cache_bytes);
   const regexRunner = new RegexRunner();
 
+  let cacheBytes = options.config().search.cache_bytes;
+  /** The index cache's bound follows the config (enforced when it changes, not on every lookup). */
+  function applyCacheBound(): void {
+    const bytes = options.config().search.cache_bytes;
+    if (bytes !== cacheBytes) cache.setMaxBytes((cacheBytes = bytes));
+  }
+
   function indexedSession(sessionId: string): IndexedSession {
     const config = options.config();
-    cache.setMaxBytes(config.search.cache_bytes);
+    applyCacheBound();
     const key = `${sessionId}\u0000${visibilityKey(config)}`;
     let entry = cache.get(key);
     if (!entry) {
@@ -131,10 +141,35 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
   }
 
   const views = new ViewCache();
+  /**
+   * Other sessions' views by the very list they were made from: a source never changes a list it
+   * returned, so an unchanged session (most of a project search) costs one lookup, and the view
+   * goes when the source drops the list.
+   */
+  const viewsByList = new WeakMap<readonly HistoryMessage[], SessionView>();
 
-  async function loadView(sessionId: string, callerSessionId: string): Promise<SessionView> {
-    const messages = await source.loadMessages(sessionId);
-    return views.view(sessionId, messages, sessionId === callerSessionId);
+  async function loadView(sessionId: string, callerSessionId: string, signal?: AbortSignal): Promise<SessionView> {
+    const messages = await source.loadMessages(sessionId, signal ? { signal } : {});
+    if (sessionId === callerSessionId) return views.view(sessionId, messages, true);
+    let view = viewsByList.get(messages);
+    if (view?.sessionId !== sessionId) viewsByList.set(messages, (view = views.view(sessionId, messages, false)));
+    return view;
+  }
+
+  /**
+   * The view, or undefined when the deadline passes first: the read goes on and fills the cache
+   * for the next call, but this answer does not wait for it.
+   */
+  async function viewBefore(sessionId: string, callerSessionId: string, deadline: number, signal?: AbortSignal): Promise<SessionView | undefined> {
+    const loading = loadView(sessionId, callerSessionId, signal);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(0, deadline - now()))));
+    loading.catch(() => {}); // a read that fails after the deadline has no one to tell
+    try {
+      return await Promise.race([loading, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async function runSearch(request: SearchRequest, query: Query, filters: SearchFilters, limit: number, sessions: SessionInfo[], budgetMs?: number) {
@@ -144,18 +179,20 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     return searchProject(
       sessions,
       async (session, deadline) => {
-        const view = await loadView(session.id, request.callerSessionId);
-        // The read and the view were one synchronous stretch: the search starts a fresh one.
-        await yieldToLoop();
+        const view = await viewBefore(session.id, request.callerSessionId, deadline, request.signal);
+        if (!view) return { outcome: { results: [], via: "scan", timedOut: true }, turnOf: () => 0 };
+        // The read and the view were one synchronous stretch: the search starts a fresh one
+        // when that one is spent (a forced turn per session would cost a project search its budget).
+        await maybeYield();
+        request.signal?.throwIfAborted();
         const indexed = indexedSession(session.id);
         // Snippets for each session's best result now (history_sessions shows it); the rest only
         // for the results the merged answer keeps (searchProject completes them).
-        const outcome = await searchSession(view, query, filters, limits, { visibility, indexed, deadline, hitsFor: 1 });
-        cache.enforce();
+        const outcome = await searchSession(view, query, filters, limits, { visibility, indexed, deadline, hitsFor: 1, signal: request.signal });
         return { outcome, turnOf: (id: string) => view.turnNumbers[view.indexById.get(id) ?? -1] ?? 0 };
       },
-      { concurrency: config.project_concurrency, budgetMs: budgetMs ?? config.project_time_budget_ms, limit },
-    );
+      { concurrency: config.project_concurrency, budgetMs: budgetMs ?? config.project_time_budget_ms, limit, signal: request.signal },
+    ).finally(() => cache.enforce());
   }
 
   return {
@@ -213,7 +250,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
       const query = compileQuery({ query: request.query }, regexRunner);
       if (query.kind !== "keyword") throw new ArgumentError("query must contain a searchable word");
       const filters: SearchFilters = { types: new Set<HitType>(["text", "tool"]) };
-      const outcome = await runSearch({ query: request.query, callerSessionId: "", scope: "project", types: [] }, query, filters, 3, all);
+      const outcome = await runSearch({ query: request.query, callerSessionId: "", scope: "project", types: [], signal: request.signal }, query, filters, 3, all);
       unsearched = outcome.unsearched;
       const ranked: RankedSession[] = rankSessions(all, outcome.perSession, query.parsed);
       chosen = ranked.slice(0, request.limit);
@@ -227,11 +264,12 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
       let first = "";
       if (now() <= deadline) {
         try {
-          const view = await loadView(session.id, "");
+          const view = await loadView(session.id, "", request.signal);
           turns = view.turnNumbers[view.turnNumbers.length - 1] ?? 0;
           first = firstUserText(view);
         } catch {
           // listed but unreadable: keep it with what the listing says
+          request.signal?.throwIfAborted();
         }
       }
       const summary: SessionSummary = { session, turns, preview: clip(first, config.browse.preview_chars) };

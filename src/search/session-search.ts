@@ -42,6 +42,8 @@ export interface SessionSearchOptions {
   /** The session's index holder; absent = scan only. */
   indexed?: IndexedSession;
   deadline?: number;
+  /** Cancels the scan at its next slice. */
+  signal?: AbortSignal;
 }
 
 export interface SessionSearchResult {
@@ -113,9 +115,9 @@ export async function searchSession(
         }
       }
     }
-    if (!docs) docs = await scanSession(visible(), options.visibility, query.parsed, accept, { deadline: options.deadline });
+    if (!docs) docs = await scanSession(visible(), options.visibility, query.parsed, accept, { deadline: options.deadline, signal: options.signal });
   } else {
-    docs = await patternScan(visible(), options.visibility, query.matcher, accept, { deadline: options.deadline });
+    docs = await patternScan(visible(), options.visibility, query.matcher, accept, { deadline: options.deadline, signal: options.signal });
   }
   if (!docs) return { results: [], via, timedOut: true };
   // Ranking is one synchronous stretch: start it on a fresh slice.

@@ -74,6 +74,7 @@ Then: history_pull_message(message_id) or history_pull_part(message_id, part_id)
         if (toolName !== undefined) request.tool = toolName;
         if (after !== undefined) request.after = after;
         if (before !== undefined) request.before = before;
+        if (context.abort) request.signal = context.abort;
         const answer = await service.search(request);
         return formatSearchAnswer(answer, emptyHint(request));
       });

@@ -1,6 +1,6 @@
 import { tool, type ToolDefinition } from "@opencode-ai/plugin";
 import { formatSessionsAnswer } from "../search/format.ts";
-import { MAX_QUERY_CHARS, type SearchService } from "../search/service.ts";
+import { MAX_QUERY_CHARS, type SearchService, type SessionsRequest } from "../search/service.ts";
 import { optionalBool, optionalInt, optionalString } from "./args.ts";
 import type { ToolDeps } from "./deps.ts";
 import { runTool } from "./run.ts";
@@ -20,12 +20,13 @@ Then: pass session_id to history_browse_turns, history_search or the pull tools.
       limit: z.number().int().optional().describe(`Most sessions to return (1-${MAX_SESSIONS}, default ${DEFAULT_SESSIONS}).`),
       include_children: z.boolean().optional().describe("Include subagent (child) sessions (default false)."),
     },
-    execute(raw) {
+    execute(raw, context) {
       return runTool("history_sessions", raw, async (args) => {
         const query = optionalString(args, "query", { maxLength: MAX_QUERY_CHARS, hint: "words to rank sessions by" });
         const limit = optionalInt(args, "limit", { min: 1, max: MAX_SESSIONS, default: DEFAULT_SESSIONS }).value;
         const includeChildren = optionalBool(args, "include_children", false);
-        const request = query === undefined ? { limit, includeChildren } : { query, limit, includeChildren };
+        const request: SessionsRequest = query === undefined ? { limit, includeChildren } : { query, limit, includeChildren };
+        if (context.abort) request.signal = context.abort;
         const answer = await service.sessions(request);
         const hint =
           query === undefined

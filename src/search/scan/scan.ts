@@ -47,6 +47,8 @@ function countTerms(text: string, terms: ParsedQuery["terms"], finders: Array<Re
 export interface ScanOptions {
   /** performance.now() time after which the scan stops and returns undefined. */
   deadline?: number;
+  /** Cancellation: the scan rejects with the signal's reason at its next slice. */
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -121,6 +123,7 @@ export async function scanSession(
     }
     if (sliceSpent()) {
       await maybeYield();
+      options.signal?.throwIfAborted();
       if (options.deadline !== undefined && now() > options.deadline) return undefined;
     }
   }
