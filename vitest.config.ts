@@ -8,6 +8,8 @@ export default defineConfig({
           name: "unit",
           include: ["src/**/*.test.ts", "scripts/**/*.test.ts"],
           environment: "node",
+          // A harness timeout, not an assertion: property tests run for seconds on a loaded machine.
+          testTimeout: 120_000,
         },
       },
       {

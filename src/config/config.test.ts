@@ -18,6 +18,29 @@ describe("jsonc", () => {
     }`)).toEqual({ a: "http://x//y", b: [1, 2], c: "/* not a comment */" });
     expect(() => parseJsonc("{ broken")).toThrow();
   });
+
+  it("reports a syntax error at its line and column in the file as written, comments included", () => {
+    const root = mkdtempSync(join(tmpdir(), "engram-jsonc-"));
+    writeFileSync(
+      join(root, "opencode-engram.jsonc"),
+      [
+        "\ufeff{",
+        "  // browse: see docs/config.md, /* not a block */",
+        "  /* a block comment",
+        "     over two lines */ \"browse\": { \"preview_chars\": 100, },",
+        "  \"search\": { \"message_limit\": 5 }",
+        "  \"pull\": {}",
+        "}",
+      ].join("\r\n"),
+    );
+    const { config, problems } = loadConfig([root]);
+    expect(problems).toEqual([
+      `${join(root, "opencode-engram.jsonc")}: cannot be read as JSON (comma expected at line 6, column 3); using the other layers and defaults`,
+    ]);
+    expect(config).toEqual(defaultConfig());
+    expect(() => parseJsonc('{"a": 1}\n\n   x')).toThrow(/^invalid symbol at line 3, column 4$/);
+    expect(() => parseJsonc('{"a": "open')).toThrow(/^unexpected end of string at line 1, column 7$/);
+  });
 });
 
 describe("config layering", () => {

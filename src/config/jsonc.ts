@@ -1,37 +1,28 @@
-// JSON with comments and trailing commas, as OpenCode's own config files allow.
+// JSON with comments and trailing commas, as OpenCode's own config files allow, read with
+// jsonc-parser so a syntax error names its line and column in the user's file.
 
-/** Removes line and block comments and trailing commas outside strings, then parses. */
+import { parse, printParseErrorCode, type ParseError } from "jsonc-parser";
+
+/** Parses `text`; throws a SyntaxError naming the first problem's line and column (1-based). */
 export function parseJsonc(text: string): unknown {
-  let out = "";
-  let i = 0;
-  const n = text.length;
-  while (i < n) {
-    const ch = text[i]!;
-    if (ch === '"') {
-      const start = i++;
-      while (i < n && text[i] !== '"') i += text[i] === "\\" ? 2 : 1;
-      out += text.slice(start, ++i);
-    } else if (ch === "/" && text[i + 1] === "/") {
-      while (i < n && text[i] !== "\n") i++;
-    } else if (ch === "/" && text[i + 1] === "*") {
-      const end = text.indexOf("*/", i + 2);
-      if (end < 0) throw new SyntaxError("unterminated /* comment");
-      i = end + 2;
-    } else if (ch === ",") {
-      let j = i + 1;
-      // Look past whitespace and comments for a closing bracket.
-      for (;;) {
-        while (j < n && /\s/.test(text[j]!)) j++;
-        if (text[j] === "/" && text[j + 1] === "/") while (j < n && text[j] !== "\n") j++;
-        else if (text[j] === "/" && text[j + 1] === "*") j = text.indexOf("*/", j + 2) < 0 ? n : text.indexOf("*/", j + 2) + 2;
-        else break;
-      }
-      if (text[j] !== "}" && text[j] !== "]") out += ",";
-      i++;
-    } else {
-      out += ch;
-      i++;
-    }
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const errors: ParseError[] = [];
+  const value: unknown = parse(body, errors, { allowTrailingComma: true, allowEmptyContent: false });
+  const first = errors[0];
+  if (first) {
+    const { line, column } = position(body, first.offset);
+    throw new SyntaxError(`${words(printParseErrorCode(first.error))} at line ${line}, column ${column}`);
   }
-  return JSON.parse(out.charCodeAt(0) === 0xfeff ? out.slice(1) : out);
+  return value;
+}
+
+function position(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const lineStart = before.lastIndexOf("\n") + 1;
+  return { line: before.split("\n").length, column: offset - lineStart + 1 };
+}
+
+/** "CommaExpected" → "comma expected". */
+function words(code: string): string {
+  return code.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
 }

@@ -1,120 +1,117 @@
-// Every option the plugin reads, with its default and its valid range.
-// The loader validates user values against these specs; the root opencode-engram.jsonc documents them.
+// Every option the plugin reads, with its default and its valid range: the one declaration the
+// type, the defaults, the loader's checks and the documentation test all come from. The root
+// opencode-engram.jsonc and docs/config.md document it.
 
-export interface EngramConfig {
-  browse: {
-    /** Max characters of a message or turn preview. */
-    preview_chars: number;
-    /** Most turns one history_browse_turns call returns. */
-    max_turns: number;
-    /** Most messages one history_browse_messages call returns. */
-    max_messages: number;
-  };
-  pull: {
-    /** Characters of one section kept by history_pull_message before it is cut. */
-    section_chars: number;
-    /** Default characters of one history_pull_part page. */
-    part_page_chars: number;
-  };
-  /** Tool selectors: exact name, `*` glob, `!name` to deny, `!` alone hides all. Added to the built-in allowlist. */
-  show_tool_input: string[];
-  show_tool_output: string[];
-  search: {
-    /** Default and maximum number of messages a search returns. */
-    message_limit: number;
-    max_message_limit: number;
-    max_hits_per_message: number;
-    max_snippets_per_hit: number;
-    /** Characters of one snippet. */
-    snippet_chars: number;
-    /** Byte budget of all cached session indexes together (least recently used evicted). */
-    cache_bytes: number;
-    /** Time budget of a project-scope search before it answers with partial results. */
-    project_time_budget_ms: number;
-    /** Sessions searched at once in project scope. */
-    project_concurrency: number;
-  };
-  context_charting: {
-    enable: boolean;
-    recent_turns: number;
-    recent_messages: number;
-    /** Character budget of the chart; previews shrink to fit. */
-    max_chars: number;
-  };
-  history_guidance: {
-    enable: boolean;
-  };
-  store: {
-    /** Read the host's SQLite store directly (read-only, schema-checked) when running in Bun; the SDK stays the fallback. */
-    sqlite_fast_path: boolean;
-    /** Estimated bytes of session messages kept in memory between calls (least recently read evicted). */
-    cache_bytes: number;
-  };
-  upstream_history: {
-    enable: boolean;
-    disable_for_agents: string[];
-  };
+export interface IntOption {
+  kind: "int";
+  default: number;
+  min: number;
+  max: number;
 }
 
-export type Spec =
-  | { type: "int"; min: number; max: number }
-  | { type: "bool" }
-  | { type: "strings" };
+export interface BoolOption {
+  kind: "bool";
+  default: boolean;
+}
 
-/** Defaults and ranges, section by section. */
-export const CONFIG_SPEC = {
+export interface StringsOption {
+  kind: "strings";
+  default: readonly string[];
+}
+
+export type ConfigOption = IntOption | BoolOption | StringsOption;
+
+export interface ConfigSection {
+  [key: string]: ConfigOption | ConfigSection;
+}
+
+const int = (value: number, min: number, max: number): IntOption => ({ kind: "int", default: value, min, max });
+const bool = (value: boolean): BoolOption => ({ kind: "bool", default: value });
+const strings = (): StringsOption => ({ kind: "strings", default: [] });
+
+export const CONFIG_SCHEMA = {
   browse: {
-    preview_chars: [160, { type: "int", min: 20, max: 2000 }],
-    max_turns: [50, { type: "int", min: 1, max: 500 }],
-    max_messages: [100, { type: "int", min: 1, max: 1000 }],
+    /** Max characters of a message or turn preview. */
+    preview_chars: int(160, 20, 2000),
+    /** Most turns one history_browse_turns call returns. */
+    max_turns: int(50, 1, 500),
+    /** Most messages one history_browse_messages call returns. */
+    max_messages: int(100, 1, 1000),
   },
   pull: {
-    section_chars: [2000, { type: "int", min: 200, max: 40000 }],
-    part_page_chars: [20000, { type: "int", min: 1000, max: 40000 }],
+    /** Characters of one section kept by history_pull_message before it is cut. */
+    section_chars: int(2000, 200, 40000),
+    /** Default characters of one history_pull_part page. */
+    part_page_chars: int(20000, 1000, 40000),
   },
-  show_tool_input: [[], { type: "strings" }],
-  show_tool_output: [[], { type: "strings" }],
+  /** Tool selectors: exact name, `*` glob, `!name` to deny, `!` alone hides all. Added to the built-in allowlist. */
+  show_tool_input: strings(),
+  show_tool_output: strings(),
   search: {
-    message_limit: [10, { type: "int", min: 1, max: 100 }],
-    max_message_limit: [50, { type: "int", min: 1, max: 200 }],
-    max_hits_per_message: [3, { type: "int", min: 1, max: 20 }],
-    max_snippets_per_hit: [3, { type: "int", min: 1, max: 10 }],
-    snippet_chars: [160, { type: "int", min: 40, max: 1000 }],
-    cache_bytes: [268435456, { type: "int", min: 1048576, max: 17179869184 }],
-    project_time_budget_ms: [2000, { type: "int", min: 100, max: 60000 }],
-    project_concurrency: [4, { type: "int", min: 1, max: 32 }],
+    /** Default and maximum number of messages a search returns. */
+    message_limit: int(10, 1, 100),
+    max_message_limit: int(50, 1, 200),
+    max_hits_per_message: int(3, 1, 20),
+    max_snippets_per_hit: int(3, 1, 10),
+    /** Characters of one snippet. */
+    snippet_chars: int(160, 40, 1000),
+    /** Byte budget of all cached session indexes together (least recently used evicted). */
+    cache_bytes: int(268435456, 1048576, 17179869184),
+    /** Time budget of a project-scope search before it answers with partial results. */
+    project_time_budget_ms: int(2000, 100, 60000),
+    /** Sessions searched at once in project scope. */
+    project_concurrency: int(4, 1, 32),
   },
   context_charting: {
-    enable: [true, { type: "bool" }],
-    recent_turns: [10, { type: "int", min: 0, max: 50 }],
-    recent_messages: [5, { type: "int", min: 0, max: 50 }],
-    max_chars: [6000, { type: "int", min: 1000, max: 40000 }],
+    enable: bool(true),
+    recent_turns: int(10, 0, 50),
+    recent_messages: int(5, 0, 50),
+    /** Character budget of the chart; previews shrink to fit. */
+    max_chars: int(6000, 1000, 40000),
   },
   history_guidance: {
-    enable: [true, { type: "bool" }],
+    enable: bool(true),
   },
   store: {
-    sqlite_fast_path: [true, { type: "bool" }],
-    cache_bytes: [134217728, { type: "int", min: 1048576, max: 17179869184 }],
+    /** Read the host's SQLite store directly (read-only, schema-checked) when running in Bun; the SDK stays the fallback. */
+    sqlite_fast_path: bool(true),
+    /** Estimated bytes of session messages kept in memory between calls (least recently read evicted). */
+    cache_bytes: int(134217728, 1048576, 17179869184),
   },
   upstream_history: {
-    enable: [true, { type: "bool" }],
-    disable_for_agents: [[], { type: "strings" }],
+    enable: bool(true),
+    disable_for_agents: strings(),
   },
-} as const satisfies Record<string, unknown>;
+} satisfies ConfigSection;
 
-type Entry = readonly [unknown, Spec];
+/** The value a declaration describes: a number, boolean or string list per option, a record per section. */
+type ValueOf<S> = S extends IntOption
+  ? number
+  : S extends BoolOption
+    ? boolean
+    : S extends StringsOption
+      ? string[]
+      : { -readonly [K in keyof S]: ValueOf<S[K]> };
 
-function defaultsOf(spec: Record<string, unknown>): Record<string, unknown> {
+export type EngramConfig = ValueOf<typeof CONFIG_SCHEMA>;
+
+export function isOption(value: ConfigOption | ConfigSection): value is ConfigOption {
+  return typeof value.kind === "string";
+}
+
+/** Every option with its dotted path, in declaration order. */
+export function configOptions(section: ConfigSection = CONFIG_SCHEMA, prefix = ""): [string, ConfigOption][] {
+  return Object.entries(section).flatMap(([key, value]) =>
+    isOption(value) ? [[`${prefix}${key}`, value] as [string, ConfigOption]] : configOptions(value, `${prefix}${key}.`),
+  );
+}
+
+function defaultsOf(section: ConfigSection): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(spec)) {
-    out[key] = Array.isArray(value)
-      ? structuredClone((value as unknown as Entry)[0])
-      : defaultsOf(value as Record<string, unknown>);
-  }
+  for (const [key, value] of Object.entries(section)) out[key] = isOption(value) ? structuredClone(value.default) : defaultsOf(value);
   return out;
 }
 
 export function defaultConfig(): EngramConfig {
-  return defaultsOf(CONFIG_SPEC) as unknown as EngramConfig;
+  return defaultsOf(CONFIG_SCHEMA) as EngramConfig;
 }

@@ -1,7 +1,7 @@
 // Merges user config layers over the defaults, field by field. An invalid value keeps the
 // default and is reported; nothing here throws.
 
-import { CONFIG_SPEC, defaultConfig, type EngramConfig, type Spec } from "./schema.ts";
+import { CONFIG_SCHEMA, defaultConfig, isOption, type ConfigOption, type ConfigSection, type EngramConfig } from "./schema.ts";
 
 type Tree = Record<string, unknown>;
 
@@ -9,30 +9,29 @@ function isTree(value: unknown): value is Tree {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-function describe(spec: Spec): string {
-  if (spec.type === "int") return `an integer from ${spec.min} to ${spec.max}`;
-  if (spec.type === "bool") return "true or false";
+function describe(spec: ConfigOption): string {
+  if (spec.kind === "int") return `an integer from ${spec.min} to ${spec.max}`;
+  if (spec.kind === "bool") return "true or false";
   return "an array of strings";
 }
 
-function valid(spec: Spec, value: unknown): boolean {
-  if (spec.type === "int") return typeof value === "number" && Number.isInteger(value) && value >= spec.min && value <= spec.max;
-  if (spec.type === "bool") return typeof value === "boolean";
+function valid(spec: ConfigOption, value: unknown): boolean {
+  if (spec.kind === "int") return typeof value === "number" && Number.isInteger(value) && value >= spec.min && value <= spec.max;
+  if (spec.kind === "bool") return typeof value === "boolean";
   return Array.isArray(value) && value.every((item) => typeof item === "string" && item.length <= 200);
 }
 
-function apply(spec: Tree, user: Tree, target: Tree, path: string, problems: string[]): void {
+function apply(section: ConfigSection, user: Tree, target: Tree, path: string, problems: string[]): void {
   for (const [key, value] of Object.entries(user)) {
     const where = path ? `${path}.${key}` : key;
-    const entry = spec[key];
+    const entry = section[key];
     if (entry === undefined) {
       problems.push(`unknown key ${where}`);
-    } else if (Array.isArray(entry)) {
-      const rule = entry[1] as Spec;
-      if (valid(rule, value)) target[key] = structuredClone(value);
-      else problems.push(`${where} must be ${describe(rule)}; keeping ${JSON.stringify(target[key])}`);
+    } else if (isOption(entry)) {
+      if (valid(entry, value)) target[key] = structuredClone(value);
+      else problems.push(`${where} must be ${describe(entry)}; keeping ${JSON.stringify(target[key])}`);
     } else if (isTree(value)) {
-      apply(entry as Tree, value, target[key] as Tree, where, problems);
+      apply(entry, value, target[key] as Tree, where, problems);
     } else {
       problems.push(`${where} must be an object`);
     }
@@ -60,7 +59,7 @@ export function resolveConfig(layers: readonly Layer[]): Resolved {
       continue;
     }
     const found: string[] = [];
-    apply(CONFIG_SPEC as unknown as Tree, layer.value, config as unknown as Tree, "", found);
+    apply(CONFIG_SCHEMA, layer.value, config, "", found);
     for (const problem of found) problems.push(`${layer.source}: ${problem}`);
   }
   return { config, problems };

@@ -2,9 +2,8 @@
 
 import { visibleIndex } from "./anchor.ts";
 import { attachments } from "./attachments.ts";
-import type { BrowseOptions } from "./browse-turns.ts";
 import { byteLength, toJson } from "./compact.ts";
-import { ENVELOPE_BYTES, fitRange, LIST_LEVELS, shortList, type ListLimits } from "./fit.ts";
+import { ENVELOPE_BYTES, FALLBACK_PREVIEW_CHARS, fitRange, joinNotes, LIST_LEVELS, shortList, type BrowseOptions, type ListLimits } from "./fit.ts";
 import { MAX_ANSWER_BYTES } from "./limits.ts";
 import { messagePreview } from "./preview.ts";
 import { summarizeTools, type ToolSummary } from "./tool-summary.ts";
@@ -52,15 +51,6 @@ export function messageEntry(
     tool: tool ? { ...tool, calls: shortList(tool.calls, lists)! } : undefined,
   };
 }
-
-/** Notes joined into one sentence list. */
-export function joinNotes(...notes: (string | undefined)[]): string | undefined {
-  const present = notes.filter((note): note is string => note !== undefined);
-  return present.length > 0 ? present.join("; ") : undefined;
-}
-
-/** Previews of the fallback level, when one entry alone would not fit. */
-export const FALLBACK_PREVIEW_CHARS = 160;
 
 export function browseMessages(view: SessionView, request: BrowseMessagesRequest, options: BrowseOptions): BrowseMessagesResult {
   if (view.visibleEnd === 0) {

@@ -1,10 +1,9 @@
 // history_browse_turns: the cheapest level, one entry per user turn.
 
 import { attachments } from "./attachments.ts";
-import { FALLBACK_PREVIEW_CHARS, joinNotes } from "./browse-messages.ts";
 import { byteLength, toJson } from "./compact.ts";
 import { HistoryError } from "./errors.ts";
-import { ENVELOPE_BYTES, fitRange, LIST_LEVELS, shortList, type ListLimits } from "./fit.ts";
+import { ENVELOPE_BYTES, FALLBACK_PREVIEW_CHARS, fitRange, joinNotes, LIST_LEVELS, shortList, type BrowseOptions, type ListLimits } from "./fit.ts";
 import { MAX_ANSWER_BYTES } from "./limits.ts";
 import { modifiedFiles } from "./modified.ts";
 import { hasAuthoredText, messagePreview } from "./preview.ts";
@@ -28,13 +27,6 @@ export interface BrowseTurnsRequest {
   turnNumber?: number;
   numBefore: number;
   numAfter: number;
-}
-
-export interface BrowseOptions {
-  previewChars: number;
-  /** Most entries per call. */
-  cap: number;
-  directory: string;
 }
 
 export interface BrowseTurnsResult {

@@ -1,7 +1,15 @@
-// Keeping browse answers under the byte cap: lists inside an entry are shortened, and a window
-// that still does not fit loses entries at the edge farther from its anchor.
+// What both browse answers share: their options, and keeping them under the byte cap (lists
+// inside an entry are shortened, and a window that still does not fit loses entries at the edge
+// farther from its anchor).
 
 import { safeCut } from "./text.ts";
+
+export interface BrowseOptions {
+  previewChars: number;
+  /** Most entries per call. */
+  cap: number;
+  directory: string;
+}
 
 export interface ListLimits {
   /** Most items of one list (attachments, tool calls, modified files) before "… N more". */
@@ -18,6 +26,15 @@ export const LIST_LEVELS: readonly ListLimits[] = [
 
 /** Bytes kept free for an answer's envelope: edge ids and notes. */
 export const ENVELOPE_BYTES = 1_000;
+
+/** Previews of the fallback level, when one entry alone would not fit. */
+export const FALLBACK_PREVIEW_CHARS = 160;
+
+/** Notes joined into one sentence list. */
+export function joinNotes(...notes: (string | undefined)[]): string | undefined {
+  const present = notes.filter((note): note is string => note !== undefined);
+  return present.length > 0 ? present.join("; ") : undefined;
+}
 
 export function shortList(items: readonly string[] | undefined, limits: ListLimits = LIST_LEVELS[0]!): string[] | undefined {
   if (!items) return undefined;

@@ -3,7 +3,8 @@ import { visibleIndex } from "../history/anchor.ts";
 import { defaultConfig, type EngramConfig } from "../config/schema.ts";
 import { buildView } from "../history/view.ts";
 import { chartView, SUMMARIZER_MAX_OUTPUT_TOKENS, SUMMARIZER_PROMPT, type TransformMessage } from "./compaction.ts";
-import { createHookSet, type HookDeps } from "./index.ts";
+import type { HookDeps } from "./deps.ts";
+import { createHookSet } from "./index.ts";
 import { SessionBuilder } from "../history/testing/session-builder.ts";
 import { MemorySource } from "../host/testing/memory-source.ts";
 

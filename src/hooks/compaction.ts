@@ -8,7 +8,7 @@
 
 import type { HistoryMessage } from "../history/types.ts";
 import { buildView, type SessionView } from "../history/view.ts";
-import type { HookDeps } from "./index.ts";
+import type { HookDeps } from "./deps.ts";
 import { BoundedMap } from "./bounded-map.ts";
 import { buildChart, fallbackChart } from "./chart.ts";
 
@@ -48,9 +48,6 @@ interface Pending {
   lastSummarizedId?: string;
 }
 
-/** What the compaction hooks need: the same as the whole hook set's (see index.ts). */
-export type CompactionDeps = HookDeps;
-
 /** The part of a transformed message the hooks read. */
 export interface TransformMessage {
   info: { id?: string; sessionID?: string; role?: string; summary?: unknown };
@@ -63,7 +60,7 @@ export class CompactionCharting {
   private readonly restored = new BoundedMap<string, string>(MAX_PENDING);
   private readonly now: () => number;
 
-  constructor(private readonly deps: CompactionDeps) {
+  constructor(private readonly deps: HookDeps) {
     this.now = deps.now ?? Date.now;
   }
 

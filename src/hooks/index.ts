@@ -3,21 +3,10 @@
 // would break the user's request, and each of these has a safe "do nothing" fallback.
 
 import type { Hooks } from "@opencode-ai/plugin";
-import type { EngramConfig } from "../config/schema.ts";
-import type { HistorySource } from "../host/source.ts";
 import { CompactionCharting, type TransformMessage } from "./compaction.ts";
+import type { HookDeps } from "./deps.ts";
 import { SessionFacts } from "./sessions.ts";
 import { systemBlocks } from "./system.ts";
-
-export interface HookDeps {
-  source: HistorySource;
-  config(): EngramConfig;
-  /** Project root, for relative paths in chart previews. */
-  directory: string;
-  log(level: "warn" | "error" | "info", message: string): void;
-  /** Clock for expiring dead compaction state; injectable for tests. */
-  now?: () => number;
-}
 
 /** A host event as the `event` hook receives it (`input.event`). */
 export interface HostEvent {

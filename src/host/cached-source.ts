@@ -61,6 +61,11 @@ function sameStamp(a: SessionStamp, b: SessionStamp): boolean {
   return a.seq === b.seq && a.rows === b.rows;
 }
 
+function newestFirst(raw: unknown[]): SessionInfo[] {
+  const sessions = raw.map(mapSession).filter((s): s is SessionInfo => s !== undefined);
+  return sessions.sort((a, b) => (b.updated ?? b.created ?? 0) - (a.updated ?? a.created ?? 0));
+}
+
 function byId(a: HistoryMessage, b: HistoryMessage): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
@@ -68,6 +73,8 @@ function byId(a: HistoryMessage, b: HistoryMessage): number {
 export class CachedHistorySource implements HistorySource {
   private readonly sessions = new Map<string, SessionEntry>();
   private readonly inflight = new Map<string, SharedLoad>();
+  private readonly firstInfo = new Map<string, Promise<SessionInfo>>();
+  private readonly loadedBefore = new Set<string>();
   private totalBytes = 0;
 
   constructor(
@@ -76,8 +83,12 @@ export class CachedHistorySource implements HistorySource {
   ) {}
 
   async listSessions(): Promise<SessionInfo[]> {
-    const sessions = (await this.reader.listSessions()).map(mapSession).filter((s): s is SessionInfo => s !== undefined);
-    return sessions.sort((a, b) => (b.updated ?? b.created ?? 0) - (a.updated ?? a.created ?? 0));
+    return newestFirst(await this.reader.listSessions());
+  }
+
+  async listEverySession(callerSessionId: string): Promise<SessionInfo[]> {
+    if (!this.reader.everySession) throw new HistoryError("Searching every project needs the host's SQLite store (store.sqlite_fast_path); search this project instead.");
+    return newestFirst(await this.reader.everySession(callerSessionId));
   }
 
   async getSession(sessionId: string): Promise<SessionInfo> {
@@ -86,6 +97,17 @@ export class CachedHistorySource implements HistorySource {
       throw new HistoryError(`Session ${sessionId} not found. Use history_sessions to list this project's sessions.`);
     }
     return session;
+  }
+
+  /** The session's info as first read, shared: for what never changes (its directory). */
+  sessionOnce(sessionId: string): Promise<SessionInfo> {
+    let info = this.firstInfo.get(sessionId);
+    if (!info) {
+      info = this.getSession(sessionId);
+      this.firstInfo.set(sessionId, info);
+      info.catch(() => this.firstInfo.delete(sessionId));
+    }
+    return info;
   }
 
   /** Concurrent callers of one session share one read; it stops only when all of them cancelled. */
@@ -190,7 +212,12 @@ export class CachedHistorySource implements HistorySource {
   }
 
   private async readAll(sessionId: string, read: ReadOptions): Promise<HistoryMessage[]> {
-    if (!this.sessions.has(sessionId)) await this.getSession(sessionId);
+    if (!this.sessions.has(sessionId)) {
+      // The first read may share the info a permission check just fetched; a reload re-checks.
+      const first = this.firstInfo.get(sessionId);
+      await (first && !this.loadedBefore.has(sessionId) ? first : this.getSession(sessionId));
+      this.loadedBefore.add(sessionId);
+    }
     const raw = await this.reader.readAll(sessionId, read);
     const out: HistoryMessage[] = [];
     for (const entry of raw) {

@@ -72,6 +72,12 @@ class MemoryStore implements SqliteReader {
     for (const [id, row] of this.rowOf) if (row > since.rows) ids.add(id);
     return [...ids];
   }
+  everySession() {
+    return [
+      { id: SID, title: "here", directory: "/p", time: { created: 1, updated: 5 } },
+      { id: "ses_elsewhere", title: "there", directory: "/q", time: { created: 2, updated: 9 } },
+    ];
+  }
   close() {}
 }
 
@@ -139,5 +145,13 @@ describe("SQLite fast path with SDK fallback", () => {
     store.fail = true;
     expect(await source.loadMessages(SID)).toHaveLength(10);
     expect(logs.some((line) => /SQLite fast path failed \(disk I\/O error\)/.test(line))).toBe(true);
+  });
+
+  it("lists every project's sessions from the store, newest first; the SDK alone cannot", async () => {
+    const { source, client } = setup();
+    const every = await source.listEverySession(SID);
+    expect(every.map((session) => [session.id, session.directory])).toEqual([["ses_elsewhere", "/q"], [SID, "/p"]]);
+    const sdkOnly = new CachedHistorySource(createSdkReader(client, { pageSize: 50, timeoutMs: 1000 }), { checkSize: 5, maxSingleReads: 5, maxBytes: 1 << 30 });
+    await expect(sdkOnly.listEverySession(SID)).rejects.toThrow(/needs the host's SQLite store/);
   });
 });

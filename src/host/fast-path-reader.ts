@@ -2,6 +2,7 @@
 // listed and looked up through the SDK (it scopes them to the project). The fast path is opened
 // lazily, used only for sessions its database holds, and dropped for good on its first error.
 
+import { HistoryError } from "../history/errors.ts";
 import type { Log } from "./log.ts";
 import type { HistoryReader, MessageReads, ReadOptions } from "./reader.ts";
 import type { SqliteReader } from "./sqlite-reader.ts";
@@ -47,6 +48,11 @@ export function withFastPath(sdk: HistoryReader, open: OpenFastPath, log: Log): 
     readNewest: (sessionId, count) => attempt(sessionId, (reader) => reader.readNewest(sessionId, count)),
     readOne: (sessionId, messageId) => attempt(sessionId, (reader) => reader.readOne(sessionId, messageId)),
     listSessions: () => sdk.listSessions(),
+    async everySession(probeSessionId) {
+      const reader = await fastFor(probeSessionId).catch(() => undefined);
+      if (!reader) throw new HistoryError("Searching every project needs the host's SQLite store, which could not be opened (see the plugin's log); search this project instead.");
+      return reader.everySession();
+    },
     getSession: (sessionId) => sdk.getSession(sessionId),
     async stamp(sessionId) {
       const reader = await fastFor(sessionId).catch(() => undefined);

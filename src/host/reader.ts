@@ -42,6 +42,11 @@ export interface HistoryReader extends MessageReads {
   stamp?(sessionId: string): Promise<SessionStamp | undefined>;
   /** Messages written (or removed) since `since`; undefined when the store cannot tell (read all). */
   changedSince?(sessionId: string, since: SessionStamp): Promise<string[] | undefined>;
+  /**
+   * Every session of every project in the store holding `probeSessionId` (the SQLite path only;
+   * the SDK lists one project's sessions).
+   */
+  everySession?(probeSessionId: string): Promise<unknown[]>;
   /** The session's info, or undefined when it does not exist. */
   getSession(sessionId: string): Promise<unknown | undefined>;
 }

@@ -10,13 +10,14 @@ import { existsSync, readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { checkpoint, type MessageReads, type RawMessage, type ReadOptions, type SessionStamp } from "./reader.ts";
+import { SESSION_COLUMNS, sessionJson, type SessionRow } from "./session-rows.ts";
 
 /** The slice of bun:sqlite's Database we use. */
-interface Statement {
+export interface Statement {
   all(...params: unknown[]): unknown[];
   get(...params: unknown[]): unknown;
 }
-interface Database {
+export interface Database {
   query(sql: string): Statement;
   exec(sql: string): void;
   close(): void;
@@ -61,7 +62,7 @@ export function schemaProblems(db: Database): string[] {
   return problems;
 }
 
-async function openReadOnly(path: string): Promise<Database | undefined> {
+export async function openReadOnly(path: string): Promise<Database | undefined> {
   if (typeof (globalThis as { Bun?: unknown }).Bun === "undefined") return undefined;
   const specifier = "bun:sqlite";
   const module = (await import(/* @vite-ignore */ specifier)) as { Database: new (path: string, options: object) => Database };
@@ -110,6 +111,8 @@ export interface SqliteReader extends MessageReads {
   holds(sessionId: string): boolean;
   stamp(sessionId: string): Promise<SessionStamp>;
   changedSince(sessionId: string, since: SessionStamp): Promise<string[] | undefined>;
+  /** Every session of every project, in the host's JSON shape. */
+  everySession(): unknown[];
   close(): void;
 }
 
@@ -143,7 +146,7 @@ export async function openSqliteReader(dir: string, probeSessionId: string): Pro
   return reasons.join("; ");
 }
 
-function readerOver(db: Database): SqliteReader {
+export function readerOver(db: Database): SqliteReader {
   const firstMessages = db.query("SELECT id, time_created, data FROM message WHERE session_id = ?1 ORDER BY time_created, id LIMIT ?2");
   const nextMessages = db.query(
     "SELECT id, time_created, data FROM message WHERE session_id = ?1 AND (time_created, id) > (?2, ?3) ORDER BY time_created, id LIMIT ?4",
@@ -159,6 +162,7 @@ function readerOver(db: Database): SqliteReader {
   );
   const partRowsSince = db.query("SELECT DISTINCT message_id AS id FROM part WHERE session_id = ?1 AND rowid > ?2");
   const session = db.query("SELECT 1 FROM session WHERE id = ?");
+  const sessions = db.query(`SELECT ${SESSION_COLUMNS} FROM session`);
   return {
     async readAll(sessionId, options: ReadOptions = {}) {
       const out: RawMessage[] = [];
@@ -204,6 +208,9 @@ function readerOver(db: Database): SqliteReader {
       if (events.length !== last - since.seq) return undefined;
       for (const row of partRowsSince.all(sessionId, since.rows) as { id: string }[]) ids.add(row.id);
       return [...ids];
+    },
+    everySession() {
+      return (sessions.all() as SessionRow[]).map(sessionJson);
     },
     close() {
       db.close();

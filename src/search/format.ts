@@ -11,6 +11,7 @@ export const MAX_OUTPUT_BYTES = 40_000;
 function messageJson(result: SessionResult, withSession: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (withSession) out.session_id = result.sessionId;
+  if (result.directory !== undefined) out.directory = result.directory;
   out.message_id = result.message.id;
   out.role = result.message.role;
   out.turn_number = result.turnNumber;
@@ -49,7 +50,7 @@ function partialTail(unsearched: number | undefined): Record<string, unknown> {
 export function formatSearchAnswer(answer: SearchAnswer, hint: string): Record<string, unknown> {
   const tail = partialTail(answer.unsearched);
   if (answer.results.length === 0) return { ...tail, hint };
-  const items = answer.results.map((result) => messageJson(result, answer.scope === "project"));
+  const items = answer.results.map((result) => messageJson(result, answer.scope !== "session"));
   return bounded("messages", items, tail, "omitted_messages");
 }
 
@@ -59,6 +60,7 @@ export function formatSessionsAnswer(answer: SessionsAnswer, hint: string): Reco
   if (answer.sessions.length === 0) return { ...tail, hint };
   const items = answer.sessions.map(({ session, turns, preview, snippet }) => {
     const out: Record<string, unknown> = { session_id: session.id, title: session.title };
+    if (answer.global && session.directory !== undefined) out.directory = session.directory;
     if (session.parentId !== undefined) out.parent_id = session.parentId;
     const created = isoTime(session.created);
     if (created !== undefined) out.created = created;

@@ -9,6 +9,8 @@ import type { SessionSearchResult } from "./session-search.ts";
 export interface SessionResult extends MessageResult {
   sessionId: string;
   turnNumber: number;
+  /** Global scope: the directory the session ran in. */
+  directory?: string;
 }
 
 export interface ProjectSearchOutcome {

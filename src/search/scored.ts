@@ -1,6 +1,6 @@
 // The unit every scorer (cold scan, index, literal/regex) hands to ranking: one scored chunk.
 
-import type { HistoryMessage } from "../history/types.ts";
+import type { HistoryMessage, Role } from "../history/types.ts";
 import type { HitType } from "./text/documents.ts";
 
 export interface ScoredDoc {
@@ -16,6 +16,16 @@ export interface ScoredDoc {
   text?: string;
   /** Where a literal or regex query matched the chunk's text (pattern searches only). */
   spans?: [start: number, end: number][];
+}
+
+/** The request's filters on a message and chunk (the index and the scans apply them alike). */
+export interface SearchFilters {
+  types: ReadonlySet<HitType>;
+  role?: Role;
+  tool?: string;
+  /** Epoch ms bounds on the message's creation time (after < created < before). */
+  after?: number;
+  before?: number;
 }
 
 /** Which documents a search may return (filters and the caller's visible window). */

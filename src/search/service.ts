@@ -10,14 +10,17 @@ import type { ToolVisibility } from "../history/tool-visibility.ts";
 import type { SessionView } from "../history/view.ts";
 import type { HistorySource } from "../host/source.ts";
 import { BuildQueue, IndexedSession } from "./index/build.ts";
+import type { IndexSetup } from "./index/session-index.ts";
 import { ByteLru } from "./index/cache.ts";
 import type { HitType } from "./text/documents.ts";
 import { literalMatcher, regexMatcher } from "./scan/pattern.ts";
 import { RegexRunner } from "./scan/regex-runner.ts";
 import { searchProject, type SessionResult } from "./project-search.ts";
 import { rankSessions, type RankedSession } from "./rank/rank-sessions.ts";
+import { messageScore, rankPool } from "./rank/rank.ts";
+import type { SearchFilters } from "./scored.ts";
 import { asSearch, maybeYield, now } from "./scheduler.ts";
-import { searchSession, type Query, type SearchFilters } from "./session-search.ts";
+import { searchSession, type Query } from "./session-search.ts";
 import { parseQuery } from "./text/tokenize.ts";
 import { ViewCache } from "./view-cache.ts";
 
@@ -37,7 +40,7 @@ export interface SearchRequest {
   sessionId?: string;
   /** The calling session: its own view hides what the model already has in context. */
   callerSessionId: string;
-  scope: "session" | "project";
+  scope: SearchScope;
   literal?: boolean;
   regex?: boolean;
   types: readonly HitType[];
@@ -50,9 +53,12 @@ export interface SearchRequest {
   signal?: AbortSignal;
 }
 
+/** "project": the sessions the host lists for this project; "global": every session in the store. */
+export type SearchScope = "session" | "project" | "global";
+
 export interface SearchAnswer {
   results: SessionResult[];
-  scope: "session" | "project";
+  scope: SearchScope;
   /** Project scope: sessions the time budget left unsearched. */
   unsearched?: number;
 }
@@ -61,6 +67,8 @@ export interface SessionsRequest {
   query?: string;
   limit: number;
   includeChildren: boolean;
+  /** Every project's sessions (needs the caller, whose store is read). */
+  global?: { callerSessionId: string };
   signal?: AbortSignal;
 }
 
@@ -73,6 +81,7 @@ export interface SessionSummary {
 
 export interface SessionsAnswer {
   sessions: SessionSummary[];
+  global?: boolean;
   unsearched?: number;
 }
 
@@ -120,6 +129,14 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
   const queue = new BuildQueue();
   const cache = new ByteLru<IndexedSession>(options.config().search.cache_bytes);
   const regexRunner = new RegexRunner();
+  const views = new ViewCache();
+
+  function indexSetup(): IndexSetup {
+    // The index returns the messages any allowed request can rank (rankMessages takes its pool
+    // from them): Orama's index search has no per-query limit.
+    const messages = { groups: () => rankPool(options.config().search.max_message_limit), score: messageScore };
+    return { visibility: options.visibility(), messages };
+  }
 
   let cacheBytes = options.config().search.cache_bytes;
   /** The index cache's bound follows the config (enforced when it changes, not on every lookup). */
@@ -134,13 +151,12 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     const key = `${sessionId}\u0000${visibilityKey(config)}`;
     let entry = cache.get(key);
     if (!entry) {
-      entry = new IndexedSession(options.visibility(), queue);
+      entry = new IndexedSession(indexSetup(), queue);
       cache.set(key, entry);
     }
     return entry;
   }
 
-  const views = new ViewCache();
   /**
    * Other sessions' views by the very list they were made from: a source never changes a list it
    * returned, so an unchanged session (most of a project search) costs one lookup, and the view
@@ -172,48 +188,45 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     }
   }
 
-  async function runSearch(request: SearchRequest, query: Query, filters: SearchFilters, limit: number, sessions: SessionInfo[], budgetMs?: number) {
+  /** Searches `sessions` as seen by the calling session (its own view hides what it has in context). */
+  async function runSearch(
+    callerSessionId: string,
+    query: Query,
+    filters: SearchFilters,
+    limit: number,
+    sessions: SessionInfo[],
+    signal: AbortSignal | undefined,
+    budgetMs?: number,
+  ) {
     const config = options.config().search;
     const limits = { limit, maxHits: config.max_hits_per_message, maxSnippets: config.max_snippets_per_hit, snippetChars: config.snippet_chars };
     const visibility = options.visibility();
     return searchProject(
       sessions,
       async (session, deadline) => {
-        const view = await viewBefore(session.id, request.callerSessionId, deadline, request.signal);
+        const view = await viewBefore(session.id, callerSessionId, deadline, signal);
         if (!view) return { outcome: { results: [], via: "scan", timedOut: true }, turnOf: () => 0 };
         // The read and the view were one synchronous stretch: the search starts a fresh one
         // when that one is spent (a forced turn per session would cost a project search its budget).
         await maybeYield();
-        request.signal?.throwIfAborted();
-        const indexed = indexedSession(session.id);
+        signal?.throwIfAborted();
         // Snippets for each session's best result now (history_sessions shows it); the rest only
         // for the results the merged answer keeps (searchProject completes them).
-        const outcome = await searchSession(view, query, filters, limits, { visibility, indexed, deadline, hitsFor: 1, signal: request.signal });
+        const outcome = await searchSession(view, query, filters, limits, { visibility, indexed: indexedSession(session.id), deadline, hitsFor: 1, signal });
         return { outcome, turnOf: (id: string) => view.turnNumbers[view.indexById.get(id) ?? -1] ?? 0 };
       },
-      { concurrency: config.project_concurrency, budgetMs: budgetMs ?? config.project_time_budget_ms, limit, signal: request.signal },
+      { concurrency: config.project_concurrency, budgetMs: budgetMs ?? config.project_time_budget_ms, limit, signal },
     ).finally(() => cache.enforce());
   }
 
-  return {
-    cache,
-
-    async indexed(sessionId) {
-      const view = await loadView(sessionId, "");
-      const entry = indexedSession(sessionId);
-      entry.update(view.messages);
-      await entry.current();
-      return entry;
-    },
-
-    search(request) {
-      return asSearch(() => search(request));
-    },
-
-    sessions(request) {
-      return asSearch(() => sessions(request));
-    },
-  };
+  /** Brings the named session's index up to date and returns it (tests, bench). */
+  async function indexed(sessionId: string): Promise<IndexedSession | undefined> {
+    const view = await loadView(sessionId, "");
+    const entry = indexedSession(sessionId);
+    entry.update(view.messages);
+    await entry.current();
+    return entry;
+  }
 
   async function search(request: SearchRequest): Promise<SearchAnswer> {
     const config = options.config().search;
@@ -224,10 +237,14 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     if (request.tool !== undefined) filters.tool = request.tool;
     if (request.after !== undefined) filters.after = request.after;
     if (request.before !== undefined) filters.before = request.before;
-    if (request.scope === "project") {
-      const sessions = await source.listSessions();
-      const outcome = await runSearch(request, query, filters, limit, sessions);
-      const answer: SearchAnswer = { results: outcome.results, scope: "project" };
+    if (request.scope !== "session") {
+      const sessions = await listScope(request.scope === "global" ? request.callerSessionId : undefined);
+      const outcome = await runSearch(request.callerSessionId, query, filters, limit, sessions, request.signal);
+      if (request.scope === "global") {
+        const directories = new Map(sessions.map((session) => [session.id, session.directory]));
+        for (const result of outcome.results) result.directory = directories.get(result.sessionId);
+      }
+      const answer: SearchAnswer = { results: outcome.results, scope: request.scope };
       if (outcome.unsearched > 0) answer.unsearched = outcome.unsearched;
       return answer;
     }
@@ -235,22 +252,29 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     const session = await source.getSession(sessionId);
     // One session: a larger budget that only guards a runaway regex or a huge cold scan.
     const budget = Math.max(SESSION_BUDGET_MS, config.project_time_budget_ms);
-    const outcome = await runSearch(request, query, filters, limit, [session], budget);
+    const outcome = await runSearch(request.callerSessionId, query, filters, limit, [session], request.signal, budget);
     const answer: SearchAnswer = { results: outcome.results, scope: "session" };
     if (outcome.unsearched > 0) answer.unsearched = outcome.unsearched;
     return answer;
   }
 
+  /** This project's sessions, or with a caller, every session of the store holding it. */
+  function listScope(globalCaller: string | undefined): Promise<SessionInfo[]> {
+    if (globalCaller === undefined) return source.listSessions();
+    if (!source.listEverySession) throw new ArgumentError('scope "global" is not available: this host\'s store cannot be read directly');
+    return source.listEverySession(globalCaller);
+  }
+
   async function sessions(request: SessionsRequest): Promise<SessionsAnswer> {
     const config = options.config();
-    const all = (await source.listSessions()).filter((s) => request.includeChildren || s.parentId === undefined);
+    const all = (await listScope(request.global?.callerSessionId)).filter((s) => request.includeChildren || s.parentId === undefined);
     let chosen: Array<{ session: SessionInfo; snippet?: string }>;
     let unsearched = 0;
     if (request.query !== undefined) {
       const query = compileQuery({ query: request.query }, regexRunner);
       if (query.kind !== "keyword") throw new ArgumentError("query must contain a searchable word");
       const filters: SearchFilters = { types: new Set<HitType>(["text", "tool"]) };
-      const outcome = await runSearch({ query: request.query, callerSessionId: "", scope: "project", types: [], signal: request.signal }, query, filters, 3, all);
+      const outcome = await runSearch("", query, filters, 3, all, request.signal);
       unsearched = outcome.unsearched;
       const ranked: RankedSession[] = rankSessions(all, outcome.perSession, query.parsed);
       chosen = ranked.slice(0, request.limit);
@@ -277,7 +301,15 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
       summaries.push(summary);
     }
     const answer: SessionsAnswer = { sessions: summaries };
+    if (request.global) answer.global = true;
     if (unsearched > 0) answer.unsearched = unsearched;
     return answer;
   }
+
+  return {
+    cache,
+    indexed,
+    search: (request) => asSearch(() => search(request)),
+    sessions: (request) => asSearch(() => sessions(request)),
+  };
 }

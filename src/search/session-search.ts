@@ -1,16 +1,14 @@
 // One session's search: filters, then the index when it is built and (nearly) current, else the
 // cold scan (while the index builds in the background); literal/regex always scan.
 
-import type { Role } from "../history/types.ts";
 import type { ToolVisibility } from "../history/tool-visibility.ts";
 import type { SessionView } from "../history/view.ts";
 import type { IndexedSession } from "./index/build.ts";
-import type { HitType } from "./text/documents.ts";
 import { patternScan, type Matcher } from "./scan/pattern.ts";
-import { rankMessages, rankPool, type MessageResult } from "./rank/rank.ts";
+import { rankMessages, type MessageResult } from "./rank/rank.ts";
 import { scanSession } from "./scan/scan.ts";
 import { maybeYield } from "./scheduler.ts";
-import type { DocFilter, ScoredDoc } from "./scored.ts";
+import type { DocFilter, ScoredDoc, SearchFilters } from "./scored.ts";
 import { keywordMarks, patternMarks } from "./text/snippets.ts";
 import type { ParsedQuery } from "./text/tokenize.ts";
 
@@ -18,15 +16,6 @@ import type { ParsedQuery } from "./text/tokenize.ts";
 export const MAX_WAIT_CHARS = 256 * 1024;
 
 export type Query = { kind: "keyword"; text: string; parsed: ParsedQuery } | { kind: "pattern"; matcher: Matcher };
-
-export interface SearchFilters {
-  types: ReadonlySet<HitType>;
-  role?: Role;
-  tool?: string;
-  /** Epoch ms bounds on the message's creation time (after < created < before). */
-  after?: number;
-  before?: number;
-}
 
 export interface ResultLimits {
   limit: number;
@@ -66,25 +55,6 @@ function attributeFilter(filters: SearchFilters): DocFilter {
   };
 }
 
-/** The filters, and the message must be one of the view's visible messages (this very object). */
-export function makeFilter(view: SessionView, filters: SearchFilters): DocFilter {
-  const attributes = attributeFilter(filters);
-  return (message, type, tool) => {
-    const index = view.indexById.get(message.id);
-    if (index === undefined || index >= view.visibleEnd) return false;
-    if (view.messages[index] !== message) return false;
-    return attributes(message, type, tool);
-  };
-}
-
-/** For messages known to be the view's own: the filters, and not in the hidden tail. */
-function visibleFilter(view: SessionView, filters: SearchFilters): DocFilter {
-  const attributes = attributeFilter(filters);
-  if (view.visibleEnd >= view.messages.length) return attributes;
-  const hidden = new Set(view.messages.slice(view.visibleEnd));
-  return (message, type, tool) => !hidden.has(message) && attributes(message, type, tool);
-}
-
 export async function searchSession(
   view: SessionView,
   query: Query,
@@ -105,9 +75,7 @@ export async function searchSession(
       if (indexed.built) {
         via = "index";
         docs = [];
-        // An index in step with this view holds exactly its messages: no per-hit lookup.
-        const filter = indexed.index.inStepWith(view.messages) ? visibleFilter(view, filters) : makeFilter(view, filters);
-        for (const hit of indexed.index.search(query.text, filter, rankPool(limits.limit))) {
+        for (const hit of indexed.index.search(query.text, filters, view)) {
           const { meta, message, score } = hit;
           const doc: ScoredDoc = { message, partId: meta.partId, type: meta.type, start: meta.start, end: meta.end, score };
           if (meta.tool !== undefined) doc.tool = meta.tool;

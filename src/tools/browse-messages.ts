@@ -23,7 +23,7 @@ Then: history_pull_message(message_id) for a message's full content.`,
       return runTool("history_browse_messages", raw, async (args) => {
         const messageId = optionalId(args, "message_id", "msg_");
         const window = windowArgs(args);
-        const view = await targetView(deps, args, context);
+        const view = await targetView(deps, args, context, "history_browse_messages");
         const config = deps.config();
         return browseMessages(view, { messageId, ...window }, {
           previewChars: config.browse.preview_chars,

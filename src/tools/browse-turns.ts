@@ -25,7 +25,7 @@ Then: history_browse_messages(message_id=<user.message_id>) for the turn's messa
         const turn = optionalInt(args, "turn_number", { min: 1, max: Number.MAX_SAFE_INTEGER }) ??
           optionalInt(args, "turn_index", { min: 1, max: Number.MAX_SAFE_INTEGER });
         const window = windowArgs(args);
-        const view = await targetView(deps, args, context);
+        const view = await targetView(deps, args, context, "history_browse_turns");
         const config = deps.config();
         return browseTurns(view, { turnNumber: turn?.value, ...window }, {
           previewChars: config.browse.preview_chars,

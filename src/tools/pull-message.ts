@@ -18,7 +18,7 @@ Long sections are cut with "[N chars more]" and carry a part_id: history_pull_pa
     execute(raw, context) {
       return runTool("history_pull_message", raw, async (args) => {
         const messageId = requiredId(args, "message_id", "msg_");
-        const view = await targetView(deps, args, context);
+        const view = await targetView(deps, args, context, "history_pull_message");
         return pullMessage(view, messageId, {
           sectionChars: deps.config().pull.section_chars,
           visibility: deps.visibility(),

@@ -28,7 +28,7 @@ Large parts come in pages: pass next_offset back as offset to continue.`,
         const offset = optionalInt(args, "offset", { min: 0, max: Number.MAX_SAFE_INTEGER, default: 0 }).value;
         const config = deps.config();
         const limit = optionalInt(args, "limit", { min: 1000, max: MAX_PAGE_CHARS, default: config.pull.part_page_chars }).value;
-        const view = await targetView(deps, args, context);
+        const view = await targetView(deps, args, context, "history_pull_part");
         return pullPart(view, { messageId, partId, offset, limit }, deps.visibility());
       });
     },

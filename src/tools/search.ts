@@ -6,6 +6,8 @@ import { MAX_QUERY_CHARS, type SearchRequest, type SearchService } from "../sear
 import { optionalBool, optionalDate, optionalEnum, optionalEnumList, optionalId, optionalInt, optionalString, requiredString } from "./args.ts";
 import type { ToolDeps } from "./deps.ts";
 import { runTool } from "./run.ts";
+import { askForEveryProject } from "./reach.ts";
+import { mayRead } from "./target.ts";
 
 const z = tool.schema;
 
@@ -14,6 +16,7 @@ function emptyHint(request: SearchRequest): string {
   if (request.literal || request.regex) tips.push("Try keywords without literal/regex");
   else tips.push("Try other or fewer words, or literal=true for an exact substring");
   if (request.scope === "session") tips.push('scope="project" to search every session');
+  if (request.scope === "project") tips.push('scope="global" to search every project');
   if (!request.types.includes("reasoning")) tips.push('type="text|tool|reasoning" to include reasoning');
   if (request.role || request.tool || request.after !== undefined || request.before !== undefined) tips.push("drop the role/tool/after/before filters");
   if (request.scope === "session" && request.sessionId === request.callerSessionId) {
@@ -31,7 +34,7 @@ Then: history_pull_message(message_id) or history_pull_part(message_id, part_id)
     args: {
       query: z.string().describe(`What to look for (1-${MAX_QUERY_CHARS} characters).`),
       session_id: z.string().optional().describe("Session to search (ses_…). Default: this session. Use history_sessions to find others."),
-      scope: z.enum(["session", "project"]).optional().describe('"session" (default) or "project": every session of the project.'),
+      scope: z.enum(["session", "project", "global"]).optional().describe('"session" (default), "project" (its every session), "global" (every project; may ask the user).'),
       literal: z.boolean().optional().describe("Exact substring match (default false)."),
       regex: z.boolean().optional().describe("Query is a JavaScript regular expression (default false)."),
       type: z.string().optional().describe('Part types to search, "|"-separated: text, tool, reasoning (default "text|tool").'),
@@ -46,9 +49,9 @@ Then: history_pull_message(message_id) or history_pull_part(message_id, part_id)
         const config = deps.config().search;
         const query = requiredString(args, "query", { maxLength: MAX_QUERY_CHARS, hint: "the words, identifier or phrase to find" });
         const sessionId = optionalId(args, "session_id", "ses_");
-        const scope = optionalEnum(args, "scope", ["session", "project"] as const, "session");
-        if (scope === "project" && sessionId !== undefined) {
-          throw new ArgumentError('session_id cannot be combined with scope="project" (project scope searches every session)');
+        const scope = optionalEnum(args, "scope", ["session", "project", "global"] as const, "session");
+        if (scope !== "session" && sessionId !== undefined) {
+          throw new ArgumentError(`session_id cannot be combined with scope="${scope}" (it searches every session)`);
         }
         const literal = optionalBool(args, "literal", false);
         const regex = optionalBool(args, "regex", false);
@@ -74,6 +77,8 @@ Then: history_pull_message(message_id) or history_pull_part(message_id, part_id)
         if (toolName !== undefined) request.tool = toolName;
         if (after !== undefined) request.after = after;
         if (before !== undefined) request.before = before;
+        if (scope === "global") await askForEveryProject(context, "history_search");
+        else if (request.sessionId !== undefined) await mayRead(deps, request.sessionId, context, "history_search");
         if (context.abort) request.signal = context.abort;
         const answer = await service.search(request);
         return formatSearchAnswer(answer, emptyHint(request));

@@ -3,16 +3,22 @@
 import { buildView, type SessionView } from "../history/view.ts";
 import { optionalId, type Args } from "./args.ts";
 import type { ToolDeps } from "./deps.ts";
+import { askToRead, type AskContext } from "./reach.ts";
 
-export interface CallContext {
-  sessionID: string;
-  /** The host cancels the call through this (the user interrupted the turn). */
-  abort?: AbortSignal;
+/** The host's tool context as the tools use it; `abort` is how the host cancels the call. */
+export type CallContext = AskContext & { abort?: AbortSignal };
+
+/** Resolves when the caller may read `sessionId`: its own session, its project, or another project the user allows. */
+export async function mayRead(deps: ToolDeps, sessionId: string, context: CallContext, tool: string): Promise<void> {
+  if (sessionId === context.sessionID) return;
+  const session = await (deps.source.sessionOnce?.(sessionId) ?? deps.source.getSession(sessionId));
+  await askToRead(session, context, tool);
 }
 
 /** The session named by `session_id`, or the calling session; its own view hides the live context. */
-export async function targetView(deps: ToolDeps, args: Args, context: CallContext): Promise<SessionView> {
+export async function targetView(deps: ToolDeps, args: Args, context: CallContext, tool: string): Promise<SessionView> {
   const sessionId = optionalId(args, "session_id", "ses_") ?? context.sessionID;
+  await mayRead(deps, sessionId, context, tool);
   const messages = await deps.source.loadMessages(sessionId, context.abort ? { signal: context.abort } : {});
   return buildView(sessionId, messages, sessionId === context.sessionID);
 }

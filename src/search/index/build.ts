@@ -4,11 +4,10 @@
 // sessions run one at a time (BuildQueue) so a project-wide search does not start 200 at once.
 
 import type { HistoryMessage } from "../../history/types.ts";
-import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import type { Sized } from "./cache.ts";
 import { messageTextSize } from "../text/documents.ts";
 import { maybeYield, now, sliceSpent, startPump, yieldToLoop } from "../scheduler.ts";
-import { SessionIndex, type MessageDiff } from "./session-index.ts";
+import { SessionIndex, type IndexSetup, type MessageDiff } from "./session-index.ts";
 
 /** Rebuild from scratch when more than this share of the indexed documents is dead. */
 const MAX_DEAD_RATIO = 0.5;
@@ -44,13 +43,13 @@ export class IndexedSession implements Sized {
   readonly stats: BuildStats = { longestSliceMs: 0 };
 
   constructor(
-    private readonly visibility: ToolVisibility,
+    private readonly setup: IndexSetup,
     private readonly queue: BuildQueue,
   ) {
   }
 
   get index(): SessionIndex {
-    return (this.made ??= new SessionIndex(this.visibility));
+    return (this.made ??= new SessionIndex(this.setup));
   }
 
   /**
@@ -108,7 +107,7 @@ export class IndexedSession implements Sized {
     };
     while (!this.disposed) {
       if (this.index.deadRatio > MAX_DEAD_RATIO) {
-        this.made = new SessionIndex(this.visibility);
+        this.made = new SessionIndex(this.setup);
         this.built = false;
       }
       const diff = this.index.diff(this.target);

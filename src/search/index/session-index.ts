@@ -1,26 +1,45 @@
 // One session's Orama index: documents per part chunk, tracked per message by object identity so
-// an update touches only new, changed and removed messages. Orama holds the documents through
-// our components (packed postings, metadata-only store); search asks the index component for the
-// documents of the best messages only.
+// an update touches only new, changed and removed messages. Orama inserts, removes and searches
+// through our components (tokenizer, packed postings, metadata-only store); a search's filters
+// and the view's hidden messages travel as Orama's `where` clause.
 
-import { create, insert, remove, search, type Orama } from "@orama/orama";
+import { count, create, insert, remove, search, type IDocumentsStore, type IIndex, type Orama, type WhereCondition } from "@orama/orama";
 import type { HistoryMessage } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
-import { createMetaStoreComponent, type DocMeta } from "./components/meta-store.ts";
-import { createPostingsIndexComponent, postingsBytes, removeDocument, trimStore, type PostingsStore, type SearchRequest } from "./components/postings-index.ts";
-import { createTokenizerComponent } from "./components/tokenizer.ts";
-import { messageDocs, type HitType } from "../text/documents.ts";
+import type { SessionView } from "../../history/view.ts";
+import type { SearchFilters } from "../scored.ts";
+import { HIT_TYPES, messageDocs } from "../text/documents.ts";
+import { createMetaStoreComponent, type ChunkDocument, type DocMeta, type MetaStore } from "./components/meta-store.ts";
+import { createPostingsIndexComponent, type PostingsIndexStore, type ResultGrouping } from "./components/postings-index.ts";
+import { postingsBytes, trimStore } from "./components/postings.ts";
+import { TermTokenizer } from "./components/tokenizer.ts";
 
-const SCHEMA = { text: "string" } as const;
+/**
+ * What a search filters documents on, besides the text. Per message filters (role, time, the
+ * view's hidden messages) become a set of excluded messages: every property costs Orama's insert
+ * a pass per document.
+ */
+const ATTRIBUTES = { message: "enum", type: "enum", tool: "enum" } as const;
+const SCHEMA = { text: "string", ...ATTRIBUTES } as const;
+
+type ChunkIndex = Orama<typeof SCHEMA, IIndex<PostingsIndexStore>, IDocumentsStore<MetaStore>>;
+type Where = Partial<WhereCondition<typeof SCHEMA>>;
 
 /** Heap per document and per message beyond the typed arrays (meta object, ids, Orama's id maps); measured in the bench. */
 export const DOC_OVERHEAD_BYTES = 300;
 export const MESSAGE_OVERHEAD_BYTES = 180;
 
+/** How a session's index is made: what of a message is searchable, and which messages a search returns. */
+export interface IndexSetup {
+  visibility: ToolVisibility;
+  /** A search returns the documents of this many best messages, scored so (ranking's policy). */
+  messages: Pick<ResultGrouping, "groups" | "score">;
+}
+
 interface Indexed {
   message: HistoryMessage;
-  slot: number;
-  docs: DocMeta[];
+  /** Orama ids of the message's documents. */
+  docs: string[];
 }
 
 export interface IndexHit {
@@ -34,36 +53,29 @@ export interface MessageDiff {
   removed: string[];
 }
 
-export type HitFilter = (message: HistoryMessage, type: HitType, tool: string | undefined) => boolean;
-
 export class SessionIndex {
-  private readonly db: Orama<typeof SCHEMA>;
+  private readonly db: ChunkIndex;
   private readonly messages = new Map<string, Indexed>();
-  /** Indexed message by slot (a message gets a new slot each time it is indexed). */
-  private readonly slots: Array<Indexed | undefined> = [];
   /** The message list the index matched at the last diff that found nothing to do. */
   private inStep: readonly HistoryMessage[] = [];
-  private seq = 0;
-  private liveDocs = 0;
+  /** Documents and messages ever inserted (their ids stay in Orama's id maps). */
+  private docsInserted = 0;
+  private messagesInserted = 0;
 
-  constructor(private readonly visibility: ToolVisibility) {
+  private readonly visibility: ToolVisibility;
+
+  constructor(setup: IndexSetup) {
+    this.visibility = setup.visibility;
+    const { groups, score } = setup.messages;
     this.db = create({
       schema: SCHEMA,
       sort: { enabled: false },
       components: {
-        tokenizer: createTokenizerComponent(),
-        index: createPostingsIndexComponent(),
+        tokenizer: new TermTokenizer(),
+        index: createPostingsIndexComponent(ATTRIBUTES, { property: "message", groups, score }),
         documentsStore: createMetaStoreComponent(),
       },
-    }) as unknown as Orama<typeof SCHEMA>;
-  }
-
-  private get store(): PostingsStore & { request?: SearchRequest } {
-    return this.db.data.index as unknown as PostingsStore;
-  }
-
-  private get metas(): Record<number, DocMeta> {
-    return (this.db.data.docs as unknown as { docs: Record<number, DocMeta> }).docs;
+    });
   }
 
   /** Messages to add (new or changed object) and ids to drop, against `current`. */
@@ -127,19 +139,22 @@ export class SessionIndex {
   /** Indexes one message a document at a time, yielding after each, so a caller can pause. */
   *addMessageSteps(message: HistoryMessage): Generator<void> {
     this.removeMessage(message.id);
-    const metas: DocMeta[] = [];
-    const slot = this.slots.length;
-    const indexed: Indexed = { message, slot, docs: metas };
-    this.slots.push(indexed);
+    const indexed: Indexed = { message, docs: [] };
     this.messages.set(message.id, indexed);
-    const store = this.store;
+    this.messagesInserted++;
     for (const doc of messageDocs(message, this.visibility)) {
-      const meta: DocMeta = { id: `d${this.seq++}`, internalId: 0, messageId: message.id, partId: doc.partId, type: doc.type, start: doc.start, end: doc.end };
-      if (doc.tool !== undefined) meta.tool = doc.tool;
-      store.nextMessage = slot;
-      insert(this.db, { id: meta.id, text: doc.text, meta } as never);
-      metas.push(meta);
-      this.liveDocs++;
+      const chunk: ChunkDocument = {
+        id: `d${this.docsInserted++}`,
+        text: doc.text,
+        message: message.id,
+        type: doc.type,
+        part: doc.partId,
+        start: doc.start,
+        end: doc.end,
+      };
+      if (doc.tool !== undefined) chunk.tool = doc.tool;
+      insert(this.db, chunk);
+      indexed.docs.push(chunk.id);
       yield;
     }
   }
@@ -147,59 +162,71 @@ export class SessionIndex {
   removeMessage(messageId: string): void {
     const indexed = this.messages.get(messageId);
     if (!indexed) return;
-    for (const meta of indexed.docs) {
-      remove(this.db, meta.id);
-      removeDocument(this.store, meta.internalId);
-      this.liveDocs--;
-    }
-    this.slots[indexed.slot] = undefined;
+    for (const id of indexed.docs) remove(this.db, id);
     this.messages.delete(messageId);
     this.inStep = [];
   }
 
   /**
-   * The documents of the `messages` best messages among those `accept` lets through (every
-   * accepted document of each), scored (BM25 × coverage). Ranking by message is rank.ts's.
+   * The documents of the best messages (as many as the setup says) matching the query that the
+   * filters accept and the view shows, scored (BM25 × coverage).
    */
-  search(query: string, accept: HitFilter, messages: number): IndexHit[] {
-    if (this.liveDocs === 0) return [];
-    const metas = this.metas;
-    const store = this.store;
-    const slots = this.slots;
-    const messageOf = store.message;
-    store.request = {
-      messages,
-      accept: (doc) => {
-        const meta = metas[doc];
-        const indexed = slots[messageOf[doc]!];
-        return meta !== undefined && indexed !== undefined && accept(indexed.message, meta.type, meta.tool);
-      },
-      tieBreak: (a, b) => {
-        const am = slots[a]!.message;
-        const bm = slots[b]!.message;
-        const at = am.created ?? 0;
-        const bt = bm.created ?? 0;
-        if (at !== bt) return bt - at;
-        return am.id < bm.id ? 1 : am.id > bm.id ? -1 : 0;
-      },
-    };
-    let result: { hits: Array<{ score: number; document: DocMeta }> };
-    try {
-      result = search(this.db, { term: query, limit: this.liveDocs }) as unknown as typeof result;
-    } finally {
-      store.request = undefined;
-    }
+  search(query: string, filters: SearchFilters, view: SessionView): IndexHit[] {
+    const docs = count(this.db);
+    if (docs === 0) return [];
+    const where = this.where(filters, view);
+    // includeVectors: there are none, and leaving it false makes Orama copy every hit to strip them.
+    const params = { term: query, limit: docs, includeVectors: true };
+    const result = search<ChunkIndex, DocMeta>(this.db, where ? { ...params, where } : params);
+    // Orama answers asynchronously only when search hooks or plugins are installed; none are.
+    if (result instanceof Promise) throw new Error("the session index searches synchronously");
     const hits: IndexHit[] = [];
     for (const hit of result.hits) {
-      const indexed = this.messages.get(hit.document.messageId);
-      if (indexed) hits.push({ meta: hit.document, message: indexed.message, score: hit.score });
+      const meta: DocMeta = hit.document;
+      const indexed = this.messages.get(meta.messageId);
+      if (indexed) hits.push({ meta, message: indexed.message, score: hit.score });
     }
     return hits;
   }
 
+  /** The filters and the view's hidden messages as Orama's where clause (undefined: no filter). */
+  private where(filters: SearchFilters, view: SessionView): Where | undefined {
+    const conditions: Where[] = [];
+    if (HIT_TYPES.some((type) => !filters.types.has(type))) conditions.push({ type: { in: [...filters.types] } });
+    if (filters.tool !== undefined) conditions.push({ tool: { eq: filters.tool } });
+    const excluded = this.excludedMessages(filters, view);
+    if (excluded.length > 0) conditions.push({ message: { nin: excluded } });
+    if (conditions.length <= 1) return conditions[0];
+    return { and: conditions };
+  }
+
+  /**
+   * Ids of indexed messages a search may not return: those the view does not show (its hidden
+   * tail, and any it does not hold as indexed) and those the per-message filters reject.
+   */
+  private excludedMessages(filters: SearchFilters, view: SessionView): string[] {
+    const { role, after, before } = filters;
+    const perMessage = role !== undefined || after !== undefined || before !== undefined;
+    if (!perMessage && this.inStepWith(view.messages)) return view.messages.slice(view.visibleEnd).map((message) => message.id);
+    const excluded: string[] = [];
+    for (const [id, { message }] of this.messages) {
+      const at = view.indexById.get(id);
+      const shown = at !== undefined && at < view.visibleEnd && view.messages[at] === message;
+      const created = message.created;
+      const accepted =
+        (role === undefined || message.role === role) &&
+        (after === undefined || (created !== undefined && created > after)) &&
+        (before === undefined || (created !== undefined && created < before));
+      if (!shown || !accepted) excluded.push(id);
+    }
+    return excluded;
+  }
+
   /** Drops the arrays' growth headroom (after a build). */
   trim(): void {
-    trimStore(this.store);
+    const index = this.db.data.index;
+    trimStore(index.postings);
+    index.attributes.trim(index.postings.docsEnd);
   }
 
   indexedMessage(messageId: string): HistoryMessage | undefined {
@@ -212,13 +239,14 @@ export class SessionIndex {
 
   /** Share of indexed documents that are dead (removed but still in postings). */
   get deadRatio(): number {
-    const store = this.store;
+    const store = this.db.data.index.postings;
     const total = store.liveDocs + store.deadDocs;
     return total === 0 ? 0 : store.deadDocs / total;
   }
 
   /** Estimated heap held, for the byte-bounded cache: typed arrays exactly, objects per unit. */
   bytes(): number {
-    return postingsBytes(this.store) + this.seq * DOC_OVERHEAD_BYTES + this.slots.length * MESSAGE_OVERHEAD_BYTES;
+    const index = this.db.data.index;
+    return postingsBytes(index.postings) + index.attributes.bytes() + this.docsInserted * DOC_OVERHEAD_BYTES + this.messagesInserted * MESSAGE_OVERHEAD_BYTES;
   }
 }

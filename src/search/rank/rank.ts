@@ -67,11 +67,17 @@ interface Group {
   score: number;
 }
 
+/** A message's score from its chunks' scores, sorted best first in scores[from, to): the best plus a share of the next few. */
+export function messageScore(scores: ArrayLike<number>, from: number, to: number): number {
+  let score = scores[from]!;
+  for (let i = from + 1; i < to && i - from <= OTHER_CHUNKS_COUNTED; i++) score += OTHER_CHUNKS_SHARE * scores[i]!;
+  return score;
+}
+
 function groupScore(docs: ScoredDoc[]): number {
   docs.sort((a, b) => b.score - a.score);
-  let score = docs[0]!.score;
-  for (let i = 1; i < docs.length && i <= OTHER_CHUNKS_COUNTED; i++) score += OTHER_CHUNKS_SHARE * docs[i]!.score;
-  return score;
+  const best = docs.slice(0, OTHER_CHUNKS_COUNTED + 1).map((doc) => doc.score);
+  return messageScore(best, 0, best.length);
 }
 
 /** Higher score first; on a tie the newer message. */

@@ -57,6 +57,8 @@ describe("scan agrees with the index", () => {
     const { SessionIndex } = await import("../index/session-index.ts");
     const { scanSession } = await import("./scan.ts");
     const { toolVisibility } = await import("../../history/tool-visibility.ts");
+    const { buildView } = await import("../../history/view.ts");
+    const { HIT_TYPES } = await import("../text/documents.ts");
     const { assistant, toolCall, user } = await import("../../history/testing/messages.ts");
     const visibility = toolVisibility([], []);
     const words = ["tokenBucket", "token", "BUCKET", "limiter", "Café", "无线耳机", "x", "rate_limiter", "\n", "--", "ÉCLAIR", "eclair"];
@@ -64,14 +66,15 @@ describe("scan agrees with the index", () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.tuple(text, text, text), { minLength: 1, maxLength: 12 }), fc.constantFrom("token bucket", "limiter", "eclair", "无线", "café limiter"), async (rows, query) => {
         const messages = rows.flatMap(([a, b, c]) => [user(a || "hello"), assistant([b || "reply", toolCall("bash", { command: c }, "completed", `${b}\n${c}`.repeat(c.length % 3 === 0 ? 300 : 3))])]);
-        const index = new SessionIndex(visibility);
+        const index = new SessionIndex({ visibility, messages: { groups: () => Infinity, score: (scores, from) => scores[from]! } });
         for (const message of messages) index.addMessage(message);
         const scanned = (await scanSession(messages, visibility, parseQuery(query), () => true))!;
         const byKey = new Map(scanned.map((doc) => [`${doc.partId}:${doc.start}`, doc.score]));
-        for (const hit of index.search(query, () => true, 1000)) {
+        const hits = index.search(query, { types: new Set(HIT_TYPES) }, buildView("s", messages, false));
+        for (const hit of hits) {
           expect(byKey.get(`${hit.meta.partId}:${hit.meta.start}`)).toBeCloseTo(hit.score, 9);
         }
-        expect(index.search(query, () => true, 1000).length).toBe(scanned.length);
+        expect(hits.length).toBe(scanned.length);
       }),
       { numRuns: 150 },
     );

@@ -129,7 +129,7 @@ export async function scanSession(
   }
   if (docs === 0) return [];
   const avg = totalLength / docs;
-  const idfs = df.map((d) => idf(docs, d));
+  const idfs = df.map((d, t) => idf(docs, d) * terms[t]!.weight);
   return candidates.map(({ message, doc, tfs, text }) => {
     const length = doc.end - doc.start;
     let score = 0;

@@ -3,11 +3,29 @@
 import { defaultConfig, type EngramConfig } from "../../config/schema.ts";
 import { toolVisibility } from "../../history/tool-visibility.ts";
 import type { HistorySource } from "../../host/source.ts";
-import { createSearchService, type SearchService } from "../service.ts";
+import { createSearchService, type SearchRequest, type SearchService } from "../service.ts";
 
 export function testService(source: HistorySource, patch: (config: EngramConfig) => void = () => {}): SearchService {
   const config = defaultConfig();
   patch(config);
   const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
   return createSearchService({ source, config: () => config, visibility: () => visibility });
+}
+
+/**
+ * The message ids a query returns in one session, first cold (a fresh service: the scan) and
+ * then from the built index, so a test checks both paths agree on what it asserts.
+ */
+export async function idsOnBothPaths(
+  source: HistorySource,
+  sessionId: string,
+  query: string,
+  extra: Partial<SearchRequest> = {},
+): Promise<{ cold: string[]; warm: string[] }> {
+  const request: SearchRequest = { query, callerSessionId: "ses_other", sessionId, scope: "session", types: ["text", "tool"], ...extra };
+  const cold = (await testService(source).search(request)).results.map((r) => r.message.id);
+  const service = testService(source);
+  await service.indexed(sessionId);
+  const warm = (await service.search(request)).results.map((r) => r.message.id);
+  return { cold, warm };
 }

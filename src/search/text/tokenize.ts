@@ -3,10 +3,15 @@
 // - a word is a maximal run of letters/digits (underscore, dot, slash, dash separate words),
 //   so identifiers and paths are found by their segments and file names;
 // - a word with camelCase humps is kept whole and also split into its humps;
-// - words shorter than 2 or longer than MAX_TOKEN code units are not terms;
+// - a dotted number (3.6.9, 127.0.0.1) is a term whole and by its parts;
+// - a number is a term at any length; other words shorter than 2 or longer than MAX_TOKEN
+//   code units are not terms;
 // - CJK runs (Han, Kana, Hangul) give overlapping bigrams and single characters.
+// In a query, a word and its parts (humps, a version's numbers) weigh as one concept, and a
+// natural-language word also matches the other forms of its stem at a lower weight (stem.ts).
 
 import { CJK, DIGIT, LOWER, SEP, UPPER, charClass, fold } from "./normalize.ts";
+import { VARIANT_WEIGHT, isNaturalWord, stemVariants } from "./stem.ts";
 
 export const MIN_TOKEN = 2;
 export const MAX_TOKEN = 48;
@@ -38,9 +43,38 @@ export class TokenSpans {
   }
 }
 
+function isDigits(text: string, start: number, end: number): boolean {
+  for (let k = start; k < end; k++) if (charClass(text.charCodeAt(k)) !== DIGIT) return false;
+  return true;
+}
+
+/** End of the run of letters and digits that starts at `i`. */
+function runEnd(text: string, i: number): number {
+  let j = i + 1;
+  while (j < text.length) {
+    const c = charClass(text.charCodeAt(j));
+    if (c === SEP || c === CJK) break;
+    j++;
+  }
+  return j;
+}
+
+/** End of the dotted number (digit runs joined by single dots) starting with the run [i, j); j if none. */
+function dottedEnd(text: string, i: number, j: number): number {
+  if (!isDigits(text, i, j)) return j;
+  let end = j;
+  while (end + 1 < text.length && text.charCodeAt(end) === 0x2e && charClass(text.charCodeAt(end + 1)) === DIGIT) {
+    const next = runEnd(text, end + 1);
+    if (!isDigits(text, end + 1, next)) break;
+    end = next;
+  }
+  return end;
+}
+
 function pushWord(spans: TokenSpans, text: string, start: number, end: number): void {
   const length = end - start;
-  if (length <= MAX_TOKEN && length >= MIN_TOKEN) spans.push(start, end);
+  const min = isDigits(text, start, end) ? 1 : MIN_TOKEN;
+  if (length <= MAX_TOKEN && length >= min) spans.push(start, end);
   let partStart = start;
   let split = false;
   for (let k = start + 1; k < end; k++) {
@@ -53,6 +87,20 @@ function pushWord(spans: TokenSpans, text: string, start: number, end: number): 
   if (split) {
     const partLength = end - partStart;
     if (partLength >= MIN_TOKEN && partLength <= MAX_TOKEN) spans.push(partStart, end);
+  }
+}
+
+/** The terms of the word (or dotted number) [i, end): the whole first, then its parts. */
+function pushTerms(spans: TokenSpans, text: string, i: number, j: number, end: number): void {
+  if (end === j) {
+    pushWord(spans, text, i, j);
+    return;
+  }
+  if (end - i <= MAX_TOKEN) spans.push(i, end);
+  for (let k = i; k < end; ) {
+    const next = runEnd(text, k);
+    pushWord(spans, text, k, next);
+    k = next + 1;
   }
 }
 
@@ -78,12 +126,10 @@ export function tokenSpans(text: string, spans: TokenSpans): void {
         if (k + 1 < j) spans.push(k, k + 2);
       }
     } else {
-      while (j < n) {
-        const c = charClass(text.charCodeAt(j));
-        if (c === SEP || c === CJK) break;
-        j++;
-      }
-      pushWord(spans, text, i, j);
+      j = runEnd(text, i);
+      const end = dottedEnd(text, i, j);
+      pushTerms(spans, text, i, j, end);
+      j = end;
     }
     i = j;
   }
@@ -105,6 +151,8 @@ export interface QueryTerm {
   group: number;
   /** True for a CJK bigram or character (any occurrence counts). */
   cjk: boolean;
+  /** Share of its word's weight: 1 alone; a word and its parts split one, other forms of a stem less. */
+  weight: number;
 }
 
 export interface ParsedQuery {
@@ -160,29 +208,35 @@ function parseQueryUncached(query: string): ParsedQuery {
       continue;
     }
     let j = i + 1;
-    const tokens: string[] = [];
+    // Terms of this query word with their weights.
+    const tokens: Array<[token: string, weight: number]> = [];
     const cjk = cls === CJK;
     if (cjk) {
       while (j < n && charClass(query.charCodeAt(j)) === CJK) j++;
-      if (j - i === 1) tokens.push(folded[i]!);
-      else for (let k = i; k + 1 < j; k++) tokens.push(folded.slice(k, k + 2));
+      if (j - i === 1) tokens.push([folded[i]!, 1]);
+      else for (let k = i; k + 1 < j; k++) tokens.push([folded.slice(k, k + 2), 1]);
     } else {
-      while (j < n) {
-        const c = charClass(query.charCodeAt(j));
-        if (c === SEP || c === CJK) break;
-        j++;
-      }
+      const runEndAt = runEnd(query, i);
+      j = dottedEnd(query, i, runEndAt);
       const spans = querySpans;
       spans.size = 0;
-      pushWord(spans, query, i, j);
-      for (let k = 0; k < spans.size; k += 2) tokens.push(folded.slice(spans.data[k]!, spans.data[k + 1]!));
+      pushTerms(spans, query, i, runEndAt, j);
+      // The whole word takes half the word's weight and its parts share the other half, so an
+      // identifier counts as one concept, not one plus one per hump.
+      const parts = spans.size / 2 - 1;
+      for (let k = 0; k < spans.size; k += 2) {
+        tokens.push([folded.slice(spans.data[k]!, spans.data[k + 1]!), parts === 0 ? 1 : k === 0 ? 0.5 : 0.5 / parts]);
+      }
+      if (spans.size === 2 && isNaturalWord(query, i, j)) {
+        for (const form of stemVariants(folded.slice(i, j))) tokens.push([form, VARIANT_WEIGHT]);
+      }
     }
     runs.push(folded.slice(i, j));
     let added = false;
-    for (const token of tokens) {
+    for (const [token, weight] of tokens) {
       if (seen.has(token)) continue;
       seen.add(token);
-      terms.push({ token, group: groups, cjk });
+      terms.push({ token, group: groups, cjk, weight });
       added = true;
     }
     if (added) groups++;
@@ -242,7 +296,21 @@ function isWordChar(text: string, index: number): boolean {
   return cls === LOWER || cls === UPPER || cls === DIGIT;
 }
 
+function isDigitAt(text: string, index: number): boolean {
+  return index >= 0 && index < text.length && charClass(text.charCodeAt(index)) === DIGIT;
+}
+
+function hasDot(text: string, start: number, end: number): boolean {
+  for (let k = start; k < end; k++) if (text.charCodeAt(k) === 0x2e) return true;
+  return false;
+}
+
 function isTermAt(text: string, start: number, end: number): boolean {
+  // A dotted number is a term only whole: 3.6 is not a term of 3.6.9, nor 6.9.
+  if (hasDot(text, start, end)) {
+    if (text.charCodeAt(start - 1) === 0x2e && isDigitAt(text, start - 2)) return false;
+    if (text.charCodeAt(end) === 0x2e && isDigitAt(text, end + 1)) return false;
+  }
   const wordStart = start === 0 || !isWordChar(text, start - 1);
   const wordEnd = end === text.length || !isWordChar(text, end);
   if (wordStart && wordEnd) return true;

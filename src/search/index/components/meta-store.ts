@@ -1,71 +1,76 @@
 // Orama documents-store component that keeps only each document's small metadata, not its text:
 // the text stays in the host's message objects and is re-read for snippets.
 
-import type { AnyDocument, IDocumentsStore } from "@orama/orama";
+import { components, type AnyDocument, type IDocumentsStore } from "@orama/orama";
 import type { HitType } from "../../text/documents.ts";
 
-export interface DocMeta {
-  /** Orama document id (unique per insertion). */
+/** A document as the session index inserts it: one chunk of one part. */
+export interface ChunkDocument {
   id: string;
-  internalId: number;
-  messageId: string;
-  partId: string;
+  text: string;
+  message: string;
   type: HitType;
   tool?: string;
+  part: string;
   /** Chunk range in the part's searchable text. */
   start: number;
   end: number;
 }
 
-interface SharedIds {
-  idToInternalId: Map<string, number>;
+/** What the store keeps of a document (and search returns). */
+export interface DocMeta {
+  id: string;
+  messageId: string;
+  partId: string;
+  type: HitType;
+  tool?: string;
+  start: number;
+  end: number;
 }
 
-export interface MetaStore {
-  shared: SharedIds;
-  docs: Record<number, DocMeta>;
-  count: number;
+export class MetaStore {
+  /** By Orama's internal document id. */
+  readonly docs: Record<number, DocMeta> = {};
+  count = 0;
+
+  constructor(private readonly ids: components.internalDocumentIDStore.InternalDocumentIDStore) {}
+
+  internalId(id: string | number): number {
+    return components.internalDocumentIDStore.getInternalDocumentId(this.ids, id);
+  }
 }
 
-function internalIdOf(store: MetaStore, id: string | number): number | undefined {
-  return typeof id === "number" ? id : store.shared.idToInternalId.get(id);
+/** The metadata of a ChunkDocument (Orama hands the store any document). */
+function metaOf(doc: AnyDocument): DocMeta {
+  const meta: DocMeta = { id: doc.id, messageId: doc.message, partId: doc.part, type: doc.type, start: doc.start, end: doc.end };
+  if (doc.tool !== undefined) meta.tool = doc.tool;
+  return meta;
 }
 
-export function createMetaStoreComponent(): IDocumentsStore<MetaStore & { docs: Record<number, AnyDocument> }> {
+export function createMetaStoreComponent(): IDocumentsStore<MetaStore> {
+  const unsupported = (): never => {
+    throw new Error("search index is in memory only");
+  };
   return {
-    create: (_orama, shared) => ({ shared: shared as unknown as SharedIds, docs: {}, count: 0 }),
-    get(store, id) {
-      const internal = internalIdOf(store, id);
-      return internal === undefined ? undefined : store.docs[internal];
-    },
-    getMultiple(store, ids) {
-      return ids.map((id) => {
-        const internal = internalIdOf(store, id);
-        return internal === undefined ? undefined : store.docs[internal];
-      });
-    },
+    create: (_orama, ids) => new MetaStore(ids),
+    get: (store, id) => store.docs[store.internalId(id)],
+    getMultiple: (store, ids) => ids.map((id) => store.docs[store.internalId(id)]),
     getAll: (store) => store.docs,
     store(store, _id, internalId, doc) {
       if (store.docs[internalId] !== undefined) return false;
-      const meta = (doc as { meta: DocMeta }).meta;
-      meta.internalId = internalId;
-      store.docs[internalId] = meta as unknown as AnyDocument;
+      store.docs[internalId] = metaOf(doc);
       store.count++;
       return true;
     },
     remove(store, id) {
-      const internal = internalIdOf(store, id);
-      if (internal === undefined || store.docs[internal] === undefined) return false;
+      const internal = store.internalId(id);
+      if (store.docs[internal] === undefined) return false;
       delete store.docs[internal];
       store.count--;
       return true;
     },
     count: (store) => store.count,
-    load() {
-      throw new Error("search index is in memory only");
-    },
-    save() {
-      throw new Error("search index is in memory only");
-    },
+    load: unsupported,
+    save: unsupported,
   };
 }

@@ -1,28 +1,43 @@
-// Orama index component over the packed postings (postings.ts): insert tokenizes with our
-// tokenizer straight into typed arrays; search scores BM25 × query-word coverage in typed-array
-// accumulators and, when the owner says how results are ranked (a SearchRequest), hands Orama
-// only the documents of the best messages instead of every match, so Orama sorts and
-// materialises a few dozen hits rather than thousands.
+// Orama index component over the packed postings (postings.ts) and the filterable attributes
+// (attributes.ts). Orama calls insert once per schema property: the text goes through the
+// tokenizer component into the postings, the other properties into the attributes. Search
+// scores every live document holding a query term (BM25 × query-word coverage, computed in
+// typed-array accumulators) among those the where clause lets through, and gives Orama the
+// documents of the best groups (messages) only, as the owner's grouping policy says, so Orama
+// sorts and returns a few hundred hits rather than thousands (docs/architecture.md).
 
-import type { IIndex } from "@orama/orama";
+import type { AnyIndexStore, IIndex, SearchableValue, Tokenizer } from "@orama/orama";
 import { coverageFactor, groupBit, idf, popcount, termScore } from "../../rank/bm25.ts";
-import { OTHER_CHUNKS_COUNTED, OTHER_CHUNKS_SHARE, selectBest } from "../../rank/rank.ts";
-import { parseQuery } from "../../text/tokenize.ts";
+import { TokenSpans } from "../../text/tokenize.ts";
+import { Attributes, type AttributeSchema } from "./attributes.ts";
 import { addDocument, countPostings, createPostingsStore, forEachPosting, removeDocument, type PostingsStore } from "./postings.ts";
+import { TermTokenizer } from "./tokenizer.ts";
 
-export { postingsBytes, removeDocument, trimStore, type PostingsStore } from "./postings.ts";
+/** The searchable text property; every other schema property is a filterable attribute. */
+export const TEXT_PROPERTY = "text";
 
-
-export interface SearchRequest {
-  /** Whether a document (internal id) may be returned. */
-  accept(doc: number): boolean;
-  /** How many of the best messages to return (every accepted document of each). */
-  messages: number;
-  /** Order of two messages (slots) whose scores tie: negative when `a` goes first. */
-  tieBreak(a: number, b: number): number;
+/** Which documents a search returns: those of the best groups. The owner supplies it (ranking's policy). */
+export interface ResultGrouping {
+  /** The enum attribute whose value groups documents. */
+  property: string;
+  /** How many of the best groups to return the documents of (groups tied with the last are kept too). */
+  groups(): number;
+  /** A group's score from its documents' scores, sorted best first in scores[from, to). */
+  score(scores: ArrayLike<number>, from: number, to: number): number;
 }
 
-export type TokenScore = [number, number];
+export class PostingsIndexStore {
+  /** Orama's search reads this (no vector properties here). */
+  readonly vectorIndexes: Record<string, never> = {};
+  readonly postings: PostingsStore = createPostingsStore();
+  readonly attributes: Attributes;
+
+  constructor(schema: AttributeSchema) {
+    this.attributes = new Attributes(schema);
+  }
+}
+
+type TokenScore = [number, number];
 
 interface Scratch {
   score: Float64Array;
@@ -56,14 +71,14 @@ function liveDocFrequency(store: PostingsStore, term: number): number {
   return count;
 }
 
-/** Live documents holding any query term and their scores: touched[0, n) with score/mask. */
-function accumulate(store: PostingsStore, query: string): { scratch: Scratch; n: number; groups: number } {
-  const parsed = parseQuery(query);
+/** BM25 × coverage of every live document holding any query term and accepted by `where` (all when absent): touched[0, n) and their scores. */
+function scoreDocs(store: PostingsStore, tokenizer: TermTokenizer, query: string, where: ReadonlySet<number> | undefined): { scratch: Scratch; n: number } {
+  const parsed = tokenizer.parse(query);
   const scratch = scratchFor(store);
+  const docs = store.liveDocs;
+  if (docs === 0) return { scratch, n: 0 };
   const { score, mask, touched } = scratch;
   let n = 0;
-  const docs = store.liveDocs;
-  if (docs === 0) return { scratch, n, groups: parsed.groups };
   const avg = store.liveLength / docs;
   const alive = store.alive;
   const length = store.length;
@@ -71,7 +86,7 @@ function accumulate(store: PostingsStore, query: string): { scratch: Scratch; n:
     const id = store.terms.find(term.token, 0, term.token.length);
     if (id < 0) continue;
     const bit = groupBit(term.group);
-    const weight = idf(docs, Math.min(docs, liveDocFrequency(store, id)));
+    const weight = idf(docs, Math.min(docs, liveDocFrequency(store, id))) * term.weight;
     forEachPosting(store, id, (doc, tf) => {
       if (alive[doc] !== 1) return;
       const s = termScore(tf, weight, length[doc]!, avg);
@@ -85,81 +100,105 @@ function accumulate(store: PostingsStore, query: string): { scratch: Scratch; n:
       }
     });
   }
-  return { scratch, n, groups: parsed.groups };
-}
-
-/** BM25 × coverage of every live document holding any query term (no request: all of them). */
-export function scoreQuery(store: PostingsStore, query: string, request?: SearchRequest): TokenScore[] {
-  const { scratch, n, groups } = accumulate(store, query);
-  const { score, mask, touched } = scratch;
-  const out: TokenScore[] = [];
   let kept = 0;
   for (let i = 0; i < n; i++) {
     const doc = touched[i]!;
-    const final = score[doc]! * coverageFactor(popcount(mask[doc]!), groups);
+    const matched = mask[doc]!;
     mask[doc] = 0;
-    if (request && !request.accept(doc)) continue;
-    score[doc] = final;
+    if (where && !where.has(doc)) continue;
+    score[doc] = score[doc]! * coverageFactor(popcount(matched), parsed.groups);
     touched[kept++] = doc;
-    if (!request) out.push([doc, final]);
   }
-  if (!request) return out;
-  return bestMessages(store, scratch, kept, request);
+  return { scratch, n: kept };
 }
 
-/** Documents of the `request.messages` best messages, each message scored as rank.ts does. */
-function bestMessages(store: PostingsStore, scratch: Scratch, n: number, request: SearchRequest): TokenScore[] {
+/** The scored documents of the best `grouping.groups()` groups (every one when there are no more). */
+function bestGroups(scratch: Scratch, n: number, key: Int32Array, grouping: ResultGrouping): TokenScore[] {
   const { score, touched } = scratch;
-  // Group documents by message: sort touched by message slot, then by score (best first).
+  // Group documents: sort by group, then by score (best first).
   const docs = Array.from(touched.subarray(0, n));
-  const message = store.message;
-  docs.sort((a, b) => message[a]! - message[b]! || score[b]! - score[a]!);
-  const groups: Array<{ slot: number; from: number; to: number; score: number }> = [];
-  for (let i = 0; i < docs.length; ) {
-    const slot = message[docs[i]!]!;
+  docs.sort((a, b) => key[a]! - key[b]! || score[b]! - score[a]!);
+  const sorted = new Float64Array(n);
+  for (let i = 0; i < n; i++) sorted[i] = score[docs[i]!]!;
+  const starts: number[] = [];
+  const groupScores: number[] = [];
+  for (let i = 0; i < n; ) {
     let j = i + 1;
-    while (j < docs.length && message[docs[j]!] === slot) j++;
-    let total = score[docs[i]!]!;
-    for (let k = i + 1; k < j && k - i <= OTHER_CHUNKS_COUNTED; k++) total += OTHER_CHUNKS_SHARE * score[docs[k]!]!;
-    groups.push({ slot, from: i, to: j, score: total });
+    while (j < n && key[docs[j]!] === key[docs[i]!]) j++;
+    starts.push(i);
+    groupScores.push(grouping.score(sorted, i, j));
     i = j;
   }
-  const compare = (a: (typeof groups)[number], b: (typeof groups)[number]): number => {
-    if (Math.abs(a.score - b.score) > 1e-9 * Math.max(1, Math.abs(a.score))) return b.score - a.score;
-    return request.tieBreak(a.slot, b.slot);
-  };
-  const best = selectBest(groups, request.messages, compare);
+  starts.push(n);
+  const wanted = grouping.groups();
+  let floor = -Infinity;
+  if (groupScores.length > wanted) {
+    const ordered = Float64Array.from(groupScores).sort();
+    const last = ordered[ordered.length - wanted]!;
+    // Groups tied with the last one kept stay: ranking breaks the tie, not this cut.
+    floor = last - 1e-9 * Math.max(1, Math.abs(last));
+  }
   const out: TokenScore[] = [];
-  for (const group of best) for (let k = group.from; k < group.to; k++) out.push([docs[k]!, score[docs[k]!]!]);
+  for (let g = 0; g < groupScores.length; g++) {
+    if (groupScores[g]! < floor) continue;
+    for (let i = starts[g]!; i < starts[g + 1]!; i++) out.push([docs[i]!, sorted[i]!]);
+  }
   return out;
 }
 
-/** The component Orama calls. The owner sets `request` on the store around a search. */
-export function createPostingsIndexComponent(): IIndex<PostingsStore & { request?: SearchRequest }> {
+// Orama types the store it hands search and searchByWhereClause loosely, and the tokenizer as
+// its own interface: both are checked to be ours.
+function storeOf(index: AnyIndexStore): PostingsIndexStore {
+  if (!(index instanceof PostingsIndexStore)) throw new Error("not a postings index store");
+  return index;
+}
+
+function tokenizerOf(tokenizer: Tokenizer): TermTokenizer {
+  if (!(tokenizer instanceof TermTokenizer)) throw new Error("the postings index needs the TermTokenizer component");
+  return tokenizer;
+}
+
+/** The index component for a schema of `text` plus the given filterable attributes. */
+export function createPostingsIndexComponent(attributes: AttributeSchema, grouping: ResultGrouping): IIndex<PostingsIndexStore> {
   const unsupported = (): never => {
     throw new Error("search index is in memory only");
   };
+  const properties = [TEXT_PROPERTY, ...Object.keys(attributes)];
+  const types = { [TEXT_PROPERTY]: "string" as const, ...attributes };
+  const spans = new TokenSpans();
   return {
-    create: () => createPostingsStore(),
-    insert(_impl, index, _prop, _id, internalId, value) {
-      addDocument(index, internalId, value as string, index.nextMessage);
+    create: () => new PostingsIndexStore(attributes),
+    insert(_impl, index, prop, _id, internalId, value: SearchableValue, _type, _language, tokenizer) {
+      if (prop !== TEXT_PROPERTY) {
+        index.attributes.set(prop, internalId, value);
+        return;
+      }
+      if (typeof value !== "string") throw new Error(`${TEXT_PROPERTY} must be a string`);
+      const folded = tokenizerOf(tokenizer).spans(value, spans);
+      addDocument(index.postings, internalId, folded, spans, value.length);
     },
+    // Called once per property the stored document still has: marking dead is idempotent.
     remove(_impl, index, _prop, _id, internalId) {
-      removeDocument(index, internalId);
+      removeDocument(index.postings, internalId);
       return true;
     },
+    // Scores are computed at search time from the postings (BM25 statistics live there).
     insertDocumentScoreParameters: () => {},
     insertTokenScoreParameters: () => {},
     removeDocumentScoreParameters: () => {},
     removeTokenScoreParameters: () => {},
     calculateResultScores: () => {},
-    search: (index, term) => {
-      const store = index as unknown as PostingsStore & { request?: SearchRequest };
-      return scoreQuery(store, term, store.request);
+    search: (index, term, tokenizer, _language, _properties, _exact, _tolerance, _boost, _relevance, _docsCount, where) => {
+      const store = storeOf(index);
+      const { scratch, n } = scoreDocs(store.postings, tokenizerOf(tokenizer), term, where);
+      return bestGroups(scratch, n, store.attributes.codes(grouping.property), grouping);
     },
-    searchByWhereClause: () => new Set(),
-    getSearchableProperties: () => ["text"],
-    getSearchablePropertiesWithTypes: () => ({ text: "string" }),
+    searchByWhereClause(index, _tokenizer, where) {
+      const store = storeOf(index);
+      return store.attributes.select(where, store.postings.docsEnd, store.postings.alive);
+    },
+    getSearchableProperties: () => properties,
+    getSearchablePropertiesWithTypes: () => types,
     load: unsupported,
     save: unsupported,
   };

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { tokenize } from "../../text/tokenize.ts";
-import { addDocument, countPostings, createPostingsStore, forEachPosting, removeDocument, trimStore } from "./postings.ts";
+import { TokenSpans, tokenize } from "../../text/tokenize.ts";
+import { addDocument, countPostings, createPostingsStore, forEachPosting, removeDocument, trimStore, type PostingsStore } from "./postings.ts";
+import { TermTokenizer } from "./tokenizer.ts";
 import { selectBest } from "../../rank/rank.ts";
 import { TermTable } from "./term-table.ts";
 
@@ -20,10 +21,18 @@ function naive(docs: string[]): Map<string, Array<[number, number]>> {
   return out;
 }
 
+const tokenizer = new TermTokenizer();
+const spans = new TokenSpans();
+
+/** Adds a document as the index component does: through the tokenizer component's spans. */
+function add(store: PostingsStore, doc: number, text: string): void {
+  addDocument(store, doc, tokenizer.spans(text, spans), spans, text.length);
+}
+
 function packed(docs: string[], trimAfter = -1): Map<string, Array<[number, number]>> {
   const store = createPostingsStore();
   docs.forEach((text, doc) => {
-    addDocument(store, doc, text, doc);
+    add(store, doc, text);
     if (doc === trimAfter) trimStore(store);
   });
   const out = new Map<string, Array<[number, number]>>();
@@ -56,8 +65,8 @@ describe("packed postings", () => {
 
   it("counts documents alive after removal", () => {
     const store = createPostingsStore();
-    addDocument(store, 0, "one two", 0);
-    addDocument(store, 1, "two three", 1);
+    add(store, 0, "one two");
+    add(store, 1, "two three");
     removeDocument(store, 0);
     removeDocument(store, 0);
     expect(store.liveDocs).toBe(1);

@@ -1,19 +1,15 @@
 // The inverted index's data, all in typed arrays: a packed term dictionary (TermTable) and, per
 // term, its postings (doc × 256 + tf, one uint32 each). A term's first posting sits in a per-term
 // array (most terms occur in one document); the rest go in blocks of a shared pool, chained, each
-// twice the size of the one before (up to 256). Per document: length, alive flag, and
-// which message it belongs to. Removal marks a document dead; the owner rebuilds when too much
-// of the index is dead.
+// twice the size of the one before (up to 256). Per document: length and alive flag. Removal
+// marks a document dead; the owner rebuilds when too much of the index is dead.
 
-import { fold } from "../../text/normalize.ts";
-import { TokenSpans, tokenSpans } from "../../text/tokenize.ts";
+import type { TokenSpans } from "../../text/tokenize.ts";
 import { TermTable } from "./term-table.ts";
 
 const TF_MAX = 255;
 
 export interface PostingsStore {
-  /** Required by Orama's search (no vector properties here). */
-  vectorIndexes: Record<string, never>;
   terms: TermTable;
   /** Per term: first posting; offset in `pool` of its first block and of its last posting (0 = the first). */
   first: Uint32Array;
@@ -22,20 +18,18 @@ export interface PostingsStore {
   /** Blocks of postings, each ending in a link word; offset 0 is never a block. */
   pool: Uint32Array;
   poolTop: number;
-  /** Per document (internal id): length in code units, alive flag, message slot. */
+  /** Per document (internal id): length in code units, alive flag. */
   length: Int32Array;
   alive: Uint8Array;
-  message: Int32Array;
+  /** One past the highest document id added. */
+  docsEnd: number;
   liveDocs: number;
   deadDocs: number;
   liveLength: number;
-  /** Message slot of the document being inserted (set by the owner before Orama's insert). */
-  nextMessage: number;
 }
 
 export function createPostingsStore(): PostingsStore {
   return {
-    vectorIndexes: {},
     terms: new TermTable(),
     first: new Uint32Array(1024),
     head: new Int32Array(1024),
@@ -44,11 +38,10 @@ export function createPostingsStore(): PostingsStore {
     poolTop: 1,
     length: new Int32Array(256),
     alive: new Uint8Array(256),
-    message: new Int32Array(256),
+    docsEnd: 0,
     liveDocs: 0,
     deadDocs: 0,
     liveLength: 0,
-    nextMessage: 0,
   };
 }
 
@@ -61,8 +54,7 @@ export function postingsBytes(store: PostingsStore): number {
     store.last.byteLength +
     store.pool.byteLength +
     store.length.byteLength +
-    store.alive.byteLength +
-    store.message.byteLength
+    store.alive.byteLength
   );
 }
 
@@ -92,7 +84,6 @@ function ensureTerms(store: PostingsStore, need: number): void {
 function ensureDocs(store: PostingsStore, doc: number): void {
   if (doc < store.length.length) return;
   store.length = grownI32(store.length, doc + 1);
-  store.message = grownI32(store.message, doc + 1);
   const alive = new Uint8Array(store.length.length);
   alive.set(store.alive);
   store.alive = alive;
@@ -180,12 +171,11 @@ export function countPostings(store: PostingsStore, term: number): number {
   }
 }
 
-const spans = new TokenSpans();
-
-/** Tokenizes a document and adds its postings. */
-export function addDocument(store: PostingsStore, doc: number, text: string, message: number): void {
-  const folded = fold(text);
-  tokenSpans(text, spans);
+/**
+ * Adds a document's postings: `spans` are its token spans over `folded` (its folded text, as the
+ * tokenizer component gives them); `length` is the text's length in code units.
+ */
+export function addDocument(store: PostingsStore, doc: number, folded: string, spans: TokenSpans, length: number): void {
   const data = spans.data;
   const terms = store.terms;
   ensureDocs(store, doc);
@@ -200,11 +190,11 @@ export function addDocument(store: PostingsStore, doc: number, text: string, mes
     }
     addPosting(store, term, isNew, doc);
   }
-  store.length[doc] = text.length;
-  store.message[doc] = message;
+  store.length[doc] = length;
   store.alive[doc] = 1;
+  if (doc >= store.docsEnd) store.docsEnd = doc + 1;
   store.liveDocs++;
-  store.liveLength += text.length;
+  store.liveLength += length;
 }
 
 export function removeDocument(store: PostingsStore, doc: number): void {

@@ -1,12 +1,29 @@
-// Orama tokenizer component: our tokenizer (identifier humps, CJK bigrams) behind Orama's interface.
+// Orama tokenizer component: our tokenizer (identifier humps, CJK bigrams) behind Orama's
+// interface. Orama hands it to the index component on every insert and search. Beyond Orama's
+// tokenize (one string per token), it gives the index token spans over the folded text (indexing
+// then makes no string per token; docs/architecture.md has the cost) and parsed queries (terms
+// grouped by query word, which coverage scoring needs).
 
 import type { Tokenizer } from "@orama/orama";
-import { tokenize } from "../../text/tokenize.ts";
+import { fold } from "../../text/normalize.ts";
+import { parseQuery, tokenize, tokenSpans, type ParsedQuery, type TokenSpans } from "../../text/tokenize.ts";
 
-export function createTokenizerComponent(): Tokenizer {
-  return {
-    language: "universal",
-    normalizationCache: new Map(),
-    tokenize: (raw: string) => tokenize(raw),
-  };
+export class TermTokenizer implements Tokenizer {
+  readonly language = "universal";
+  readonly normalizationCache = new Map<string, string>();
+
+  tokenize(raw: string): string[] {
+    return tokenize(raw);
+  }
+
+  /** Fills `out` with the text's token spans; returns the folded text they index into. */
+  spans(text: string, out: TokenSpans): string {
+    tokenSpans(text, out);
+    return fold(text);
+  }
+
+  /** The query's terms, grouped by query word. */
+  parse(query: string): ParsedQuery {
+    return parseQuery(query);
+  }
 }

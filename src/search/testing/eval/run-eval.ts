@@ -52,7 +52,7 @@ export function buildCorpus(): { source: MemorySource; keys: Map<string, string>
   return { source, keys };
 }
 
-function metrics(ranks: Array<number | undefined>): Metrics {
+export function metrics(ranks: Array<number | undefined>): Metrics {
   const n = ranks.length;
   const hits = ranks.filter((r) => r !== undefined && r <= 5).length;
   const rr = ranks.reduce<number>((sum, r) => sum + (r === undefined ? 0 : 1 / r), 0);

@@ -1,0 +1,248 @@
+// The documents' filterable properties, for Orama's `where`: one typed array per property, by
+// internal document id. Enum values are stored as small integer codes (0 = none), numbers as
+// float64 (NaN = none). A where clause is compiled to a predicate over those arrays.
+
+import type { SearchableValue } from "@orama/orama";
+
+export type AttributeSchema = Readonly<Record<string, "enum" | "number">>;
+
+type EnumValue = string | number | boolean;
+
+interface EnumColumn {
+  kind: "enum";
+  codes: Map<EnumValue, number>;
+  values: Int32Array;
+}
+
+interface NumberColumn {
+  kind: "number";
+  values: Float64Array;
+}
+
+type Column = EnumColumn | NumberColumn;
+
+type DocTest = (doc: number) => boolean;
+
+export class Attributes {
+  private readonly columns = new Map<string, Column>();
+
+  constructor(schema: AttributeSchema) {
+    for (const [property, type] of Object.entries(schema)) {
+      this.columns.set(property, type === "enum" ? { kind: "enum", codes: new Map(), values: new Int32Array(256) } : { kind: "number", values: new Float64Array(256).fill(NaN) });
+    }
+  }
+
+  /** Records a document's value of one property (a property it has no value for stays none). */
+  set(property: string, doc: number, value: SearchableValue): void {
+    const column = this.column(property);
+    if (doc >= column.values.length) grow(column, doc + 1);
+    if (column.kind === "number") {
+      if (typeof value !== "number") throw new Error(`attribute ${property} takes a number`);
+      column.values[doc] = value;
+      return;
+    }
+    if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") throw new Error(`attribute ${property} takes an enum value`);
+    let code = column.codes.get(value);
+    if (code === undefined) {
+      code = column.codes.size + 1;
+      column.codes.set(value, code);
+    }
+    column.values[doc] = code;
+  }
+
+  /** The documents below `end` that `alive` marks and the where clause accepts. */
+  select(where: object, end: number, alive: Uint8Array): Set<number> {
+    const test = this.compile(where);
+    return new MatchingDocs((doc) => doc >= 0 && doc < end && alive[doc] === 1 && test(doc), end);
+  }
+
+  /** Per document, the code of its value of an enum property (equal values, equal codes; 0 = none). */
+  codes(property: string): Int32Array {
+    const column = this.column(property);
+    if (column.kind !== "enum") throw new Error(`attribute ${property} is not an enum`);
+    return column.values;
+  }
+
+  /** Heap bytes held by the arrays. */
+  bytes(): number {
+    let total = 0;
+    for (const column of this.columns.values()) total += column.values.byteLength;
+    return total;
+  }
+
+  /** Drops growth headroom past `docs` documents (after a build). */
+  trim(docs: number): void {
+    for (const column of this.columns.values()) {
+      if (column.kind === "enum") column.values = column.values.slice(0, docs + 64);
+      else column.values = column.values.slice(0, docs + 64);
+    }
+  }
+
+  private column(property: string): Column {
+    const column = this.columns.get(property);
+    if (!column) throw new Error(`unknown filter property ${property}`);
+    return column;
+  }
+
+  /** Orama's where semantics: properties of one condition and `and` all hold, `or` any, `not` none. */
+  private compile(where: object): DocTest {
+    const tests: DocTest[] = [];
+    for (const [key, operation] of Object.entries(where)) {
+      if (operation === undefined) continue;
+      if (key === "and" || key === "or") {
+        if (!Array.isArray(operation)) throw new Error(`where.${key} takes a list of conditions`);
+        const parts = operation.map((condition: object) => this.compile(condition));
+        tests.push(key === "and" ? (doc) => parts.every((test) => test(doc)) : (doc) => parts.some((test) => test(doc)));
+      } else if (key === "not") {
+        const inner = this.compile(operation);
+        tests.push((doc) => !inner(doc));
+      } else {
+        tests.push(this.compileProperty(key, operation));
+      }
+    }
+    if (tests.length === 1) return tests[0]!;
+    return (doc) => tests.every((test) => test(doc));
+  }
+
+  private compileProperty(property: string, operation: unknown): DocTest {
+    const column = this.column(property);
+    if (typeof operation !== "object" || operation === null) throw new Error(`where.${property} takes an operator object`);
+    const tests: DocTest[] = [];
+    for (const [operator, operand] of Object.entries(operation)) {
+      tests.push(column.kind === "enum" ? enumTest(column, property, operator, operand) : numberTest(column, property, operator, operand));
+    }
+    if (tests.length === 1) return tests[0]!;
+    return (doc) => tests.every((test) => test(doc));
+  }
+}
+
+/**
+ * The set of documents a where clause accepts, answered on demand: `has` tests one document, and
+ * the members are enumerated only if asked for. A search asks `has` of the documents holding a
+ * query term only; building the whole set would visit every document (docs/architecture.md).
+ */
+export class MatchingDocs extends Set<number> {
+  private members: Set<number> | undefined;
+
+  constructor(
+    private readonly test: DocTest,
+    private readonly end: number,
+  ) {
+    super();
+  }
+
+  override has(doc: number): boolean {
+    return this.test(doc);
+  }
+
+  override get size(): number {
+    return this.all().size;
+  }
+
+  override add(): this {
+    throw new Error("the documents a where clause matches are read-only");
+  }
+
+  override delete(): boolean {
+    throw new Error("the documents a where clause matches are read-only");
+  }
+
+  override clear(): void {
+    throw new Error("the documents a where clause matches are read-only");
+  }
+
+  override forEach(visit: (value: number, key: number, set: Set<number>) => void, thisArg?: unknown): void {
+    for (const doc of this.all()) visit.call(thisArg, doc, doc, this);
+  }
+
+  override keys(): SetIterator<number> {
+    return this.all().keys();
+  }
+
+  override values(): SetIterator<number> {
+    return this.all().values();
+  }
+
+  override entries(): SetIterator<[number, number]> {
+    return this.all().entries();
+  }
+
+  override [Symbol.iterator](): SetIterator<number> {
+    return this.all().values();
+  }
+
+  private all(): Set<number> {
+    if (!this.members) {
+      this.members = new Set();
+      for (let doc = 0; doc < this.end; doc++) if (this.test(doc)) this.members.add(doc);
+    }
+    return this.members;
+  }
+}
+
+function enumTest(column: EnumColumn, property: string, operator: string, operand: unknown): DocTest {
+  const values = column.values;
+  const codesOf = (list: unknown): Set<number> => {
+    if (!Array.isArray(list)) throw new Error(`where.${property}.${operator} takes a list`);
+    const codes = new Set<number>();
+    for (const value of list) {
+      const code = column.codes.get(value);
+      if (code !== undefined) codes.add(code);
+    }
+    return codes;
+  };
+  switch (operator) {
+    case "eq": {
+      const code = column.codes.get(operand as EnumValue) ?? -1;
+      return (doc) => values[doc] === code;
+    }
+    case "in": {
+      const codes = codesOf(operand);
+      return (doc) => codes.has(values[doc]!);
+    }
+    case "nin": {
+      const codes = codesOf(operand);
+      return (doc) => !codes.has(values[doc]!);
+    }
+    default:
+      throw new Error(`where.${property}: unsupported enum operator ${operator}`);
+  }
+}
+
+function numberTest(column: NumberColumn, property: string, operator: string, operand: unknown): DocTest {
+  const values = column.values;
+  if (operator === "between") {
+    if (!Array.isArray(operand) || typeof operand[0] !== "number" || typeof operand[1] !== "number") throw new Error(`where.${property}.between takes [min, max]`);
+    const [min, max] = operand as [number, number];
+    return (doc) => values[doc]! >= min && values[doc]! <= max;
+  }
+  if (typeof operand !== "number") throw new Error(`where.${property}.${operator} takes a number`);
+  switch (operator) {
+    case "gt":
+      return (doc) => values[doc]! > operand;
+    case "gte":
+      return (doc) => values[doc]! >= operand;
+    case "lt":
+      return (doc) => values[doc]! < operand;
+    case "lte":
+      return (doc) => values[doc]! <= operand;
+    case "eq":
+      return (doc) => values[doc] === operand;
+    default:
+      throw new Error(`where.${property}: unsupported number operator ${operator}`);
+  }
+}
+
+function grow(column: Column, need: number): void {
+  let size = column.values.length * 2;
+  while (size < need) size *= 2;
+  if (column.kind === "enum") {
+    const values = new Int32Array(size);
+    values.set(column.values);
+    column.values = values;
+  } else {
+    const values = new Float64Array(size).fill(NaN);
+    values.set(column.values);
+    column.values = values;
+  }
+}

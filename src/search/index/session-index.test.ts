@@ -1,0 +1,103 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { assistant, toolCall, user } from "../../history/testing/messages.ts";
+import { toolVisibility } from "../../history/tool-visibility.ts";
+import type { HistoryMessage } from "../../history/types.ts";
+import { buildView, type SessionView } from "../../history/view.ts";
+import { messageScore } from "../rank/rank.ts";
+import { scanSession } from "../scan/scan.ts";
+import type { SearchFilters } from "../scored.ts";
+import { HIT_TYPES, type HitType } from "../text/documents.ts";
+import { parseQuery } from "../text/tokenize.ts";
+import { SessionIndex, type IndexHit } from "./session-index.ts";
+
+const visibility = toolVisibility([], []);
+const WORDS = ["deploy", "rollback", "canary", "Deploy", "queue", "x"];
+const T0 = Date.UTC(2025, 0, 1);
+
+function index(messages: readonly HistoryMessage[], groups = Infinity): SessionIndex {
+  const made = new SessionIndex({ visibility, messages: { groups: () => groups, score: messageScore } });
+  for (const message of messages) made.addMessage(message);
+  made.diff(messages);
+  return made;
+}
+
+const key = (partId: string, start: number) => `${partId}:${start}`;
+const keys = (hits: IndexHit[]) => hits.map((hit) => key(hit.meta.partId, hit.meta.start)).sort();
+
+const words = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 8 }).map((list) => list.join(" "));
+const messageArb = fc.tuple(fc.boolean(), words, words, fc.constantFrom("bash", "read"), fc.integer({ min: 0, max: 20 })).map(([isUser, a, b, tool, minute]) =>
+  isUser
+    ? user(a, { created: T0 + minute * 60_000 })
+    : assistant([a, { kind: "reasoning", id: `prt_r${minute}${a.length}`, text: b }, toolCall(tool, { command: b }, "completed", a)], { created: T0 + minute * 60_000 }),
+);
+const filtersArb = fc.record(
+  {
+    types: fc.subarray([...HIT_TYPES]).map((types) => new Set<HitType>(types)),
+    role: fc.constantFrom("user" as const, "assistant" as const),
+    tool: fc.constantFrom("bash", "read"),
+    after: fc.integer({ min: 0, max: 20 }).map((m) => T0 + m * 60_000),
+    before: fc.integer({ min: 0, max: 20 }).map((m) => T0 + m * 60_000),
+  },
+  { requiredKeys: ["types"] },
+);
+
+describe("session index search", () => {
+  it("returns exactly the documents the filters accept among the messages the view shows as indexed", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(messageArb, { minLength: 1, maxLength: 12 }), filtersArb, fc.nat(), fc.nat(), fc.constantFrom("deploy", "canary queue", "rollback"), async (messages, filters: SearchFilters, cut, changed, query) => {
+        const made = index(messages);
+        // The view may hide a tail and hold a newer object for one message (not what was indexed).
+        const base = buildView("s", messages, false);
+        const viewMessages = base.messages.slice();
+        const replaced = changed % (viewMessages.length + 1);
+        if (replaced < viewMessages.length) viewMessages[replaced] = { ...viewMessages[replaced]! };
+        const view: SessionView = { ...base, messages: viewMessages, visibleEnd: cut % (viewMessages.length + 1) };
+        const indexedAndShown = view.messages.slice(0, view.visibleEnd).filter((message) => messages.includes(message));
+        const expected = await scanSession(indexedAndShown, visibility, parseQuery(query), (message, type, tool) => {
+          const created = message.created!;
+          return (
+            filters.types.has(type) &&
+            (filters.role === undefined || message.role === filters.role) &&
+            (filters.tool === undefined || tool === filters.tool) &&
+            (filters.after === undefined || created > filters.after) &&
+            (filters.before === undefined || created < filters.before)
+          );
+        });
+        expect(keys(made.search(query, filters, view))).toEqual(expected!.map((doc) => key(doc.partId, doc.start)).sort());
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("returns the documents of the best messages only, keeping those tied at the cut", () => {
+    fc.assert(
+      fc.property(fc.array(messageArb, { minLength: 1, maxLength: 30 }), fc.integer({ min: 1, max: 6 }), fc.constantFrom("deploy", "canary queue", "rollback x"), (messages, groups, query) => {
+        const filters: SearchFilters = { types: new Set(HIT_TYPES) };
+        const view = buildView("s", messages, false);
+        const all = index(messages).search(query, filters, view);
+        const byMessage = new Map<string, number[]>();
+        for (const hit of all) byMessage.set(hit.message.id, [...(byMessage.get(hit.message.id) ?? []), hit.score]);
+        const scores = [...byMessage.values()].map((list) => messageScore(list.sort((a, b) => b - a), 0, list.length)).sort((a, b) => b - a);
+        const last = scores[Math.min(groups, scores.length) - 1] ?? 0;
+        const kept = new Set([...byMessage].filter(([, list]) => messageScore(list, 0, list.length) >= last - 1e-9 * Math.max(1, last)).map(([id]) => id));
+        const cutHits = index(messages, groups).search(query, filters, view);
+        expect(keys(cutHits)).toEqual(keys(all.filter((hit) => kept.has(hit.message.id))));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("forgets removed and replaced messages", () => {
+    const first = user("deploy the canary", { created: T0 });
+    const second = assistant(["deploy done"], { created: T0 + 1 });
+    const made = index([first, second]);
+    const edited = { ...second, parts: [{ kind: "text" as const, id: "prt_edit", text: "rollback done" }] };
+    made.addMessage(edited);
+    made.removeMessage(first.id);
+    const view = buildView("s", [edited], false);
+    const filters: SearchFilters = { types: new Set(HIT_TYPES) };
+    expect(made.search("deploy", filters, view)).toEqual([]);
+    expect(made.search("rollback", filters, view).map((hit) => hit.message)).toEqual([edited]);
+  });
+});

@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import { textMessage } from "../history/testing/messages.ts";
+import type { HistoryMessage } from "../history/types.ts";
+import { MemorySource } from "../host/testing/memory-source.ts";
+import { idsOnBothPaths } from "./testing/service.ts";
+import { fold } from "./text/normalize.ts";
+import { VARIANT_WEIGHT } from "./text/stem.ts";
+import { countTerm, parseQuery, tokenize } from "./text/tokenize.ts";
+
+const T0 = Date.UTC(2025, 0, 1);
+const FILLER = [
+  "Let us look at the build configuration first.",
+  "The tests pass on my machine but fail in CI sometimes.",
+  "I refactored the invoice module and renamed a few helpers.",
+  "Please check the README for the setup steps.",
+  "The chart renders labels twice in the dashboard.",
+  "We should total the numbers before rounding.",
+];
+
+function sessionOf(texts: string[]): { source: MemorySource; messages: HistoryMessage[] } {
+  const source = new MemorySource();
+  const messages = texts.map((text, i) => textMessage("s1", i % 2 === 0 ? "user" : "assistant", text, T0 + i * 1000));
+  source.add({ id: "s1", title: "session", created: T0, updated: T0 }, messages);
+  return { source, messages };
+}
+
+describe("numbers and versions", () => {
+  it("are terms: a dotted version whole and by its parts, and one-digit numbers", () => {
+    expect(tokenize("python 3.6.9 on 127.0.0.1")).toEqual(["python", "3.6.9", "3", "6", "9", "on", "127.0.0.1", "127", "0", "0", "1"]);
+    expect(tokenize("4 messages instead of 2")).toEqual(["4", "messages", "instead", "of", "2"]);
+  });
+
+  it("are found: a version, its parts, and a question with short numbers", async () => {
+    const { source, messages } = sessionOf([
+      ...FILLER,
+      "The container runs Python 3.6.9, which lacks dataclasses.",
+      "The handler sent messages to the queue.",
+      "Bug: the handler sent 4 messages instead of 2 to the queue.",
+      ...FILLER,
+    ]);
+    const version = messages[FILLER.length]!.id;
+    for (const query of ["3.6.9", "python 3.6"]) {
+      const { cold, warm } = await idsOnBothPaths(source, "s1", query);
+      expect([query, cold[0], warm[0]]).toEqual([query, version, version]);
+    }
+    const numbers = messages[FILLER.length + 2]!.id;
+    const { cold, warm } = await idsOnBothPaths(source, "s1", "4 messages instead of 2");
+    expect([cold[0], warm[0]]).toEqual([numbers, numbers]);
+  });
+
+  it("match a dotted number only whole: 3.6 is not a term of 3.6.9", () => {
+    const term = parseQuery("3.6").terms[0]!;
+    expect(term.token).toBe("3.6");
+    for (const [text, expected] of [["on 3.6.9", 0], ["on 3.6, then 3.6.", 2], ["v13.6", 0], ["1.3.6", 0]] as const) {
+      expect([text, countTerm(text, fold(text), term)]).toEqual([text, expected]);
+    }
+  });
+});
+
+describe("stemming", () => {
+  it("finds other forms of a natural-language word, the form typed first", async () => {
+    const { source, messages } = sessionOf([...FILLER, "The script printed the totals and pushed the branch.", "It prints the report.", ...FILLER]);
+    for (const query of ["prints totals", "push branch"]) {
+      const { cold, warm } = await idsOnBothPaths(source, "s1", query);
+      expect([query, cold[0], warm[0]]).toEqual([query, messages[FILLER.length]!.id, messages[FILLER.length]!.id]);
+    }
+    const { cold, warm } = await idsOnBothPaths(source, "s1", "prints");
+    expect(cold.slice(0, 2)).toEqual([messages[FILLER.length + 1]!.id, messages[FILLER.length]!.id]);
+    expect(warm.slice(0, 2)).toEqual(cold.slice(0, 2));
+  });
+
+  it("leaves identifiers, paths and numbers as typed", () => {
+    const variants = (query: string) => parseQuery(query).terms.filter((t) => t.weight === VARIANT_WEIGHT).map((t) => t.token);
+    expect(variants("printed")).toContain("print");
+    for (const query of ["printLines", "src/printed.ts", "printed_total", "PRINTED", "print3d"]) expect([query, variants(query)]).toEqual([query, []]);
+  });
+});
+
+describe("identifier parts", () => {
+  it("weigh with the whole word as one concept", () => {
+    for (const query of ["computeLineItemTotals", "3.6.9", "HTTPServer"]) {
+      const total = parseQuery(query).terms.reduce((sum, t) => sum + t.weight, 0);
+      expect(total).toBeCloseTo(1, 9);
+    }
+  });
+
+  it("do not let one identifier outweigh the rest of the query", async () => {
+    const { source, messages } = sessionOf([
+      ...FILLER,
+      "fetchUserProfile fetchUserProfile is called from the page.",
+      "Two retries then status 412 on the call.",
+      ...FILLER,
+    ]);
+    const { cold, warm } = await idsOnBothPaths(source, "s1", "fetchUserProfile retries 412");
+    expect([cold[0], warm[0]]).toEqual([messages[FILLER.length + 1]!.id, messages[FILLER.length + 1]!.id]);
+  });
+});

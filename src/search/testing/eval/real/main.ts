@@ -1,0 +1,16 @@
+// `npm run eval`: the real-session eval on the cold and the warm path, with every question that
+// did not rank an answer first, and the floors and goal beside the figures. Never fails.
+
+import { REAL_EVAL_FLOORS, REAL_EVAL_GOAL } from "./floors.ts";
+import { formatRealReport, runRealEval } from "./run-real-eval.ts";
+import { loadRealSessions } from "./sessions.ts";
+
+const sessions = loadRealSessions();
+for (const path of ["cold", "warm"] as const) {
+  const started = performance.now();
+  const report = await runRealEval(path, sessions);
+  console.log(formatRealReport(path, report));
+  console.log(`(${path}: ${Math.round(performance.now() - started)} ms)\n`);
+}
+console.log("floors:", JSON.stringify(REAL_EVAL_FLOORS));
+console.log("goal:  ", JSON.stringify(REAL_EVAL_GOAL));

@@ -1,0 +1,78 @@
+// Light English stemming for natural-language query words: a word also matches the other forms
+// of its stem (`prints` finds `print` and `printed`), at a lower weight than the form typed.
+// Only the query is stemmed: the forms are generated from the word's Porter stem and kept when
+// they stem back to it, so the index and the cold scan look them up as ordinary terms and the
+// index stores nothing extra. Identifiers, paths, numbers and code are never stemmed (see
+// isNaturalWord).
+
+import { stemmer } from "@orama/stemmers/english";
+
+/** Weight of another form of the word against the form typed (1). */
+export const VARIANT_WEIGHT = 0.6;
+
+const SUFFIXES = ["", "s", "es", "ed", "d", "ing", "e", "ion", "ions"];
+const MAX_VARIANTS = 8;
+const VOWEL = /[aeiou]/;
+
+/** Whether `suffix` can follow `base` in an English word form (drops the obvious non-words). */
+function fits(base: string, suffix: string): boolean {
+  const sibilant = /(s|x|z|ch|sh)$/.test(base);
+  if (suffix === "s") return !sibilant && !base.endsWith("y");
+  if (suffix === "es") return sibilant || base.endsWith("i");
+  if (suffix === "d" || suffix === "e") return !base.endsWith("e") && (suffix === "e" || base.endsWith("e"));
+  // A base ending in e takes no suffix starting with a vowel (line → lined, lining: not lineing).
+  return !(base.endsWith("e") && VOWEL.test(suffix[0] ?? ""));
+}
+
+const cache = new Map<string, string[]>();
+
+/** Other forms of a lower-case word that share its stem (the word itself excluded). */
+export function stemVariants(word: string): string[] {
+  const cached = cache.get(word);
+  if (cached) return cached;
+  const stem = stemmer(word);
+  const bases = [stem];
+  // Porter turns a final y into i (query → queri) and drops a final e (parse → pars, line → line).
+  if (stem.endsWith("i")) bases.push(`${stem.slice(0, -1)}y`);
+  if (stem.endsWith("e") && stem.length > 3) bases.push(stem.slice(0, -1));
+  // A short consonant-vowel-consonant stem doubles its last letter: run → running, stop → stopped.
+  if (stem.length <= 4 && /[^aeiouwxy][aeiou][^aeiouwxy]$/.test(stem)) bases.push(stem + stem[stem.length - 1]);
+  const variants: string[] = [];
+  for (const suffix of SUFFIXES) {
+    for (const base of bases) {
+      if (!fits(base, suffix)) continue;
+      const form = base + suffix;
+      if (form === word || form.length < 3 || variants.includes(form)) continue;
+      if (stemmer(form) === stem) variants.push(form);
+    }
+  }
+  variants.length = Math.min(variants.length, MAX_VARIANTS);
+  if (cache.size > 1024) cache.clear();
+  cache.set(word, variants);
+  return variants;
+}
+
+/**
+ * Whether a query word is natural language: at least 4 ASCII letters, lower case or capitalised
+ * (no inner capitals: those are identifier humps), not glued to a path, identifier or number by
+ * `_ . / - : # $ @ \` or a digit on either side.
+ */
+export function isNaturalWord(query: string, start: number, end: number): boolean {
+  if (end - start < 4) return false;
+  for (let k = start; k < end; k++) {
+    const c = query.charCodeAt(k);
+    const lower = c >= 97 && c <= 122;
+    const upper = c >= 65 && c <= 90;
+    if (!lower && !(upper && k === start)) return false;
+  }
+  return !gluedAt(query, start - 1, start - 2) && !gluedAt(query, end, end + 1);
+}
+
+/** True when the character at `at` joins the word to a path or identifier (`beyond` is the next one out). */
+function gluedAt(query: string, at: number, beyond: number): boolean {
+  if (at < 0 || at >= query.length) return false;
+  const ch = query[at]!;
+  // A sentence's full stop, colon or dash is followed (or preceded) by a space or the end.
+  if (ch === "." || ch === ":" || ch === "-") return beyond >= 0 && beyond < query.length && !/\s/.test(query[beyond]!);
+  return "_/\\#$@0123456789".includes(ch);
+}
