@@ -16,6 +16,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { gunzipSync } from "node:zlib";
 import type { HistoryMessage } from "../../src/history/types.ts";
+import { hostEnv } from "../../e2e/harness/host.ts";
 import { repoRoot, resolveOpencodeBinary } from "../../e2e/harness/paths.ts";
 import { generateSession } from "../generate.ts";
 
@@ -210,22 +211,11 @@ function deepEqual(a: unknown, b: unknown): boolean {
   return ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
-/** Environment for a host process whose data lives under `root`. */
-export function hostEnvFor(root: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("OPENCODE")) env[k] = v;
+/** The harness's host environment; never the Bun mode a bench runs in. */
+function importEnv(root: string): NodeJS.ProcessEnv {
+  const env = hostEnv(root, {});
   delete env["BUN_BE_BUN"];
-  return {
-    ...env,
-    HOME: join(root, "home"),
-    XDG_CONFIG_HOME: join(root, "config"),
-    XDG_DATA_HOME: join(root, "data"),
-    XDG_CACHE_HOME: join(root, "cache"),
-    XDG_STATE_HOME: join(root, "state"),
-    OPENCODE_DISABLE_MODELS_FETCH: "1",
-    OPENCODE_DISABLE_AUTOUPDATE: "1",
-    OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
-  };
+  return env;
 }
 
 /** Marks a git project so the host files its sessions under the bench's project id. */
@@ -272,7 +262,7 @@ export async function benchData(log: (line: string) => void): Promise<BenchData>
   const sampleFile = join(building, "files", "sample.json");
   writeFileSync(sampleFile, JSON.stringify(sample));
   const started = performance.now();
-  execFileSync(resolveOpencodeBinary(), ["import", sampleFile], { cwd: project, env: hostEnvFor(building), stdio: "ignore" });
+  execFileSync(resolveOpencodeBinary(), ["import", sampleFile], { cwd: project, env: importEnv(building), stdio: "ignore" });
   log(`  opencode import of one session: ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
   const db = await openDb(join(building, "data", "opencode", "opencode.db"));

@@ -141,7 +141,8 @@ function buildConfig(mock: MockLlm, opts: StartHostOptions): Record<string, unkn
   return merged;
 }
 
-function hostEnv(root: string, extra: Record<string, string> | undefined): NodeJS.ProcessEnv {
+/** The environment of a host process whose HOME and XDG folders live under `root`. */
+export function hostEnv(root: string, extra: Record<string, string> | undefined): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   // Drop the caller's opencode settings (tests may themselves run inside opencode).
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("OPENCODE")) env[k] = v;

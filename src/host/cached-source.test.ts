@@ -24,6 +24,15 @@ function setup(count: number, options: Partial<{ pageSize: number; timeoutMs: nu
 
 const pageReads = (client: FakeClient) => client.calls.filter((c) => c.method === "session.messages").length;
 
+/** A pause hook that cancels `controller` at the second pause (after the first page). */
+function cancelAtSecondPause(controller: AbortController): () => Promise<void> {
+  let pauses = 0;
+  return () => {
+    if (++pauses === 2) controller.abort();
+    return Promise.resolve();
+  };
+}
+
 describe("cached history source", () => {
   it("reads a whole session through the page cursor", async () => {
     const { source, client } = setup(30);
@@ -78,13 +87,7 @@ describe("cached history source", () => {
 
   it("stops a cancelled read at its next piece", async () => {
     const controller = new AbortController();
-    let pauses = 0;
-    const { source, client } = setup(30, {
-      pause: () => {
-        if (++pauses === 2) controller.abort();
-        return Promise.resolve();
-      },
-    });
+    const { source, client } = setup(30, { pause: cancelAtSecondPause(controller) });
     await expect(source.loadMessages(SID, { signal: controller.signal })).rejects.toThrow(/abort/i);
     expect(pageReads(client)).toBe(1); // of 5 pages
     // Nothing half-read was kept: the next read starts over and completes.
@@ -93,13 +96,7 @@ describe("cached history source", () => {
 
   it("goes on with a shared read while another caller still waits for it", async () => {
     const controller = new AbortController();
-    let pauses = 0;
-    const { source, client } = setup(30, {
-      pause: () => {
-        if (++pauses === 2) controller.abort();
-        return Promise.resolve();
-      },
-    });
+    const { source, client } = setup(30, { pause: cancelAtSecondPause(controller) });
     const cancelled = source.loadMessages(SID, { signal: controller.signal });
     const kept = source.loadMessages(SID, { signal: new AbortController().signal });
     await expect(cancelled).rejects.toThrow(/abort/i);
