@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { messagePreview } from "./preview.ts";
-import { clip, wrapLongLines } from "./text.ts";
+import { clip } from "./text.ts";
 import { assistant, nextId, toolCall, user } from "./testing/messages.ts";
 import { modifiedFiles, pathsInPatch } from "./modified.ts";
 import { relativePath } from "./paths.ts";
@@ -30,11 +30,6 @@ describe("previews", () => {
     expect(messagePreview(assistant(["text"], { summary: true }), 50)).toBe("[compacted summary]");
     expect(messagePreview(assistant([], { error: { name: "APIError", message: "bad request" } }), 50)).toBe("[error: APIError: bad request]");
     expect(messagePreview(assistant([], { error: { name: "MessageAbortedError" } }), 50)).toBe("[aborted]");
-  });
-
-  it("wraps over-long lines so the host never drops one whole", () => {
-    const wrapped = wrapLongLines(`${"a".repeat(25)}\nshort`, 10);
-    expect(wrapped.split("\n")).toEqual(["a".repeat(10), "a".repeat(10), "a".repeat(5), "short"]);
   });
 });
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { byteLength } from "./compact.ts";
 import { MAX_ANSWER_BYTES } from "./limits.ts";
 import { pullPart } from "./pull-part.ts";
-import { clip, flatten, safeCut, wrapLongLines } from "./text.ts";
+import { clip, flatten, safeCut } from "./text.ts";
 import { toolVisibility } from "./tool-visibility.ts";
 import { cutWithMarker } from "./truncate.ts";
 import { buildView } from "./view.ts";
@@ -101,17 +101,6 @@ describe("text shaping, for any text", () => {
         expect(kept).toBeLessThanOrEqual(max);
         expect(cut.text).toBe(`${value.slice(0, kept)}… [${cut.more} chars more]`);
         expect(splitsPair(value, 0, kept)).toBe(false);
-      }),
-      { numRuns: RUNS },
-    );
-  });
-
-  it("wrapLongLines keeps every character and no line over the width (a pair counts whole)", () => {
-    fc.assert(
-      fc.property(text, fc.integer({ min: 1, max: 50 }), (value, width) => {
-        const wrapped = wrapLongLines(value, width);
-        expect(wrapped.replace(/\n/g, "")).toBe(value.replace(/\n/g, ""));
-        for (const line of wrapped.split("\n")) expect(line.length).toBeLessThanOrEqual(Math.max(width, 2));
       }),
       { numRuns: RUNS },
     );

@@ -59,20 +59,3 @@ export function clip(text: string, max: number): string {
   if (space >= room * 0.6) return `${head.slice(0, space).trimEnd()}…`;
   return `${head}…`;
 }
-
-/** Splits text into lines no longer than `width`, so no single line can be dropped by the host. */
-export function wrapLongLines(text: string, width: number): string {
-  if (!text.includes("\n") ? text.length <= width : text.split("\n").every((line) => line.length <= width)) return text;
-  const out: string[] = [];
-  for (const line of text.split("\n")) {
-    let rest = line;
-    while (rest.length > width) {
-      // A width of 1 cannot hold a surrogate pair: keep the pair whole rather than loop forever.
-      const cut = safeCut(rest, width) || 2;
-      out.push(rest.slice(0, cut));
-      rest = rest.slice(cut);
-    }
-    out.push(rest);
-  }
-  return out.join("\n");
-}

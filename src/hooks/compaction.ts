@@ -9,7 +9,7 @@
 import type { HistoryMessage } from "../history/types.ts";
 import { buildView, type SessionView } from "../history/view.ts";
 import type { HookDeps } from "./deps.ts";
-import { BoundedMap } from "./bounded-map.ts";
+import { BoundedMap } from "../util/bounded-map.ts";
 import { buildChart, fallbackChart } from "./chart.ts";
 
 /**
@@ -108,7 +108,7 @@ export class CompactionCharting {
     if (this.pending.size === 0) return false;
     if (messages.length === 0) {
       // Only a compaction sends an empty history; whichever session it was, it has nothing to trim.
-      for (const sessionId of [...this.pending.keys()]) {
+      for (const sessionId of this.pending.keys()) {
         const entry = this.entry(sessionId);
         if (entry?.phase === "compacting") entry.phase = "trimmed";
       }

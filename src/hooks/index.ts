@@ -97,8 +97,3 @@ export function createHookSet(deps: HookDeps): HookSet {
 
   return { hooks, onEvent };
 }
-
-/** The hooks alone, `event` included. */
-export function createHooks(deps: HookDeps): Partial<Hooks> {
-  return createHookSet(deps).hooks;
-}

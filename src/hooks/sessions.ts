@@ -3,12 +3,11 @@
 // pass, and from the host for sessions created before the plugin started; cached, misses too.
 
 import { HistoryError } from "../history/errors.ts";
+import type { Log } from "../host/log.ts";
 import type { HistorySource } from "../host/source.ts";
-import { BoundedMap } from "./bounded-map.ts";
+import { BoundedMap } from "../util/bounded-map.ts";
 
 const MAX_SESSIONS = 2000;
-
-type Log = (level: "warn" | "error" | "info", message: string) => void;
 
 export class SessionFacts {
   /** Parent session id per session; null when the session is a root (or unknown to the host). */

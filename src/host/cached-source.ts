@@ -6,6 +6,7 @@
 
 import { HistoryError } from "../history/errors.ts";
 import type { HistoryMessage, SessionInfo } from "../history/types.ts";
+import { BoundedMap } from "../util/bounded-map.ts";
 import type { HistorySource, LoadOptions } from "./source.ts";
 import { mapMessage, mapSession } from "./map.ts";
 import { checkpoint, type HistoryReader, type ReadOptions, type SessionStamp } from "./reader.ts";
@@ -71,16 +72,18 @@ function byId(a: HistoryMessage, b: HistoryMessage): number {
 }
 
 export class CachedHistorySource implements HistorySource {
-  private readonly sessions = new Map<string, SessionEntry>();
+  /** Least recently read first; the session just read always stays, whatever its size. */
+  private readonly sessions: BoundedMap<string, SessionEntry>;
   private readonly inflight = new Map<string, SharedLoad>();
   private readonly firstInfo = new Map<string, Promise<SessionInfo>>();
   private readonly loadedBefore = new Set<string>();
-  private totalBytes = 0;
 
   constructor(
     private readonly reader: HistoryReader,
     private readonly options: CachedSourceOptions,
-  ) {}
+  ) {
+    this.sessions = new BoundedMap({ max: options.maxBytes, weight: (entry) => entry.bytes });
+  }
 
   async listSessions(): Promise<SessionInfo[]> {
     return newestFirst(await this.reader.listSessions());
@@ -152,33 +155,30 @@ export class CachedHistorySource implements HistorySource {
 
   /** Host event: a message of this session changed (or was added or removed). */
   markDirty(sessionId: string, messageId?: string): void {
-    const entry = this.sessions.get(sessionId);
+    const entry = this.sessions.peek(sessionId);
     if (!entry || entry.dirty === "all") return;
     if (messageId === undefined || entry.dirty.size >= this.options.maxSingleReads) entry.dirty = "all";
     else entry.dirty.add(messageId);
   }
 
   forget(sessionId: string): void {
-    const entry = this.sessions.get(sessionId);
-    if (!entry) return;
-    this.totalBytes -= entry.bytes;
     this.sessions.delete(sessionId);
   }
 
   /** Estimated bytes held, for tests and the bench. */
   get cachedBytes(): number {
-    return this.totalBytes;
+    return this.sessions.totalWeight();
   }
 
   private async refresh(sessionId: string, read: ReadOptions): Promise<HistoryMessage[]> {
-    const entry = this.sessions.get(sessionId);
+    const entry = this.sessions.peek(sessionId);
     // Stamp first: a write landing during the read changes the next stamp, so it is not missed.
     const stamp = await this.reader.stamp?.(sessionId);
     let messages: HistoryMessage[];
     if (!entry || entry.dirty === "all") messages = await this.readAll(sessionId, read);
     else if (stamp && entry.stamp) {
       if (entry.dirty.size === 0 && sameStamp(stamp, entry.stamp)) {
-        this.touch(sessionId, entry);
+        this.sessions.get(sessionId); // now the most recently read
         return entry.messages;
       }
       messages = await this.updateFromStamp(sessionId, entry, entry.stamp, read);
@@ -204,11 +204,6 @@ export class CachedHistorySource implements HistorySource {
     const cached = current.get(messageId);
     if (!message) current.delete(messageId);
     else if (!cached || !sameMessage(cached, message)) current.set(messageId, message);
-  }
-
-  private touch(sessionId: string, entry: SessionEntry): void {
-    this.sessions.delete(sessionId);
-    this.sessions.set(sessionId, entry);
   }
 
   private async readAll(sessionId: string, read: ReadOptions): Promise<HistoryMessage[]> {
@@ -263,15 +258,7 @@ export class CachedHistorySource implements HistorySource {
   }
 
   private store(sessionId: string, messages: HistoryMessage[], stamp: SessionStamp | undefined): void {
-    this.forget(sessionId);
     const bytes = messages.reduce((sum, message) => sum + estimateBytes(message), 0);
     this.sessions.set(sessionId, { messages, bytes, dirty: new Set(), stamp });
-    this.totalBytes += bytes;
-    // Least recently read first (Map keeps insertion order; store re-inserts).
-    for (const [id, entry] of this.sessions) {
-      if (this.totalBytes <= this.options.maxBytes || id === sessionId) break;
-      this.totalBytes -= entry.bytes;
-      this.sessions.delete(id);
-    }
   }
 }

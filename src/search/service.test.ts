@@ -252,7 +252,7 @@ describe("cache", () => {
     const keys = service.cache.keys().map((k) => k.split("\u0000")[0]);
     expect(keys).not.toContain("a");
     expect(keys).toContain("c");
-    expect(service.cache.totalBytes()).toBeLessThanOrEqual(1_048_576 + oneBytes);
+    expect(service.cache.totalWeight()).toBeLessThanOrEqual(1_048_576 + oneBytes);
   });
 });
 

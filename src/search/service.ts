@@ -9,9 +9,9 @@ import type { HistoryMessage, Role, SessionInfo } from "../history/types.ts";
 import type { ToolVisibility } from "../history/tool-visibility.ts";
 import type { SessionView } from "../history/view.ts";
 import type { HistorySource } from "../host/source.ts";
+import { BoundedMap } from "../util/bounded-map.ts";
 import { BuildQueue, IndexedSession } from "./index/build.ts";
 import type { IndexSetup } from "./index/session-index.ts";
-import { ByteLru } from "./index/cache.ts";
 import type { HitType } from "./text/documents.ts";
 import { literalMatcher, regexMatcher } from "./scan/pattern.ts";
 import { RegexRunner } from "./scan/regex-runner.ts";
@@ -89,7 +89,7 @@ export interface SearchService {
   search(request: SearchRequest): Promise<SearchAnswer>;
   sessions(request: SessionsRequest): Promise<SessionsAnswer>;
   /** Cached session indexes (for tests and the bench). */
-  readonly cache: ByteLru<IndexedSession>;
+  readonly cache: BoundedMap<string, IndexedSession>;
   /** Resolves when the named session's index is built and current (tests, bench). */
   indexed(sessionId: string): Promise<IndexedSession | undefined>;
 }
@@ -127,7 +127,12 @@ function firstUserText(view: SessionView): string {
 export function createSearchService(options: SearchServiceOptions): SearchService {
   const { source } = options;
   const queue = new BuildQueue();
-  const cache = new ByteLru<IndexedSession>(options.config().search.cache_bytes);
+  // Indexes grow while they build: their bytes are read again on every trim.
+  const cache = new BoundedMap<string, IndexedSession>({
+    max: options.config().search.cache_bytes,
+    weight: (index) => index.bytes(),
+    onRemove: (index) => index.dispose(),
+  });
   const regexRunner = new RegexRunner();
   const views = new ViewCache();
 
@@ -142,7 +147,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
   /** The index cache's bound follows the config (enforced when it changes, not on every lookup). */
   function applyCacheBound(): void {
     const bytes = options.config().search.cache_bytes;
-    if (bytes !== cacheBytes) cache.setMaxBytes((cacheBytes = bytes));
+    if (bytes !== cacheBytes) cache.setMax((cacheBytes = bytes));
   }
 
   function indexedSession(sessionId: string): IndexedSession {
@@ -216,7 +221,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
         return { outcome, turnOf: (id: string) => view.turnNumbers[view.indexById.get(id) ?? -1] ?? 0 };
       },
       { concurrency: config.project_concurrency, budgetMs: budgetMs ?? config.project_time_budget_ms, limit, signal },
-    ).finally(() => cache.enforce());
+    ).finally(() => cache.trim());
   }
 
   /** Brings the named session's index up to date and returns it (tests, bench). */

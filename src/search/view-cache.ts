@@ -5,6 +5,7 @@
 
 import type { HistoryMessage } from "../history/types.ts";
 import { buildView, liveContextStart, startsTurn, type SessionView } from "../history/view.ts";
+import { BoundedMap } from "../util/bounded-map.ts";
 
 /** Views kept (each holds a few arrays and a map the size of its session). */
 export const MAX_VIEWS = 4;
@@ -49,12 +50,11 @@ function extendView(view: SessionView, tail: readonly HistoryMessage[]): Session
 }
 
 export class ViewCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new BoundedMap<string, Entry>(MAX_VIEWS);
 
   view(sessionId: string, messages: readonly HistoryMessage[], self: boolean): SessionView {
     const key = `${sessionId}\u0000${self}`;
-    const cached = this.entries.get(key);
-    this.entries.delete(key);
+    const cached = this.entries.peek(key);
     let view: SessionView | undefined;
     if (cached) {
       const prefix = commonPrefix(cached.input, messages);
@@ -66,10 +66,6 @@ export class ViewCache {
     }
     view ??= buildView(sessionId, messages, self);
     this.entries.set(key, { input: view === cached?.view ? cached.input : messages.slice(), view });
-    for (const oldest of this.entries.keys()) {
-      if (this.entries.size <= MAX_VIEWS) break;
-      this.entries.delete(oldest);
-    }
     return view;
   }
 }

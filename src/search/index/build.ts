@@ -4,7 +4,6 @@
 // sessions run one at a time (BuildQueue) so a project-wide search does not start 200 at once.
 
 import type { HistoryMessage } from "../../history/types.ts";
-import type { Sized } from "./cache.ts";
 import { messageTextSize } from "../text/documents.ts";
 import { maybeYield, now, sliceSpent, startPump, yieldToLoop } from "../scheduler.ts";
 import { SessionIndex, type IndexSetup, type MessageDiff } from "./session-index.ts";
@@ -29,7 +28,7 @@ export interface BuildStats {
   longestSliceMs: number;
 }
 
-export class IndexedSession implements Sized {
+export class IndexedSession {
   /** Made when first needed: a project search touches hundreds of sessions it never builds. */
   private made: SessionIndex | undefined;
   /** True once the index holds every message it was last pointed at. */

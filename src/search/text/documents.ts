@@ -176,13 +176,6 @@ export function messageTextSize(message: HistoryMessage): number {
   return size;
 }
 
-/** The text of one chunk, re-read from its message (the index keeps no text). */
-export function chunkText(message: HistoryMessage, partId: string, start: number, end: number, visibility: ToolVisibility): string {
-  const part = message.parts.find((p) => p.id === partId);
-  const searchable = part && partSearchText(part, visibility);
-  return searchable ? searchable.text.slice(start, end) : "";
-}
-
 /**
  * The part's searchable text as pieces whose concatenation is partSearchText's text: a chunk of a
  * long tool output can then be cut without first joining its call signature to the whole output.

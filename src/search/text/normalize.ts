@@ -107,10 +107,6 @@ export function charClass(code: number): number {
   return cls;
 }
 
-export function isWordClass(cls: number): boolean {
-  return cls === LOWER || cls === UPPER || cls === DIGIT;
-}
-
 /** UTF-8 size of a string (the unit of "MB of text" in budgets and the bench). */
 export function utf8Bytes(text: string): number {
   if (!NON_ASCII.test(text)) return text.length;

@@ -6,6 +6,7 @@
 // isNaturalWord).
 
 import { stemmer } from "@orama/stemmers/english";
+import { BoundedMap } from "../../util/bounded-map.ts";
 
 /** Weight of another form of the word against the form typed (1). */
 export const VARIANT_WEIGHT = 0.6;
@@ -24,7 +25,7 @@ function fits(base: string, suffix: string): boolean {
   return !(base.endsWith("e") && VOWEL.test(suffix[0] ?? ""));
 }
 
-const cache = new Map<string, string[]>();
+const cache = new BoundedMap<string, string[]>(1024);
 
 /** Other forms of a lower-case word that share its stem (the word itself excluded). */
 export function stemVariants(word: string): string[] {
@@ -47,7 +48,6 @@ export function stemVariants(word: string): string[] {
     }
   }
   variants.length = Math.min(variants.length, MAX_VARIANTS);
-  if (cache.size > 1024) cache.clear();
   cache.set(word, variants);
   return variants;
 }

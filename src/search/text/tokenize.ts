@@ -10,6 +10,7 @@
 // In a query, a word and its parts (humps, a version's numbers) weigh as one concept, and a
 // natural-language word also matches the other forms of its stem at a lower weight (stem.ts).
 
+import { BoundedMap } from "../../util/bounded-map.ts";
 import { CJK, DIGIT, LOWER, SEP, UPPER, charClass, fold } from "./normalize.ts";
 import { VARIANT_WEIGHT, isNaturalWord, stemVariants } from "./stem.ts";
 
@@ -185,12 +186,11 @@ export function parseQuery(query: string): ParsedQuery {
   if (cached) return cached;
   const parsed = parseQueryUncached(query);
   parsedQueries.set(query, parsed);
-  if (parsedQueries.size > MAX_PARSED_QUERIES) parsedQueries.delete(parsedQueries.keys().next().value!);
   return parsed;
 }
 
 const MAX_PARSED_QUERIES = 64;
-const parsedQueries = new Map<string, ParsedQuery>();
+const parsedQueries = new BoundedMap<string, ParsedQuery>(MAX_PARSED_QUERIES);
 const querySpans = new TokenSpans();
 
 function parseQueryUncached(query: string): ParsedQuery {

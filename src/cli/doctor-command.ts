@@ -1,0 +1,172 @@
+// `opencode-engram doctor`: where the store is and whether we can read it, who wrote it, which
+// config files list the plugin and in what form, whether the plugin's own config files are valid,
+// and how big the history is with what a cold search of it costs (measured here).
+
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { configFiles, globalConfigDir, loadConfig } from "../config/load.ts";
+import { parseJsonc } from "../config/jsonc.ts";
+import { resolveConfig } from "../config/validate.ts";
+import { CachedHistorySource } from "../host/cached-source.ts";
+import { isStoreProblem, openStore, storeReader, type Store } from "../host/store.ts";
+import { createSearchService } from "../search/service.ts";
+import { toolVisibility } from "../history/tool-visibility.ts";
+import { UsageError, type Parsed } from "./argv.ts";
+import { EXIT, type CommandContext } from "./command.ts";
+import { inProject, projectRoot, storeDir } from "./history.ts";
+import { opencodeConfigFiles, pluginEntries } from "./plugin-entries.ts";
+import { size } from "./render.ts";
+
+export const DOCTOR_FLAGS = { values: ["project"], switches: [] } as const;
+
+type Status = "ok" | "warn" | "fail";
+
+interface Check {
+  name: string;
+  status: Status;
+  detail: string[];
+}
+
+const packageDir = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
+/** A sample this big gives a stable read-and-scan rate without making doctor slow. */
+const SAMPLE_BYTES = 16 * 1_048_576;
+/** Common words in coding sessions: most chunks pass the scan's prefilter, as real queries do. */
+const PROBE_QUERY = "error file test";
+
+function testedHostVersion(): string | undefined {
+  try {
+    const pkg = JSON.parse(readFileSync(`${packageDir}/package.json`, "utf8")) as { devDependencies?: Record<string, string> };
+    return pkg.devDependencies?.["opencode-ai"];
+  } catch {
+    return undefined;
+  }
+}
+
+function runtimeCheck(): Check {
+  const bun = (globalThis as { Bun?: { version: string } }).Bun;
+  const via = process.env.OPENCODE_ENGRAM_RUNTIME;
+  if (!bun) return { name: "runtime", status: "fail", detail: [`Node ${process.versions.node}: the store is read with Bun's SQLite driver; run through the opencode-engram launcher`] };
+  return { name: "runtime", status: "ok", detail: [`Bun ${bun.version}${via ? ` (${via})` : ""}`] };
+}
+
+/** Times a cold keyword search over the newest sessions (up to SAMPLE_BYTES) and scales it. */
+async function coldSearchCost(store: Store, root: string): Promise<string[]> {
+  const bytes = store.sessionBytes();
+  const sessions = store.sessions() as { id: string; directory?: string; time?: { updated?: number } }[];
+  sessions.sort((a, b) => (b.time?.updated ?? 0) - (a.time?.updated ?? 0));
+  const sample = new Set<string>();
+  let sampled = 0;
+  for (const session of sessions) {
+    if (sampled >= SAMPLE_BYTES) break;
+    sample.add(session.id);
+    sampled += bytes.get(session.id) ?? 0;
+  }
+  const total = [...bytes.values()].reduce((sum, n) => sum + n, 0);
+  const project = sessions.filter((session) => inProject(session, root)).reduce((sum, session) => sum + (bytes.get(session.id) ?? 0), 0);
+  if (sampled === 0) return ["no message text to search yet"];
+  const config = loadConfig([globalConfigDir(), root]).config;
+  const timed = { ...config, search: { ...config.search, project_time_budget_ms: 10 * 60_000 } };
+  const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
+  const source = new CachedHistorySource(storeReader(store, (session) => sample.has(session.id)), { checkSize: 20, maxSingleReads: 50, maxBytes: config.store.cache_bytes });
+  const service = createSearchService({ source, config: () => timed, visibility: () => visibility });
+  const started = performance.now();
+  await service.search({ query: PROBE_QUERY, callerSessionId: "", scope: "project", types: ["text", "tool"], limit: 10 });
+  const seconds = (performance.now() - started) / 1000;
+  const budget = `in the plugin, project and global searches answer partial after search.project_time_budget_ms (${config.search.project_time_budget_ms} ms); later searches use the indexes built meanwhile`;
+  if (sample.size === sessions.length) {
+    return [`cold search of every project (${size(total)} of messages, this project ${size(project)}): ${seconds.toFixed(2)} s, measured`, budget];
+  }
+  const rate = sampled / Math.max(seconds, 0.001);
+  return [
+    `cold search measured on the newest ${sample.size} sessions (${size(sampled)}): ${seconds.toFixed(2)} s, ${size(rate)}/s`,
+    `estimate: this project (${size(project)}) ≈ ${(project / rate).toFixed(1)} s, every project (${size(total)}) ≈ ${(total / rate).toFixed(1)} s`,
+    budget,
+  ];
+}
+
+function opencodeConfigCheck(root: string): Check {
+  const files = [...opencodeConfigFiles(globalConfigDir(), false), ...opencodeConfigFiles(root, true)];
+  const detail: string[] = [];
+  let status: Status = "ok";
+  let listed = false;
+  for (const path of files) {
+    const report = pluginEntries(path, packageDir);
+    if (report.error) {
+      status = "fail";
+      detail.push(`${path}: does not parse (${report.error})`);
+    } else if (report.entries.length === 0) detail.push(`${path}: does not list the plugin`);
+    for (const { entry, form } of report.entries) {
+      listed = true;
+      detail.push(`${path}: "${entry}" — ${form}`);
+    }
+  }
+  if (files.length === 0) detail.push(`no opencode.json in ${globalConfigDir()} or ${root}`);
+  if (!listed && status === "ok") {
+    status = "warn";
+    detail.push(`the plugin is in no opencode.json "plugin" list: add "opencode-engram@<version>" (npm) or a file:// URL to a checkout's src/index.ts`);
+  }
+  return { name: "opencode.json", status, detail };
+}
+
+function engramConfigCheck(root: string): Check {
+  const files = configFiles([globalConfigDir(), root]);
+  if (files.length === 0) return { name: "plugin config", status: "ok", detail: ["no opencode-engram.jsonc (defaults apply)"] };
+  const detail: string[] = [];
+  let status: Status = "ok";
+  for (const path of files) {
+    let value: unknown;
+    try {
+      value = parseJsonc(readFileSync(path, "utf8"));
+    } catch (error) {
+      status = "fail";
+      detail.push(`${path}: does not parse (${error instanceof Error ? error.message : String(error)}); the plugin ignores this file`);
+      continue;
+    }
+    const problems = resolveConfig([{ source: path, value }]).problems;
+    if (problems.length > 0) status = "fail";
+    detail.push(...(problems.length > 0 ? problems.map((problem) => `${problem} (default kept)`) : [`${path}: valid`]));
+  }
+  return { name: "plugin config", status, detail };
+}
+
+export async function doctorCommand(parsed: Parsed, ctx: CommandContext): Promise<number> {
+  if (parsed.positionals.length > 0) throw new UsageError(`doctor takes no arguments (got ${parsed.positionals.join(" ")})`);
+  const { io } = ctx;
+  const root = projectRoot(parsed.values.get("project") ?? process.cwd());
+  const checks: Check[] = [runtimeCheck()];
+  const dir = storeDir(parsed.values.get("data-dir"));
+  const store = await openStore(dir);
+  if (isStoreProblem(store)) checks.push({ name: "store", status: "fail", detail: [store.message] });
+  else {
+    checks.push({ name: "store", status: "ok", detail: [`${store.path} (schema known, opened read-only)`] });
+    const version = store.writerVersion();
+    const tested = testedHostVersion();
+    checks.push({
+      name: "written by",
+      status: version && tested && version !== tested ? "warn" : "ok",
+      detail: [version ? `OpenCode ${version}${tested ? ` (this plugin is tested with ${tested})` : ""}` : "no session records an OpenCode version"],
+    });
+    const stats = store.stats();
+    const mine = (store.sessions() as { directory?: string }[]).filter((session) => inProject(session, root)).length;
+    io.progress("measuring a cold search…");
+    const cost = await coldSearchCost(store, root);
+    io.progress(undefined);
+    checks.push({
+      name: "history",
+      status: "ok",
+      detail: [`${stats.sessions} sessions (${mine} in ${root}), ${stats.messages} messages, ${stats.parts} parts, ${size(stats.bytes)} on disk`, ...cost],
+    });
+    store.close();
+  }
+  checks.push(opencodeConfigCheck(root), engramConfigCheck(root));
+  const failed = checks.some((check) => check.status === "fail");
+  if (parsed.switches.has("json")) io.out(JSON.stringify({ ok: !failed, checks }));
+  else {
+    const mark = { ok: io.style("ok", "✓"), warn: io.style("warn", "!"), fail: io.style("fail", "✗") };
+    for (const check of checks) {
+      io.out(`${mark[check.status]} ${io.style("bold", check.name.padEnd(14))} ${check.detail[0] ?? ""}`);
+      for (const line of check.detail.slice(1)) io.out(`  ${" ".repeat(14)} ${line}`);
+    }
+  }
+  return failed ? EXIT.nothingFound : EXIT.ok;
+}

@@ -1,0 +1,65 @@
+// --help texts; docs/cli.md says the same at more length.
+
+const COMMON_FLAGS = `  --json            one line of JSON on stdout (the plugin's answer shapes), no colour
+  --data-dir DIR    OpenCode's data folder (default: $XDG_DATA_HOME/opencode or ~/.local/share/opencode)
+  --no-color        no colour even on a terminal (also NO_COLOR=1)
+  -h, --help        this help`;
+
+const EXIT_CODES = `Exit codes: 0 found / fine, 1 nothing found (doctor: a check failed), 2 usage error,
+3 store missing or unreadable, 4 id not in the store, 5 unexpected failure.`;
+
+export const HELP: Record<string, string> = {
+  search: `opencode-engram search <query> [options]
+
+Finds messages by what they say, ranked as the plugin's history_search ranks them.
+
+  --scope S         session | project (default) | global (every project in the store)
+  --session ID      search one session (ses_…); implies --scope session
+  --project DIR     the project (default: the git worktree holding the current directory)
+  --literal         exact substring, ignoring case and accents
+  --regex           JavaScript regular expression, case-insensitive
+  --limit N         most messages to show (default 10, at most search.max_message_limit)
+${COMMON_FLAGS}
+
+${EXIT_CODES}`,
+  sessions: `opencode-engram sessions [options]
+
+The project's sessions, newest first; with --query, the matching ones, best first.
+
+  --project DIR     the project (default: the git worktree holding the current directory)
+  --query Q         rank sessions by these words
+  --limit N         most sessions (default 20)
+  --children        include subagent sessions
+  --global          every project's sessions, each with its directory
+${COMMON_FLAGS}
+
+${EXIT_CODES}`,
+  show: `opencode-engram show <msg_…|ses_…> [--turns]
+
+A message in full, section by section; or a session's turns (request, answer, tools, files).
+
+  --turns           with a message id: its session's turns instead of the message
+${COMMON_FLAGS}
+
+${EXIT_CODES}`,
+  doctor: `opencode-engram doctor [--project DIR]
+
+Where OpenCode's store is and whether it can be read, which OpenCode version wrote it, which
+opencode.json files list the plugin and in what form, whether opencode-engram.jsonc files parse
+and which keys are invalid, how big the history is and what a cold search costs (measured).
+
+  --project DIR     the project to check (default: the current directory's git worktree)
+${COMMON_FLAGS}
+
+Exit codes: 0 every check passed (warnings allowed), 1 a check failed, 2 usage error.`,
+};
+
+export const USAGE = `opencode-engram: search and read OpenCode's stored sessions from the terminal (read-only)
+
+  opencode-engram search <query> [--scope session|project|global] [--session ID] [--project DIR]
+                                 [--literal] [--regex] [--limit N]
+  opencode-engram sessions [--project DIR] [--query Q] [--limit N] [--children] [--global]
+  opencode-engram show <message_id|session_id> [--turns]
+  opencode-engram doctor [--project DIR]
+
+Every command takes --json, --data-dir DIR, --no-color and --help.`;

@@ -1,0 +1,40 @@
+// `opencode-engram sessions`: the project's sessions, newest first, or ranked by --query.
+
+import { formatSessionsAnswer } from "../search/format.ts";
+import type { SessionsRequest } from "../search/service.ts";
+import { intFlag, UsageError, type Parsed } from "./argv.ts";
+import { EXIT, type CommandContext } from "./command.ts";
+import { shortTime } from "./render.ts";
+
+type Json = Record<string, any>;
+
+export const SESSIONS_FLAGS = { values: ["project", "query", "limit"], switches: ["children", "global"] } as const;
+
+export async function sessionsCommand(parsed: Parsed, ctx: CommandContext): Promise<number> {
+  if (parsed.positionals.length > 0) throw new UsageError(`sessions takes no arguments (got ${parsed.positionals.join(" ")}); use --query`);
+  const history = await ctx.history(parsed);
+  const request: SessionsRequest = { limit: intFlag(parsed, "limit", 1, 1000) ?? 20, includeChildren: parsed.switches.has("children") };
+  const query = parsed.values.get("query");
+  if (query !== undefined) request.query = query;
+  if (parsed.switches.has("global")) request.global = { callerSessionId: "" };
+  const where = parsed.switches.has("global") ? "in the store" : `for ${history.root}`;
+  history.onLoad = (loaded) => ctx.io.progress(`reading sessions… ${loaded}`);
+  const answer = await history.search.sessions(request);
+  ctx.io.progress(undefined);
+  const json = formatSessionsAnswer(answer, "") as Json;
+  if (parsed.switches.has("json")) ctx.io.out(JSON.stringify(json.sessions ? json : { sessions: [] }));
+  else if (!json.sessions) {
+    ctx.io.err(query === undefined ? `No sessions ${where}.` : `No session ${where} matches ${JSON.stringify(query)}.`);
+  } else {
+    for (const session of json.sessions as Json[]) {
+      const turns = `${session.turns} turn${session.turns === 1 ? "" : "s"}`;
+      ctx.io.out(`${ctx.io.style("bold", session.session_id)}  ${shortTime(session.updated)}  ${turns.padEnd(9)}  ${session.title}`);
+      if (session.directory) ctx.io.out(`  ${ctx.io.style("dim", session.directory)}`);
+      if (session.parent_id) ctx.io.out(ctx.io.style("dim", `  subagent of ${session.parent_id}`));
+      if (session.preview) ctx.io.out(`  ${ctx.io.style("dim", "> ")}${session.preview}`);
+      if (session.snippet) ctx.io.out(`  ${ctx.io.style("accent", "match")}  ${session.snippet}`);
+    }
+    if (json.partial) ctx.io.err(`partial: ${json.unsearched_sessions} sessions not searched`);
+  }
+  return json.sessions ? EXIT.ok : EXIT.nothingFound;
+}
