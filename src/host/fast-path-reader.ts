@@ -62,5 +62,10 @@ export function withFastPath(sdk: HistoryReader, open: OpenFastPath, log: Log): 
       const reader = await fastFor(sessionId).catch(() => undefined);
       return reader ? reader.changedSince(sessionId, since) : undefined;
     },
+    async close() {
+      failed = true;
+      const reader = await fast?.catch(() => undefined);
+      reader?.close();
+    },
   };
 }
