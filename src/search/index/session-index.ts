@@ -9,6 +9,7 @@ import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import type { SessionView } from "../../history/view.ts";
 import type { SearchFilters } from "../scored.ts";
 import { HIT_TYPES, messageDocs } from "../text/documents.ts";
+import { flatDocumentProperties, flatSchemaValidator } from "./components/flat-document.ts";
 import { createMetaStoreComponent, type ChunkDocument, type DocMeta, type MetaStore } from "./components/meta-store.ts";
 import { createPostingsIndexComponent, type PostingsIndexStore, type ResultGrouping } from "./components/postings-index.ts";
 import { postingsBytes, trimStore } from "./components/postings.ts";
@@ -74,6 +75,8 @@ export class SessionIndex {
         tokenizer: new TermTokenizer(),
         index: createPostingsIndexComponent(ATTRIBUTES, { property: "message", groups, score }),
         documentsStore: createMetaStoreComponent(),
+        validateSchema: flatSchemaValidator(SCHEMA),
+        getDocumentProperties: flatDocumentProperties,
       },
     });
   }
