@@ -20,7 +20,7 @@ import { rankSessions, type RankedSession } from "./rank/rank-sessions.ts";
 import { messageScore, rankPool } from "./rank/rank.ts";
 import type { SearchFilters } from "./scored.ts";
 import { asSearch, maybeYield, now } from "./scheduler.ts";
-import { searchSession, type Query } from "./session-search.ts";
+import { collectSession, rankSession, type Query } from "./session-search.ts";
 import { parseQuery } from "./text/tokenize.ts";
 import { ViewCache } from "./view-cache.ts";
 
@@ -212,15 +212,20 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
       sessions,
       async (session, deadline) => {
         const view = await viewBefore(session.id, callerSessionId, deadline, signal);
-        if (!view) return { outcome: { results: [], via: "scan", timedOut: true }, turnOf: () => 0 };
+        if (!view) return { collected: { docs: [], via: "scan", timedOut: true }, rank: () => [], turnOf: () => 0 };
         // The read and the view were one synchronous stretch: the search starts a fresh one
         // when that one is spent (a forced turn per session would cost a project search its budget).
         await maybeYield();
         signal?.throwIfAborted();
         // Snippets for each session's best result now (history_sessions shows it); the rest only
         // for the results the merged answer keeps (searchProject completes them).
-        const outcome = await searchSession(view, query, filters, limits, { visibility, indexed: indexedSession(session.id), deadline, hitsFor: 1, signal });
-        return { outcome, turnOf: (id: string) => view.turnNumbers[view.indexById.get(id) ?? -1] ?? 0 };
+        const searchOptions = { visibility, indexed: indexedSession(session.id), deadline, hitsFor: 1, signal };
+        const collected = await collectSession(view, query, filters, searchOptions);
+        return {
+          collected,
+          rank: (global) => rankSession(collected, query, limits, searchOptions, global),
+          turnOf: (id: string) => view.turnNumbers[view.indexById.get(id) ?? -1] ?? 0,
+        };
       },
       { concurrency: config.project_concurrency, budgetMs: budgetMs ?? config.project_time_budget_ms, limit, signal },
     ).finally(() => cache.trim());
