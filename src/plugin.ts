@@ -12,6 +12,7 @@ import { dataDir, openSqliteReader } from "./host/sqlite-reader.ts";
 import { createSdkReader, type SessionClient } from "./host/sdk-reader.ts";
 import { createBrowseMessagesTool } from "./tools/browse-messages.ts";
 import { createBrowseTurnsTool } from "./tools/browse-turns.ts";
+import { dropSchemaDialect, type ToolDefinitionOutput } from "./tools/definition.ts";
 import type { ToolDeps } from "./tools/deps.ts";
 import { createPullMessageTool } from "./tools/pull-message.ts";
 import { createPullPartTool } from "./tools/pull-part.ts";
@@ -49,19 +50,29 @@ export const EngramPlugin: Plugin = async (input: PluginInput) => {
 
   const { hooks: engramHooks, onEvent } = createHookSet({ source, config, directory: input.directory, log });
 
+  const tools = {
+    history_browse_turns: createBrowseTurnsTool(deps),
+    history_browse_messages: createBrowseMessagesTool(deps),
+    history_pull_message: createPullMessageTool(deps),
+    history_pull_part: createPullPartTool(deps),
+    history_search: createHistorySearchTool(deps, search),
+    history_sessions: createHistorySessionsTool(deps, search),
+  };
+
   const hooks: Hooks = {
     ...engramHooks,
-    tool: {
-      history_browse_turns: createBrowseTurnsTool(deps),
-      history_browse_messages: createBrowseMessagesTool(deps),
-      history_pull_message: createPullMessageTool(deps),
-      history_pull_part: createPullPartTool(deps),
-      history_search: createHistorySearchTool(deps, search),
-      history_sessions: createHistorySessionsTool(deps, search),
+    tool: tools,
+    async "tool.definition"({ toolID }, output) {
+      if (Object.hasOwn(tools, toolID)) dropSchemaDialect(output as ToolDefinitionOutput);
     },
     async event({ event }) {
       applyHostEvent(source, event);
       await onEvent(event);
+    },
+    // The host calls this when it disposes the instance (shutdown, reload): nothing may outlive it.
+    async dispose() {
+      search.close();
+      await reader.close?.();
     },
   };
   return hooks;

@@ -25,6 +25,11 @@ export interface BrowseTurnsRequest {
   turnNumber?: number;
   numBefore: number;
   numAfter: number;
+  /**
+   * Without turnNumber, end the window before the session's last turn when the view is the
+   * caller's own and that turn is visible: it is the turn making the call, already in context.
+   */
+  skipCallingTurn?: boolean;
 }
 
 export interface BrowseTurnsResult {
@@ -69,6 +74,7 @@ export function browseTurns(view: SessionView, request: BrowseTurnsRequest, opti
   const turns = visibleTurns(view);
   const last = lastTurnNumber(view);
   let anchor = turns.length - 1;
+  if (request.skipCallingTurn && request.turnNumber === undefined && view.self && anchor > 0 && turns[anchor]!.number === last) anchor--;
   if (request.turnNumber !== undefined) {
     const number = request.turnNumber;
     anchor = turns.findIndex((turn) => turn.number === number);

@@ -7,11 +7,7 @@ export const GUIDANCE_TITLE = "## Your conversation history";
 
 export const GUIDANCE = [
   GUIDANCE_TITLE,
-  "Everything said and done in this session is stored verbatim and is the record of truth; your context may hold only part of it (after a compaction, a chart). Read it instead of guessing what was said, decided or tried.",
-  "- history_search(query): find where something was discussed. Start here when you know what to look for.",
-  "- history_browse_turns / history_browse_messages: page through turns or messages in order when you need the sequence of events.",
-  "- history_pull_message(message_id) / history_pull_part: the full text of a message or a tool output, once browse or search gave you its id.",
-  "- history_sessions: other sessions of this project; the tools accept session_id to read one.",
+  "This session is stored verbatim, the record of truth, even what compaction removed from your context. Look up what was said, decided or tried instead of guessing: history_search(query), history_browse_turns (the latest turns), history_pull_message (one message in full). They read this session unless given a session_id from history_sessions.",
 ].join("\n");
 
 export const NAVIGATOR_TITLE = "## Your parent session";

@@ -50,7 +50,10 @@ class MemoryStore implements SqliteReader {
       { id: "ses_elsewhere", title: "there", directory: "/q", time: { created: 2, updated: 9 } },
     ];
   }
-  close() {}
+  closed = 0;
+  close() {
+    this.closed++;
+  }
 }
 
 function setup() {
@@ -63,7 +66,7 @@ function setup() {
   const logs: string[] = [];
   const reader = withFastPath(createSdkReader(client, { pageSize: 50, timeoutMs: 1000 }), async () => store, (_, message) => logs.push(message));
   const source = new CachedHistorySource(reader, { checkSize: 5, maxSingleReads: 5, maxBytes: 1 << 30 });
-  return { client, store, source, logs };
+  return { client, store, reader, source, logs };
 }
 
 describe("SQLite fast path with SDK fallback", () => {
@@ -105,5 +108,22 @@ describe("SQLite fast path with SDK fallback", () => {
     expect(every.map((session) => [session.id, session.directory])).toEqual([["ses_elsewhere", "/q"], [SID, "/p"]]);
     const sdkOnly = new CachedHistorySource(createSdkReader(client, { pageSize: 50, timeoutMs: 1000 }), { checkSize: 5, maxSingleReads: 5, maxBytes: 1 << 30 });
     await expect(sdkOnly.listEverySession(SID)).rejects.toThrow(/needs the host's SQLite store/);
+  });
+
+  it("closes the database on close (plugin dispose), and reads through the SDK after it", async () => {
+    const { client, store, reader } = setup();
+    expect(await reader.readAll(SID)).toHaveLength(10);
+    expect(client.calls.some((c) => c.method === "session.messages")).toBe(false);
+    await reader.close!();
+    expect(store.closed).toBe(1);
+    expect(await reader.readAll(SID)).toHaveLength(10);
+    expect(client.calls.some((c) => c.method === "session.messages")).toBe(true);
+    expect(store.closed).toBe(1);
+  });
+
+  it("closes nothing when the database was never opened", async () => {
+    const { store, reader } = setup();
+    await reader.close!();
+    expect(store.closed).toBe(0);
   });
 });

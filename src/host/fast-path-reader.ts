@@ -61,5 +61,10 @@ export function withFastPath(sdk: HistoryReader, open: OpenFastPath, log: Log): 
       if (!reader) throw new Error("change tracking needs the SQLite fast path");
       return reader.changedSince(sessionId, updated);
     },
+    async close() {
+      failed = true;
+      const reader = await fast?.catch(() => undefined);
+      reader?.close();
+    },
   };
 }

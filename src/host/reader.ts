@@ -30,6 +30,8 @@ export interface HistoryReader extends MessageReads {
   everySession?(probeSessionId: string): Promise<unknown[]>;
   /** The session's info, or undefined when it does not exist. */
   getSession(sessionId: string): Promise<unknown | undefined>;
+  /** Releases what the reader holds open (the SQLite handle); reads after it go through the SDK. */
+  close?(): Promise<void>;
 }
 
 export interface SessionStamp {

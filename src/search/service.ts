@@ -88,6 +88,8 @@ export interface SearchService {
   readonly cache: BoundedMap<string, IndexedSession>;
   /** Resolves when the named session's index is built and current (tests, bench). */
   indexed(sessionId: string): Promise<IndexedSession | undefined>;
+  /** Ends the regex worker and drops every index, stopping their builds (plugin dispose). */
+  close(): void;
 }
 
 function compileQuery(request: { query: string; literal?: boolean; regex?: boolean }, regexRunner: RegexRunner): Query {
@@ -268,5 +270,9 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     indexed,
     search: (request) => asSearch(() => search(request)),
     sessions: (request) => asSearch(() => sessions(request)),
+    close() {
+      regexRunner.close();
+      for (const key of cache.keys()) cache.delete(key);
+    },
   };
 }

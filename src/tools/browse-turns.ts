@@ -1,38 +1,49 @@
 import { tool, type ToolDefinition } from "@opencode-ai/plugin";
 import { browseTurns } from "../history/browse-turns.ts";
-import { optionalInt } from "./args.ts";
 import type { ToolDeps } from "./deps.ts";
+import { integer, sessionParam, windowParams } from "./params.ts";
 import { runTool } from "./run.ts";
 import { targetView } from "./target.ts";
-import { windowArgs } from "./windows.ts";
 
 const z = tool.schema;
 
+/** Turns shown when neither turn_number nor num_before is given. */
+export const RECENT_TURNS = 10;
+
+/** Highest turn_number the schema admits; no session has this many turns. */
+const MAX_TURN_NUMBER = 1_000_000;
+
+export const browseTurnsArgs = {
+  session_id: sessionParam,
+  turn_number: integer(1, MAX_TURN_NUMBER).optional().describe(`Default: the ${RECENT_TURNS} turns before this one`),
+  ...windowParams,
+};
+const schema = z.object(browseTurnsArgs);
+
 export function createBrowseTurnsTool(deps: ToolDeps): ToolDefinition {
   return tool({
-    description: `Overview of a session's history, one entry per user turn: what the user asked, how the assistant answered, which tools ran (with errors) and which files changed. The cheapest way to see what happened.
-Without turn_number: the latest turns (num_before more before it). With turn_number: a window around that turn.
-Then: history_browse_messages(message_id=<user.message_id>) for the turn's messages, history_pull_message for full text, history_search to find a topic.`,
-    args: {
-      session_id: z.string().optional().describe("Session to read (ses_…). Default: this session. Use history_sessions to find others."),
-      turn_number: z.number().int().optional().describe("Turn to centre on (1 = first). Default: the latest."),
-      num_before: z.number().int().optional().describe("Earlier turns to include (0-100, default 0)."),
-      num_after: z.number().int().optional().describe("Later turns to include (0-100, default 0)."),
-    },
+    description: "One entry per user turn: request, answer, tools run (errors too), files changed. The cheapest overview.",
+    args: browseTurnsArgs,
     execute(raw, context) {
-      return runTool("history_browse_turns", raw, async (args) => {
-        // turn_index is the seed plugin's name for the same parameter.
-        const turn = optionalInt(args, "turn_number", { min: 1, max: Number.MAX_SAFE_INTEGER }) ??
-          optionalInt(args, "turn_index", { min: 1, max: Number.MAX_SAFE_INTEGER });
-        const window = windowArgs(args);
-        const view = await targetView(deps, args, context, "history_browse_turns");
-        const config = deps.config();
-        return browseTurns(view, { turnNumber: turn?.value, ...window }, {
-          previewChars: config.browse.preview_chars,
-          cap: config.browse.max_turns,
-          directory: deps.directory,
-        });
-      });
+      return runTool(
+        "history_browse_turns",
+        schema,
+        raw,
+        async (args) => {
+          const view = await targetView(deps, args, context, "history_browse_turns");
+          const config = deps.config();
+          const around = args.turn_number !== undefined;
+          const request = {
+            turnNumber: args.turn_number,
+            numBefore: args.num_before ?? (around ? 0 : RECENT_TURNS - 1),
+            numAfter: args.num_after ?? 0,
+            skipCallingTurn: true,
+          };
+          return browseTurns(view, request, { previewChars: config.browse.preview_chars, cap: config.browse.max_turns, directory: deps.directory });
+        },
+        // turn_index is the seed plugin's name for turn_number.
+        { turn_index: "turn_number" },
+      );
     },
   });
 }

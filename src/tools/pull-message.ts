@@ -1,25 +1,26 @@
 import { tool, type ToolDefinition } from "@opencode-ai/plugin";
 import { pullMessage } from "../history/pull-message.ts";
-import { requiredId } from "./args.ts";
 import type { ToolDeps } from "./deps.ts";
+import { id, sessionParam } from "./params.ts";
 import { runTool } from "./run.ts";
 import { targetView } from "./target.ts";
 
 const z = tool.schema;
 
+export const pullMessageArgs = {
+  session_id: sessionParam,
+  message_id: id("msg_"),
+};
+const schema = z.object(pullMessageArgs);
+
 export function createPullMessageTool(deps: ToolDeps): ToolDefinition {
   return tool({
-    description: `One message in detail: its text, reasoning, tool calls (input and output), files and patches, section by section.
-Long sections are cut with "[N chars more]" and carry a part_id: history_pull_part(message_id, part_id) reads the whole part.`,
-    args: {
-      session_id: z.string().optional().describe("Session to read (ses_…). Default: this session."),
-      message_id: z.string().describe("Message to read (msg_…), from a browse or search result."),
-    },
+    description: 'One message in full: text, reasoning, tool calls with input and output, files. A part cut short ("[N chars more]") is read whole by history_pull_part.',
+    args: pullMessageArgs,
     execute(raw, context) {
-      return runTool("history_pull_message", raw, async (args) => {
-        const messageId = requiredId(args, "message_id", "msg_");
+      return runTool("history_pull_message", schema, raw, async (args) => {
         const view = await targetView(deps, args, context, "history_pull_message");
-        return pullMessage(view, messageId, {
+        return pullMessage(view, args.message_id, {
           sectionChars: deps.config().pull.section_chars,
           visibility: deps.visibility(),
           directory: deps.directory,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { HistoryError } from "../history/errors.ts";
 import { askForEveryProject, askToRead, insideProject, isHostRefusal, OTHER_PROJECTS_PERMISSION, type AskContext } from "./reach.ts";
 import { runTool } from "./run.ts";
@@ -60,7 +61,7 @@ describe("asking", () => {
 
   it("passes the host's refusal through the tool shell unchanged", async () => {
     const refusal = new Error("The user rejected permission to use this specific tool call.");
-    const outcome = runTool("history_search", {}, () => askForEveryProject(context([], refusal), "history_search"));
+    const outcome = runTool("history_search", z.object({}), {}, () => askForEveryProject(context([], refusal), "history_search"));
     await expect(outcome).rejects.toBe(refusal);
     expect(isHostRefusal(refusal)).toBe(true);
     expect(isHostRefusal(new Error("other"))).toBe(false);

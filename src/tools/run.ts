@@ -1,14 +1,79 @@
-// The shell every tool handler runs in: parse arguments, answer compact JSON, and turn unexpected
-// failures into a short message (the host shows the model only the message, never a stack).
+// The shell every tool handler runs in: parse the arguments with the tool's schema, answer compact
+// JSON, and turn unexpected failures into a short message (the host shows the model only the
+// message, never a stack).
+//
+// OpenCode 1.18.33 passes plugin tool arguments to `execute` unchecked; newer hosts check them
+// against the same schema but still pass the raw values. Either way they are parsed here.
 
+import type { z } from "zod";
 import { toJson } from "../history/compact.ts";
-import { HistoryError } from "../history/errors.ts";
-import { asArgs, type Args } from "./args.ts";
+import { ArgumentError, HistoryError } from "../history/errors.ts";
 import { isHostRefusal } from "./reach.ts";
 
-export async function runTool(name: string, raw: unknown, handler: (args: Args) => Promise<unknown>): Promise<string> {
+export type Shape = z.ZodRawShape;
+export type Parsed<S extends Shape> = z.output<z.ZodObject<S>>;
+
+/** Older parameter names still accepted, mapped to the declared one: `{ turn_index: "turn_number" }`. */
+export type Aliases = Readonly<Record<string, string>>;
+
+/** Short, printable rendering of a bad value for an error message (never the whole 10 KB string). */
+function shown(value: unknown): string {
+  let text: string;
   try {
-    return toJson(await handler(asArgs(raw)));
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+}
+
+function isObject(raw: unknown): raw is Record<string, unknown> {
+  return typeof raw === "object" && raw !== null && !Array.isArray(raw);
+}
+
+/** One issue as the model reads it: the parameter, what is valid, and what was sent. */
+function issueMessage(issue: z.core.$ZodIssue, name: string, value: unknown): string {
+  if (value === undefined) return `${name} is required: ${issue.message}`;
+  if (issue.code === "too_small" && issue.origin === "string") return `${name} must not be empty`;
+  if (issue.code === "too_big" && issue.origin === "string") {
+    return `${name} is too long: at most ${String(issue.maximum)} characters (got ${typeof value === "string" ? value.trim().length : "?"})`;
+  }
+  return `${name} must be ${issue.message} (got ${shown(value)})`;
+}
+
+/**
+ * Parses a tool's arguments with its schema. `null` counts as absent, unknown names are ignored,
+ * an alias stands in for its declared name when that is absent. A bad value is an ArgumentError
+ * naming the parameter (as the model sent it) and its valid values.
+ */
+export function parseArgs<S extends Shape>(schema: z.ZodObject<S>, raw: unknown, aliases: Aliases = {}): Parsed<S> {
+  if (raw === undefined || raw === null) raw = {};
+  if (!isObject(raw)) throw new ArgumentError("arguments must be a JSON object of named parameters");
+  const args: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(raw)) if (value !== null && value !== undefined) args[key] = value;
+  const sentAs = new Map<string, string>();
+  for (const [alias, name] of Object.entries(aliases)) {
+    if (args[name] === undefined && args[alias] !== undefined) {
+      args[name] = args[alias];
+      sentAs.set(name, alias);
+    }
+  }
+  const result = schema.safeParse(args);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const name = String(issue.path[0] ?? "arguments");
+  throw new ArgumentError(issueMessage(issue, sentAs.get(name) ?? name, args[name]));
+}
+
+export async function runTool<S extends Shape>(
+  name: string,
+  schema: z.ZodObject<S>,
+  raw: unknown,
+  handler: (args: Parsed<S>) => Promise<unknown>,
+  aliases?: Aliases,
+): Promise<string> {
+  try {
+    return toJson(await handler(parseArgs(schema, raw, aliases)));
   } catch (error) {
     if (error instanceof HistoryError || isHostRefusal(error)) throw error;
     const detail = error instanceof Error ? error.message : String(error);

@@ -1,12 +1,13 @@
 import { tool, type ToolDefinition } from "@opencode-ai/plugin";
+import type { EngramConfig } from "../config/schema.ts";
 import { ArgumentError } from "../history/errors.ts";
-import { HIT_TYPES, type HitType } from "../search/text/documents.ts";
+import { HIT_TYPES } from "../search/text/documents.ts";
 import { formatSearchAnswer } from "../search/format.ts";
 import { MAX_QUERY_CHARS, type SearchRequest, type SearchService } from "../search/service.ts";
-import { optionalBool, optionalDate, optionalEnum, optionalEnumList, optionalId, optionalInt, optionalString, requiredString } from "./args.ts";
 import type { ToolDeps } from "./deps.ts";
-import { runTool } from "./run.ts";
+import { choice, flag, integer, isoDate, sessionParam, text, wordList } from "./params.ts";
 import { askForEveryProject } from "./reach.ts";
+import { runTool } from "./run.ts";
 import { mayRead } from "./target.ts";
 
 const z = tool.schema;
@@ -25,58 +26,58 @@ function emptyHint(request: SearchRequest): string {
   return `No message matches. ${tips.join("; ")}.`;
 }
 
+/** The arguments, with `limit` bounded by the configured search.max_message_limit. */
+export function searchArgs(search: EngramConfig["search"]) {
+  return {
+    query: text(MAX_QUERY_CHARS),
+    session_id: sessionParam,
+    scope: choice(["session", "project", "global"]).optional().describe("global may ask the user"),
+    literal: flag().optional().describe("Exact substring"),
+    regex: flag().optional().describe("JavaScript regex"),
+    type: wordList(HIT_TYPES).optional().describe('"|"-list of text, tool, reasoning. Default: text|tool'),
+    role: choice(["user", "assistant"]).optional(),
+    tool: z.string({ error: "a tool name such as bash" }).trim().optional().describe("Tool name, e.g. bash"),
+    after: isoDate().optional().describe("ISO date"),
+    before: isoDate().optional().describe("ISO date"),
+    limit: integer(1, search.max_message_limit).optional().describe(`Default: ${Math.min(search.message_limit, search.max_message_limit)}`),
+  };
+}
+
+const searchSchema = (search: EngramConfig["search"]) => z.object(searchArgs(search));
+
 export function createHistorySearchTool(deps: ToolDeps, service: SearchService): ToolDefinition {
+  // Arguments are parsed against the config of the moment (it is re-read when its file changes).
+  let parsing: { search: EngramConfig["search"]; schema: ReturnType<typeof searchSchema> } | undefined;
+  const schemaFor = (search: EngramConfig["search"]) => {
+    if (parsing?.search !== search) parsing = { search, schema: searchSchema(search) };
+    return parsing.schema;
+  };
   return tool({
-    description: `Find messages in the raw conversation history by what they say: an identifier, a path, an error, a decision, a phrase (any language, CJK included). Case and accents are ignored; identifiers match whole and by their parts (computeLineItemTotals ← "line item totals", "LineItem"); paths by segments and file names.
-Ranked by relevance (more query words, rarer words, the whole phrase), newest first on ties. Each message lists its matching parts with short snippets.
-literal=true: exact substring (ids, error codes). regex=true: JavaScript regex, case-insensitive.
-Then: history_pull_message(message_id) or history_pull_part(message_id, part_id) for the full text; history_browse_turns(turn_number) for context.`,
-    args: {
-      query: z.string().describe(`What to look for (1-${MAX_QUERY_CHARS} characters).`),
-      session_id: z.string().optional().describe("Session to search (ses_…). Default: this session. Use history_sessions to find others."),
-      scope: z.enum(["session", "project", "global"]).optional().describe('"session" (default), "project" (its every session), "global" (every project; may ask the user).'),
-      literal: z.boolean().optional().describe("Exact substring match (default false)."),
-      regex: z.boolean().optional().describe("Query is a JavaScript regular expression (default false)."),
-      type: z.string().optional().describe('Part types to search, "|"-separated: text, tool, reasoning (default "text|tool").'),
-      role: z.enum(["user", "assistant"]).optional().describe("Only messages of this role."),
-      tool: z.string().optional().describe("Only calls of this tool (exact name, e.g. bash)."),
-      after: z.string().optional().describe("Only messages created after this ISO date (2026-05-01 or 2026-05-01T14:30:00Z)."),
-      before: z.string().optional().describe("Only messages created before this ISO date."),
-      limit: z.number().int().optional().describe("Most messages to return (default 10, from config)."),
-    },
+    description: "Find messages by words: an identifier, path, error, decision or phrase, any language. Identifiers also match by their parts. Best first, with snippets and part ids.",
+    args: searchArgs(deps.config().search),
     execute(raw, context) {
-      return runTool("history_search", raw, async (args) => {
-        const config = deps.config().search;
-        const query = requiredString(args, "query", { maxLength: MAX_QUERY_CHARS, hint: "the words, identifier or phrase to find" });
-        const sessionId = optionalId(args, "session_id", "ses_");
-        const scope = optionalEnum(args, "scope", ["session", "project", "global"] as const, "session");
-        if (scope !== "session" && sessionId !== undefined) {
+      const config = deps.config().search;
+      return runTool("history_search", schemaFor(config), raw, async (args) => {
+        const scope = args.scope ?? "session";
+        if (scope !== "session" && args.session_id !== undefined) {
           throw new ArgumentError(`session_id cannot be combined with scope="${scope}" (it searches every session)`);
         }
-        const literal = optionalBool(args, "literal", false);
-        const regex = optionalBool(args, "regex", false);
-        const types = optionalEnumList<HitType>(args, "type", HIT_TYPES, ["text", "tool"]);
-        const role = optionalEnum(args, "role", ["user", "assistant"] as const);
-        const toolName = optionalString(args, "tool", { maxLength: 100, hint: "a tool name such as bash" });
-        const after = optionalDate(args, "after");
-        const before = optionalDate(args, "before");
-        if (after !== undefined && before !== undefined && after >= before) throw new ArgumentError("after must be earlier than before");
-        const limit = optionalInt(args, "limit", { min: 1, max: config.max_message_limit, default: Math.min(config.message_limit, config.max_message_limit) }).value;
+        if (args.after !== undefined && args.before !== undefined && args.after >= args.before) throw new ArgumentError("after must be earlier than before");
         const request: SearchRequest = {
-          query,
+          query: args.query,
           callerSessionId: context.sessionID,
           scope,
-          literal,
-          regex,
-          types,
-          limit,
+          literal: args.literal ?? false,
+          regex: args.regex ?? false,
+          types: args.type ?? ["text", "tool"],
+          limit: args.limit ?? Math.min(config.message_limit, config.max_message_limit),
         };
-        if (sessionId !== undefined) request.sessionId = sessionId;
+        if (args.session_id !== undefined) request.sessionId = args.session_id;
         else if (scope === "session") request.sessionId = context.sessionID;
-        if (role !== undefined) request.role = role;
-        if (toolName !== undefined) request.tool = toolName;
-        if (after !== undefined) request.after = after;
-        if (before !== undefined) request.before = before;
+        if (args.role !== undefined) request.role = args.role;
+        if (args.tool !== undefined) request.tool = args.tool;
+        if (args.after !== undefined) request.after = args.after;
+        if (args.before !== undefined) request.before = args.before;
         if (scope === "global") await askForEveryProject(context, "history_search");
         else if (request.sessionId !== undefined) await mayRead(deps, request.sessionId, context, "history_search");
         const answer = await service.search(request);

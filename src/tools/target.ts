@@ -1,7 +1,6 @@
 // Which session a call reads, and the view of it that call may see.
 
 import { buildView, type SessionView } from "../history/view.ts";
-import { optionalId, type Args } from "./args.ts";
 import type { ToolDeps } from "./deps.ts";
 import { askToRead, type AskContext } from "./reach.ts";
 
@@ -15,8 +14,8 @@ export async function mayRead(deps: ToolDeps, sessionId: string, context: CallCo
 }
 
 /** The session named by `session_id`, or the calling session; its own view hides the live context. */
-export async function targetView(deps: ToolDeps, args: Args, context: CallContext, tool: string): Promise<SessionView> {
-  const sessionId = optionalId(args, "session_id", "ses_") ?? context.sessionID;
+export async function targetView(deps: ToolDeps, args: { session_id?: string | undefined }, context: CallContext, tool: string): Promise<SessionView> {
+  const sessionId = args.session_id ?? context.sessionID;
   await mayRead(deps, sessionId, context, tool);
   const messages = await deps.source.loadMessages(sessionId);
   return buildView(sessionId, messages, sessionId === context.sessionID);

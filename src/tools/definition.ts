@@ -1,0 +1,19 @@
+// tool.definition: what the host sends the model for each of our tools, trimmed. The host gives
+// every plugin tool's JSON Schema a `$schema` line (the dialect URL, 57 bytes) that tells the model
+// nothing; every request carries it for each tool.
+
+export interface ToolDefinitionOutput {
+  description: string;
+  parameters: unknown;
+  /** The JSON Schema the model gets (OpenCode 1.18.33 and later; absent on hosts without it). */
+  jsonSchema?: unknown;
+}
+
+export function dropSchemaDialect(output: ToolDefinitionOutput): void {
+  const schema = output.jsonSchema;
+  if (typeof schema !== "object" || schema === null || !("$schema" in schema)) return;
+  const trimmed: Record<string, unknown> = { ...schema };
+  delete trimmed.$schema;
+  // A new object: the host keeps the original for the next request.
+  output.jsonSchema = trimmed;
+}
