@@ -73,6 +73,7 @@ export const EngramPlugin: Plugin = async (input: PluginInput) => {
     async dispose() {
       search.close();
       await reader.close?.();
+      log("info", "disposed: regex worker ended, search indexes dropped, SQLite handle closed");
     },
   };
   return hooks;

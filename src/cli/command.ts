@@ -19,11 +19,10 @@ export const EXIT = {
 
 /** Raised to end a command with a message and an exit code. */
 export class CommandError extends Error {
-  constructor(
-    message: string,
-    readonly code: number,
-  ) {
+  readonly code: number;
+  constructor(message: string, code: number) {
     super(message);
+    this.code = code;
   }
 }
 

@@ -29,7 +29,7 @@ interface Check {
 
 const packageDir = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
 /** A sample this big gives a stable read-and-scan rate without making doctor slow. */
-const SAMPLE_BYTES = 16 * 1_048_576;
+const SAMPLE_BYTES = 8 * 1_048_576;
 /** Common words in coding sessions: most chunks pass the scan's prefilter, as real queries do. */
 const PROBE_QUERY = "error file test";
 
@@ -136,7 +136,10 @@ export async function doctorCommand(parsed: Parsed, ctx: CommandContext): Promis
   const checks: Check[] = [runtimeCheck()];
   const dir = storeDir(parsed.values.get("data-dir"));
   const store = await openStore(dir);
-  if (isStoreProblem(store)) checks.push({ name: "store", status: "fail", detail: [store.message] });
+  if (isStoreProblem(store)) {
+    const hint = store.kind === "missing" ? ["OpenCode has not run as this user, or its data is elsewhere: set XDG_DATA_HOME or pass --data-dir"] : [];
+    checks.push({ name: "store", status: "fail", detail: [store.message, ...hint] });
+  }
   else {
     checks.push({ name: "store", status: "ok", detail: [`${store.path} (schema known, opened read-only)`] });
     const version = store.writerVersion();

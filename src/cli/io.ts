@@ -10,6 +10,8 @@ export interface Io {
   progress(line: string | undefined): void;
 }
 
+const PROGRESS_DELAY_MS = 300;
+
 const CODES = { dim: [2, 22], bold: [1, 22], ok: [32, 39], warn: [33, 39], fail: [31, 39], accent: [36, 39] } as const;
 
 export interface IoOptions {
@@ -26,6 +28,8 @@ export function terminalIo(options: IoOptions): Io {
   const env = options.env ?? process.env;
   const color = stdout.isTTY === true && !options.json && !options.noColor && !env.NO_COLOR;
   const showProgress = stderr.isTTY === true && !options.json;
+  // Only scans that take a while get a progress line: a quick answer should not flicker.
+  const progressAfter = Date.now() + PROGRESS_DELAY_MS;
   let shown = false;
   const clear = () => {
     if (shown) stderr.write("\r\x1b[2K");
@@ -48,8 +52,8 @@ export function terminalIo(options: IoOptions): Io {
     progress(line) {
       if (!showProgress) return;
       clear();
-      if (line === undefined) return;
-      stderr.write(line.slice(0, Math.max(20, (stderr.columns ?? 80) - 1)));
+      if (line === undefined || Date.now() < progressAfter) return;
+      stderr.write(line.slice(0, Math.max(20, (stderr.columns || 80) - 1)));
       shown = true;
     },
   };

@@ -1,10 +1,13 @@
 // Project scope: every session searched with bounded concurrency under one time budget; what is
-// not searched when the budget runs out is counted, and the answer says it is partial.
+// not searched when the budget runs out is counted, and the answer says it is partial. Keyword
+// results of every session are scored against the statistics of all sessions searched (document
+// count, document frequency, average length), so scores compare across sessions.
 
 import type { SessionInfo } from "../history/types.ts";
+import { addStats, emptyStats, type CollectionStats } from "./rank/bm25.ts";
 import { compareResults, completeHits, type MessageResult } from "./rank/rank.ts";
 import { maybeYield, now } from "./scored.ts";
-import type { SessionSearchResult } from "./session-search.ts";
+import type { CollectedSession } from "./session-search.ts";
 
 export interface SessionResult extends MessageResult {
   sessionId: string;
@@ -22,7 +25,14 @@ export interface ProjectSearchOutcome {
   unsearched: number;
 }
 
-export type SearchOne = (session: SessionInfo, deadline: number) => Promise<{ outcome: SessionSearchResult; turnOf(messageId: string): number } | undefined>;
+/** One session's documents, and how to rank them (against the given statistics, if any). */
+export interface SessionFound {
+  collected: CollectedSession;
+  rank(global?: CollectionStats): MessageResult[];
+  turnOf(messageId: string): number;
+}
+
+export type SearchOne = (session: SessionInfo, deadline: number) => Promise<SessionFound | undefined>;
 
 export async function searchProject(
   sessions: readonly SessionInfo[],
@@ -30,7 +40,7 @@ export async function searchProject(
   options: { concurrency: number; budgetMs: number; limit: number },
 ): Promise<ProjectSearchOutcome> {
   const deadline = now() + options.budgetMs;
-  const perSession = new Map<string, SessionResult[]>();
+  const found: Array<{ session: SessionInfo; found: SessionFound }> = [];
   let next = 0;
   let unsearched = 0;
   const worker = async (): Promise<void> => {
@@ -41,27 +51,44 @@ export async function searchProject(
         unsearched++;
         continue;
       }
-      let found: Awaited<ReturnType<SearchOne>>;
+      let one: SessionFound | undefined;
       try {
-        found = await searchOne(session, deadline);
+        one = await searchOne(session, deadline);
       } catch {
-        found = undefined; // a session that vanished or failed to load is skipped
+        one = undefined; // a session that vanished or failed to load is skipped
       }
-      if (!found) continue;
-      if (found.outcome.timedOut) {
+      if (!one) continue;
+      if (one.collected.timedOut) {
         unsearched++;
         continue;
       }
-      if (found.outcome.results.length === 0) continue;
-      perSession.set(
-        session.id,
-        found.outcome.results.map((result) => Object.assign(result, { sessionId: session.id, turnNumber: found.turnOf(result.message.id) })),
-      );
+      found.push({ session, found: one });
     }
   };
   const workers: Promise<void>[] = [];
   for (let i = 0; i < Math.max(1, Math.min(options.concurrency, sessions.length)); i++) workers.push(worker());
   await Promise.all(workers);
+  // One session ranks with its own statistics; several, with their sum.
+  let global: CollectionStats | undefined;
+  if (found.length > 1) {
+    for (const { found: one } of found) {
+      const stats = one.collected.stats;
+      if (!stats) continue;
+      global ??= emptyStats(stats.df.length);
+      addStats(global, stats);
+    }
+  }
+  const perSession = new Map<string, SessionResult[]>();
+  for (const { session, found: one } of found) {
+    if (one.collected.docs.length === 0) continue;
+    await maybeYield();
+    const results = one.rank(global);
+    if (results.length === 0) continue;
+    perSession.set(
+      session.id,
+      results.map((result) => Object.assign(result, { sessionId: session.id, turnNumber: one.turnOf(result.message.id) })),
+    );
+  }
   const results = [...perSession.values()].flat().sort(compareResults).slice(0, options.limit);
   // Sessions ranked their results with snippets for the first only: finish those returned.
   for (const result of results) completeHits(result);

@@ -14,6 +14,8 @@ export interface ScoredDoc {
   score: number;
   /** The chunk's text when the scorer already has it (re-read from the message otherwise). */
   text?: string;
+  /** Keyword searches: occurrences of each query term in the chunk (same order as the terms), when known. */
+  tfs?: number[];
   /** Where a literal or regex query matched the chunk's text (pattern searches only). */
   spans?: [start: number, end: number][];
 }

@@ -19,7 +19,7 @@ import { searchProject, type SessionResult } from "./project-search.ts";
 import { rankSessions, type RankedSession } from "./rank/rank-sessions.ts";
 import { messageScore, rankPool } from "./rank/rank.ts";
 import { asSearch, now, yieldToLoop, type SearchFilters } from "./scored.ts";
-import { searchSession, type Query } from "./session-search.ts";
+import { collectSession, rankSession, type Query } from "./session-search.ts";
 import { parseQuery } from "./text/tokenize.ts";
 import { ViewCache } from "./view-cache.ts";
 
@@ -171,9 +171,14 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
         await yieldToLoop();
         // Snippets for each session's best result now (history_sessions shows it); the rest only
         // for the results the merged answer keeps (searchProject completes them).
-        const outcome = await searchSession(view, query, filters, limits, { visibility, indexed: indexedSession(session.id), deadline, hitsFor: 1 });
+        const searchOptions = { visibility, indexed: indexedSession(session.id), deadline, hitsFor: 1 };
+        const collected = await collectSession(view, query, filters, searchOptions);
         cache.trim();
-        return { outcome, turnOf: (id: string) => view.turnNumbers[view.indexById.get(id) ?? -1] ?? 0 };
+        return {
+          collected,
+          rank: (global) => rankSession(collected, query, limits, searchOptions, global),
+          turnOf: (id: string) => view.turnNumbers[view.indexById.get(id) ?? -1] ?? 0,
+        };
       },
       { concurrency: config.project_concurrency, budgetMs: budgetMs ?? config.project_time_budget_ms, limit },
     );

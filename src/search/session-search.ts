@@ -1,11 +1,14 @@
 // One session's search: filters, then the index when it is built and (nearly) current, else the
-// cold scan (while the index builds in the background); literal/regex always scan.
+// cold scan (while the index builds in the background); literal/regex always scan. Collecting
+// and ranking are separate steps, so project scope can rank every session against shared statistics.
 
 import type { ToolVisibility } from "../history/tool-visibility.ts";
 import type { SessionView } from "../history/view.ts";
 import type { IndexedSession } from "./index/build.ts";
 import { patternScan, type Matcher } from "./scan/pattern.ts";
-import { rankMessages, type MessageResult } from "./rank/rank.ts";
+import { emptyStats, type CollectionStats } from "./rank/bm25.ts";
+import { rankMessages, textReader, type MessageResult } from "./rank/rank.ts";
+import { rescore } from "./rank/rescore.ts";
 import { scanSession } from "./scan/scan.ts";
 import { maybeYield, type DocFilter, type ScoredDoc, type SearchFilters } from "./scored.ts";
 import { keywordMarks, patternMarks } from "./text/snippets.ts";
@@ -32,14 +35,6 @@ export interface SessionSearchOptions {
   deadline?: number;
 }
 
-export interface SessionSearchResult {
-  results: MessageResult[];
-  /** How the answer was computed. */
-  via: "index" | "scan";
-  /** True when the deadline passed before the session was searched through. */
-  timedOut?: boolean;
-}
-
 /** The request's filters on a message and chunk (type, role, tool, time), nothing else. */
 function attributeFilter(filters: SearchFilters): DocFilter {
   return (message, type, tool) => {
@@ -52,18 +47,42 @@ function attributeFilter(filters: SearchFilters): DocFilter {
   };
 }
 
-export async function searchSession(
-  view: SessionView,
+/** A session's matching documents, scored against its own statistics, before ranking. */
+export interface CollectedSession {
+  docs: ScoredDoc[];
+  via: "index" | "scan";
+  /** Keyword queries: the statistics the documents were scored with. */
+  stats?: CollectionStats;
+  timedOut?: boolean;
+}
+
+/**
+ * The view a search sees: the own view as browsing sees it, and in the calling session also
+ * without its latest turn, which is live in the model's context (the message that asked the
+ * question, the replies since) with or without a compaction.
+ */
+export function searchableView(view: SessionView): SessionView {
+  if (!view.self) return view;
+  const last = view.turnNumbers[view.turnNumbers.length - 1] ?? 0;
+  if (last === 0) return view;
+  let start = view.messages.length;
+  while (start > 0 && view.turnNumbers[start - 1] === last) start--;
+  return start < view.visibleEnd ? { ...view, visibleEnd: start } : view;
+}
+
+export async function collectSession(
+  sessionView: SessionView,
   query: Query,
   filters: SearchFilters,
-  limits: ResultLimits,
   options: SessionSearchOptions,
-): Promise<SessionSearchResult> {
+): Promise<CollectedSession> {
+  const view = searchableView(sessionView);
   // Scans walk the visible messages themselves, so only the filters apply.
   const accept = attributeFilter(filters);
   const visible = () => view.messages.slice(0, view.visibleEnd);
   let docs: ScoredDoc[] | undefined;
   let via: "index" | "scan" = "scan";
+  let stats: CollectionStats | undefined;
   const indexed = options.indexed;
   const pending = indexed ? indexed.update(view.messages) : Infinity;
   if (query.kind === "keyword") {
@@ -78,23 +97,41 @@ export async function searchSession(
           if (meta.tool !== undefined) doc.tool = meta.tool;
           docs.push(doc);
         }
+        stats = indexed.index.stats(query.parsed);
       }
     }
-    if (!docs) docs = await scanSession(visible(), options.visibility, query.parsed, accept, { deadline: options.deadline });
+    if (!docs) {
+      stats = emptyStats(query.parsed.terms.length);
+      docs = await scanSession(visible(), options.visibility, query.parsed, accept, { deadline: options.deadline, stats });
+    }
   } else {
     docs = await patternScan(visible(), options.visibility, query.matcher, accept, { deadline: options.deadline });
   }
-  if (!docs) return { results: [], via, timedOut: true };
+  if (!docs) return { docs: [], via, timedOut: true };
   // Ranking is one synchronous stretch: start it on a fresh slice.
   if (via === "scan") await maybeYield();
+  const collected: CollectedSession = { docs, via };
+  if (stats) collected.stats = stats;
+  return collected;
+}
+
+/** Ranks a session's documents into messages with hits (`global`: rescored against those statistics first). */
+export function rankSession(
+  collected: CollectedSession,
+  query: Query,
+  limits: ResultLimits,
+  options: Pick<SessionSearchOptions, "visibility" | "hitsFor">,
+  global?: CollectionStats,
+): MessageResult[] {
+  const textOf = textReader(options.visibility);
+  if (global && query.kind === "keyword") rescore(collected.docs, query.parsed, global, textOf);
   const marks =
     query.kind === "keyword" ? (text: string) => keywordMarks(text, query.parsed) : (_: string, doc: ScoredDoc) => patternMarks(doc.spans);
-  const results = rankMessages(docs, {
+  return rankMessages(collected.docs, {
     ...limits,
     visibility: options.visibility,
     parsed: query.kind === "keyword" ? query.parsed : undefined,
     marks,
     ...(options.hitsFor !== undefined ? { hitsFor: options.hitsFor } : {}),
   });
-  return { results, via };
 }

@@ -19,7 +19,7 @@ function setup() {
     ]),
   ];
   source.add({ id: "ses_own", title: "retries", created: T0, updated: T0 + 2000 }, own);
-  const other = [textMessage("ses_old", "user", "the pelican service times out at 30s", T0 - 5000)];
+  const other = [textMessage("ses_old", "user", "the pelican service timeout is 30s", T0 - 5000)];
   source.add({ id: "ses_old", title: "timeouts", created: T0 - 9000, updated: T0 - 5000 }, other);
   source.add({ id: "ses_child", title: "child", parentId: "ses_old", created: T0 - 8000, updated: T0 - 7000 }, [
     textMessage("ses_child", "user", "sub task about pelican", T0 - 8000),

@@ -9,10 +9,13 @@ import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import type { SessionView } from "../../history/view.ts";
 import type { SearchFilters } from "../scored.ts";
 import { HIT_TYPES, messageDocs } from "../text/documents.ts";
+import { flatDocumentProperties, flatSchemaValidator } from "./components/flat-document.ts";
 import { createMetaStoreComponent, type ChunkDocument, type DocMeta, type MetaStore } from "./components/meta-store.ts";
-import { createPostingsIndexComponent, type PostingsIndexStore, type ResultGrouping } from "./components/postings-index.ts";
+import { collectionStats, createPostingsIndexComponent, type PostingsIndexStore, type ResultGrouping } from "./components/postings-index.ts";
 import { postingsBytes, trimStore } from "./components/postings.ts";
 import { TermTokenizer } from "./components/tokenizer.ts";
+import type { CollectionStats } from "../rank/bm25.ts";
+import type { ParsedQuery } from "../text/tokenize.ts";
 
 /**
  * What a search filters documents on, besides the text. Per message filters (role, time, the
@@ -74,6 +77,8 @@ export class SessionIndex {
         tokenizer: new TermTokenizer(),
         index: createPostingsIndexComponent(ATTRIBUTES, { property: "message", groups, score }),
         documentsStore: createMetaStoreComponent(),
+        validateSchema: flatSchemaValidator(SCHEMA),
+        getDocumentProperties: flatDocumentProperties,
       },
     });
   }
@@ -235,6 +240,11 @@ export class SessionIndex {
 
   get messageCount(): number {
     return this.messages.size;
+  }
+
+  /** The statistics BM25 ranks the query's terms with in this index (project scope sums them). */
+  stats(parsed: ParsedQuery): CollectionStats {
+    return collectionStats(this.db.data.index.postings, parsed);
   }
 
   /** Share of indexed documents that are dead (removed but still in postings). */

@@ -29,3 +29,42 @@ export function popcount(mask: number): number {
 export function groupBit(group: number): number {
   return 1 << Math.min(group, 31);
 }
+
+/**
+ * What BM25 needs to know of the documents it ranks: their number and total length, and how many
+ * hold each query term (same order as the query's terms). Project scope adds those of every
+ * session it searched, so all sessions are scored against one collection.
+ */
+export interface CollectionStats {
+  docs: number;
+  length: number;
+  df: number[];
+}
+
+export function emptyStats(terms: number): CollectionStats {
+  return { docs: 0, length: 0, df: new Array<number>(terms).fill(0) };
+}
+
+export function addStats(into: CollectionStats, from: CollectionStats): void {
+  into.docs += from.docs;
+  into.length += from.length;
+  for (let t = 0; t < into.df.length; t++) into.df[t] = into.df[t]! + (from.df[t] ?? 0);
+}
+
+/** Each query term's idf against `stats`, times the term's weight within its word. */
+export function weightedIdfs(stats: CollectionStats, weights: readonly number[]): number[] {
+  return stats.df.map((df, t) => idf(stats.docs, Math.min(df, stats.docs)) * weights[t]!);
+}
+
+/** BM25 × coverage of one document from its per-term counts (tf 0 = absent). */
+export function scoreCounts(tfs: readonly number[], length: number, idfs: readonly number[], groupOf: readonly number[], groups: number, avgLength: number): number {
+  let score = 0;
+  let mask = 0;
+  for (let t = 0; t < tfs.length; t++) {
+    const tf = tfs[t]!;
+    if (tf === 0) continue;
+    score += termScore(Math.min(tf, 255), idfs[t]!, length, avgLength);
+    mask |= groupBit(groupOf[t]!);
+  }
+  return score * coverageFactor(popcount(mask), groups);
+}

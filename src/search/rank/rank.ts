@@ -109,7 +109,7 @@ export function selectBest<T>(items: readonly T[], k: number, compare: (a: T, b:
 }
 
 /** Chunk text, cut from the part's text pieces (read once per part per ranking; never joined whole). */
-function textReader(visibility: ToolVisibility): (doc: ScoredDoc) => string {
+export function textReader(visibility: ToolVisibility): (doc: ScoredDoc) => string {
   const parts = new Map<string, string[]>();
   return (doc) => {
     if (doc.text === undefined) {

@@ -4,7 +4,7 @@
 
 import type { HistoryMessage } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
-import { coverageFactor, groupBit, idf, popcount, termScore } from "../rank/bm25.ts";
+import { scoreCounts, weightedIdfs, type CollectionStats } from "../rank/bm25.ts";
 import { chunkCount, docText, partChunks, partPieces, type DocPieces } from "../text/documents.ts";
 import { fold } from "../text/normalize.ts";
 import { maybeYield, now, sliceSpent, type DocFilter, type ScoredDoc } from "../scored.ts";
@@ -46,6 +46,8 @@ function countTerms(text: string, terms: ParsedQuery["terms"], finders: Array<Re
 export interface ScanOptions {
   /** performance.now() time after which the scan stops and returns undefined. */
   deadline?: number;
+  /** Filled with the session's statistics (project scope scores every session against their sum). */
+  stats?: CollectionStats;
 }
 
 /**
@@ -123,26 +125,25 @@ export async function scanSession(
       if (options.deadline !== undefined && now() > options.deadline) return undefined;
     }
   }
+  if (options.stats) {
+    options.stats.docs = docs;
+    options.stats.length = totalLength;
+    options.stats.df = df;
+  }
   if (docs === 0) return [];
   const avg = totalLength / docs;
-  const idfs = df.map((d, t) => idf(docs, d) * terms[t]!.weight);
+  const idfs = weightedIdfs({ docs, length: totalLength, df }, terms.map((term) => term.weight));
+  const groupOf = terms.map((term) => term.group);
   return candidates.map(({ message, doc, tfs, text }) => {
     const length = doc.end - doc.start;
-    let score = 0;
-    let mask = 0;
-    for (let t = 0; t < tfs.length; t++) {
-      const tf = tfs[t]!;
-      if (tf === 0) continue;
-      score += termScore(Math.min(tf, 255), idfs[t]!, length, avg);
-      mask |= groupBit(terms[t]!.group);
-    }
     const scored: ScoredDoc = {
       message,
       partId: doc.partId,
       type: doc.type,
       start: doc.start,
       end: doc.end,
-      score: score * coverageFactor(popcount(mask), parsed.groups),
+      score: scoreCounts(tfs, length, idfs, groupOf, parsed.groups, avg),
+      tfs,
     };
     if (text !== undefined) scored.text = text;
     if (doc.tool !== undefined) scored.tool = doc.tool;

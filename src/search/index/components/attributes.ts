@@ -41,7 +41,7 @@ export class Attributes {
       column.values[doc] = value;
       return;
     }
-    if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") throw new Error(`attribute ${property} takes an enum value`);
+    if (!isEnumValue(value)) throw new Error(`attribute ${property} takes an enum value`);
     let code = column.codes.get(value);
     if (code === undefined) {
       code = column.codes.size + 1;
@@ -180,6 +180,10 @@ export class MatchingDocs extends Set<number> {
   }
 }
 
+function isEnumValue(value: unknown): value is EnumValue {
+  return typeof value === "string" || typeof value === "number" || typeof value === "boolean";
+}
+
 function enumTest(column: EnumColumn, property: string, operator: string, operand: unknown): DocTest {
   const values = column.values;
   const codesOf = (list: unknown): Set<number> => {
@@ -193,7 +197,7 @@ function enumTest(column: EnumColumn, property: string, operator: string, operan
   };
   switch (operator) {
     case "eq": {
-      const code = column.codes.get(operand as EnumValue) ?? -1;
+      const code = (isEnumValue(operand) && column.codes.get(operand)) || -1;
       return (doc) => values[doc] === code;
     }
     case "in": {
@@ -212,8 +216,8 @@ function enumTest(column: EnumColumn, property: string, operator: string, operan
 function numberTest(column: NumberColumn, property: string, operator: string, operand: unknown): DocTest {
   const values = column.values;
   if (operator === "between") {
-    if (!Array.isArray(operand) || typeof operand[0] !== "number" || typeof operand[1] !== "number") throw new Error(`where.${property}.between takes [min, max]`);
-    const [min, max] = operand as [number, number];
+    const [min, max]: unknown[] = Array.isArray(operand) ? operand : [];
+    if (typeof min !== "number" || typeof max !== "number") throw new Error(`where.${property}.between takes [min, max]`);
     return (doc) => values[doc]! >= min && values[doc]! <= max;
   }
   if (typeof operand !== "number") throw new Error(`where.${property}.${operator} takes a number`);

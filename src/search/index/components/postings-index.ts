@@ -7,8 +7,8 @@
 // sorts and returns a few hundred hits rather than thousands (docs/architecture.md).
 
 import type { AnyIndexStore, IIndex, SearchableValue, Tokenizer } from "@orama/orama";
-import { coverageFactor, groupBit, idf, popcount, termScore } from "../../rank/bm25.ts";
-import { TokenSpans } from "../../text/tokenize.ts";
+import { coverageFactor, groupBit, idf, popcount, termScore, type CollectionStats } from "../../rank/bm25.ts";
+import { TokenSpans, type ParsedQuery } from "../../text/tokenize.ts";
 import { Attributes, type AttributeSchema } from "./attributes.ts";
 import { addDocument, countPostings, createPostingsStore, forEachPosting, removeDocument, type PostingsStore } from "./postings.ts";
 import { TermTokenizer } from "./tokenizer.ts";
@@ -69,6 +69,15 @@ function liveDocFrequency(store: PostingsStore, term: number): number {
     if (alive[doc] === 1) count++;
   });
   return count;
+}
+
+/** The live documents' number, total length and, per query term, how many hold it. */
+export function collectionStats(store: PostingsStore, parsed: ParsedQuery): CollectionStats {
+  const df = parsed.terms.map((term) => {
+    const id = store.terms.find(term.token, 0, term.token.length);
+    return id < 0 ? 0 : Math.min(store.liveDocs, liveDocFrequency(store, id));
+  });
+  return { docs: store.liveDocs, length: store.liveLength, df };
 }
 
 /** BM25 × coverage of every live document holding any query term and accepted by `where` (all when absent): touched[0, n) and their scores. */
