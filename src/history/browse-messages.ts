@@ -2,9 +2,7 @@
 
 import { visibleIndex } from "./anchor.ts";
 import { attachments } from "./attachments.ts";
-import { byteLength, toJson } from "./compact.ts";
-import { ENVELOPE_BYTES, FALLBACK_PREVIEW_CHARS, fitRange, joinNotes, LIST_LEVELS, shortList, type BrowseOptions, type ListLimits } from "./fit.ts";
-import { MAX_ANSWER_BYTES } from "./limits.ts";
+import { fitAnswer, joinNotes, LIST_LEVELS, shortList, type BrowseOptions, type ListLimits } from "./fit.ts";
 import { messagePreview } from "./preview.ts";
 import { summarizeTools, type ToolSummary } from "./tool-summary.ts";
 import type { ToolPart } from "./types.ts";
@@ -65,23 +63,16 @@ export function browseMessages(view: SessionView, request: BrowseMessagesRequest
     cap: options.cap,
     noun: "messages",
   });
-  let result: BrowseMessagesResult | undefined;
-  for (const [level, lists] of LIST_LEVELS.entries()) {
-    const entryOptions = { ...options, previewChars: level === 0 ? options.previewChars : Math.min(options.previewChars, FALLBACK_PREVIEW_CHARS) };
-    const entries: MessageEntry[] = [];
-    for (let index = window.from; index < window.to; index++) entries.push(messageEntry(view, index, entryOptions, lists));
-    // Under the byte cap: drop messages at the edge farther from the anchor.
-    const fit = fitRange(entries.map((entry) => byteLength(toJson(entry)) + 1), anchor - window.from, MAX_ANSWER_BYTES - ENVELOPE_BYTES);
-    const from = window.from + fit.from;
-    const to = window.from + fit.to;
-    const cut = to - from < entries.length ? `cut to ${to - from} messages to stay under the output size limit; page with the ids at the edges` : undefined;
-    result = {
+  return fitAnswer(
+    options,
+    window,
+    anchor,
+    (index, entryOptions, lists) => messageEntry(view, index, entryOptions, lists),
+    (messages, from, to, cut): BrowseMessagesResult => ({
       before_message_id: from > 0 ? view.messages[from - 1]!.id : undefined,
-      messages: entries.slice(fit.from, fit.to),
+      messages,
       after_message_id: to < view.visibleEnd ? view.messages[to]!.id : undefined,
-      note: joinNotes(window.note, cut),
-    };
-    if (byteLength(toJson(result)) <= MAX_ANSWER_BYTES) return result;
-  }
-  return result!;
+      note: joinNotes(window.note, cut ? `cut to ${to - from} messages to stay under the output size limit; page with the ids at the edges` : undefined),
+    }),
+  );
 }

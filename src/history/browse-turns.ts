@@ -1,10 +1,8 @@
 // history_browse_turns: the cheapest level, one entry per user turn.
 
 import { attachments } from "./attachments.ts";
-import { byteLength, toJson } from "./compact.ts";
 import { HistoryError } from "./errors.ts";
-import { ENVELOPE_BYTES, FALLBACK_PREVIEW_CHARS, fitRange, joinNotes, LIST_LEVELS, shortList, type BrowseOptions, type ListLimits } from "./fit.ts";
-import { MAX_ANSWER_BYTES } from "./limits.ts";
+import { fitAnswer, joinNotes, LIST_LEVELS, shortList, type BrowseOptions, type ListLimits } from "./fit.ts";
 import { modifiedFiles } from "./modified.ts";
 import { hasAuthoredText, messagePreview } from "./preview.ts";
 import { summarizeTools, toolParts, type ToolSummary } from "./tool-summary.ts";
@@ -98,18 +96,19 @@ export function browseTurns(view: SessionView, request: BrowseTurnsRequest, opti
     cap: options.cap,
     noun: "turns",
   });
-  let result: BrowseTurnsResult | undefined;
-  for (const [level, lists] of LIST_LEVELS.entries()) {
-    const entryOptions = { ...options, previewChars: level === 0 ? options.previewChars : Math.min(options.previewChars, FALLBACK_PREVIEW_CHARS) };
-    const entries = turns.slice(window.from, window.to).map((turn) => turnEntry(turn, entryOptions, lists));
-    // Under the byte cap: drop turns at the edge farther from the anchor.
-    const fit = fitRange(entries.map((entry) => byteLength(toJson(entry)) + 1), anchor - window.from, MAX_ANSWER_BYTES - ENVELOPE_BYTES);
-    const kept = entries.slice(fit.from, fit.to);
-    const cut = kept.length < entries.length
-      ? `cut to ${kept.length} turns (${kept[0]!.turn_number} to ${kept[kept.length - 1]!.turn_number}) to stay under the output size limit; ask for the turns beyond with turn_number`
-      : undefined;
-    result = { turns: kept, note: joinNotes(window.note, cut) };
-    if (byteLength(toJson(result)) <= MAX_ANSWER_BYTES) return result;
-  }
-  return result!;
+  return fitAnswer(
+    options,
+    window,
+    anchor,
+    (index, entryOptions, lists) => turnEntry(turns[index]!, entryOptions, lists),
+    (kept, _from, _to, cut): BrowseTurnsResult => ({
+      turns: kept,
+      note: joinNotes(
+        window.note,
+        cut
+          ? `cut to ${kept.length} turns (${kept[0]!.turn_number} to ${kept[kept.length - 1]!.turn_number}) to stay under the output size limit; ask for the turns beyond with turn_number`
+          : undefined,
+      ),
+    }),
+  );
 }

@@ -2,6 +2,8 @@
 // inside an entry are shortened, and a window that still does not fit loses entries at the edge
 // farther from its anchor).
 
+import { byteLength, toJson } from "./compact.ts";
+import { MAX_ANSWER_BYTES } from "./limits.ts";
 import { safeCut } from "./text.ts";
 
 export interface BrowseOptions {
@@ -25,10 +27,10 @@ export const LIST_LEVELS: readonly ListLimits[] = [
 ];
 
 /** Bytes kept free for an answer's envelope: edge ids and notes. */
-export const ENVELOPE_BYTES = 1_000;
+const ENVELOPE_BYTES = 1_000;
 
 /** Previews of the fallback level, when one entry alone would not fit. */
-export const FALLBACK_PREVIEW_CHARS = 160;
+const FALLBACK_PREVIEW_CHARS = 160;
 
 /** Notes joined into one sentence list. */
 export function joinNotes(...notes: (string | undefined)[]): string | undefined {
@@ -47,7 +49,7 @@ export function shortList(items: readonly string[] | undefined, limits: ListLimi
  * The largest range [from, to) around `anchor` whose entry sizes fit `budget`, dropping entries
  * from whichever edge is farther from the anchor; the anchor itself is always kept.
  */
-export function fitRange(sizes: readonly number[], anchor: number, budget: number): { from: number; to: number } {
+function fitRange(sizes: readonly number[], anchor: number, budget: number): { from: number; to: number } {
   let from = 0;
   let to = sizes.length;
   let total = sizes.reduce((sum, size) => sum + size, 0);
@@ -56,4 +58,29 @@ export function fitRange(sizes: readonly number[], anchor: number, budget: numbe
     else total -= sizes[--to]!;
   }
   return { from, to };
+}
+
+/**
+ * A browse answer under the byte cap. The entries of `window` are made at each list level in turn
+ * (the fallback level also shortens previews); at each, those that fit are kept, dropping entries
+ * at the edge farther from `anchor`, and `answer` makes the answer from the kept range
+ * [from, to) (`cut`: some were dropped). The first answer that fits is returned, else the last.
+ */
+export function fitAnswer<Entry, Answer>(
+  options: BrowseOptions,
+  window: { from: number; to: number },
+  anchor: number,
+  entry: (index: number, options: BrowseOptions, lists: ListLimits) => Entry,
+  answer: (kept: Entry[], from: number, to: number, cut: boolean) => Answer,
+): Answer {
+  let result: Answer | undefined;
+  for (const [level, lists] of LIST_LEVELS.entries()) {
+    const entryOptions = { ...options, previewChars: level === 0 ? options.previewChars : Math.min(options.previewChars, FALLBACK_PREVIEW_CHARS) };
+    const entries: Entry[] = [];
+    for (let index = window.from; index < window.to; index++) entries.push(entry(index, entryOptions, lists));
+    const fit = fitRange(entries.map((made) => byteLength(toJson(made)) + 1), anchor - window.from, MAX_ANSWER_BYTES - ENVELOPE_BYTES);
+    result = answer(entries.slice(fit.from, fit.to), window.from + fit.from, window.from + fit.to, fit.to - fit.from < entries.length);
+    if (byteLength(toJson(result)) <= MAX_ANSWER_BYTES) return result;
+  }
+  return result!;
 }

@@ -58,32 +58,27 @@ export function postingsBytes(store: PostingsStore): number {
   );
 }
 
-function grownU32(array: Uint32Array, need: number): Uint32Array {
+/** A copy of `array` at least `need` long, doubling its length so growth is amortized. */
+function grown(array: Uint32Array, need: number): Uint32Array;
+function grown(array: Int32Array, need: number): Int32Array;
+function grown(array: Uint32Array | Int32Array, need: number): Uint32Array | Int32Array {
   let size = array.length * 2;
   while (size < need) size *= 2;
-  const grown = new Uint32Array(size);
-  grown.set(array);
-  return grown;
-}
-
-function grownI32(array: Int32Array, need: number): Int32Array {
-  let size = array.length * 2;
-  while (size < need) size *= 2;
-  const grown = new Int32Array(size);
-  grown.set(array);
-  return grown;
+  const copy = array instanceof Uint32Array ? new Uint32Array(size) : new Int32Array(size);
+  copy.set(array);
+  return copy;
 }
 
 function ensureTerms(store: PostingsStore, need: number): void {
   if (need <= store.first.length) return;
-  store.first = grownU32(store.first, need);
-  store.head = grownI32(store.head, need);
-  store.last = grownI32(store.last, need);
+  store.first = grown(store.first, need);
+  store.head = grown(store.head, need);
+  store.last = grown(store.last, need);
 }
 
 function ensureDocs(store: PostingsStore, doc: number): void {
   if (doc < store.length.length) return;
-  store.length = grownI32(store.length, doc + 1);
+  store.length = grown(store.length, doc + 1);
   const alive = new Uint8Array(store.length.length);
   alive.set(store.alive);
   store.alive = alive;
@@ -122,7 +117,7 @@ function addPosting(store: PostingsStore, term: number, isNew: boolean, doc: num
   const log = lastAt === 0 ? FIRST_LOG : Math.min(MAX_LOG, ((pool[lastAt + 1]! >>> 26) & 0x1f) + 1);
   const capacity = 1 << log;
   const block = store.poolTop;
-  if (block + capacity + 1 > store.pool.length) store.pool = grownU32(store.pool, block + capacity + 1);
+  if (block + capacity + 1 > store.pool.length) store.pool = grown(store.pool, block + capacity + 1);
   const target = store.pool;
   store.poolTop = block + capacity + 1;
   target[block] = packed;
