@@ -1,13 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { CachedHistorySource } from "./cached-source.ts";
 import { withFastPath } from "./fast-path-reader.ts";
-import { FakeClient, rawText } from "./testing/fake-client.ts";
+import { FakeClient, rawId, rawText } from "./testing/fake-client.ts";
 import type { RawMessage, SessionStamp } from "./reader.ts";
 import { createSdkReader } from "./sdk-reader.ts";
 import type { SqliteReader } from "./sqlite-reader.ts";
 
 const SID = "ses_a";
-const id = (n: number) => `msg_${String(n).padStart(6, "0")}`;
 
 /** A store with write times, standing in for the SQLite reader. */
 class MemoryStore implements SqliteReader {
@@ -58,9 +57,9 @@ class MemoryStore implements SqliteReader {
 
 function setup() {
   const client = new FakeClient();
-  const messages = Array.from({ length: 10 }, (_, i) => rawText(SID, id(i), "user", `m${i}`));
+  const messages = Array.from({ length: 10 }, (_, i) => rawText(SID, rawId("msg", i), "user", `m${i}`));
   client.addSession(SID, messages);
-  client.addSession("ses_other", [rawText("ses_other", id(0), "user", "other")]);
+  client.addSession("ses_other", [rawText("ses_other", rawId("msg", 0), "user", "other")]);
   const store = new MemoryStore();
   for (const message of messages) store.put(structuredClone(message));
   const logs: string[] = [];
@@ -77,8 +76,8 @@ describe("SQLite fast path with SDK fallback", () => {
     const readsAfterFirst = store.reads;
     expect(await source.loadMessages(SID)).toBe(first);
     expect(store.reads).toBe(readsAfterFirst);
-    store.put(rawText(SID, id(3), "user", "edited long ago"));
-    store.put(rawText(SID, id(10), "user", "appended"));
+    store.put(rawText(SID, rawId("msg", 3), "user", "edited long ago"));
+    store.put(rawText(SID, rawId("msg", 10), "user", "appended"));
     const third = await source.loadMessages(SID);
     expect(third).toHaveLength(11);
     expect(third[3]!.parts[0]).toMatchObject({ text: "edited long ago" });
@@ -89,8 +88,8 @@ describe("SQLite fast path with SDK fallback", () => {
   it("reads everything again when rows were deleted", async () => {
     const { store, source } = setup();
     await source.loadMessages(SID);
-    store.rows.delete(id(4));
-    expect((await source.loadMessages(SID)).map((m) => m.id)).not.toContain(id(4));
+    store.rows.delete(rawId("msg", 4));
+    expect((await source.loadMessages(SID)).map((m) => m.id)).not.toContain(rawId("msg", 4));
   });
 
   it("uses the SDK for sessions the database does not hold, and for good after a failure", async () => {
