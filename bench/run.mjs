@@ -2,14 +2,8 @@
 // Pass BENCH_QUICK=1 for sizes ÷10.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { hostBun as bun } from "./host-bun.mjs";
 
-// The host's own binary (its Bun) from the platform package opencode-ai installed.
-const platform = process.platform === "win32" ? "windows" : process.platform;
-const exe = process.platform === "win32" ? "opencode.exe" : "opencode";
-const bun =
-  [`opencode-${platform}-${process.arch}`, `opencode-${platform}-${process.arch}-baseline`]
-    .map((name) => `node_modules/${name}/bin/${exe}`)
-    .find((path) => existsSync(path)) ?? `node_modules/opencode-${platform}-${process.arch}/bin/${exe}`;
 const runs = [
   ["host Bun", bun, ["bench/search-bench.ts"], { BUN_BE_BUN: "1" }],
   ["Node", process.execPath, ["--expose-gc", "--import", "./bench/ts-loader.mjs", "bench/search-bench.ts"], {}],

@@ -18,6 +18,7 @@ import { createPullMessageTool } from "./tools/pull-message.ts";
 import { createPullPartTool } from "./tools/pull-part.ts";
 import { createHistorySearchTool } from "./tools/search.ts";
 import { createHistorySessionsTool } from "./tools/sessions.ts";
+import { pauseIfDue } from "./search/scheduler.ts";
 import { createSearchService } from "./search/service.ts";
 
 export const EngramPlugin: Plugin = async (input: PluginInput) => {
@@ -44,6 +45,7 @@ export const EngramPlugin: Plugin = async (input: PluginInput) => {
     checkSize: 20,
     maxSingleReads: 50,
     maxBytes: config().store.cache_bytes,
+    pause: pauseIfDue,
   });
   const deps: ToolDeps = { config, visibility, source, directory: input.directory };
   const search = createSearchService({ source, config, visibility });

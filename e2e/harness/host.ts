@@ -26,6 +26,8 @@ export interface StartHostOptions {
   env?: Record<string, string>;
   /** Host log level printed to the captured output (default INFO). */
   logLevel?: "DEBUG" | "INFO" | "WARN" | "ERROR";
+  /** Runs after the project and scratch dirs exist, before the host starts (e.g. to seed its data dir). */
+  prepare?(dirs: { root: string; directory: string; xdgData: string }): void;
 }
 
 export interface PromptOptions {
@@ -39,6 +41,8 @@ export interface PromptOptions {
 
 export interface Host {
   url: string;
+  /** The host process id (e.g. to read its memory). */
+  pid: number | undefined;
   /** The scratch project directory (a git repo with one commit). */
   directory: string;
   /** Root of every temp dir of this host (project, HOME, XDG dirs). */
@@ -137,7 +141,8 @@ function buildConfig(mock: MockLlm, opts: StartHostOptions): Record<string, unkn
   return merged;
 }
 
-function hostEnv(root: string, extra: Record<string, string> | undefined): NodeJS.ProcessEnv {
+/** The environment of a host process whose HOME and XDG folders live under `root`. */
+export function hostEnv(root: string, extra: Record<string, string> | undefined): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   // Drop the caller's opencode settings (tests may themselves run inside opencode).
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("OPENCODE")) env[k] = v;
@@ -187,6 +192,7 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
   if (opts.globalEngramConfig !== undefined) {
     writeFiles(join(root, "config", "opencode"), { "opencode-engram.jsonc": opts.globalEngramConfig });
   }
+  opts.prepare?.({ root, directory, xdgData: join(root, "data") });
 
   const args = ["serve", "--port", "0", "--hostname", "127.0.0.1", "--print-logs", "--log-level", opts.logLevel ?? "INFO"];
   const child = spawn(resolveOpencodeBinary(), args, {
@@ -273,6 +279,7 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
 
   const host: Host = {
     url,
+    pid: child.pid,
     directory,
     root,
     dataDir: join(root, "data", "opencode"),

@@ -5,12 +5,28 @@ import { createSdkReader } from "./sdk-reader.ts";
 
 const SID = "ses_a";
 
-function setup(count: number, options: Partial<{ pageSize: number; timeoutMs: number; maxBytes: number }> = {}) {
+function setup(count: number, options: Partial<{ pageSize: number; timeoutMs: number; maxBytes: number; pause: () => Promise<void> | undefined }> = {}) {
   const client = new FakeClient();
   const session = client.addSession(SID, Array.from({ length: count }, (_, i) => rawText(SID, rawId("msg", i), i % 2 ? "assistant" : "user", `text ${i}`)));
   const reader = createSdkReader(client, { pageSize: options.pageSize ?? 7, timeoutMs: options.timeoutMs ?? 1000 });
-  const source = new CachedHistorySource(reader, { checkSize: 5, maxSingleReads: 3, maxBytes: options.maxBytes ?? 1 << 30 });
+  const source = new CachedHistorySource(reader, {
+    checkSize: 5,
+    maxSingleReads: 3,
+    maxBytes: options.maxBytes ?? 1 << 30,
+    ...(options.pause ? { pause: options.pause } : {}),
+  });
   return { client, session, source };
+}
+
+const pageReads = (client: FakeClient) => client.calls.filter((c) => c.method === "session.messages").length;
+
+/** A pause hook that cancels `controller` at the second pause (after the first page). */
+function cancelAtSecondPause(controller: AbortController): () => Promise<void> {
+  let pauses = 0;
+  return () => {
+    if (++pauses === 2) controller.abort();
+    return Promise.resolve();
+  };
 }
 
 describe("cached history source", () => {
@@ -63,6 +79,25 @@ describe("cached history source", () => {
     const results = await Promise.all(Array.from({ length: 20 }, () => source.loadMessages(SID)));
     expect(new Set(results).size).toBe(1);
     expect(client.calls.filter((c) => c.method === "session.get")).toHaveLength(1);
+  });
+
+  it("stops a cancelled read at its next piece", async () => {
+    const controller = new AbortController();
+    const { source, client } = setup(30, { pause: cancelAtSecondPause(controller) });
+    await expect(source.loadMessages(SID, { signal: controller.signal })).rejects.toThrow(/abort/i);
+    expect(pageReads(client)).toBe(1); // of 5 pages
+    // Nothing half-read was kept: the next read starts over and completes.
+    expect(await source.loadMessages(SID)).toHaveLength(30);
+  });
+
+  it("goes on with a shared read while another caller still waits for it", async () => {
+    const controller = new AbortController();
+    const { source, client } = setup(30, { pause: cancelAtSecondPause(controller) });
+    const cancelled = source.loadMessages(SID, { signal: controller.signal });
+    const kept = source.loadMessages(SID, { signal: new AbortController().signal });
+    await expect(cancelled).rejects.toThrow(/abort/i);
+    expect(await kept).toHaveLength(30);
+    expect(pageReads(client)).toBe(5);
   });
 
   it("evicts the least recently read session past its byte budget", async () => {

@@ -1,13 +1,15 @@
 // A HistorySource over a raw reader, with a per-session message cache kept current by host events
-// and by a cheap check of the newest page on every read. Unchanged messages keep their object
-// identity across refreshes; the cache is bounded by an estimate of the bytes it holds.
+// and by a cheap check on every read (the store's change stamp, else the newest page). Unchanged
+// messages keep their object identity across refreshes; the cache is bounded by an estimate of the
+// bytes it holds. Whole reads run in pieces (`pause` between them) and stop when every caller
+// waiting on them has cancelled.
 
 import { HistoryError } from "../history/errors.ts";
 import type { HistoryMessage, SessionInfo } from "../history/types.ts";
 import { BoundedMap } from "../util/bounded-map.ts";
-import type { HistorySource } from "./source.ts";
+import type { HistorySource, LoadOptions } from "./source.ts";
 import { mapMessage, mapSession } from "./map.ts";
-import type { HistoryReader, SessionStamp } from "./reader.ts";
+import { checkpoint, type HistoryReader, type ReadOptions, type SessionStamp } from "./reader.ts";
 import { sameMessage } from "./equal.ts";
 
 export interface CachedSourceOptions {
@@ -17,6 +19,16 @@ export interface CachedSourceOptions {
   maxSingleReads: number;
   /** Estimated bytes of all cached sessions together. */
   maxBytes: number;
+  /** Between pieces of a whole-session read: a promise when the event loop is due a turn. */
+  pause?: () => Promise<void> | undefined;
+}
+
+/** One read of a session shared by every concurrent caller; cancelled when all of them cancel. */
+interface SharedLoad {
+  done: Promise<HistoryMessage[]>;
+  controller: AbortController;
+  /** Callers still waiting that did not cancel; undefined counts as a caller that cannot. */
+  waiting: number;
 }
 
 interface SessionEntry {
@@ -47,7 +59,7 @@ function estimateBytes(message: HistoryMessage): number {
 }
 
 function sameStamp(a: SessionStamp, b: SessionStamp): boolean {
-  return a.messages === b.messages && a.parts === b.parts && a.updated === b.updated;
+  return a.seq === b.seq && a.rows === b.rows;
 }
 
 function newestFirst(raw: unknown[]): SessionInfo[] {
@@ -62,7 +74,7 @@ function byId(a: HistoryMessage, b: HistoryMessage): number {
 export class CachedHistorySource implements HistorySource {
   /** Least recently read first; the session just read always stays, whatever its size. */
   private readonly sessions: BoundedMap<string, SessionEntry>;
-  private readonly inflight = new Map<string, Promise<HistoryMessage[]>>();
+  private readonly inflight = new Map<string, SharedLoad>();
   private readonly firstInfo = new Map<string, Promise<SessionInfo>>();
   private readonly loadedBefore = new Set<string>();
 
@@ -101,13 +113,44 @@ export class CachedHistorySource implements HistorySource {
     return info;
   }
 
-  /** Concurrent callers of one session share one read. */
-  loadMessages(sessionId: string): Promise<HistoryMessage[]> {
-    const running = this.inflight.get(sessionId);
-    if (running) return running;
-    const load = this.refresh(sessionId).finally(() => this.inflight.delete(sessionId));
-    this.inflight.set(sessionId, load);
-    return load;
+  /** Concurrent callers of one session share one read; it stops only when all of them cancelled. */
+  loadMessages(sessionId: string, options: LoadOptions = {}): Promise<HistoryMessage[]> {
+    const { signal } = options;
+    signal?.throwIfAborted();
+    let shared = this.inflight.get(sessionId);
+    if (!shared) {
+      const controller = new AbortController();
+      const load: SharedLoad = { controller, waiting: 0, done: Promise.resolve([]) };
+      load.done = this.refresh(sessionId, { signal: controller.signal, ...(this.options.pause ? { pause: this.options.pause } : {}) }).finally(() => {
+        if (this.inflight.get(sessionId) === load) this.inflight.delete(sessionId);
+      });
+      this.inflight.set(sessionId, load);
+      shared = load;
+    }
+    const load = shared;
+    load.waiting++;
+    if (!signal) return load.done;
+    return new Promise<HistoryMessage[]>((resolve, reject) => {
+      const onAbort = () => {
+        reject(signal.reason);
+        if (--load.waiting === 0) {
+          load.controller.abort(signal.reason);
+          // Nobody waits for it any more: the next caller starts a fresh read.
+          if (this.inflight.get(sessionId) === load) this.inflight.delete(sessionId);
+        }
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      load.done.then(
+        (messages) => {
+          signal.removeEventListener("abort", onAbort);
+          resolve(messages);
+        },
+        (error: unknown) => {
+          signal.removeEventListener("abort", onAbort);
+          reject(error);
+        },
+      );
+    });
   }
 
   /** Host event: a message of this session changed (or was added or removed). */
@@ -127,29 +170,29 @@ export class CachedHistorySource implements HistorySource {
     return this.sessions.totalWeight();
   }
 
-  private async refresh(sessionId: string): Promise<HistoryMessage[]> {
+  private async refresh(sessionId: string, read: ReadOptions): Promise<HistoryMessage[]> {
     const entry = this.sessions.peek(sessionId);
     // Stamp first: a write landing during the read changes the next stamp, so it is not missed.
     const stamp = await this.reader.stamp?.(sessionId);
     let messages: HistoryMessage[];
-    if (!entry || entry.dirty === "all") messages = await this.readAll(sessionId);
+    if (!entry || entry.dirty === "all") messages = await this.readAll(sessionId, read);
     else if (stamp && entry.stamp) {
       if (entry.dirty.size === 0 && sameStamp(stamp, entry.stamp)) {
         this.sessions.get(sessionId); // now the most recently read
         return entry.messages;
       }
-      messages = await this.updateFromStamp(sessionId, entry, entry.stamp, stamp);
-    } else messages = await this.update(sessionId, entry);
+      messages = await this.updateFromStamp(sessionId, entry, entry.stamp, read);
+    } else messages = await this.update(sessionId, entry, read);
     this.store(sessionId, messages, stamp);
     return messages;
   }
 
-  /** With the store's write times, re-read exactly the messages written since the last read. */
-  private async updateFromStamp(sessionId: string, entry: SessionEntry, before: SessionStamp, now: SessionStamp): Promise<HistoryMessage[]> {
-    // Fewer rows than before means something was deleted: only a full read shows what.
-    if (now.messages < before.messages || now.parts < before.parts) return this.readAll(sessionId);
-    const ids = new Set([...(await this.reader.changedSince!(sessionId, before.updated)), ...(entry.dirty as Set<string>)]);
-    if (ids.size > this.options.maxSingleReads * 4) return this.readAll(sessionId);
+  /** With the store's change log, re-read exactly the messages written since the last read. */
+  private async updateFromStamp(sessionId: string, entry: SessionEntry, before: SessionStamp, read: ReadOptions): Promise<HistoryMessage[]> {
+    const changed = await this.reader.changedSince!(sessionId, before);
+    if (changed === undefined) return this.readAll(sessionId, read);
+    const ids = new Set([...changed, ...(entry.dirty as Set<string>)]);
+    if (ids.size > this.options.maxSingleReads * 4) return this.readAll(sessionId, read);
     const current = new Map(entry.messages.map((message) => [message.id, message]));
     for (const messageId of ids) await this.reread(sessionId, messageId, current);
     return [...current.values()].sort(byId);
@@ -163,14 +206,21 @@ export class CachedHistorySource implements HistorySource {
     else if (!cached || !sameMessage(cached, message)) current.set(messageId, message);
   }
 
-  private async readAll(sessionId: string): Promise<HistoryMessage[]> {
+  private async readAll(sessionId: string, read: ReadOptions): Promise<HistoryMessage[]> {
     if (!this.sessions.has(sessionId)) {
       // The first read may share the info a permission check just fetched; a reload re-checks.
       const first = this.firstInfo.get(sessionId);
       await (first && !this.loadedBefore.has(sessionId) ? first : this.getSession(sessionId));
       this.loadedBefore.add(sessionId);
     }
-    return this.mapAll(sessionId, await this.reader.readAll(sessionId));
+    const raw = await this.reader.readAll(sessionId, read);
+    const out: HistoryMessage[] = [];
+    for (const entry of raw) {
+      const message = mapMessage(entry, sessionId);
+      if (message) out.push(message);
+      await checkpoint(read);
+    }
+    return out;
   }
 
   private mapAll(sessionId: string, raw: unknown[]): HistoryMessage[] {
@@ -182,7 +232,7 @@ export class CachedHistorySource implements HistorySource {
     return out;
   }
 
-  private async update(sessionId: string, entry: SessionEntry): Promise<HistoryMessage[]> {
+  private async update(sessionId: string, entry: SessionEntry, read: ReadOptions): Promise<HistoryMessage[]> {
     const dirty = entry.dirty as Set<string>;
     entry.dirty = new Set();
     const current = new Map(entry.messages.map((message) => [message.id, message]));
@@ -191,7 +241,7 @@ export class CachedHistorySource implements HistorySource {
     const cachedNewestId = entry.messages[entry.messages.length - 1]?.id;
     // A full page whose oldest message is unknown and newer than the cache: we missed more than a page.
     if (newest.length >= this.options.checkSize && oldestNewId && !current.has(oldestNewId) && (!cachedNewestId || oldestNewId > cachedNewestId)) {
-      return this.readAll(sessionId);
+      return this.readAll(sessionId, read);
     }
     const inPage = new Set(newest.map((message) => message.id));
     // Cached messages inside the page's range that the page lacks were removed (revert).

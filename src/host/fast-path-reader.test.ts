@@ -2,46 +2,74 @@ import { describe, expect, it } from "vitest";
 import { CachedHistorySource } from "./cached-source.ts";
 import { withFastPath } from "./fast-path-reader.ts";
 import { FakeClient, rawId, rawText } from "./testing/fake-client.ts";
-import type { RawMessage, SessionStamp } from "./reader.ts";
+import { checkpoint, type RawMessage, type ReadOptions, type SessionStamp } from "./reader.ts";
 import { createSdkReader } from "./sdk-reader.ts";
 import type { SqliteReader } from "./sqlite-reader.ts";
 
 const SID = "ses_a";
 
-/** A store with write times, standing in for the SQLite reader. */
+/** A store with the host's per-session event log and part row ids, standing in for the SQLite reader. */
 class MemoryStore implements SqliteReader {
-  rows = new Map<string, { raw: RawMessage; updated: number }>();
-  clock = 1;
+  rows = new Map<string, RawMessage>();
+  /** Message ids in event order: events[seq] named that message. */
+  events: string[] = [];
+  /** First seq still in the log (older events pruned). */
+  pruned = 0;
+  /** Highest row id of written rows (import writes rows without events). */
+  rowid = 0;
+  rowOf = new Map<string, number>();
   reads = 0;
+  pieces = 0;
   fail = false;
   put(raw: RawMessage) {
-    this.rows.set((raw.info as { id: string }).id, { raw, updated: this.clock++ });
+    const id = (raw.info as { id: string }).id;
+    this.rows.set(id, raw);
+    if (!this.rowOf.has(id)) this.rowOf.set(id, ++this.rowid);
+    this.events.push(id);
+  }
+  remove(id: string) {
+    this.rows.delete(id);
+    this.events.push(id);
+  }
+  /** `opencode import` of a new message: rows, no event. */
+  importRow(raw: RawMessage) {
+    const id = (raw.info as { id: string }).id;
+    this.rows.set(id, raw);
+    this.rowOf.set(id, ++this.rowid);
   }
   private sorted() {
-    return [...this.rows.values()].sort((a, b) => ((a.raw.info as { id: string }).id < (b.raw.info as { id: string }).id ? -1 : 1));
+    return [...this.rows.values()].sort((a, b) => ((a.info as { id: string }).id < (b.info as { id: string }).id ? -1 : 1));
   }
   holds(sessionId: string) {
     return sessionId === SID;
   }
-  async readAll() {
+  async readAll(_: string, options: ReadOptions = {}) {
     if (this.fail) throw new Error("disk I/O error");
     this.reads++;
-    return this.sorted().map((row) => structuredClone(row.raw));
+    const out: RawMessage[] = [];
+    for (const row of this.sorted()) {
+      this.pieces++;
+      out.push(structuredClone(row));
+      await checkpoint(options);
+    }
+    return out;
   }
   async readNewest(_: string, count: number) {
-    return (await this.readAll()).slice(-count);
+    return (await this.readAll(SID)).slice(-count);
   }
   async readOne(_: string, messageId: string) {
     this.reads++;
     const row = this.rows.get(messageId);
-    return row ? structuredClone(row.raw) : undefined;
+    return row ? structuredClone(row) : undefined;
   }
   async stamp(): Promise<SessionStamp> {
-    const rows = [...this.rows.values()];
-    return { messages: rows.length, parts: rows.length, updated: Math.max(0, ...rows.map((row) => row.updated)) };
+    return { seq: this.events.length - 1, rows: this.rowid };
   }
-  async changedSince(_: string, updated: number) {
-    return [...this.rows.entries()].filter(([, row]) => row.updated >= updated).map(([key]) => key);
+  async changedSince(_: string, since: SessionStamp) {
+    if (since.seq + 1 < this.pruned) return undefined;
+    const ids = new Set(this.events.slice(since.seq + 1));
+    for (const [id, row] of this.rowOf) if (row > since.rows) ids.add(id);
+    return [...ids];
   }
   everySession() {
     return [
@@ -85,11 +113,31 @@ describe("SQLite fast path with SDK fallback", () => {
     expect(store.reads - readsAfterFirst).toBeLessThanOrEqual(3);
   });
 
-  it("reads everything again when rows were deleted", async () => {
+  it("drops a message the host removed, re-reading only it", async () => {
     const { store, source } = setup();
     await source.loadMessages(SID);
-    store.rows.delete(rawId("msg", 4));
+    const readsBefore = store.reads;
+    store.remove(rawId("msg", 4));
     expect((await source.loadMessages(SID)).map((m) => m.id)).not.toContain(rawId("msg", 4));
+    expect(store.reads - readsBefore).toBe(1);
+  });
+
+  it("sees messages written without an event (an import) by their row ids", async () => {
+    const { store, source } = setup();
+    await source.loadMessages(SID);
+    store.importRow(rawText(SID, rawId("msg", 20), "user", "imported"));
+    expect((await source.loadMessages(SID)).map((m) => m.id)).toContain(rawId("msg", 20));
+  });
+
+  it("reads everything again when the events since the last read were pruned", async () => {
+    const { store, source } = setup();
+    await source.loadMessages(SID);
+    const readsBefore = store.reads;
+    store.put(rawText(SID, rawId("msg", 5), "user", "edited"));
+    store.pruned = store.events.length;
+    expect((await source.loadMessages(SID))[5]!.parts[0]).toMatchObject({ text: "edited" });
+    expect(store.reads - readsBefore).toBe(1);
+    expect(store.pieces).toBe(20);
   });
 
   it("uses the SDK for sessions the database does not hold, and for good after a failure", async () => {

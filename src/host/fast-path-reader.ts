@@ -4,7 +4,7 @@
 
 import { HistoryError } from "../history/errors.ts";
 import type { Log } from "./log.ts";
-import type { HistoryReader, MessageReads } from "./reader.ts";
+import type { HistoryReader, MessageReads, ReadOptions } from "./reader.ts";
 import type { SqliteReader } from "./sqlite-reader.ts";
 
 export type OpenFastPath = (probeSessionId: string) => Promise<SqliteReader | string>;
@@ -27,12 +27,14 @@ export function withFastPath(sdk: HistoryReader, open: OpenFastPath, log: Log): 
     return reader?.holds(sessionId) ? reader : undefined;
   }
 
-  async function attempt<T>(sessionId: string, read: (reader: MessageReads) => Promise<T>): Promise<T> {
+  async function attempt<T>(sessionId: string, read: (reader: MessageReads) => Promise<T>, options?: ReadOptions): Promise<T> {
     const reader = await fastFor(sessionId).catch(() => undefined);
     if (reader) {
       try {
         return await read(reader);
       } catch (error) {
+        // A cancelled read is not a failure of the fast path.
+        if (options?.signal?.aborted) throw error;
         failed = true;
         reader.close();
         log("warn", `SQLite fast path failed (${error instanceof Error ? error.message : String(error)}); reading through the SDK from now on`);
@@ -42,7 +44,7 @@ export function withFastPath(sdk: HistoryReader, open: OpenFastPath, log: Log): 
   }
 
   return {
-    readAll: (sessionId) => attempt(sessionId, (reader) => reader.readAll(sessionId)),
+    readAll: (sessionId, options) => attempt(sessionId, (reader) => reader.readAll(sessionId, options), options),
     readNewest: (sessionId, count) => attempt(sessionId, (reader) => reader.readNewest(sessionId, count)),
     readOne: (sessionId, messageId) => attempt(sessionId, (reader) => reader.readOne(sessionId, messageId)),
     listSessions: () => sdk.listSessions(),
@@ -56,10 +58,9 @@ export function withFastPath(sdk: HistoryReader, open: OpenFastPath, log: Log): 
       const reader = await fastFor(sessionId).catch(() => undefined);
       return reader ? reader.stamp(sessionId) : undefined;
     },
-    async changedSince(sessionId, updated) {
+    async changedSince(sessionId, since) {
       const reader = await fastFor(sessionId).catch(() => undefined);
-      if (!reader) throw new Error("change tracking needs the SQLite fast path");
-      return reader.changedSince(sessionId, updated);
+      return reader ? reader.changedSince(sessionId, since) : undefined;
     },
     async close() {
       failed = true;

@@ -6,9 +6,27 @@ export interface RawMessage {
   parts: unknown[];
 }
 
+/** How a long read shares the event loop and stops. */
+export interface ReadOptions {
+  /** A cancelled read stops at its next piece and rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Called between pieces of work; when it returns a promise (a turn of the event loop is due), the read awaits it. */
+  pause?: () => Promise<void> | undefined;
+}
+
+/** Between two pieces of a long read: stop if cancelled, give the loop its turn if one is due. */
+export async function checkpoint(options: ReadOptions): Promise<void> {
+  options.signal?.throwIfAborted();
+  const wait = options.pause?.();
+  if (wait) {
+    await wait;
+    options.signal?.throwIfAborted();
+  }
+}
+
 export interface MessageReads {
   /** Every message of the session, oldest first. */
-  readAll(sessionId: string): Promise<RawMessage[]>;
+  readAll(sessionId: string, options?: ReadOptions): Promise<RawMessage[]>;
   /** The newest `count` messages, oldest first. */
   readNewest(sessionId: string, count: number): Promise<RawMessage[]>;
   /** One message, or undefined when it no longer exists. */
@@ -19,10 +37,11 @@ export interface HistoryReader extends MessageReads {
   listSessions(): Promise<unknown[]>;
   /**
    * Optional cheap change detection (the SQLite path): a stamp that changes with every write to
-   * the session, and the ids of messages written at or after a time.
+   * the session, and the ids of the messages written since an earlier stamp.
    */
   stamp?(sessionId: string): Promise<SessionStamp | undefined>;
-  changedSince?(sessionId: string, updated: number): Promise<string[]>;
+  /** Messages written (or removed) since `since`; undefined when the store cannot tell (read all). */
+  changedSince?(sessionId: string, since: SessionStamp): Promise<string[] | undefined>;
   /**
    * Every session of every project in the store holding `probeSessionId` (the SQLite path only;
    * the SDK lists one project's sessions).
@@ -34,9 +53,10 @@ export interface HistoryReader extends MessageReads {
   close?(): Promise<void>;
 }
 
+/** Cost independent of the session's size: two index lookups. */
 export interface SessionStamp {
-  messages: number;
-  parts: number;
-  /** Latest write time of any message or part. */
-  updated: number;
+  /** The host's own per-session event sequence: every message and part write the host makes adds one (-1: none yet). */
+  seq: number;
+  /** Highest row id of the session's parts: rows written outside the host's events (`opencode import`). */
+  rows: number;
 }

@@ -1,7 +1,7 @@
 // Reads through the plugin's SDK client: the supported, always-available path.
 
 import { HistoryError } from "../history/errors.ts";
-import type { HistoryReader, RawMessage } from "./reader.ts";
+import { checkpoint, type HistoryReader, type RawMessage } from "./reader.ts";
 
 /** The slice of the SDK client this reader uses (the real client satisfies it). */
 export interface SessionClient {
@@ -78,12 +78,13 @@ export function createSdkReader(client: SessionClient, options: SdkReaderOptions
   }
 
   return {
-    async readAll(sessionId) {
+    async readAll(sessionId, options = {}) {
       // Page backwards with the host's cursor so no single response is huge.
       const pages: RawMessage[][] = [];
       const seen = new Set<string>();
       let before: string | undefined;
       for (;;) {
+        await checkpoint(options);
         const { messages, cursor } = await page(sessionId, pageSize, before);
         const fresh = messages.filter((entry) => {
           const id = idOf(entry);

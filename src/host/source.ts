@@ -3,6 +3,11 @@
 
 import type { HistoryMessage, SessionInfo } from "../history/types.ts";
 
+export interface LoadOptions {
+  /** The caller's cancellation (the tool context's abort signal). */
+  signal?: AbortSignal;
+}
+
 export interface HistorySource {
   /** Every session of the project, children included, newest first. */
   listSessions(): Promise<SessionInfo[]>;
@@ -13,9 +18,10 @@ export interface HistorySource {
   /** One session's info; throws HistoryError naming the id when it does not exist. */
   getSession(sessionId: string): Promise<SessionInfo>;
   /**
-   * All messages of a session, chronological. Cached and refreshed incrementally:
+   * All messages of a session, chronological. The list is never changed once returned (a change
+   * gives a new list), so callers may key derived data by it. Cached and refreshed incrementally:
    * message objects are immutable, so an unchanged message is the same object as last time
    * and a changed one is a new object (callers may track changes by identity).
    */
-  loadMessages(sessionId: string): Promise<HistoryMessage[]>;
+  loadMessages(sessionId: string, options?: LoadOptions): Promise<HistoryMessage[]>;
 }

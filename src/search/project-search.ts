@@ -6,7 +6,7 @@
 import type { SessionInfo } from "../history/types.ts";
 import { addStats, emptyStats, type CollectionStats } from "./rank/bm25.ts";
 import { compareResults, completeHits, type MessageResult } from "./rank/rank.ts";
-import { maybeYield, now } from "./scored.ts";
+import { maybeYield, now } from "./scheduler.ts";
 import type { CollectedSession } from "./session-search.ts";
 
 export interface SessionResult extends MessageResult {
@@ -37,14 +37,14 @@ export type SearchOne = (session: SessionInfo, deadline: number) => Promise<Sess
 export async function searchProject(
   sessions: readonly SessionInfo[],
   searchOne: SearchOne,
-  options: { concurrency: number; budgetMs: number; limit: number },
+  options: { concurrency: number; budgetMs: number; limit: number; signal?: AbortSignal },
 ): Promise<ProjectSearchOutcome> {
   const deadline = now() + options.budgetMs;
   const found: Array<{ session: SessionInfo; found: SessionFound }> = [];
   let next = 0;
   let unsearched = 0;
   const worker = async (): Promise<void> => {
-    while (next < sessions.length) {
+    while (next < sessions.length && !options.signal?.aborted) {
       const session = sessions[next++]!;
       await maybeYield();
       if (now() > deadline) {
@@ -68,6 +68,7 @@ export async function searchProject(
   const workers: Promise<void>[] = [];
   for (let i = 0; i < Math.max(1, Math.min(options.concurrency, sessions.length)); i++) workers.push(worker());
   await Promise.all(workers);
+  options.signal?.throwIfAborted();
   // One session ranks with its own statistics; several, with their sum.
   let global: CollectionStats | undefined;
   if (found.length > 1) {

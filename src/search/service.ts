@@ -5,7 +5,7 @@ import type { EngramConfig } from "../config/schema.ts";
 import { ArgumentError } from "../history/errors.ts";
 import { authoredText } from "../history/preview.ts";
 import { clip } from "../history/text.ts";
-import type { Role, SessionInfo } from "../history/types.ts";
+import type { HistoryMessage, Role, SessionInfo } from "../history/types.ts";
 import type { ToolVisibility } from "../history/tool-visibility.ts";
 import type { SessionView } from "../history/view.ts";
 import type { HistorySource } from "../host/source.ts";
@@ -18,7 +18,8 @@ import { RegexRunner } from "./scan/regex-runner.ts";
 import { searchProject, type SessionResult } from "./project-search.ts";
 import { rankSessions, type RankedSession } from "./rank/rank-sessions.ts";
 import { messageScore, rankPool } from "./rank/rank.ts";
-import { asSearch, now, yieldToLoop, type SearchFilters } from "./scored.ts";
+import type { SearchFilters } from "./scored.ts";
+import { asSearch, maybeYield, now } from "./scheduler.ts";
 import { collectSession, rankSession, type Query } from "./session-search.ts";
 import { parseQuery } from "./text/tokenize.ts";
 import { ViewCache } from "./view-cache.ts";
@@ -48,6 +49,8 @@ export interface SearchRequest {
   after?: number;
   before?: number;
   limit?: number;
+  /** The tool call's cancellation: reads and scans stop at their next slice. */
+  signal?: AbortSignal;
 }
 
 /** "project": the sessions the host lists for this project; "global": every session in the store. */
@@ -66,6 +69,7 @@ export interface SessionsRequest {
   includeChildren: boolean;
   /** Every project's sessions (needs the caller, whose store is read). */
   global?: { callerSessionId: string };
+  signal?: AbortSignal;
 }
 
 export interface SessionSummary {
@@ -141,9 +145,16 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     return { visibility: options.visibility(), messages };
   }
 
+  let cacheBytes = options.config().search.cache_bytes;
+  /** The index cache's bound follows the config (enforced when it changes, not on every lookup). */
+  function applyCacheBound(): void {
+    const bytes = options.config().search.cache_bytes;
+    if (bytes !== cacheBytes) cache.setMax((cacheBytes = bytes));
+  }
+
   function indexedSession(sessionId: string): IndexedSession {
     const config = options.config();
-    cache.setMax(config.search.cache_bytes);
+    applyCacheBound();
     const key = `${sessionId}\u0000${visibilityKey(config)}`;
     let entry = cache.get(key);
     if (!entry) {
@@ -153,35 +164,71 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     return entry;
   }
 
-  async function loadView(sessionId: string, callerSessionId: string): Promise<SessionView> {
-    const messages = await source.loadMessages(sessionId);
-    return views.view(sessionId, messages, sessionId === callerSessionId);
+  /**
+   * Other sessions' views by the very list they were made from: a source never changes a list it
+   * returned, so an unchanged session (most of a project search) costs one lookup, and the view
+   * goes when the source drops the list.
+   */
+  const viewsByList = new WeakMap<readonly HistoryMessage[], SessionView>();
+
+  async function loadView(sessionId: string, callerSessionId: string, signal?: AbortSignal): Promise<SessionView> {
+    const messages = await source.loadMessages(sessionId, signal ? { signal } : {});
+    if (sessionId === callerSessionId) return views.view(sessionId, messages, true);
+    let view = viewsByList.get(messages);
+    if (view?.sessionId !== sessionId) viewsByList.set(messages, (view = views.view(sessionId, messages, false)));
+    return view;
+  }
+
+  /**
+   * The view, or undefined when the deadline passes first: the read goes on and fills the cache
+   * for the next call, but this answer does not wait for it.
+   */
+  async function viewBefore(sessionId: string, callerSessionId: string, deadline: number, signal?: AbortSignal): Promise<SessionView | undefined> {
+    const loading = loadView(sessionId, callerSessionId, signal);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(0, deadline - now()))));
+    loading.catch(() => {}); // a read that fails after the deadline has no one to tell
+    try {
+      return await Promise.race([loading, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Searches `sessions` as seen by the calling session (its own view hides what it has in context). */
-  async function runSearch(callerSessionId: string, query: Query, filters: SearchFilters, limit: number, sessions: SessionInfo[], budgetMs?: number) {
+  async function runSearch(
+    callerSessionId: string,
+    query: Query,
+    filters: SearchFilters,
+    limit: number,
+    sessions: SessionInfo[],
+    signal: AbortSignal | undefined,
+    budgetMs?: number,
+  ) {
     const config = options.config().search;
     const limits = { limit, maxHits: config.max_hits_per_message, maxSnippets: config.max_snippets_per_hit, snippetChars: config.snippet_chars };
     const visibility = options.visibility();
     return searchProject(
       sessions,
       async (session, deadline) => {
-        const view = await loadView(session.id, callerSessionId);
-        // The read and the view were one synchronous stretch: the search starts a fresh one.
-        await yieldToLoop();
+        const view = await viewBefore(session.id, callerSessionId, deadline, signal);
+        if (!view) return { collected: { docs: [], via: "scan", timedOut: true }, rank: () => [], turnOf: () => 0 };
+        // The read and the view were one synchronous stretch: the search starts a fresh one
+        // when that one is spent (a forced turn per session would cost a project search its budget).
+        await maybeYield();
+        signal?.throwIfAborted();
         // Snippets for each session's best result now (history_sessions shows it); the rest only
         // for the results the merged answer keeps (searchProject completes them).
-        const searchOptions = { visibility, indexed: indexedSession(session.id), deadline, hitsFor: 1 };
+        const searchOptions = { visibility, indexed: indexedSession(session.id), deadline, hitsFor: 1, signal };
         const collected = await collectSession(view, query, filters, searchOptions);
-        cache.trim();
         return {
           collected,
           rank: (global) => rankSession(collected, query, limits, searchOptions, global),
           turnOf: (id: string) => view.turnNumbers[view.indexById.get(id) ?? -1] ?? 0,
         };
       },
-      { concurrency: config.project_concurrency, budgetMs: budgetMs ?? config.project_time_budget_ms, limit },
-    );
+      { concurrency: config.project_concurrency, budgetMs: budgetMs ?? config.project_time_budget_ms, limit, signal },
+    ).finally(() => cache.trim());
   }
 
   /** Brings the named session's index up to date and returns it (tests, bench). */
@@ -204,7 +251,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     if (request.before !== undefined) filters.before = request.before;
     if (request.scope !== "session") {
       const sessions = await listScope(request.scope === "global" ? request.callerSessionId : undefined);
-      const outcome = await runSearch(request.callerSessionId, query, filters, limit, sessions);
+      const outcome = await runSearch(request.callerSessionId, query, filters, limit, sessions, request.signal);
       if (request.scope === "global") {
         const directories = new Map(sessions.map((session) => [session.id, session.directory]));
         for (const result of outcome.results) result.directory = directories.get(result.sessionId);
@@ -217,7 +264,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     const session = await source.getSession(sessionId);
     // One session: a larger budget that only guards a runaway regex or a huge cold scan.
     const budget = Math.max(SESSION_BUDGET_MS, config.project_time_budget_ms);
-    const outcome = await runSearch(request.callerSessionId, query, filters, limit, [session], budget);
+    const outcome = await runSearch(request.callerSessionId, query, filters, limit, [session], request.signal, budget);
     const answer: SearchAnswer = { results: outcome.results, scope: "session" };
     if (outcome.unsearched > 0) answer.unsearched = outcome.unsearched;
     return answer;
@@ -239,7 +286,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
       const query = compileQuery({ query: request.query }, regexRunner);
       if (query.kind !== "keyword") throw new ArgumentError("query must contain a searchable word");
       const filters: SearchFilters = { types: new Set<HitType>(["text", "tool"]) };
-      const outcome = await runSearch("", query, filters, 3, all);
+      const outcome = await runSearch("", query, filters, 3, all, request.signal);
       unsearched = outcome.unsearched;
       const ranked: RankedSession[] = rankSessions(all, outcome.perSession, query.parsed);
       chosen = ranked.slice(0, request.limit);
@@ -253,11 +300,12 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
       let first = "";
       if (now() <= deadline) {
         try {
-          const view = await loadView(session.id, "");
+          const view = await loadView(session.id, "", request.signal);
           turns = view.turnNumbers[view.turnNumbers.length - 1] ?? 0;
           first = firstUserText(view);
         } catch {
           // listed but unreadable: keep it with what the listing says
+          request.signal?.throwIfAborted();
         }
       }
       const summary: SessionSummary = { session, turns, preview: clip(first, config.browse.preview_chars) };

@@ -10,7 +10,8 @@ import { emptyStats, type CollectionStats } from "./rank/bm25.ts";
 import { rankMessages, textReader, type MessageResult } from "./rank/rank.ts";
 import { rescore } from "./rank/rescore.ts";
 import { scanSession } from "./scan/scan.ts";
-import { maybeYield, type DocFilter, type ScoredDoc, type SearchFilters } from "./scored.ts";
+import { maybeYield } from "./scheduler.ts";
+import type { DocFilter, ScoredDoc, SearchFilters } from "./scored.ts";
 import { keywordMarks, patternMarks } from "./text/snippets.ts";
 import type { ParsedQuery } from "./text/tokenize.ts";
 
@@ -33,6 +34,8 @@ export interface SessionSearchOptions {
   /** The session's index holder; absent = scan only. */
   indexed?: IndexedSession;
   deadline?: number;
+  /** Cancels the scan at its next slice. */
+  signal?: AbortSignal;
 }
 
 /** The request's filters on a message and chunk (type, role, tool, time), nothing else. */
@@ -102,10 +105,10 @@ export async function collectSession(
     }
     if (!docs) {
       stats = emptyStats(query.parsed.terms.length);
-      docs = await scanSession(visible(), options.visibility, query.parsed, accept, { deadline: options.deadline, stats });
+      docs = await scanSession(visible(), options.visibility, query.parsed, accept, { deadline: options.deadline, stats, signal: options.signal });
     }
   } else {
-    docs = await patternScan(visible(), options.visibility, query.matcher, accept, { deadline: options.deadline });
+    docs = await patternScan(visible(), options.visibility, query.matcher, accept, { deadline: options.deadline, signal: options.signal });
   }
   if (!docs) return { docs: [], via, timedOut: true };
   // Ranking is one synchronous stretch: start it on a fresh slice.

@@ -80,6 +80,7 @@ export function createHistorySearchTool(deps: ToolDeps, service: SearchService):
         if (args.before !== undefined) request.before = args.before;
         if (scope === "global") await askForEveryProject(context, "history_search");
         else if (request.sessionId !== undefined) await mayRead(deps, request.sessionId, context, "history_search");
+        if (context.abort) request.signal = context.abort;
         const answer = await service.search(request);
         return formatSearchAnswer(answer, emptyHint(request));
       });

@@ -33,6 +33,7 @@ export function createHistorySessionsTool(_deps: ToolDeps, service: SearchServic
           await askForEveryProject(context, "history_sessions");
           request.global = { callerSessionId: context.sessionID };
         }
+        if (context.abort) request.signal = context.abort;
         const answer = await service.sessions(request);
         const hint =
           query === undefined

@@ -4,7 +4,8 @@ import { buildView, type SessionView } from "../history/view.ts";
 import type { ToolDeps } from "./deps.ts";
 import { askToRead, type AskContext } from "./reach.ts";
 
-export type CallContext = AskContext;
+/** The host's tool context as the tools use it; `abort` is how the host cancels the call. */
+export type CallContext = AskContext & { abort?: AbortSignal };
 
 /** Resolves when the caller may read `sessionId`: its own session, its project, or another project the user allows. */
 export async function mayRead(deps: ToolDeps, sessionId: string, context: CallContext, tool: string): Promise<void> {
@@ -17,6 +18,6 @@ export async function mayRead(deps: ToolDeps, sessionId: string, context: CallCo
 export async function targetView(deps: ToolDeps, args: { session_id?: string | undefined }, context: CallContext, tool: string): Promise<SessionView> {
   const sessionId = args.session_id ?? context.sessionID;
   await mayRead(deps, sessionId, context, tool);
-  const messages = await deps.source.loadMessages(sessionId);
+  const messages = await deps.source.loadMessages(sessionId, context.abort ? { signal: context.abort } : {});
   return buildView(sessionId, messages, sessionId === context.sessionID);
 }

@@ -10,7 +10,9 @@ import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import { messageDocs } from "../text/documents.ts";
 import { fold } from "../text/normalize.ts";
 import type { RegexRunner, Span } from "./regex-runner.ts";
-import { maybeYield, now, sliceSpent, type DocFilter, type ScoredDoc } from "../scored.ts";
+import { maybeYield, now, sliceSpent } from "../scheduler.ts";
+import type { DocFilter, ScoredDoc } from "../scored.ts";
+import type { ScanOptions } from "./scan.ts";
 
 export type { Span };
 
@@ -111,7 +113,7 @@ export async function patternScan(
   visibility: ToolVisibility,
   matcher: Matcher,
   accept: DocFilter,
-  options: { deadline?: number } = {},
+  options: ScanOptions = {},
 ): Promise<ScoredDoc[] | undefined> {
   const out: ScoredDoc[] = [];
   let batch: ScoredDoc[] = [];
@@ -133,6 +135,7 @@ export async function patternScan(
     for (const doc of messageDocs(message, visibility)) {
       if (sliceSpent()) {
         await maybeYield();
+        options.signal?.throwIfAborted();
         if (options.deadline !== undefined && now() > options.deadline) return undefined;
       }
       if (!accept(message, doc.type, doc.tool)) continue;

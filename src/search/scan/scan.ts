@@ -7,7 +7,8 @@ import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import { scoreCounts, weightedIdfs, type CollectionStats } from "../rank/bm25.ts";
 import { chunkCount, docText, partChunks, partPieces, type DocPieces } from "../text/documents.ts";
 import { fold } from "../text/normalize.ts";
-import { maybeYield, now, sliceSpent, type DocFilter, type ScoredDoc } from "../scored.ts";
+import { maybeYield, now, sliceSpent } from "../scheduler.ts";
+import type { DocFilter, ScoredDoc } from "../scored.ts";
 import { countTerm, countTermAscii, escapeRegExp, type ParsedQuery } from "../text/tokenize.ts";
 
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -48,6 +49,8 @@ export interface ScanOptions {
   deadline?: number;
   /** Filled with the session's statistics (project scope scores every session against their sum). */
   stats?: CollectionStats;
+  /** Cancellation: the scan rejects with the signal's reason at its next slice. */
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -122,6 +125,7 @@ export async function scanSession(
     }
     if (sliceSpent()) {
       await maybeYield();
+      options.signal?.throwIfAborted();
       if (options.deadline !== undefined && now() > options.deadline) return undefined;
     }
   }

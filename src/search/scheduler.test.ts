@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { asSearch, yieldToLoop } from "./scored.ts";
+import { asSearch, yieldToLoop } from "./scheduler.ts";
 
 const turns = async (n: number) => {
   for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
