@@ -1,17 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { CachedHistorySource } from "./cached-source.ts";
-import { FakeClient, rawText } from "./testing/fake-client.ts";
+import { FakeClient, rawId, rawText } from "./testing/fake-client.ts";
 import { createSdkReader } from "./sdk-reader.ts";
 
 const SID = "ses_a";
 
-function messageId(n: number): string {
-  return `msg_${String(n).padStart(6, "0")}`;
-}
-
 function setup(count: number, options: Partial<{ pageSize: number; timeoutMs: number; maxBytes: number; pause: () => Promise<void> | undefined }> = {}) {
   const client = new FakeClient();
-  const session = client.addSession(SID, Array.from({ length: count }, (_, i) => rawText(SID, messageId(i), i % 2 ? "assistant" : "user", `text ${i}`)));
+  const session = client.addSession(SID, Array.from({ length: count }, (_, i) => rawText(SID, rawId("msg", i), i % 2 ? "assistant" : "user", `text ${i}`)));
   const reader = createSdkReader(client, { pageSize: options.pageSize ?? 7, timeoutMs: options.timeoutMs ?? 1000 });
   const source = new CachedHistorySource(reader, {
     checkSize: 5,
@@ -37,7 +33,7 @@ describe("cached history source", () => {
   it("reads a whole session through the page cursor", async () => {
     const { source, client } = setup(30);
     const messages = await source.loadMessages(SID);
-    expect(messages.map((m) => m.id)).toEqual(Array.from({ length: 30 }, (_, i) => messageId(i)));
+    expect(messages.map((m) => m.id)).toEqual(Array.from({ length: 30 }, (_, i) => rawId("msg", i)));
     expect(client.calls.filter((c) => c.method === "session.messages")).toHaveLength(5);
   });
 
@@ -50,7 +46,7 @@ describe("cached history source", () => {
   it("keeps unchanged message objects and picks up appended and edited ones", async () => {
     const { source, session } = setup(12);
     const first = await source.loadMessages(SID);
-    session.messages.push(rawText(SID, messageId(12), "user", "appended"));
+    session.messages.push(rawText(SID, rawId("msg", 12), "user", "appended"));
     (session.messages[11]!.parts[0] as { text: string }).text = "edited";
     const second = await source.loadMessages(SID);
     expect(second).toHaveLength(13);
@@ -65,7 +61,7 @@ describe("cached history source", () => {
     const first = await source.loadMessages(SID);
     (session.messages[2]!.parts[0] as { text: string }).text = "changed long ago";
     expect((await source.loadMessages(SID))[2]).toBe(first[2]);
-    source.markDirty(SID, messageId(2));
+    source.markDirty(SID, rawId("msg", 2));
     expect((await source.loadMessages(SID))[2]!.parts[0]).toMatchObject({ text: "changed long ago" });
   });
 
@@ -73,8 +69,8 @@ describe("cached history source", () => {
     const { source, session } = setup(20);
     await source.loadMessages(SID);
     session.messages.splice(18, 2);
-    expect((await source.loadMessages(SID)).map((m) => m.id).at(-1)).toBe(messageId(17));
-    for (let i = 18; i < 40; i++) session.messages.push(rawText(SID, messageId(i), "user", `late ${i}`));
+    expect((await source.loadMessages(SID)).map((m) => m.id).at(-1)).toBe(rawId("msg", 17));
+    for (let i = 18; i < 40; i++) session.messages.push(rawText(SID, rawId("msg", i), "user", `late ${i}`));
     expect(await source.loadMessages(SID)).toHaveLength(40);
   });
 
@@ -106,7 +102,7 @@ describe("cached history source", () => {
 
   it("evicts the least recently read session past its byte budget", async () => {
     const { source, client } = setup(10, { maxBytes: 6000 });
-    client.addSession("ses_b", Array.from({ length: 10 }, (_, i) => rawText("ses_b", messageId(i), "user", "b")));
+    client.addSession("ses_b", Array.from({ length: 10 }, (_, i) => rawText("ses_b", rawId("msg", i), "user", "b")));
     await source.loadMessages(SID);
     const afterA = source.cachedBytes;
     await source.loadMessages("ses_b");

@@ -1,13 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { CachedHistorySource } from "./cached-source.ts";
 import { withFastPath } from "./fast-path-reader.ts";
-import { FakeClient, rawText } from "./testing/fake-client.ts";
+import { FakeClient, rawId, rawText } from "./testing/fake-client.ts";
 import { checkpoint, type RawMessage, type ReadOptions, type SessionStamp } from "./reader.ts";
 import { createSdkReader } from "./sdk-reader.ts";
 import type { SqliteReader } from "./sqlite-reader.ts";
 
 const SID = "ses_a";
-const id = (n: number) => `msg_${String(n).padStart(6, "0")}`;
 
 /** A store with the host's per-session event log and part row ids, standing in for the SQLite reader. */
 class MemoryStore implements SqliteReader {
@@ -86,9 +85,9 @@ class MemoryStore implements SqliteReader {
 
 function setup() {
   const client = new FakeClient();
-  const messages = Array.from({ length: 10 }, (_, i) => rawText(SID, id(i), "user", `m${i}`));
+  const messages = Array.from({ length: 10 }, (_, i) => rawText(SID, rawId("msg", i), "user", `m${i}`));
   client.addSession(SID, messages);
-  client.addSession("ses_other", [rawText("ses_other", id(0), "user", "other")]);
+  client.addSession("ses_other", [rawText("ses_other", rawId("msg", 0), "user", "other")]);
   const store = new MemoryStore();
   for (const message of messages) store.put(structuredClone(message));
   const logs: string[] = [];
@@ -105,8 +104,8 @@ describe("SQLite fast path with SDK fallback", () => {
     const readsAfterFirst = store.reads;
     expect(await source.loadMessages(SID)).toBe(first);
     expect(store.reads).toBe(readsAfterFirst);
-    store.put(rawText(SID, id(3), "user", "edited long ago"));
-    store.put(rawText(SID, id(10), "user", "appended"));
+    store.put(rawText(SID, rawId("msg", 3), "user", "edited long ago"));
+    store.put(rawText(SID, rawId("msg", 10), "user", "appended"));
     const third = await source.loadMessages(SID);
     expect(third).toHaveLength(11);
     expect(third[3]!.parts[0]).toMatchObject({ text: "edited long ago" });
@@ -118,23 +117,23 @@ describe("SQLite fast path with SDK fallback", () => {
     const { store, source } = setup();
     await source.loadMessages(SID);
     const readsBefore = store.reads;
-    store.remove(id(4));
-    expect((await source.loadMessages(SID)).map((m) => m.id)).not.toContain(id(4));
+    store.remove(rawId("msg", 4));
+    expect((await source.loadMessages(SID)).map((m) => m.id)).not.toContain(rawId("msg", 4));
     expect(store.reads - readsBefore).toBe(1);
   });
 
   it("sees messages written without an event (an import) by their row ids", async () => {
     const { store, source } = setup();
     await source.loadMessages(SID);
-    store.importRow(rawText(SID, id(20), "user", "imported"));
-    expect((await source.loadMessages(SID)).map((m) => m.id)).toContain(id(20));
+    store.importRow(rawText(SID, rawId("msg", 20), "user", "imported"));
+    expect((await source.loadMessages(SID)).map((m) => m.id)).toContain(rawId("msg", 20));
   });
 
   it("reads everything again when the events since the last read were pruned", async () => {
     const { store, source } = setup();
     await source.loadMessages(SID);
     const readsBefore = store.reads;
-    store.put(rawText(SID, id(5), "user", "edited"));
+    store.put(rawText(SID, rawId("msg", 5), "user", "edited"));
     store.pruned = store.events.length;
     expect((await source.loadMessages(SID))[5]!.parts[0]).toMatchObject({ text: "edited" });
     expect(store.reads - readsBefore).toBe(1);

@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from "vitest";
 import { CachedHistorySource } from "../host/cached-source.ts";
-import { FakeClient, rawText } from "../host/testing/fake-client.ts";
+import { FakeClient, rawId, rawText } from "../host/testing/fake-client.ts";
 import { createSdkReader } from "../host/sdk-reader.ts";
 import { callTool, problemWith, startPlugin, toolContext, type Outcome, type PluginUnderTest } from "./testing/plugin-under-test.ts";
 
@@ -12,12 +12,8 @@ const SID = "ses_faults";
 const CALLER = "ses_caller";
 type Json = Record<string, any>;
 
-function messageId(n: number): string {
-  return `msg_${String(n).padStart(8, "0")}`;
-}
-
 function session(fake: FakeClient, id: string, count: number, text = (i: number) => `message ${i}`): void {
-  fake.addSession(id, Array.from({ length: count }, (_, i) => rawText(id, messageId(i), i % 2 ? "assistant" : "user", text(i))));
+  fake.addSession(id, Array.from({ length: count }, (_, i) => rawText(id, rawId("msg", i), i % 2 ? "assistant" : "user", text(i))));
 }
 
 /** One call of every tool that reads SID, with arguments valid for a session of `count` messages. */
@@ -25,8 +21,8 @@ function everyTool(count: number): [string, Json][] {
   return [
     ["history_browse_turns", { session_id: SID, num_before: 5 }],
     ["history_browse_messages", { session_id: SID, num_before: 5 }],
-    ["history_pull_message", { session_id: SID, message_id: messageId(count - 1) }],
-    ["history_pull_part", { session_id: SID, message_id: messageId(count - 1), part_id: `prt_${String(count - 1).padStart(8, "0")}` }],
+    ["history_pull_message", { session_id: SID, message_id: rawId("msg", count - 1) }],
+    ["history_pull_part", { session_id: SID, message_id: rawId("msg", count - 1), part_id: rawId("prt", count - 1) }],
   ];
 }
 
@@ -69,7 +65,7 @@ describe("client faults", () => {
     fake.faults = { ignoreCursor: true };
     const plugin = await startPlugin({ fake });
     const outcome = await run(plugin, "history_browse_turns", { session_id: SID, turn_number: 1 });
-    expect(outcome.ok && (outcome.json as Json).turns[0].user.message_id).toBe(messageId(0));
+    expect(outcome.ok && (outcome.json as Json).turns[0].user.message_id).toBe(rawId("msg", 0));
     const latest = await run(plugin, "history_browse_turns", { session_id: SID });
     expect(latest.ok && (latest.json as Json).turns.at(-1).turn_number).toBe(601);
   });
@@ -80,15 +76,15 @@ describe("client faults", () => {
     const stored = fake.sessions.get(SID)!;
     let pages = 0;
     fake.beforeAnswer = (method) => {
-      if (method === "session.messages" && ++pages === 2) stored.messages.push(rawText(SID, messageId(1_200), "user", "written mid-read"));
+      if (method === "session.messages" && ++pages === 2) stored.messages.push(rawText(SID, rawId("msg", 1_200), "user", "written mid-read"));
     };
     const plugin = await startPlugin({ fake });
-    const first = await run(plugin, "history_browse_messages", { session_id: SID, message_id: messageId(0), num_after: 99 });
+    const first = await run(plugin, "history_browse_messages", { session_id: SID, message_id: rawId("msg", 0), num_after: 99 });
     if (!first.ok) throw new Error(first.message);
     const ids = (first.json as Json).messages.map((m: Json) => m.message_id);
-    expect(ids).toEqual(Array.from({ length: 100 }, (_, i) => messageId(i)));
+    expect(ids).toEqual(Array.from({ length: 100 }, (_, i) => rawId("msg", i)));
     const latest = await run(plugin, "history_browse_messages", { session_id: SID, num_before: 1 });
-    expect(latest.ok && (latest.json as Json).messages.map((m: Json) => m.message_id)).toEqual([messageId(1_199), messageId(1_200)]);
+    expect(latest.ok && (latest.json as Json).messages.map((m: Json) => m.message_id)).toEqual([rawId("msg", 1_199), rawId("msg", 1_200)]);
   });
 });
 

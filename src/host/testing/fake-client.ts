@@ -110,7 +110,12 @@ export class FakeClient implements SessionClient {
   }
 }
 
-/** A raw `{info, parts}` text message in the host's shape. */
+/** Id number `n` of a message or part: ids sort by number, and rawText reads it back as the creation time. */
+export function rawId(prefix: "msg" | "prt", n: number): string {
+  return `${prefix}_${String(n).padStart(8, "0")}`;
+}
+
+/** A raw `{info, parts}` text message in the host's shape; its one part's id has the message's number. */
 export function rawText(sessionId: string, id: string, role: "user" | "assistant", text: string): RawMessage {
   return {
     info: { id, sessionID: sessionId, role, time: { created: Number.parseInt(id.slice(4), 10) || 0 } },
