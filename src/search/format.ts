@@ -49,6 +49,8 @@ function partialTail(unsearched: number | undefined): Record<string, unknown> {
 /** history_search's answer object (serialized compactly by the tool shell). */
 export function formatSearchAnswer(answer: SearchAnswer, hint: string): Record<string, unknown> {
   const tail = partialTail(answer.unsearched);
+  // Which query words were searched as another term (typos): the model sees what was searched.
+  if (answer.corrections) tail.searched_instead = Object.fromEntries(answer.corrections);
   if (answer.results.length === 0) return { ...tail, hint };
   const items = answer.results.map((result) => messageJson(result, answer.scope !== "session"));
   return bounded("messages", items, tail, "omitted_messages");

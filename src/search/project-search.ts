@@ -23,6 +23,8 @@ export interface ProjectSearchOutcome {
   results: SessionResult[];
   /** Sessions not searched (budget ran out). */
   unsearched: number;
+  /** Typo corrections made (folded query word → the term searched instead), in any session. */
+  corrections: Map<string, string>;
 }
 
 /** One session's documents, and how to rank them (against the given statistics, if any). */
@@ -74,13 +76,15 @@ export async function searchProject(
   if (found.length > 1) {
     for (const { found: one } of found) {
       const stats = one.collected.stats;
-      if (!stats) continue;
+      if (!stats || one.collected.query) continue;
       global ??= emptyStats(stats.df.length);
       addStats(global, stats);
     }
   }
   const perSession = new Map<string, SessionResult[]>();
+  const corrections = new Map<string, string>();
   for (const { session, found: one } of found) {
+    for (const [word, term] of one.collected.corrections ?? []) if (!corrections.has(word)) corrections.set(word, term);
     if (one.collected.docs.length === 0) continue;
     await maybeYield();
     const results = one.rank(global);
@@ -93,5 +97,5 @@ export async function searchProject(
   const results = [...perSession.values()].flat().sort(compareResults).slice(0, options.limit);
   // Sessions ranked their results with snippets for the first only: finish those returned.
   for (const result of results) completeHits(result);
-  return { perSession, results, unsearched };
+  return { perSession, results, unsearched, corrections };
 }

@@ -61,6 +61,8 @@ export interface SearchAnswer {
   scope: SearchScope;
   /** Project scope: sessions the time budget left unsearched. */
   unsearched?: number;
+  /** Query words found nowhere that were searched as their nearest indexed term instead. */
+  corrections?: Map<string, string>;
 }
 
 export interface SessionsRequest {
@@ -219,7 +221,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
         signal?.throwIfAborted();
         // Snippets for each session's best result now (history_sessions shows it); the rest only
         // for the results the merged answer keeps (searchProject completes them).
-        const searchOptions = { visibility, indexed: indexedSession(session.id), deadline, hitsFor: 1, signal };
+        const searchOptions = { visibility, indexed: indexedSession(session.id), deadline, hitsFor: 1, signal, correctTypos: sessions.length === 1 };
         const collected = await collectSession(view, query, filters, searchOptions);
         return {
           collected,
@@ -258,6 +260,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
       }
       const answer: SearchAnswer = { results: outcome.results, scope: request.scope };
       if (outcome.unsearched > 0) answer.unsearched = outcome.unsearched;
+      if (outcome.corrections.size > 0) answer.corrections = outcome.corrections;
       return answer;
     }
     const sessionId = request.sessionId ?? request.callerSessionId;
@@ -267,6 +270,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     const outcome = await runSearch(request.callerSessionId, query, filters, limit, [session], request.signal, budget);
     const answer: SearchAnswer = { results: outcome.results, scope: "session" };
     if (outcome.unsearched > 0) answer.unsearched = outcome.unsearched;
+    if (outcome.corrections.size > 0) answer.corrections = outcome.corrections;
     return answer;
   }
 

@@ -12,7 +12,8 @@ import { HIT_TYPES, messageDocs } from "../text/documents.ts";
 import { flatDocumentProperties, flatSchemaValidator } from "./components/flat-document.ts";
 import { createMetaStoreComponent, type ChunkDocument, type DocMeta, type MetaStore } from "./components/meta-store.ts";
 import { collectionStats, createPostingsIndexComponent, type PostingsIndexStore, type ResultGrouping } from "./components/postings-index.ts";
-import { postingsBytes, trimStore } from "./components/postings.ts";
+import { countPostings, postingsBytes, trimStore } from "./components/postings.ts";
+import { editDistance, maxEdits } from "../text/typos.ts";
 import { TermTokenizer } from "./components/tokenizer.ts";
 import type { CollectionStats } from "../rank/bm25.ts";
 import type { ParsedQuery } from "../text/tokenize.ts";
@@ -240,6 +241,32 @@ export class SessionIndex {
 
   get messageCount(): number {
     return this.messages.size;
+  }
+
+  /**
+   * The indexed term nearest to `word` (a typo's correction; text/typos.ts): at most maxEdits
+   * away, letters only, the most frequent among the nearest. Walks the term table once.
+   */
+  nearestTerm(word: string): string | undefined {
+    const postings = this.db.data.index.postings;
+    const terms = postings.terms;
+    let max = maxEdits(word.length);
+    let best: string | undefined;
+    let bestDf = 0;
+    for (let id = 0; id < terms.count; id++) {
+      const term = terms.text(id);
+      if (Math.abs(term.length - word.length) > max || !/^[a-z]+$/.test(term)) continue;
+      const distance = editDistance(word, term, max);
+      if (distance > max || distance === 0) continue;
+      const df = countPostings(postings, id);
+      if (df === 0) continue;
+      if (distance < max || best === undefined || df > bestDf) {
+        best = term;
+        bestDf = df;
+        max = distance;
+      }
+    }
+    return best;
   }
 
   /** The statistics BM25 ranks the query's terms with in this index (project scope sums them). */
