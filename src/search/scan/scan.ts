@@ -9,7 +9,7 @@ import { chunkCount, docText, partChunks, partPieces, type DocPieces } from "../
 import { fold } from "../text/normalize.ts";
 import { maybeYield, now, sliceSpent } from "../scheduler.ts";
 import type { DocFilter, ScoredDoc } from "../scored.ts";
-import { countTerm, countTermAscii, escapeRegExp, type ParsedQuery } from "../text/tokenize.ts";
+import { countTerm, escapeRegExp, isTermAt, type ParsedQuery } from "../text/tokenize.ts";
 
 const NON_ASCII = /[^\x00-\x7f]/;
 
@@ -21,22 +21,111 @@ interface Candidate {
   text: string | undefined;
 }
 
-/** Adds the query terms' occurrences in `text` to `tfs` (made when the first one is found). */
-function countTerms(text: string, terms: ParsedQuery["terms"], finders: Array<RegExp | undefined>, tfs: number[] | undefined): number[] | undefined {
-  // On ASCII-only text, ASCII terms are found case-insensitively in the text itself (no fold).
-  const ascii = !NON_ASCII.test(text);
-  const folded = ascii ? "" : fold(text);
-  for (let t = 0; t < terms.length; t++) {
-    const term = terms[t]!;
-    let tf: number;
-    if (ascii) {
-      const finder = finders[t];
-      if (!finder) continue;
-      tf = countTermAscii(text, term, finder);
-    } else {
-      if (!folded.includes(term.token)) continue;
-      tf = countTerm(text, folded, term);
+/**
+ * For each term, another term whose token lies inside its token (the longest such), or -1; and
+ * the terms shortest first. A text without the inner token cannot hold the outer one, so a
+ * stemmed word's forms (`limit` → `limits`, `limited`…) are only searched where the stem occurs.
+ */
+export function termGates(terms: ParsedQuery["terms"]): { gates: number[]; order: number[] } {
+  const gates = terms.map((term, t) => {
+    let gate = -1;
+    for (let g = 0; g < terms.length; g++) {
+      const inner = terms[g]!.token;
+      if (g === t || inner.length >= term.token.length || !term.token.includes(inner)) continue;
+      if (gate < 0 || inner.length > terms[gate]!.token.length) gate = g;
     }
+    return gate;
+  });
+  const order = terms.map((_, t) => t).sort((a, b) => terms[a]!.token.length - terms[b]!.token.length);
+  return { gates, order };
+}
+
+interface TermFinders {
+  terms: ParsedQuery["terms"];
+  /** Each ASCII term as a case-insensitive global pattern (undefined for a non-ASCII term). */
+  finders: Array<RegExp | undefined>;
+  gates: number[];
+  order: number[];
+  /** Per term without a gate: the terms holding its token, with the offset of its token in theirs. */
+  within: Array<Array<[term: number, offset: number]>>;
+  /** Scratch: 1 where a term's token does not occur in the text being counted. */
+  absent: Uint8Array;
+  /** Scratch: each term's count in the text being counted. */
+  counts: Int32Array;
+}
+
+export function termFinders(terms: ParsedQuery["terms"]): TermFinders {
+  const { gates, order } = termGates(terms);
+  const within = terms.map((): Array<[number, number]> => []);
+  for (let t = 0; t < terms.length; t++) {
+    let root = t;
+    while (gates[root]! >= 0) root = gates[root]!;
+    if (root !== t) within[root]!.push([t, terms[t]!.token.indexOf(terms[root]!.token)]);
+  }
+  const finders = terms.map((term) => (NON_ASCII.test(term.token) ? undefined : new RegExp(escapeRegExp(term.token), "gi")));
+  return { terms, finders, gates, order, within, absent: new Uint8Array(terms.length), counts: new Int32Array(terms.length) };
+}
+
+/** Whether ASCII `text` holds the lower-case ASCII `token` at `start`, ignoring case. */
+function holdsAt(text: string, start: number, token: string): boolean {
+  if (start < 0 || start + token.length > text.length) return false;
+  for (let k = 0; k < token.length; k++) {
+    const c = text.charCodeAt(start + k);
+    if ((c >= 65 && c <= 90 ? c + 32 : c) !== token.charCodeAt(k)) return false;
+  }
+  return true;
+}
+
+/**
+ * Counts on ASCII text in one pass per term without a gate: every occurrence of a term holding
+ * that term's token contains an occurrence of it (at its offset), so the terms holding it are
+ * only checked where it occurs (a stemmed word's forms cost one pass, not one each).
+ */
+function countAscii(text: string, query: TermFinders): void {
+  const { terms, finders, gates, within, counts } = query;
+  counts.fill(0);
+  for (let r = 0; r < terms.length; r++) {
+    const finder = finders[r];
+    if (gates[r]! >= 0 || !finder) continue;
+    const len = terms[r]!.token.length;
+    const holders = within[r]!;
+    finder.lastIndex = 0;
+    for (;;) {
+      const match = finder.exec(text);
+      if (!match) break;
+      const at = match.index;
+      if (isTermAt(text, at, at + len)) counts[r]!++;
+      for (const [t, offset] of holders) {
+        const token = terms[t]!.token;
+        const start = at - offset;
+        if (holdsAt(text, start, token) && isTermAt(text, start, start + token.length)) counts[t]!++;
+      }
+      finder.lastIndex = at + 1;
+    }
+  }
+}
+
+/** Adds the query terms' occurrences in `text` to `tfs` (made when the first one is found). */
+export function countTerms(text: string, query: TermFinders, tfs: number[] | undefined): number[] | undefined {
+  const { terms, gates, order, absent, counts } = query;
+  // On ASCII-only text, ASCII terms are found case-insensitively in the text itself (no fold).
+  if (!NON_ASCII.test(text)) {
+    countAscii(text, query);
+  } else {
+    const folded = fold(text);
+    absent.fill(0);
+    counts.fill(0);
+    for (const t of order) {
+      const gate = gates[t]!;
+      if ((gate >= 0 && absent[gate] === 1) || !folded.includes(terms[t]!.token)) {
+        absent[t] = 1;
+        continue;
+      }
+      counts[t] = countTerm(text, folded, terms[t]!);
+    }
+  }
+  for (let t = 0; t < terms.length; t++) {
+    const tf = counts[t]!;
     if (tf === 0) continue;
     tfs ??= new Array<number>(terms.length).fill(0);
     tfs[t] = tfs[t]! + tf;
@@ -69,7 +158,9 @@ export const FOLDS_OFF_ASCII = "\\u3000-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\u
 export function quickFilter(parsed: ParsedQuery): RegExp | undefined {
   if (parsed.terms.length === 0) return undefined;
   const ascii = parsed.terms.map((term) => term.token).filter((token) => !NON_ASCII.test(token));
-  const escaped = ascii.map((token) => `|${escapeRegExp(token)}`);
+  // A token holding another one adds nothing to the alternation: the inner one matches first.
+  const needed = ascii.filter((token) => !ascii.some((inner) => inner !== token && token.includes(inner)));
+  const escaped = needed.map((token) => `|${escapeRegExp(token)}`);
   const passes = ascii.length === parsed.terms.length ? `[^\\x00-\\x7f${FOLDS_OFF_ASCII}]` : "[^\\x00-\\x7f]";
   return new RegExp(`${passes}${escaped.join("")}`, "i");
 }
@@ -83,7 +174,7 @@ export async function scanSession(
 ): Promise<ScoredDoc[] | undefined> {
   const terms = parsed.terms;
   const quick = quickFilter(parsed);
-  const finders = terms.map((term) => (NON_ASCII.test(term.token) ? undefined : new RegExp(escapeRegExp(term.token), "gi")));
+  const query = termFinders(terms);
   const df = new Array<number>(terms.length).fill(0);
   const candidates: Candidate[] = [];
   let docs = 0;
@@ -117,7 +208,7 @@ export async function scanSession(
         let tfs: number[] | undefined;
         for (const segment of segments) {
           if (quick && !quick.test(segment)) continue;
-          tfs = countTerms(segment, terms, finders, tfs);
+          tfs = countTerms(segment, query, tfs);
         }
         if (tfs) for (let t = 0; t < terms.length; t++) if (tfs[t]! > 0) df[t]!++;
         if (tfs && accept(message, doc.type, doc.tool)) candidates.push({ message, doc, tfs, text: segments.length === 1 ? segments[0]! : undefined });

@@ -273,24 +273,6 @@ export function countTerm(text: string, folded: string, term: QueryTerm, positio
   return count;
 }
 
-/**
- * countTerm for ASCII-only text and an ASCII term, without folding: `finder` is the term as a
- * case-insensitive global pattern (on ASCII text it matches exactly where the fold holds the term).
- */
-export function countTermAscii(text: string, term: QueryTerm, finder: RegExp): number {
-  const len = term.token.length;
-  let count = 0;
-  finder.lastIndex = 0;
-  for (;;) {
-    const match = finder.exec(text);
-    if (!match) break;
-    const at = match.index;
-    if (term.cjk || isTermAt(text, at, at + len)) count++;
-    finder.lastIndex = at + 1;
-  }
-  return count;
-}
-
 function isWordChar(text: string, index: number): boolean {
   const cls = charClass(text.charCodeAt(index));
   return cls === LOWER || cls === UPPER || cls === DIGIT;
@@ -305,7 +287,7 @@ function hasDot(text: string, start: number, end: number): boolean {
   return false;
 }
 
-function isTermAt(text: string, start: number, end: number): boolean {
+export function isTermAt(text: string, start: number, end: number): boolean {
   // A dotted number is a term only whole: 3.6 is not a term of 3.6.9, nor 6.9.
   if (hasDot(text, start, end)) {
     if (text.charCodeAt(start - 1) === 0x2e && isDigitAt(text, start - 2)) return false;
