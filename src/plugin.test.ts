@@ -33,3 +33,16 @@ describe("plugin dispose", () => {
     await plugin.hooks.dispose!();
   });
 });
+
+describe("plugin config hook", () => {
+  it("makes reading other projects ask unless the user's config names the permission", async () => {
+    const plugin = await startPlugin({ fake: new FakeClient() });
+    const hostConfig = { permission: { "*": "allow" } } as Parameters<NonNullable<typeof plugin.hooks.config>>[0];
+    await plugin.hooks.config!(hostConfig);
+    expect(hostConfig.permission).toEqual({ "*": "allow", engram_other_projects: "ask" });
+    const denied = { permission: { engram_other_projects: "deny" } } as unknown as typeof hostConfig;
+    await plugin.hooks.config!(denied);
+    expect(denied.permission).toEqual({ engram_other_projects: "deny" });
+    await plugin.hooks.dispose!();
+  });
+});

@@ -17,6 +17,7 @@ import type { ToolDeps } from "./tools/deps.ts";
 import { createPullMessageTool } from "./tools/pull-message.ts";
 import { createPullPartTool } from "./tools/pull-part.ts";
 import { createHistorySearchTool } from "./tools/search.ts";
+import { defaultOtherProjectsToAsk } from "./tools/reach.ts";
 import { createHistorySessionsTool } from "./tools/sessions.ts";
 import { pauseIfDue } from "./search/scheduler.ts";
 import { createSearchService } from "./search/service.ts";
@@ -64,6 +65,10 @@ export const EngramPlugin: Plugin = async (input: PluginInput) => {
   const hooks: Hooks = {
     ...engramHooks,
     tool: tools,
+    // Runs before the host builds its agents' permission rules: other projects ask by default.
+    async config(hostConfig) {
+      defaultOtherProjectsToAsk(hostConfig as { permission?: unknown });
+    },
     async "tool.definition"({ toolID }, output) {
       if (Object.hasOwn(tools, toolID)) dropSchemaDialect(output as ToolDefinitionOutput);
     },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { HistoryError } from "../history/errors.ts";
-import { askForEveryProject, askToRead, insideProject, isHostRefusal, OTHER_PROJECTS_PERMISSION, type AskContext } from "./reach.ts";
+import { askForEveryProject, askToRead, defaultOtherProjectsToAsk, insideProject, isHostRefusal, OTHER_PROJECTS_PERMISSION, type AskContext } from "./reach.ts";
 import { runTool } from "./run.ts";
 
 function context(asked: unknown[], answer?: Error): AskContext {
@@ -65,5 +65,33 @@ describe("asking", () => {
     await expect(outcome).rejects.toBe(refusal);
     expect(isHostRefusal(refusal)).toBe(true);
     expect(isHostRefusal(new Error("other"))).toBe(false);
+  });
+});
+
+describe("defaultOtherProjectsToAsk (the config hook)", () => {
+  it("adds ask when the user's permission config does not name our key, after any \"*\" rule", () => {
+    const none: { permission?: unknown } = {};
+    defaultOtherProjectsToAsk(none);
+    expect(none.permission).toEqual({ [OTHER_PROJECTS_PERMISSION]: "ask" });
+
+    const star: { permission?: unknown } = { permission: { "*": "allow", bash: "deny" } };
+    defaultOtherProjectsToAsk(star);
+    expect(star.permission).toEqual({ "*": "allow", bash: "deny", [OTHER_PROJECTS_PERMISSION]: "ask" });
+    expect(Object.keys(star.permission as object).at(-1)).toBe(OTHER_PROJECTS_PERMISSION);
+
+    const whole: { permission?: unknown } = { permission: "allow" };
+    defaultOtherProjectsToAsk(whole);
+    expect(whole.permission).toEqual({ "*": "allow", [OTHER_PROJECTS_PERMISSION]: "ask" });
+  });
+
+  it("leaves every form of the user's own rule for our key untouched", () => {
+    const forms = ["allow", "deny", "ask", { "*": "allow", "/work/secret": "deny" }, {}];
+    for (const rule of forms) {
+      const permission = { "*": "allow", [OTHER_PROJECTS_PERMISSION]: rule };
+      const config = { permission };
+      defaultOtherProjectsToAsk(config);
+      expect(config.permission).toBe(permission);
+      expect(config.permission).toEqual({ "*": "allow", [OTHER_PROJECTS_PERMISSION]: rule });
+    }
   });
 });

@@ -9,6 +9,23 @@ import type { SessionInfo } from "../history/types.ts";
 /** Our own permission name: the key users set in their OpenCode `permission` config. */
 export const OTHER_PROJECTS_PERMISSION = "engram_other_projects";
 
+/**
+ * Makes our permission ask unless the user's own config names it (the plugin's `config` hook).
+ * OpenCode 1.18.33's agent defaults start with `"*": "allow"`, which would let other projects
+ * through silently. Any rule of the user's for our key (allow, deny, ask, per-pattern) wins; a bare
+ * `"*"` does not, since our key is appended after it and the last matching rule wins.
+ */
+export function defaultOtherProjectsToAsk(config: { permission?: unknown }): void {
+  const permission = config.permission;
+  if (permission !== null && typeof permission === "object") {
+    if (!Object.hasOwn(permission, OTHER_PROJECTS_PERMISSION)) (permission as Record<string, unknown>)[OTHER_PROJECTS_PERMISSION] = "ask";
+  } else if (typeof permission === "string") {
+    config.permission = { "*": permission, [OTHER_PROJECTS_PERMISSION]: "ask" };
+  } else {
+    config.permission = { [OTHER_PROJECTS_PERMISSION]: "ask" };
+  }
+}
+
 /** The pattern of a request for every project at once (`scope: "global"`). */
 export const EVERY_PROJECT = "*";
 
