@@ -9,7 +9,7 @@ import { stemmer } from "@orama/stemmers/english";
 import { BoundedMap } from "../../util/bounded-map.ts";
 
 /** Weight of another form of the word against the form typed (1). */
-export const VARIANT_WEIGHT = 0.6;
+export const VARIANT_WEIGHT = 0.3;
 
 const SUFFIXES = ["", "s", "es", "ed", "d", "ing", "e", "ion", "ions"];
 const MAX_VARIANTS = 8;
