@@ -2,7 +2,7 @@
 // between searches): searches must answer from the new messages, and the finished index must
 // equal a fresh build of them.
 
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { HistoryMessage } from "../history/types.ts";
 import type { IndexedSession } from "./index/build.ts";
 import type { SearchRequest, SearchService } from "./service.ts";
@@ -74,7 +74,7 @@ describe("a session changed while its index is being built", () => {
       expect((await results(service, "walrusedit")).map((r) => r.id)).toEqual([edited.id]);
       expect(new Set((await results(service, "quokka handshake")).map((r) => r.id))).toEqual(new Set(appended.map((m) => m.id)));
     };
-    // Right after the change, while the build still runs (searches scan), and after it finished.
+    // Right after the change, while the build still runs (a search waits for it), and after it finished.
     await check();
     await check();
     await service.indexed(SESSION);
@@ -92,5 +92,28 @@ describe("a session changed while its index is being built", () => {
       mine.forEach((r, i) => expect(r.score).toBeCloseTo(theirs[i]!.score, 9));
       expect(theirs.length).toBeGreaterThan(0);
     }
+  }, 60_000);
+});
+
+describe("a session searched repeatedly while its first index builds", () => {
+  it("gets its index built within a few searches, and later searches use it", async () => {
+    const source = new MemorySource();
+    const messages = bigSession(4000);
+    source.add({ id: SESSION, title: "big", created: T0, updated: T0 }, messages);
+    const service = testService(source);
+
+    // Back to back, each awaited (as a model calls the tool): no idle turns between searches.
+    let searches = 0;
+    let entry: IndexedSession | undefined;
+    while (!entry?.built && searches < 3) {
+      expect((await results(service, `marker${searches}`)).map((r) => r.id)).toEqual([messages[searches]!.id]);
+      searches++;
+      entry = entryOf(service);
+    }
+    expect(entry?.built).toBe(true);
+
+    const indexSearch = vi.spyOn(entry!.index, "search");
+    expect((await results(service, "marker77")).map((r) => r.id)).toEqual([messages[77]!.id]);
+    expect(indexSearch).toHaveBeenCalled();
   }, 60_000);
 });

@@ -28,4 +28,25 @@ describe("slice scheduler", () => {
       expect(resumed).toBe(true);
     });
   });
+
+  it("lets an urgent background task take turns with a search that keeps yielding", async () => {
+    let buildTurns = 0;
+    let searchTurns = 0;
+    await asSearch(async () => {
+      const build = (async () => {
+        for (let i = 0; i < 3; i++) {
+          await yieldToLoop("build", () => true);
+          buildTurns++;
+        }
+      })();
+      // A scan that always has another slice queued before the build's next turn.
+      while (buildTurns < 3 && searchTurns < 20) {
+        await yieldToLoop("search");
+        searchTurns++;
+      }
+      await build;
+    });
+    expect(buildTurns).toBe(3);
+    expect(searchTurns).toBeLessThan(20);
+  });
 });

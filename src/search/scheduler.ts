@@ -4,7 +4,9 @@
 // task waits in one queue and only one task resumes per event-loop turn, so several concurrent
 // scans and builds still block the loop for one slice at a time, not one slice each.
 // Searches resume before background builds, and while any search is running background builds
-// do not resume at all: a project search's time budget is spent on searching.
+// do not resume at all: a project search's time budget is spent on searching. The exception is an
+// urgent build (a search waits on it, or is searching its session): it takes turns with the
+// searches, else a session searched again and again would be scanned each time, never indexed.
 const waiting: Array<() => void> = [];
 /** Background tasks; `urgent` ones (a search awaits them) run even while searches do. */
 const background: Array<{ resume: () => void; urgent?: () => boolean }> = [];
@@ -24,11 +26,12 @@ function runnable(): boolean {
 }
 
 function pump(): void {
-  let next = waiting.shift();
-  if (!next) {
-    const at = nextBackground();
-    if (at >= 0) next = background.splice(at, 1)[0]!.resume;
+  // Urgent tasks join the back of the search queue: round robin with the searches.
+  if (activeSearches > 0) {
+    for (let at = nextBackground(); at >= 0; at = nextBackground()) waiting.push(background.splice(at, 1)[0]!.resume);
   }
+  let next = waiting.shift();
+  if (!next && background.length > 0 && activeSearches === 0) next = background.shift()!.resume;
   if (runnable()) setImmediate(pump);
   else pumping = false;
   stretchStart = performance.now();

@@ -221,7 +221,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
         signal?.throwIfAborted();
         // Snippets for each session's best result now (history_sessions shows it); the rest only
         // for the results the merged answer keeps (searchProject completes them).
-        const searchOptions = { visibility, indexed: indexedSession(session.id), deadline, hitsFor: 1, signal, correctTypos: sessions.length === 1 };
+        const searchOptions = { visibility, indexed: indexedSession(session.id), deadline, hitsFor: 1, signal, correctTypos: sessions.length === 1, waitForBuild: sessions.length === 1 };
         const collected = await collectSession(view, query, filters, searchOptions);
         return {
           collected,

@@ -40,6 +40,11 @@ export interface SessionSearchOptions {
    * across sessions a word missing from one is usually found in another.
    */
   correctTypos?: boolean;
+  /**
+   * Wait for this session's first index build, when one is under way, instead of scanning beside
+   * it. One session's search only: a project search's budget is not spent on one session's build.
+   */
+  waitForBuild?: boolean;
   /** Cancels the scan at its next slice. */
   signal?: AbortSignal;
 }
@@ -109,6 +114,11 @@ export async function collectSession(view: SessionView, query: Query, filters: S
 }
 
 async function collectQuery(sessionView: SessionView, query: Query, filters: SearchFilters, options: SessionSearchOptions): Promise<CollectedSession> {
+  const indexed = options.indexed;
+  return indexed ? indexed.searching(() => collectFrom(sessionView, query, filters, options)) : collectFrom(sessionView, query, filters, options);
+}
+
+async function collectFrom(sessionView: SessionView, query: Query, filters: SearchFilters, options: SessionSearchOptions): Promise<CollectedSession> {
   const view = searchableView(sessionView);
   // Scans walk the visible messages themselves, so only the filters apply.
   const accept = attributeFilter(filters);
@@ -119,7 +129,11 @@ async function collectQuery(sessionView: SessionView, query: Query, filters: Sea
   const indexed = options.indexed;
   const pending = indexed ? indexed.update(view.messages) : Infinity;
   if (query.kind === "keyword") {
-    if (indexed && indexed.built && pending <= MAX_WAIT_CHARS) {
+    // A session searched again is likely searched more: the rest of its first build costs a few
+    // scans once, then every search is an index lookup (scanning beside the build, each search
+    // pays the scan and the build still takes many searches to end).
+    const wait = indexed && (indexed.built ? pending <= MAX_WAIT_CHARS : options.waitForBuild === true && indexed.underWay);
+    if (wait) {
       await indexed.current();
       if (indexed.built) {
         via = "index";

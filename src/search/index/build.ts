@@ -38,7 +38,9 @@ export class IndexedSession {
   private queued = false;
   private disposed = false;
   private waiters = 0;
-  private readonly urgent = (): boolean => this.waiters > 0;
+  /** Searches of this session under way: its build keeps running beside them. */
+  private searchers = 0;
+  private readonly urgent = (): boolean => this.waiters > 0 || this.searchers > 0;
   readonly stats: BuildStats = { longestSliceMs: 0 };
 
   constructor(
@@ -91,6 +93,25 @@ export class IndexedSession {
       while (this.running) await this.running;
     } finally {
       this.waiters--;
+    }
+  }
+
+  /** True while a build that an earlier call started is running and has indexed something. */
+  get underWay(): boolean {
+    return this.running !== undefined && (this.made?.messageCount ?? 0) > 0;
+  }
+
+  /**
+   * Runs a search of this session (a scan while the index is not ready): the session's own build
+   * takes turns with it instead of waiting for every search to end.
+   */
+  async searching<T>(work: () => Promise<T>): Promise<T> {
+    this.searchers++;
+    startPump();
+    try {
+      return await work();
+    } finally {
+      this.searchers--;
     }
   }
 
