@@ -71,6 +71,12 @@ for (const q of ["token bucket limiter", "computeLineItemTotals", "无线耳机"
   ts.sort((a, b) => a - b);
   console.log(`  index.search ${JSON.stringify(q).padEnd(24)} median ${ts[2]!.toFixed(2)} ms (${n} docs)`);
 }
+// A typo's correction walks the whole term table (text/typos.ts).
+for (const word of ["zzqx", "beacuse", "peopel", "througth", "limitre", "invoce"]) {
+  const tn = performance.now();
+  const nearest = index.nearestTerm(word);
+  console.log(`  nearestTerm ${JSON.stringify(word).padEnd(22)} ${(performance.now() - tn).toFixed(2)} ms → ${nearest ?? "none"}`);
+}
 const t = performance.now();
 for (let r = 0; r < 20; r++) index.diff(messages);
 console.log(`  diff of ${messages.length} messages        ${((performance.now() - t) / 20).toFixed(2)} ms`);

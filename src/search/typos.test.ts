@@ -1,9 +1,11 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { textMessage } from "../history/testing/messages.ts";
 import { MemorySource } from "../host/testing/memory-source.ts";
 import { formatSearchAnswer } from "./format.ts";
 import { testService } from "./testing/service.ts";
-import { editDistance, maxEdits, rewriteQuery } from "./text/typos.ts";
+import { TermTable } from "./index/components/term-table.ts";
+import { boundedDistance, editDistance, maxEdits, rewriteQuery } from "./text/typos.ts";
 
 const T0 = Date.UTC(2025, 0, 1);
 
@@ -38,5 +40,38 @@ describe("typo corrections", () => {
     source.add({ id: "s1", title: "t", created: T0, updated: T0 }, [textMessage("s1", "user", "The cat sat on version 3 of the mat.", T0)]);
     const answer = await testService(source).search({ query: "cat dog 4 mats", callerSessionId: "other", sessionId: "s1", scope: "session", types: ["text"] });
     expect(answer.corrections).toBeUndefined();
+  });
+
+  it("measure packed terms exactly as the textbook distance does, capped at max + 1", () => {
+    // Optimal string alignment, the plain full-table way.
+    const reference = (a: string, b: string): number => {
+      const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+      for (let i = 1; i <= a.length; i++)
+        for (let j = 1; j <= b.length; j++) {
+          d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+          if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+        }
+      return d[a.length]![b.length]!;
+    };
+    const word = fc.string({ unit: fc.constantFrom("a", "b", "c", "d"), maxLength: 12 });
+    fc.assert(
+      fc.property(word, word, word, fc.integer({ min: 0, max: 3 }), (a, b, pad, max) => {
+        // b sits inside a larger packed array, as terms do in the term table.
+        const packed = Uint16Array.from(pad + b + pad, (c) => c.charCodeAt(0));
+        const expected = Math.min(reference(a, b), max + 1);
+        expect(boundedDistance(a, packed, pad.length, b.length, max)).toBe(expected);
+        expect(editDistance(a, b, max)).toBe(expected);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("visit exactly the all-letter terms within the length window", () => {
+    const table = new TermTable();
+    const terms = ["histogram", "histgram", "x2", "abc", "abcdefghij", "under_score", "ok"];
+    for (const term of terms) table.intern(term, 0, term.length);
+    const seen: string[] = [];
+    table.forEachLetterTerm(3, 9, (chars, start, length) => seen.push(String.fromCharCode(...chars.subarray(start, start + length))));
+    expect(seen).toEqual(["histogram", "histgram", "abc"]);
   });
 });

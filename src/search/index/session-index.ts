@@ -13,7 +13,7 @@ import { flatDocumentProperties, flatSchemaValidator } from "./components/flat-d
 import { createMetaStoreComponent, type ChunkDocument, type DocMeta, type MetaStore } from "./components/meta-store.ts";
 import { collectionStats, createPostingsIndexComponent, type PostingsIndexStore, type ResultGrouping } from "./components/postings-index.ts";
 import { countPostings, postingsBytes, trimStore } from "./components/postings.ts";
-import { editDistance, maxEdits } from "../text/typos.ts";
+import { boundedDistance, maxEdits } from "../text/typos.ts";
 import { TermTokenizer } from "./components/tokenizer.ts";
 import type { CollectionStats } from "../rank/bm25.ts";
 import type { ParsedQuery } from "../text/tokenize.ts";
@@ -249,24 +249,21 @@ export class SessionIndex {
    */
   nearestTerm(word: string): string | undefined {
     const postings = this.db.data.index.postings;
-    const terms = postings.terms;
     let max = maxEdits(word.length);
-    let best: string | undefined;
+    let best = -1;
     let bestDf = 0;
-    for (let id = 0; id < terms.count; id++) {
-      const term = terms.text(id);
-      if (Math.abs(term.length - word.length) > max || !/^[a-z]+$/.test(term)) continue;
-      const distance = editDistance(word, term, max);
-      if (distance > max || distance === 0) continue;
+    postings.terms.forEachLetterTerm(word.length - max, word.length + max, (chars, start, length, id) => {
+      const distance = boundedDistance(word, chars, start, length, max);
+      if (distance > max || distance === 0) return;
       const df = countPostings(postings, id);
-      if (df === 0) continue;
-      if (distance < max || best === undefined || df > bestDf) {
-        best = term;
+      if (df === 0) return;
+      if (distance < max || best < 0 || df > bestDf) {
+        best = id;
         bestDf = df;
         max = distance;
       }
-    }
-    return best;
+    });
+    return best < 0 ? undefined : postings.terms.text(best);
   }
 
   /** The statistics BM25 ranks the query's terms with in this index (project scope sums them). */

@@ -12,24 +12,39 @@ export function maxEdits(length: number): number {
 
 /** Optimal-string-alignment distance of a and b, or max + 1 as soon as it must exceed `max`. */
 export function editDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let prevPrev: number[] = [];
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  const codes = new Uint16Array(b.length);
+  for (let k = 0; k < b.length; k++) codes[k] = b.charCodeAt(k);
+  return boundedDistance(a, codes, 0, b.length, max);
+}
+
+// Three DP rows reused by every call: a typo lookup walks the whole term table, and allocating
+// rows (or a string per term) there cost seconds on a 30 MB session.
+let rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
+
+/**
+ * editDistance of `a` and the `bLength` character codes of `b` from `bStart`, without making a
+ * string of them (the index keeps its terms packed in one array).
+ */
+export function boundedDistance(a: string, b: ArrayLike<number>, bStart: number, bLength: number, max: number): number {
+  if (Math.abs(a.length - bLength) > max) return max + 1;
+  if (rows[0]!.length <= bLength) rows = rows.map(() => new Int32Array(bLength * 2 + 1));
+  let [prevPrev, prev, row] = rows as [Int32Array, Int32Array, Int32Array];
+  for (let j = 0; j <= bLength; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const row = [i];
+    const ai = a.charCodeAt(i - 1);
+    row[0] = i;
     let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      let d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prevPrev[j - 2]! + 1);
-      row.push(d);
+    for (let j = 1; j <= bLength; j++) {
+      const bj = b[bStart + j - 1]!;
+      let d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (ai === bj ? 0 : 1));
+      if (i > 1 && j > 1 && ai === b[bStart + j - 2] && a.charCodeAt(i - 2) === bj) d = Math.min(d, prevPrev[j - 2]! + 1);
+      row[j] = d;
       if (d < best) best = d;
     }
     if (best > max) return max + 1;
-    prevPrev = prev;
-    prev = row;
+    [prevPrev, prev, row] = [prev, row, prevPrev];
   }
-  return prev[b.length]!;
+  return Math.min(prev[bLength]!, max + 1);
 }
 
 const WORD = /^[a-z]+$/;

@@ -58,7 +58,29 @@ export class TermTable {
     return id;
   }
 
-  /** The term's text (for tests and debugging). */
+  /**
+   * Calls `visit(chars, start, length, id)` for every term of `minLength` to `maxLength` characters,
+   * all of them a–z, handing it the packed characters instead of a string per term.
+   */
+  forEachLetterTerm(minLength: number, maxLength: number, visit: (chars: Uint16Array, start: number, length: number, id: number) => void): void {
+    const chars = this.chars;
+    for (let id = 0; id < this.count; id++) {
+      const length = this.length[id]!;
+      if (length < minLength || length > maxLength) continue;
+      const at = this.start[id]!;
+      let letters = true;
+      for (let k = at; k < at + length; k++) {
+        const c = chars[k]!;
+        if (c < 97 || c > 122) {
+          letters = false;
+          break;
+        }
+      }
+      if (letters) visit(chars, at, length, id);
+    }
+  }
+
+  /** The term's text. */
   text(id: number): string {
     const at = this.start[id]!;
     return String.fromCharCode(...this.chars.subarray(at, at + this.length[id]!));
