@@ -98,6 +98,9 @@ async function runVariant(variant: Variant, data: BenchData): Promise<Figures> {
   let seeded: Promise<void> = Promise.resolve();
   const host = await startHost({
     plugin: variant === "plugin" ? undefined : NOOP,
+    // The generated sessions live in another directory, read by id: allow that as a user who
+    // approved it would, or the plugin's ask-by-default would wait for an answer nobody gives.
+    config: { permission: { "*": "allow", doom_loop: "allow", external_directory: "allow", engram_other_projects: "allow" } },
     prepare: (dirs) => {
       seeded = seed(data, dirs);
     },
