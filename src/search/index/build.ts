@@ -123,17 +123,28 @@ export class IndexedSession {
       await maybeYield("build", this.urgent);
       sliceStart = now();
     };
+    let trimmed = false;
     while (!this.disposed) {
       if (this.index.deadRatio > MAX_DEAD_RATIO) {
         this.made = new SessionIndex(this.setup);
         this.built = false;
+        trimmed = false;
       }
       const diff = this.index.diff(this.target);
       if (diff.added.length === 0 && diff.removed.length === 0) {
-        // A first build leaves growth headroom in the arrays (up to half); give it back.
-        if (!this.built) this.index.trim();
-        this.built = true;
-        return;
+        if (this.built || trimmed) {
+          this.built = true;
+          return;
+        }
+        // A first build leaves growth headroom in the arrays (up to half); give most of it back,
+        // in pieces, then look again for messages that came meanwhile.
+        const index = this.index;
+        for (const _ of index.trimSteps()) {
+          if (this.disposed) return;
+          if (sliceSpent()) await pause();
+        }
+        trimmed = true;
+        continue;
       }
       for (const id of diff.removed) this.index.removeMessage(id);
       for (const message of diff.added) {
