@@ -26,10 +26,11 @@ const key = (partId: string, start: number) => `${partId}:${start}`;
 const keys = (hits: IndexHit[]) => hits.map((hit) => key(hit.meta.partId, hit.meta.start)).sort();
 
 const words = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 8 }).map((list) => list.join(" "));
-const messageArb = fc.tuple(fc.boolean(), words, words, fc.constantFrom("bash", "read"), fc.integer({ min: 0, max: 20 })).map(([isUser, a, b, tool, minute]) =>
+// A long tool output spans several chunks of one part.
+const messageArb = fc.tuple(fc.boolean(), words, words, fc.constantFrom("bash", "read"), fc.integer({ min: 0, max: 20 }), fc.constantFrom(1, 1, 300)).map(([isUser, a, b, tool, minute, repeat]) =>
   isUser
     ? user(a, { created: T0 + minute * 60_000 })
-    : assistant([a, { kind: "reasoning", id: `prt_r${minute}${a.length}`, text: b }, toolCall(tool, { command: b }, "completed", a)], { created: T0 + minute * 60_000 }),
+    : assistant([a, { kind: "reasoning", id: `prt_r${minute}${a.length}`, text: b }, toolCall(tool, { command: b }, "completed", `${a}\n`.repeat(repeat))], { created: T0 + minute * 60_000 }),
 );
 const filtersArb = fc.record(
   {
@@ -76,11 +77,15 @@ describe("session index search", () => {
         const filters: SearchFilters = { types: new Set(HIT_TYPES) };
         const view = buildView("s", messages, false);
         const all = index(messages).search(query, filters, view);
-        const byMessage = new Map<string, number[]>();
-        for (const hit of all) byMessage.set(hit.message.id, [...(byMessage.get(hit.message.id) ?? []), hit.score]);
-        const scores = [...byMessage.values()].map((list) => messageScore(list.sort((a, b) => b - a), 0, list.length)).sort((a, b) => b - a);
+        const byMessage = new Map<string, IndexHit[]>();
+        for (const hit of all) byMessage.set(hit.message.id, [...(byMessage.get(hit.message.id) ?? []), hit]);
+        const scoreOf = (hits: IndexHit[]) => {
+          const sorted = [...hits].sort((a, b) => b.score - a.score);
+          return messageScore(sorted.map((hit) => hit.score), sorted.map((hit) => hit.meta.partId), 0, sorted.length);
+        };
+        const scores = [...byMessage.values()].map(scoreOf).sort((a, b) => b - a);
         const last = scores[Math.min(groups, scores.length) - 1] ?? 0;
-        const kept = new Set([...byMessage].filter(([, list]) => messageScore(list, 0, list.length) >= last - 1e-9 * Math.max(1, last)).map(([id]) => id));
+        const kept = new Set([...byMessage].filter(([, hits]) => scoreOf(hits) >= last - 1e-9 * Math.max(1, last)).map(([id]) => id));
         const cutHits = index(messages, groups).search(query, filters, view);
         expect(keys(cutHits)).toEqual(keys(all.filter((hit) => kept.has(hit.message.id))));
       }),

@@ -76,7 +76,9 @@ export class SessionIndex {
       sort: { enabled: false },
       components: {
         tokenizer: new TermTokenizer(),
-        index: createPostingsIndexComponent(ATTRIBUTES, { property: "message", groups, score }),
+        // A document's part is read from its metadata, which the store keeps anyway: one more
+        // indexed property would cost every insert a pass through Orama.
+        index: createPostingsIndexComponent(ATTRIBUTES, { property: "message", partOf: (doc) => this.db.data.docs.docs[doc]?.partId, groups, score }),
         documentsStore: createMetaStoreComponent(),
         validateSchema: flatSchemaValidator(SCHEMA),
         getDocumentProperties: flatDocumentProperties,

@@ -1,7 +1,9 @@
-// From scored chunks to ranked messages: a message scores by its best chunk plus a share of its
-// other chunks; the whole phrase boosts a chunk; recency breaks ties. Builds hits and snippets
-// for the messages returned only.
+// From scored chunks to ranked messages: a part scores by its best chunk, a message by its best
+// part plus a share of its next few, a compaction summary at a lower weight than the messages it
+// restates; the whole phrase boosts a chunk; recency breaks ties. Builds hits and snippets for
+// the messages returned only.
 
+import { isCompactionSummary } from "../../history/summaries.ts";
 import type { HistoryMessage } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import { partTextPieces, sliceOfPieces, type HitType } from "../text/documents.ts";
@@ -10,8 +12,13 @@ import { snippets, type Mark } from "../text/snippets.ts";
 import { hasPhrase, type ParsedQuery } from "../text/tokenize.ts";
 
 export const PHRASE_BOOST = 1.6;
-export const OTHER_CHUNKS_SHARE = 0.25;
-export const OTHER_CHUNKS_COUNTED = 4;
+export const OTHER_PARTS_SHARE = 0.25;
+export const OTHER_PARTS_COUNTED = 4;
+/**
+ * A compaction summary's score against the messages it restates: the facts it holds were stated
+ * first in the session, where a search should find them; alone, it is still found.
+ */
+export const SUMMARY_WEIGHT = 0.5;
 
 /** How many of the best messages (before the phrase boost) the phrase boost may reorder. */
 export function rankPool(limit: number): number {
@@ -67,17 +74,35 @@ interface Group {
   score: number;
 }
 
-/** A message's score from its chunks' scores, sorted best first in scores[from, to): the best plus a share of the next few. */
-export function messageScore(scores: ArrayLike<number>, from: number, to: number): number {
+/**
+ * A message's score from its chunks' scores, sorted best first in scores[from, to), where
+ * parts[i] names the part scores[i] is a chunk of. A part counts by its best chunk: its chunks are
+ * cuts of one text, and a text matching in many of them is long, not more relevant (an 800 KB diff
+ * holds every word somewhere). The message counts its best part plus a share of its next few: a
+ * thought, the command it ran and the output agreeing.
+ */
+export function messageScore<Part>(scores: ArrayLike<number>, parts: ArrayLike<Part>, from: number, to: number): number {
   let score = scores[from]!;
-  for (let i = from + 1; i < to && i - from <= OTHER_CHUNKS_COUNTED; i++) score += OTHER_CHUNKS_SHARE * scores[i]!;
+  const counted: Part[] = [parts[from]!];
+  for (let i = from + 1; i < to && counted.length <= OTHER_PARTS_COUNTED; i++) {
+    const part = parts[i]!;
+    if (counted.includes(part)) continue;
+    counted.push(part);
+    score += OTHER_PARTS_SHARE * scores[i]!;
+  }
   return score;
 }
 
-function groupScore(docs: ScoredDoc[]): number {
+function groupScore(group: Group): number {
+  const docs = group.docs;
   docs.sort((a, b) => b.score - a.score);
-  const best = docs.slice(0, OTHER_CHUNKS_COUNTED + 1).map((doc) => doc.score);
-  return messageScore(best, 0, best.length);
+  const score = messageScore(
+    docs.map((doc) => doc.score),
+    docs.map((doc) => doc.partId),
+    0,
+    docs.length,
+  );
+  return isCompactionSummary(group.message) ? score * SUMMARY_WEIGHT : score;
 }
 
 /** Higher score first; on a tie the newer message. */
@@ -159,7 +184,7 @@ export function rankMessages(docs: ScoredDoc[], options: RankOptions): MessageRe
     else byMessage.set(doc.message.id, { message: doc.message, docs: [doc], score: 0 });
   }
   const all = [...byMessage.values()];
-  for (const group of all) group.score = groupScore(group.docs);
+  for (const group of all) group.score = groupScore(group);
   // Only the boost pool needs ordering: nothing past it can reach the first `limit`.
   const groups = selectBest(all, rankPool(options.limit), compareResults);
   const textOf = textReader(options.visibility);
@@ -168,7 +193,7 @@ export function rankMessages(docs: ScoredDoc[], options: RankOptions): MessageRe
     const pool = groups.slice(0, rankPool(options.limit));
     for (const group of pool) {
       for (const doc of group.docs) if (hasPhrase(parsed, textOf(doc))) doc.score *= PHRASE_BOOST;
-      group.score = groupScore(group.docs);
+      group.score = groupScore(group);
     }
     pool.sort(compareResults);
     groups.splice(0, pool.length, ...pool);

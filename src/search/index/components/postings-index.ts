@@ -20,10 +20,12 @@ export const TEXT_PROPERTY = "text";
 export interface ResultGrouping {
   /** The enum attribute whose value groups documents. */
   property: string;
+  /** Names the part a document is a chunk of (a group's documents of one part give equal names). */
+  partOf(doc: number): unknown;
   /** How many of the best groups to return the documents of (groups tied with the last are kept too). */
   groups(): number;
-  /** A group's score from its documents' scores, sorted best first in scores[from, to). */
-  score(scores: ArrayLike<number>, from: number, to: number): number;
+  /** A group's score from its documents' scores, sorted best first in scores[from, to), and their parts. */
+  score(scores: ArrayLike<number>, parts: ArrayLike<unknown>, from: number, to: number): number;
 }
 
 export class PostingsIndexStore {
@@ -128,14 +130,18 @@ function bestGroups(scratch: Scratch, n: number, key: Int32Array, grouping: Resu
   const docs = Array.from(touched.subarray(0, n));
   docs.sort((a, b) => key[a]! - key[b]! || score[b]! - score[a]!);
   const sorted = new Float64Array(n);
-  for (let i = 0; i < n; i++) sorted[i] = score[docs[i]!]!;
+  const parts = new Array<unknown>(n);
+  for (let i = 0; i < n; i++) {
+    sorted[i] = score[docs[i]!]!;
+    parts[i] = grouping.partOf(docs[i]!);
+  }
   const starts: number[] = [];
   const groupScores: number[] = [];
   for (let i = 0; i < n; ) {
     let j = i + 1;
     while (j < n && key[docs[j]!] === key[docs[i]!]) j++;
     starts.push(i);
-    groupScores.push(grouping.score(sorted, i, j));
+    groupScores.push(grouping.score(sorted, parts, i, j));
     i = j;
   }
   starts.push(n);
