@@ -218,7 +218,8 @@ export class CachedHistorySource implements HistorySource {
     for (const entry of raw) {
       const message = mapMessage(entry, sessionId);
       if (message) out.push(message);
-      await checkpoint(read);
+      const due = checkpoint(read);
+      if (due) await due;
     }
     return out;
   }
