@@ -217,7 +217,11 @@ export class CachedHistorySource implements HistorySource {
     const out: HistoryMessage[] = [];
     for (const entry of raw) {
       const message = mapMessage(entry, sessionId);
-      if (message) out.push(message);
+      if (message) {
+        out.push(message);
+        // Estimated here, between pauses: store() then sums cached figures in one short block.
+        estimateBytes(message);
+      }
       const due = checkpoint(read);
       if (due) await due;
     }
