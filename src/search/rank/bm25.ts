@@ -25,9 +25,17 @@ export function popcount(mask: number): number {
   return (((m + (m >>> 4)) & 0xf0f0f0f) * 0x1010101) >>> 24;
 }
 
-/** Bit of a query word in a coverage mask (words past 31 share the last bit). */
+/** The coverage mask's bit for function words (FUNCTION_WORD_GROUP): set, so a document is marked matched, but not counted. */
+const FUNCTION_WORD_BIT = 1 << 31;
+
+/** Bit of a query word in a coverage mask (words past 30 share bit 30; function words have their own). */
 export function groupBit(group: number): number {
-  return 1 << Math.min(group, 31);
+  return group < 0 ? FUNCTION_WORD_BIT : 1 << Math.min(group, 30);
+}
+
+/** The query words (not function words) a coverage mask holds. */
+export function wordsMatched(mask: number): number {
+  return popcount(mask & ~FUNCTION_WORD_BIT);
 }
 
 /**
@@ -66,5 +74,5 @@ export function scoreCounts(tfs: readonly number[], length: number, idfs: readon
     score += termScore(Math.min(tf, 255), idfs[t]!, length, avgLength);
     mask |= groupBit(groupOf[t]!);
   }
-  return score * coverageFactor(popcount(mask), groups);
+  return score * coverageFactor(wordsMatched(mask), groups);
 }

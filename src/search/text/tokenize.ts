@@ -8,10 +8,12 @@
 //   code units are not terms;
 // - CJK runs (Han, Kana, Hangul) give overlapping bigrams and single characters.
 // In a query, a word and its parts (humps, a version's numbers) weigh as one concept, and a
-// natural-language word also matches the other forms of its stem at a lower weight (stem.ts).
+// natural-language word also matches the other forms of its stem at a lower weight (stem.ts), and
+// function words beside content words are glue: a low weight, not counted by coverage (function-words.ts).
 
 import { BoundedMap } from "../../util/bounded-map.ts";
 import { CJK, DIGIT, LOWER, SEP, UPPER, charClass, fold } from "./normalize.ts";
+import { FUNCTION_WORD_WEIGHT, isFunctionWord } from "./function-words.ts";
 import { VARIANT_WEIGHT, isNaturalWord, stemVariants } from "./stem.ts";
 
 export const MIN_TOKEN = 2;
@@ -148,7 +150,7 @@ export function tokenize(text: string, folded: string = fold(text)): string[] {
 export interface QueryTerm {
   /** Folded term as the index stores it. */
   token: string;
-  /** Which word of the query it comes from (coverage counts words, not terms). */
+  /** Which word of the query it comes from (coverage counts words, not terms); FUNCTION_WORD_GROUP for a function word. */
   group: number;
   /** True for a CJK bigram or character (any occurrence counts). */
   cjk: boolean;
@@ -156,8 +158,12 @@ export interface QueryTerm {
   weight: number;
 }
 
+/** The group of a function word beside content words: scored, but not a word coverage counts (function-words.ts). */
+export const FUNCTION_WORD_GROUP = -1;
+
 export interface ParsedQuery {
   terms: QueryTerm[];
+  /** Query words coverage counts (function words beside content words are not). */
   groups: number;
   /** Whole-phrase pattern over folded text: the query's words in order, little in between. */
   phrase?: RegExp;
@@ -195,10 +201,9 @@ const querySpans = new TokenSpans();
 
 function parseQueryUncached(query: string): ParsedQuery {
   const folded = fold(query);
-  const terms: QueryTerm[] = [];
-  const seen = new Set<string>();
   const runs: string[] = [];
-  let groups = 0;
+  // Terms of each query word with their weights, and whether the word is a function word.
+  const words: Array<{ tokens: Array<[token: string, weight: number]>; cjk: boolean; glue: boolean }> = [];
   const n = query.length;
   let i = 0;
   while (i < n) {
@@ -208,9 +213,9 @@ function parseQueryUncached(query: string): ParsedQuery {
       continue;
     }
     let j = i + 1;
-    // Terms of this query word with their weights.
     const tokens: Array<[token: string, weight: number]> = [];
     const cjk = cls === CJK;
+    let glue = false;
     if (cjk) {
       while (j < n && charClass(query.charCodeAt(j)) === CJK) j++;
       if (j - i === 1) tokens.push([folded[i]!, 1]);
@@ -227,20 +232,30 @@ function parseQueryUncached(query: string): ParsedQuery {
       for (let k = 0; k < spans.size; k += 2) {
         tokens.push([folded.slice(spans.data[k]!, spans.data[k + 1]!), parts === 0 ? 1 : k === 0 ? 0.5 : 0.5 / parts]);
       }
-      if (spans.size === 2 && isNaturalWord(query, i, j)) {
+      glue = spans.size === 2 && isFunctionWord(tokens[0]![0]);
+      if (spans.size === 2 && !glue && isNaturalWord(query, i, j)) {
         for (const form of stemVariants(folded.slice(i, j))) tokens.push([form, VARIANT_WEIGHT]);
       }
     }
     runs.push(folded.slice(i, j));
+    words.push({ tokens, cjk, glue });
+    i = j;
+  }
+  // Function words are glue only beside a content word: a query of glue alone is searched as typed.
+  const content = words.some((word) => !word.glue);
+  const terms: QueryTerm[] = [];
+  const seen = new Set<string>();
+  let groups = 0;
+  for (const word of words) {
+    const glue = content && word.glue;
     let added = false;
-    for (const [token, weight] of tokens) {
+    for (const [token, weight] of word.tokens) {
       if (seen.has(token)) continue;
       seen.add(token);
-      terms.push({ token, group: groups, cjk, weight });
+      terms.push({ token, group: glue ? FUNCTION_WORD_GROUP : groups, cjk: word.cjk, weight: glue ? weight * FUNCTION_WORD_WEIGHT : weight });
       added = true;
     }
-    if (added) groups++;
-    i = j;
+    if (added && !glue) groups++;
   }
   const parsed: ParsedQuery = { terms, groups };
   if (terms.length >= 2 && runs.length >= 1) {

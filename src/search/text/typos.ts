@@ -3,7 +3,7 @@
 // insertion, deletion, substitution or swap of neighbours) — the most frequent one on a tie.
 
 import { fold } from "./normalize.ts";
-import type { ParsedQuery } from "./tokenize.ts";
+import { FUNCTION_WORD_GROUP, type ParsedQuery } from "./tokenize.ts";
 
 /** Edits a word of this length may be away from its correction (0: never corrected). */
 export function maxEdits(length: number): number {
@@ -58,7 +58,7 @@ export function unmatchedWords(parsed: ParsedQuery, df: readonly number[]): stri
   const words: string[] = [];
   const seen = new Set<number>();
   for (const term of parsed.terms) {
-    if (seen.has(term.group) || found.has(term.group)) continue;
+    if (term.group === FUNCTION_WORD_GROUP || seen.has(term.group) || found.has(term.group)) continue;
     seen.add(term.group);
     if (!term.cjk && maxEdits(term.token.length) > 0 && WORD.test(term.token)) words.push(term.token);
   }

@@ -7,7 +7,7 @@
 // sorts and returns a few hundred hits rather than thousands (docs/architecture.md).
 
 import type { AnyIndexStore, IIndex, SearchableValue, Tokenizer } from "@orama/orama";
-import { coverageFactor, groupBit, idf, popcount, termScore, type CollectionStats } from "../../rank/bm25.ts";
+import { coverageFactor, groupBit, idf, termScore, wordsMatched, type CollectionStats } from "../../rank/bm25.ts";
 import { TokenSpans, type ParsedQuery } from "../../text/tokenize.ts";
 import { Attributes, type AttributeSchema } from "./attributes.ts";
 import { addDocument, countPostings, createPostingsStore, forEachPosting, removeDocument, type PostingsStore } from "./postings.ts";
@@ -117,7 +117,7 @@ function scoreDocs(store: PostingsStore, tokenizer: TermTokenizer, query: string
     const matched = mask[doc]!;
     mask[doc] = 0;
     if (where && !where.has(doc)) continue;
-    score[doc] = score[doc]! * coverageFactor(popcount(matched), parsed.groups);
+    score[doc] = score[doc]! * coverageFactor(wordsMatched(matched), parsed.groups);
     touched[kept++] = doc;
   }
   return { scratch, n: kept };
