@@ -32,6 +32,8 @@ export interface SearchServiceOptions {
   source: HistorySource;
   config(): EngramConfig;
   visibility(): ToolVisibility;
+  /** Session views, shared with the browse tools (a new cache when absent). */
+  views?: ViewCache;
 }
 
 export interface SearchRequest {
@@ -138,7 +140,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     onRemove: (index) => index.dispose(),
   });
   const regexRunner = new RegexRunner();
-  const views = new ViewCache();
+  const views = options.views ?? new ViewCache();
 
   function indexSetup(): IndexSetup {
     // The index returns the messages any allowed request can rank (rankMessages takes its pool
