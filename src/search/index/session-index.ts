@@ -3,7 +3,7 @@
 // through our components (tokenizer, packed postings, metadata-only store); a search's filters
 // and the view's hidden messages travel as Orama's `where` clause.
 
-import { count, create, insert, remove, search, type IDocumentsStore, type IIndex, type Orama, type WhereCondition } from "@orama/orama";
+import { count, create, insert, remove, type IDocumentsStore, type IIndex, type Orama, type WhereCondition } from "@orama/orama";
 import type { HistoryMessage } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import type { SessionView } from "../../history/view.ts";
@@ -11,7 +11,7 @@ import type { SearchFilters } from "../scored.ts";
 import { HIT_TYPES, messageDocs } from "../text/documents.ts";
 import { flatDocumentProperties, flatSchemaValidator } from "./components/flat-document.ts";
 import { createMetaStoreComponent, type ChunkDocument, type DocMeta, type MetaStore } from "./components/meta-store.ts";
-import { collectionStats, createPostingsIndexComponent, type PostingsIndexStore, type ResultGrouping } from "./components/postings-index.ts";
+import { collectionStats, createPostingsIndexComponent, searchStore, type PostingsIndexStore, type ResultGrouping } from "./components/postings-index.ts";
 import { countPostings, postingsBytes, trimSteps } from "./components/postings.ts";
 import { boundedDistance, maxEdits } from "../text/typos.ts";
 import { TermTokenizer } from "./components/tokenizer.ts";
@@ -37,7 +37,7 @@ export const MESSAGE_OVERHEAD_BYTES = 180;
 export interface IndexSetup {
   visibility: ToolVisibility;
   /** A search returns the documents of this many best messages, scored so (ranking's policy). */
-  messages: Pick<ResultGrouping, "groups" | "score">;
+  messages: Pick<ResultGrouping, "groups" | "score" | "counted">;
 }
 
 interface Indexed {
@@ -64,21 +64,27 @@ export class SessionIndex {
   private inStep: readonly HistoryMessage[] = [];
   /** Documents and messages ever inserted (their ids stay in Orama's id maps). */
   private docsInserted = 0;
+  /**
+   * By internal document id, a number naming the document's part (ranking counts a part by its
+   * best chunk). Kept here, not as an Orama property: one more property costs every insert a pass.
+   */
+  private partOfDoc = new Int32Array(256);
+  private partsInserted = 0;
   private messagesInserted = 0;
 
   private readonly visibility: ToolVisibility;
+  private readonly grouping: ResultGrouping;
+  private readonly tokenizer = new TermTokenizer();
 
   constructor(setup: IndexSetup) {
     this.visibility = setup.visibility;
-    const { groups, score } = setup.messages;
+    this.grouping = { property: "message", parts: () => this.partOfDoc, ...setup.messages };
     this.db = create({
       schema: SCHEMA,
       sort: { enabled: false },
       components: {
-        tokenizer: new TermTokenizer(),
-        // A document's part is read from its metadata, which the store keeps anyway: one more
-        // indexed property would cost every insert a pass through Orama.
-        index: createPostingsIndexComponent(ATTRIBUTES, { property: "message", partOf: (doc) => this.db.data.docs.docs[doc]?.partId, groups, score }),
+        tokenizer: this.tokenizer,
+        index: createPostingsIndexComponent(ATTRIBUTES, this.grouping),
         documentsStore: createMetaStoreComponent(),
         validateSchema: flatSchemaValidator(SCHEMA),
         getDocumentProperties: flatDocumentProperties,
@@ -150,7 +156,12 @@ export class SessionIndex {
     const indexed: Indexed = { message, docs: [] };
     this.messages.set(message.id, indexed);
     this.messagesInserted++;
+    let partId: string | undefined;
     for (const doc of messageDocs(message, this.visibility)) {
+      if (doc.partId !== partId) {
+        partId = doc.partId;
+        this.partsInserted++;
+      }
       const chunk: ChunkDocument = {
         id: `d${this.docsInserted++}`,
         text: doc.text,
@@ -162,9 +173,19 @@ export class SessionIndex {
       };
       if (doc.tool !== undefined) chunk.tool = doc.tool;
       insert(this.db, chunk);
+      this.setPart(this.db.data.docs.internalId(chunk.id), this.partsInserted);
       indexed.docs.push(chunk.id);
       yield;
     }
+  }
+
+  private setPart(doc: number, part: number): void {
+    if (doc >= this.partOfDoc.length) {
+      const grown = new Int32Array(Math.max(doc + 1, this.partOfDoc.length * 2));
+      grown.set(this.partOfDoc);
+      this.partOfDoc = grown;
+    }
+    this.partOfDoc[doc] = part;
   }
 
   removeMessage(messageId: string): void {
@@ -176,23 +197,23 @@ export class SessionIndex {
   }
 
   /**
-   * The documents of the best messages (as many as the setup says) matching the query that the
-   * filters accept and the view shows, scored (BM25 × coverage).
+   * The documents of the best messages (`groups` of them, else as many as the setup says) matching
+   * the query that the filters accept and the view shows, scored (BM25 × coverage), best first.
+   * The index component is called directly: Orama's search would allocate a slot per indexed
+   * document and sort the hits again.
    */
-  search(query: string, filters: SearchFilters, view: SessionView): IndexHit[] {
-    const docs = count(this.db);
-    if (docs === 0) return [];
+  search(query: string, filters: SearchFilters, view: SessionView, groups: number = this.grouping.groups()): IndexHit[] {
+    if (count(this.db) === 0) return [];
+    const store = this.db.data.index;
     const where = this.where(filters, view);
-    // includeVectors: there are none, and leaving it false makes Orama copy every hit to strip them.
-    const params = { term: query, limit: docs, includeVectors: true };
-    const result = search<ChunkIndex, DocMeta>(this.db, where ? { ...params, where } : params);
-    // Orama answers asynchronously only when search hooks or plugins are installed; none are.
-    if (result instanceof Promise) throw new Error("the session index searches synchronously");
+    const accepted = where ? store.attributes.select(where, store.postings.docsEnd, store.postings.alive) : undefined;
+    const metas = this.db.data.docs.docs;
+    const found = searchStore(store, this.tokenizer, query, accepted, this.grouping, groups);
     const hits: IndexHit[] = [];
-    for (const hit of result.hits) {
-      const meta: DocMeta = hit.document;
-      const indexed = this.messages.get(meta.messageId);
-      if (indexed) hits.push({ meta, message: indexed.message, score: hit.score });
+    for (let i = 0; i < found.docs.length; i++) {
+      const meta = metas[found.docs[i]!];
+      const indexed = meta && this.messages.get(meta.messageId);
+      if (indexed) hits.push({ meta, message: indexed.message, score: found.scores[i]! });
     }
     return hits;
   }
@@ -235,6 +256,7 @@ export class SessionIndex {
     const index = this.db.data.index;
     yield* trimSteps(index.postings);
     index.attributes.trim(index.postings.docsEnd);
+    this.partOfDoc = this.partOfDoc.slice(0, index.postings.docsEnd + 64);
   }
 
   indexedMessage(messageId: string): HistoryMessage | undefined {
@@ -283,6 +305,12 @@ export class SessionIndex {
   /** Estimated heap held, for the byte-bounded cache: typed arrays exactly, objects per unit. */
   bytes(): number {
     const index = this.db.data.index;
-    return postingsBytes(index.postings) + index.attributes.bytes() + this.docsInserted * DOC_OVERHEAD_BYTES + this.messagesInserted * MESSAGE_OVERHEAD_BYTES;
+    return (
+      postingsBytes(index.postings) +
+      index.attributes.bytes() +
+      this.partOfDoc.byteLength +
+      this.docsInserted * DOC_OVERHEAD_BYTES +
+      this.messagesInserted * MESSAGE_OVERHEAD_BYTES
+    );
   }
 }

@@ -4,7 +4,7 @@ import type { HistoryMessage } from "../../history/types.ts";
 import { MemorySource } from "../../host/testing/memory-source.ts";
 import { FILLER } from "../testing/filler.ts";
 import { idsOnBothPaths } from "../testing/service.ts";
-import { messageScore, OTHER_PARTS_SHARE } from "./rank.ts";
+import { bestPartScores, messageScore, OTHER_PARTS_SHARE } from "./rank.ts";
 
 const T0 = Date.UTC(2025, 0, 1);
 
@@ -20,11 +20,13 @@ const text = (role: "user" | "assistant", body: string, extra: Partial<HistoryMe
   ...extra,
 });
 
-describe("messageScore", () => {
+describe("message score", () => {
   it("counts a part by its best chunk, and a share of the next few parts", () => {
     // Sorted best first: part a's chunks 10 and 8, part b's 6, part a's 5, part c's 4.
-    expect(messageScore([10, 8, 6, 5, 4], ["a", "a", "b", "a", "c"], 0, 5)).toBeCloseTo(10 + OTHER_PARTS_SHARE * (6 + 4), 9);
-    expect(messageScore([10, 9, 9, 9], [1, 1, 1, 1], 0, 4)).toBe(10);
+    const chunks = [10, 8, 6, 5, 4].map((score, i) => ({ score, partId: "aabac"[i]! }));
+    expect(bestPartScores(chunks)).toEqual([10, 6, 4]);
+    expect(messageScore([10, 6, 4], 0, 3)).toBeCloseTo(10 + OTHER_PARTS_SHARE * (6 + 4), 9);
+    expect(bestPartScores([10, 9, 9, 9].map((score) => ({ score, partId: "a" })))).toEqual([10]);
   });
 });
 

@@ -75,33 +75,44 @@ interface Group {
 }
 
 /**
- * A message's score from its chunks' scores, sorted best first in scores[from, to), where
- * parts[i] names the part scores[i] is a chunk of. A part counts by its best chunk: its chunks are
- * cuts of one text, and a text matching in many of them is long, not more relevant (an 800 KB diff
- * holds every word somewhere). The message counts its best part plus a share of its next few: a
- * thought, the command it ran and the output agreeing.
+ * A message's score from its parts' scores, sorted best first in scores[from, to): the best plus
+ * a share of the next few (a thought, the command it ran and the output agreeing). A part's score
+ * is its best chunk's: its chunks are cuts of one text, and a text matching in many of them is
+ * long, not more relevant (an 800 KB diff holds every word somewhere).
  */
-export function messageScore<Part>(scores: ArrayLike<number>, parts: ArrayLike<Part>, from: number, to: number): number {
+export function messageScore(scores: ArrayLike<number>, from: number, to: number): number {
   let score = scores[from]!;
-  const counted: Part[] = [parts[from]!];
-  for (let i = from + 1; i < to && counted.length <= OTHER_PARTS_COUNTED; i++) {
-    const part = parts[i]!;
-    if (counted.includes(part)) continue;
-    counted.push(part);
-    score += OTHER_PARTS_SHARE * scores[i]!;
-  }
+  for (let i = from + 1; i < to && i - from <= OTHER_PARTS_COUNTED; i++) score += OTHER_PARTS_SHARE * scores[i]!;
   return score;
 }
 
+/** How many of a message's best parts messageScore reads. */
+export const MESSAGE_SCORE_PARTS = OTHER_PARTS_COUNTED + 1;
+
+/**
+ * How many of a message's best chunks (before the boost) are looked in for the whole phrase. A
+ * message's score reads its best few parts only, so a chunk further down rarely climbs into them;
+ * checking every chunk of a 200 KB output would read megabytes of text per search.
+ */
+export const PHRASE_CHUNKS = 2 * MESSAGE_SCORE_PARTS;
+
+/** The best chunk's score of each of the best MESSAGE_SCORE_PARTS parts, best first, from chunks sorted best first. */
+export function bestPartScores(chunks: readonly { score: number; partId: string }[]): number[] {
+  const parts: string[] = [];
+  const scores: number[] = [];
+  for (const chunk of chunks) {
+    if (parts.includes(chunk.partId)) continue;
+    parts.push(chunk.partId);
+    scores.push(chunk.score);
+    if (scores.length === MESSAGE_SCORE_PARTS) break;
+  }
+  return scores;
+}
+
 function groupScore(group: Group): number {
-  const docs = group.docs;
-  docs.sort((a, b) => b.score - a.score);
-  const score = messageScore(
-    docs.map((doc) => doc.score),
-    docs.map((doc) => doc.partId),
-    0,
-    docs.length,
-  );
+  group.docs.sort((a, b) => b.score - a.score);
+  const best = bestPartScores(group.docs);
+  const score = messageScore(best, 0, best.length);
   return isCompactionSummary(group.message) ? score * SUMMARY_WEIGHT : score;
 }
 
@@ -192,7 +203,12 @@ export function rankMessages(docs: ScoredDoc[], options: RankOptions): MessageRe
   if (parsed?.phrase) {
     const pool = groups.slice(0, rankPool(options.limit));
     for (const group of pool) {
-      for (const doc of group.docs) if (hasPhrase(parsed, textOf(doc))) doc.score *= PHRASE_BOOST;
+      // groupScore left the docs best first.
+      const checked = Math.min(group.docs.length, PHRASE_CHUNKS);
+      for (let i = 0; i < checked; i++) {
+        const doc = group.docs[i]!;
+        if (hasPhrase(parsed, textOf(doc))) doc.score *= PHRASE_BOOST;
+      }
       group.score = groupScore(group);
     }
     pool.sort(compareResults);

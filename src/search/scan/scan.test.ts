@@ -81,7 +81,7 @@ describe("scan agrees with the index", () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.tuple(text, text, text), { minLength: 1, maxLength: 12 }), fc.constantFrom("token bucket", "limiter", "eclair", "无线", "café limiter", "printing limits", "tokens limited"), async (rows, query) => {
         const messages = rows.flatMap(([a, b, c]) => [user(a || "hello"), assistant([b || "reply", toolCall("bash", { command: c }, "completed", `${b}\n${c}`.repeat(c.length % 3 === 0 ? 300 : 3))])]);
-        const index = new SessionIndex({ visibility, messages: { groups: () => Infinity, score: (scores, _parts, from) => scores[from]! } });
+        const index = new SessionIndex({ visibility, messages: { groups: () => Infinity, score: (scores, from) => scores[from]!, counted: 1 } });
         for (const message of messages) index.addMessage(message);
         const scanned = (await scanSession(messages, visibility, parseQuery(query), () => true))!;
         const byKey = new Map(scanned.map((doc) => [`${doc.partId}:${doc.start}`, doc.score]));

@@ -20,12 +20,17 @@ export const TEXT_PROPERTY = "text";
 export interface ResultGrouping {
   /** The enum attribute whose value groups documents. */
   property: string;
-  /** Names the part a document is a chunk of (a group's documents of one part give equal names). */
-  partOf(doc: number): unknown;
   /** How many of the best groups to return the documents of (groups tied with the last are kept too). */
   groups(): number;
-  /** A group's score from its documents' scores, sorted best first in scores[from, to), and their parts. */
-  score(scores: ArrayLike<number>, parts: ArrayLike<unknown>, from: number, to: number): number;
+  /**
+   * A group's score from its best parts' scores (a part's score is its best document's), sorted
+   * best first in scores[from, to).
+   */
+  score(scores: ArrayLike<number>, from: number, to: number): number;
+  /** How many of a group's best parts its score reads (scores[from, to) holds at most this many). */
+  counted: number;
+  /** By document id, a number naming the part the document is a chunk of (equal within one part). */
+  parts(): Int32Array;
 }
 
 export class PostingsIndexStore {
@@ -123,42 +128,150 @@ function scoreDocs(store: PostingsStore, tokenizer: TermTokenizer, query: string
   return { scratch, n: kept };
 }
 
-/** The scored documents of the best `grouping.groups()` groups (every one when there are no more). */
-function bestGroups(scratch: Scratch, n: number, key: Int32Array, grouping: ResultGrouping): TokenScore[] {
+/**
+ * Per group key: parts held, and the best scores of its best parts with those parts (sorted,
+ * `grouping.counted` a group), reused across searches.
+ */
+interface GroupScratch {
+  count: Int32Array;
+  best: Float64Array;
+  parts: Int32Array;
+  score: Float64Array;
+  keys: Int32Array;
+}
+
+const groupScratchByStore = new WeakMap<PostingsStore, GroupScratch>();
+
+function groupScratchFor(store: PostingsStore, keys: number, counted: number): GroupScratch {
+  let scratch = groupScratchByStore.get(store);
+  if (!scratch || scratch.count.length < keys || scratch.best.length < keys * counted) {
+    const size = Math.max(keys, 256) * 2;
+    scratch = { count: new Int32Array(size), best: new Float64Array(size * counted), parts: new Int32Array(size * counted), score: new Float64Array(size), keys: new Int32Array(size) };
+    groupScratchByStore.set(store, scratch);
+  }
+  return scratch;
+}
+
+/**
+ * The scored documents of the best `wanted` groups (every one when there are no more), best
+ * first: score, then document id (Orama's own order). One pass keeps each group's best
+ * `grouping.counted` parts by their best score (a part's best so far only rises, so one dropped
+ * comes back if a better chunk of it follows), so only the documents returned are sorted, not every
+ * one touched.
+ */
+function bestGroups(store: PostingsStore, scratch: Scratch, n: number, key: Int32Array, keyCount: number, grouping: ResultGrouping, wanted: number): RankedDocs {
   const { score, touched } = scratch;
-  // Group documents: sort by group, then by score (best first).
-  const docs = Array.from(touched.subarray(0, n));
-  docs.sort((a, b) => key[a]! - key[b]! || score[b]! - score[a]!);
-  const sorted = new Float64Array(n);
-  const parts = new Array<unknown>(n);
+  const counted = Math.max(1, grouping.counted);
+  const groups = groupScratchFor(store, keyCount, counted);
+  const { count, best, parts, keys } = groups;
+  const partOf = grouping.parts();
+  let groupCount = 0;
   for (let i = 0; i < n; i++) {
-    sorted[i] = score[docs[i]!]!;
-    parts[i] = grouping.partOf(docs[i]!);
+    const doc = touched[i]!;
+    const k = key[doc]!;
+    const s = score[doc]!;
+    const held = count[k]!;
+    if (held === 0) keys[groupCount++] = k;
+    const base = k * counted;
+    // Not above the last part held: it cannot raise a part held nor take the last place.
+    if (held === counted && !(s > best[base + counted - 1]!)) continue;
+    const part = partOf[doc]!;
+    let j = held;
+    for (let p = 0; p < held; p++) {
+      if (parts[base + p] === part) {
+        j = p;
+        break;
+      }
+    }
+    if (j < held) {
+      // A part held: its score rises to this chunk's, if better.
+      if (!(s > best[base + j]!)) continue;
+    } else if (held === counted) {
+      // A new part takes the last place.
+      j = counted - 1;
+    } else {
+      count[k] = held + 1;
+    }
+    // Insertion into the group's best parts, kept sorted best first.
+    while (j > 0 && best[base + j - 1]! < s) {
+      best[base + j] = best[base + j - 1]!;
+      parts[base + j] = parts[base + j - 1]!;
+      j--;
+    }
+    best[base + j] = s;
+    parts[base + j] = part;
   }
-  const starts: number[] = [];
-  const groupScores: number[] = [];
-  for (let i = 0; i < n; ) {
-    let j = i + 1;
-    while (j < n && key[docs[j]!] === key[docs[i]!]) j++;
-    starts.push(i);
-    groupScores.push(grouping.score(sorted, parts, i, j));
-    i = j;
+  const groupScores = new Float64Array(groupCount);
+  for (let g = 0; g < groupCount; g++) {
+    const k = keys[g]!;
+    const value = grouping.score(best, k * counted, k * counted + count[k]!);
+    groupScores[g] = value;
+    groups.score[k] = value;
+    count[k] = 0;
   }
-  starts.push(n);
-  const wanted = grouping.groups();
   let floor = -Infinity;
-  if (groupScores.length > wanted) {
-    const ordered = Float64Array.from(groupScores).sort();
+  if (groupCount > wanted) {
+    const ordered = groupScores.slice().sort();
     const last = ordered[ordered.length - wanted]!;
     // Groups tied with the last one kept stay: ranking breaks the tie, not this cut.
     floor = last - 1e-9 * Math.max(1, Math.abs(last));
   }
-  const out: TokenScore[] = [];
-  for (let g = 0; g < groupScores.length; g++) {
-    if (groupScores[g]! < floor) continue;
-    for (let i = starts[g]!; i < starts[g + 1]!; i++) out.push([docs[i]!, sorted[i]!]);
+  let kept = 0;
+  for (let i = 0; i < n; i++) {
+    const doc = touched[i]!;
+    if (groups.score[key[doc]!]! >= floor) touched[kept++] = doc;
+  }
+  return bestFirst(touched, kept, score, store.docsEnd);
+}
+
+/** Documents of a search, best first: score, then the lower document id (Orama's own order). */
+export interface RankedDocs {
+  docs: Int32Array;
+  scores: Float64Array;
+}
+
+/**
+ * docs[0, n) ordered by score (highest first), then id. Each document's sort key packs the rank of
+ * its score among the distinct scores with its id into one float64, so two native numeric sorts
+ * do the work of a comparator sort of pairs (several times slower in JSC).
+ */
+function bestFirst(docs: Int32Array, n: number, score: Float64Array, idEnd: number): RankedDocs {
+  const values = new Float64Array(n);
+  for (let i = 0; i < n; i++) values[i] = score[docs[i]!]!;
+  values.sort();
+  const base = idEnd + 1;
+  const keys = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const doc = docs[i]!;
+    const s = score[doc]!;
+    // First position of s in the ascending values: equal scores share it.
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (values[mid]! < s) lo = mid + 1;
+      else hi = mid;
+    }
+    keys[i] = (n - 1 - lo) * base + doc;
+  }
+  keys.sort();
+  const out: RankedDocs = { docs: new Int32Array(n), scores: new Float64Array(n) };
+  for (let i = 0; i < n; i++) {
+    const doc = keys[i]! % base;
+    out.docs[i] = doc;
+    out.scores[i] = score[doc]!;
   }
   return out;
+}
+
+/**
+ * A search of the store: the documents of the best `groups` groups holding a query term that
+ * `where` accepts (all when absent), scored, best first. SessionIndex calls it directly; Orama's
+ * own search path costs more than the search (it allocates one slot per indexed document).
+ */
+export function searchStore(store: PostingsIndexStore, tokenizer: TermTokenizer, term: string, where: ReadonlySet<number> | undefined, grouping: ResultGrouping, groups: number): RankedDocs {
+  const { scratch, n } = scoreDocs(store.postings, tokenizer, term, where);
+  return bestGroups(store.postings, scratch, n, store.attributes.codes(grouping.property), store.attributes.codeCount(grouping.property) + 1, grouping, groups);
 }
 
 // Orama types the store it hands search and searchByWhereClause loosely, and the tokenizer as
@@ -204,9 +317,8 @@ export function createPostingsIndexComponent(attributes: AttributeSchema, groupi
     removeTokenScoreParameters: () => {},
     calculateResultScores: () => {},
     search: (index, term, tokenizer, _language, _properties, _exact, _tolerance, _boost, _relevance, _docsCount, where) => {
-      const store = storeOf(index);
-      const { scratch, n } = scoreDocs(store.postings, tokenizerOf(tokenizer), term, where);
-      return bestGroups(scratch, n, store.attributes.codes(grouping.property), grouping);
+      const { docs, scores } = searchStore(storeOf(index), tokenizerOf(tokenizer), term, where, grouping, grouping.groups());
+      return Array.from(docs, (doc, i): TokenScore => [doc, scores[i]!]);
     },
     searchByWhereClause(index, _tokenizer, where) {
       const store = storeOf(index);
