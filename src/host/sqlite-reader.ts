@@ -215,7 +215,8 @@ export function readerOver(db: Database): SqliteReader {
           for (const row of rows) {
             const message = assemble(sessionId, row, grouped.get(row.id) ?? []);
             if (message) out.push(message);
-            await checkpoint(options);
+            const due = checkpoint(options);
+            if (due) await due;
           }
         }
         const last = page[page.length - 1];
