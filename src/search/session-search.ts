@@ -142,6 +142,7 @@ async function collectFrom(sessionView: SessionView, query: Query, filters: Sear
           const { meta, message, score } = hit;
           const doc: ScoredDoc = { message, partId: meta.partId, type: meta.type, start: meta.start, end: meta.end, score };
           if (meta.tool !== undefined) doc.tool = meta.tool;
+          if (meta.input !== undefined) doc.input = meta.input;
           docs.push(doc);
         }
         stats = indexed.index.stats(query.parsed);

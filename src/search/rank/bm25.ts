@@ -13,10 +13,13 @@ export function termScore(tf: number, idfValue: number, length: number, avgLengt
   return (idfValue * tf * (K1 + 1)) / (tf + norm);
 }
 
-/** Query words covered by a document scale its score: all words ×1, half of them ×0.7. */
-export function coverageFactor(groupsMatched: number, groups: number): number {
-  if (groups <= 1) return 1;
-  return 0.4 + 0.6 * (groupsMatched / groups);
+/**
+ * Query words covered by a document scale its score: all words ×1, none ×0.4, in between by the
+ * covered words' share of the query's weight (see QueryWeights.groupWeight).
+ */
+export function coverageFactor(matchedWeight: number, totalWeight: number): number {
+  if (totalWeight <= 0) return 1;
+  return 0.4 + 0.6 * (matchedWeight / totalWeight);
 }
 
 export function popcount(mask: number): number {
@@ -51,20 +54,49 @@ export function addStats(into: CollectionStats, from: CollectionStats): void {
   for (let t = 0; t < into.df.length; t++) into.df[t] = into.df[t]! + (from.df[t] ?? 0);
 }
 
-/** Each query term's idf against `stats`, times the term's weight within its word. */
-export function weightedIdfs(stats: CollectionStats, weights: readonly number[]): number[] {
-  return stats.df.map((df, t) => idf(stats.docs, Math.min(df, stats.docs)) * weights[t]!);
+/** What scoring a document needs of the query against one collection's statistics. */
+export interface QueryWeights {
+  /** Each term's idf times its weight within its word. */
+  idfs: number[];
+  groupOf: number[];
+  /**
+   * Each query word's weight in coverage: 1 when the collection holds one of its terms, else 0.
+   * A word found nowhere (a typo, a name from another project) tells no document from another:
+   * counting it only flattened the coverage of the words that do.
+   */
+  groupWeight: Float64Array;
+  /** Sum of groupWeight; 0 for a one-word query (no coverage factor). */
+  totalWeight: number;
+}
+
+export function queryWeights(stats: CollectionStats, terms: readonly { weight: number; group: number }[], groups: number): QueryWeights {
+  const groupWeight = new Float64Array(Math.min(groups, 32));
+  terms.forEach((term, t) => {
+    if (stats.df[t]! > 0) groupWeight[Math.min(term.group, 31)] = 1;
+  });
+  let totalWeight = 0;
+  if (groups > 1) for (const weight of groupWeight) totalWeight += weight;
+  const idfs = stats.df.map((df, t) => idf(stats.docs, Math.min(df, stats.docs)) * terms[t]!.weight);
+  return { idfs, groupOf: terms.map((term) => term.group), groupWeight, totalWeight };
+}
+
+/** The weight of the query words whose bits are set in `mask`. */
+export function maskWeight(mask: number, groupWeight: Float64Array): number {
+  let sum = 0;
+  for (let m = mask, g = 0; m !== 0; m >>>= 1, g++) if ((m & 1) !== 0) sum += groupWeight[g]!;
+  return sum;
 }
 
 /** BM25 × coverage of one document from its per-term counts (tf 0 = absent). */
-export function scoreCounts(tfs: readonly number[], length: number, idfs: readonly number[], groupOf: readonly number[], groups: number, avgLength: number): number {
+export function scoreCounts(tfs: readonly number[], length: number, weights: QueryWeights, avgLength: number): number {
   let score = 0;
   let mask = 0;
+  const { idfs, groupOf } = weights;
   for (let t = 0; t < tfs.length; t++) {
     const tf = tfs[t]!;
     if (tf === 0) continue;
     score += termScore(Math.min(tf, 255), idfs[t]!, length, avgLength);
     mask |= groupBit(groupOf[t]!);
   }
-  return score * coverageFactor(popcount(mask), groups);
+  return score * coverageFactor(maskWeight(mask, weights.groupWeight), weights.totalWeight);
 }

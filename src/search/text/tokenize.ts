@@ -156,6 +156,17 @@ export interface QueryTerm {
   weight: number;
 }
 
+/**
+ * A path, dotted or snake_case name of the query (`django/db/models/fields/related.py`,
+ * `__init__.py`, `pytest_collect_file`): its words are one query word, and a text holding them
+ * joined as written holds the compound (ranking prefers it; rank/phrase.ts).
+ */
+export interface Compound {
+  /** Folded compound as written, leading joiners included (`__init__.py`). */
+  text: string;
+  group: number;
+}
+
 export interface ParsedQuery {
   terms: QueryTerm[];
   groups: number;
@@ -163,6 +174,7 @@ export interface ParsedQuery {
   phrase?: RegExp;
   /** The same pattern, case-insensitive: on ASCII-only text it matches where `phrase` matches the fold. */
   phraseAscii?: RegExp;
+  compounds: Compound[];
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -193,20 +205,59 @@ const MAX_PARSED_QUERIES = 64;
 const parsedQueries = new BoundedMap<string, ParsedQuery>(MAX_PARSED_QUERIES);
 const querySpans = new TokenSpans();
 
+/** Characters that join words into one path or name: `a/b.py`, `a_b`, `a-b`, `a::b`, `a\\b`. */
+function isJoiner(code: number): boolean {
+  return code === 0x5f || code === 0x2e || code === 0x2f || code === 0x2d || code === 0x3a || code === 0x5c;
+}
+
+function isWordStart(text: string, k: number): boolean {
+  const cls = charClass(text.charCodeAt(k));
+  return cls === LOWER || cls === UPPER || cls === DIGIT;
+}
+
+/** End of the compound whose first word starts at `i` and the number of words in it. */
+function compoundAt(text: string, i: number): { end: number; words: number } {
+  let end = dottedEnd(text, i, runEnd(text, i));
+  let words = 1;
+  for (;;) {
+    let k = end;
+    while (k < text.length && isJoiner(text.charCodeAt(k))) k++;
+    if (k === end || k >= text.length || !isWordStart(text, k)) return { end, words };
+    end = dottedEnd(text, k, runEnd(text, k));
+    words++;
+  }
+}
+
 function parseQueryUncached(query: string): ParsedQuery {
   const folded = fold(query);
   const terms: QueryTerm[] = [];
   const seen = new Set<string>();
   const runs: string[] = [];
+  const compounds: Compound[] = [];
   let groups = 0;
   const n = query.length;
   let i = 0;
+  // End of the compound being read: its words make one query word (each keeps its weight, as
+  // splitting it let the rest of the query outweigh a path).
+  let compoundEnd = -1;
+  let added = false;
   while (i < n) {
     const cls = charClass(query.charCodeAt(i));
     if (cls === SEP) {
       i++;
       continue;
     }
+    const inCompound = i < compoundEnd;
+    if (!inCompound && cls !== CJK) {
+      const compound = compoundAt(query, i);
+      if (compound.words > 1) {
+        compoundEnd = compound.end;
+        let start = i;
+        while (start > 0 && isJoiner(query.charCodeAt(start - 1))) start--;
+        compounds.push({ text: folded.slice(start, compound.end), group: groups });
+      }
+    }
+    if (!inCompound) added = false;
     let j = i + 1;
     // Terms of this query word with their weights.
     const tokens: Array<[token: string, weight: number]> = [];
@@ -225,24 +276,28 @@ function parseQueryUncached(query: string): ParsedQuery {
       // identifier counts as one concept, not one plus one per hump.
       const parts = spans.size / 2 - 1;
       for (let k = 0; k < spans.size; k += 2) {
-        tokens.push([folded.slice(spans.data[k]!, spans.data[k + 1]!), parts === 0 ? 1 : k === 0 ? 0.5 : 0.5 / parts]);
+        const weight = parts === 0 ? 1 : k === 0 ? 0.5 : 0.5 / parts;
+        tokens.push([folded.slice(spans.data[k]!, spans.data[k + 1]!), weight]);
       }
       if (spans.size === 2 && isNaturalWord(query, i, j)) {
         for (const form of stemVariants(folded.slice(i, j))) tokens.push([form, VARIANT_WEIGHT]);
       }
     }
     runs.push(folded.slice(i, j));
-    let added = false;
     for (const [token, weight] of tokens) {
       if (seen.has(token)) continue;
       seen.add(token);
       terms.push({ token, group: groups, cjk, weight });
       added = true;
     }
-    if (added) groups++;
     i = j;
+    // A word, or the compound's last word, ends the query word.
+    if (i >= compoundEnd) {
+      if (added) groups++;
+      else if (compounds[compounds.length - 1]?.group === groups) compounds.pop();
+    }
   }
-  const parsed: ParsedQuery = { terms, groups };
+  const parsed: ParsedQuery = { terms, groups, compounds };
   if (terms.length >= 2 && runs.length >= 1) {
     parsed.phrase = new RegExp(runs.map(escapeRegExp).join("[^\\p{L}\\p{N}]{0,3}"), "u");
     // Only for an ASCII pattern (under /iu a few non-ASCII letters, ſ and K, match ASCII ones).

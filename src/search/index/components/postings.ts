@@ -192,6 +192,26 @@ export function addDocument(store: PostingsStore, doc: number, folded: string, s
   store.liveLength += length;
 }
 
+/**
+ * Adds `times` more occurrences of each of `spans`' terms to a document added already (its
+ * length unchanged): a heavier field's terms (a tool call's input) count more.
+ */
+export function addOccurrences(store: PostingsStore, doc: number, folded: string, spans: TokenSpans, times: number): void {
+  const data = spans.data;
+  const terms = store.terms;
+  for (let i = 0; i < spans.size; i += 2) {
+    const before = terms.count;
+    const term = terms.intern(folded, data[i]!, data[i + 1]!);
+    const isNew = term === before;
+    if (isNew) {
+      ensureTerms(store, term + 1);
+      store.last[term] = 0;
+      store.head[term] = 0;
+    }
+    for (let k = 0; k < times; k++) addPosting(store, term, isNew && k === 0, doc);
+  }
+}
+
 export function removeDocument(store: PostingsStore, doc: number): void {
   if (store.alive[doc] !== 1) return;
   store.alive[doc] = 0;
