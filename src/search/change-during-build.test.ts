@@ -116,4 +116,20 @@ describe("a session searched repeatedly while its first index builds", () => {
     expect((await results(service, "marker77")).map((r) => r.id)).toEqual([messages[77]!.id]);
     expect(indexSearch).toHaveBeenCalled();
   }, 60_000);
+
+  it("scans the first search without its build taking turns, and the second one waits for the build", async () => {
+    const source = new MemorySource();
+    const messages = bigSession(4000);
+    source.add({ id: SESSION, title: "big", created: T0, updated: T0 }, messages);
+    const service = testService(source);
+
+    expect((await results(service, "marker5")).map((r) => r.id)).toEqual([messages[5]!.id]);
+    const entry = entryOf(service);
+    // The scan had the slices to itself: the build has its turn in the queue but indexed nothing yet.
+    expect(entry.underWay).toBe(true);
+    expect(entry.index.messageCount).toBe(0);
+
+    expect((await results(service, "marker6")).map((r) => r.id)).toEqual([messages[6]!.id]);
+    expect(entry.built).toBe(true);
+  }, 60_000);
 });

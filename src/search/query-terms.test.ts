@@ -5,7 +5,8 @@ import { MemorySource } from "../host/testing/memory-source.ts";
 import { idsOnBothPaths } from "./testing/service.ts";
 import { fold } from "./text/normalize.ts";
 import { VARIANT_WEIGHT } from "./text/stem.ts";
-import { countTerm, parseQuery, tokenize } from "./text/tokenize.ts";
+import { FUNCTION_WORD_WEIGHT } from "./text/function-words.ts";
+import { FUNCTION_WORD_GROUP, countTerm, parseQuery, tokenize } from "./text/tokenize.ts";
 
 const T0 = Date.UTC(2025, 0, 1);
 const FILLER = [
@@ -92,6 +93,34 @@ describe("identifier parts", () => {
       ...FILLER,
     ]);
     const { cold, warm } = await idsOnBothPaths(source, "s1", "fetchUserProfile retries 412");
+    expect([cold[0], warm[0]]).toEqual([messages[FILLER.length + 1]!.id, messages[FILLER.length + 1]!.id]);
+  });
+});
+
+describe("function words", () => {
+  it("are glue beside content words: a low weight, no coverage word, no other forms", () => {
+    const parsed = parseQuery("why did the deploy fail");
+    const glue = parsed.terms.filter((t) => t.group === FUNCTION_WORD_GROUP);
+    expect(glue.map((t) => t.token)).toEqual(["why", "did", "the"]);
+    for (const term of glue) expect(term.weight).toBe(FUNCTION_WORD_WEIGHT);
+    expect(parsed.groups).toBe(2);
+    expect(parsed.terms.filter((t) => t.group >= 0).map((t) => t.token)).toContain("failed");
+  });
+
+  it("are searched as typed when the query has nothing else", () => {
+    const parsed = parseQuery("what is this");
+    expect(parsed.groups).toBe(3);
+    expect(parsed.terms.every((t) => t.group >= 0 && t.weight === 1)).toBe(true);
+  });
+
+  it("do not rank a message up for holding the question's glue", async () => {
+    const { source, messages } = sessionOf([
+      ...FILLER,
+      "Why did we pick the blue theme? Why did the meeting move? I did not ask why, but the deploy slot moved too.",
+      "Deploy failed: the registry token had expired.",
+      ...FILLER,
+    ]);
+    const { cold, warm } = await idsOnBothPaths(source, "s1", "why did the deploy fail");
     expect([cold[0], warm[0]]).toEqual([messages[FILLER.length + 1]!.id, messages[FILLER.length + 1]!.id]);
   });
 });

@@ -5,8 +5,7 @@
 // scans and builds still block the loop for one slice at a time, not one slice each.
 // Searches resume before background builds, and while any search is running background builds
 // do not resume at all: a project search's time budget is spent on searching. The exception is an
-// urgent build (a search waits on it, or is searching its session): it takes turns with the
-// searches, else a session searched again and again would be scanned each time, never indexed.
+// urgent build (a search waits on it): it takes turns with the other searches.
 const waiting: Array<() => void> = [];
 /** Background tasks; `urgent` ones (a search awaits them) run even while searches do. */
 const background: Array<{ resume: () => void; urgent?: () => boolean }> = [];

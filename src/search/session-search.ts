@@ -114,11 +114,6 @@ export async function collectSession(view: SessionView, query: Query, filters: S
 }
 
 async function collectQuery(sessionView: SessionView, query: Query, filters: SearchFilters, options: SessionSearchOptions): Promise<CollectedSession> {
-  const indexed = options.indexed;
-  return indexed ? indexed.searching(() => collectFrom(sessionView, query, filters, options)) : collectFrom(sessionView, query, filters, options);
-}
-
-async function collectFrom(sessionView: SessionView, query: Query, filters: SearchFilters, options: SessionSearchOptions): Promise<CollectedSession> {
   const view = searchableView(sessionView);
   // Scans walk the visible messages themselves, so only the filters apply.
   const accept = attributeFilter(filters);
@@ -130,8 +125,8 @@ async function collectFrom(sessionView: SessionView, query: Query, filters: Sear
   const pending = indexed ? indexed.update(view.messages) : Infinity;
   if (query.kind === "keyword") {
     // A session searched again is likely searched more: the rest of its first build costs a few
-    // scans once, then every search is an index lookup (scanning beside the build, each search
-    // pays the scan and the build still takes many searches to end).
+    // scans once, then every search is an index lookup. The first search scans alone (its build
+    // waits, so the answer comes at scan speed); one that finds the build with its turn waits for it.
     const wait = indexed && (indexed.built ? pending <= MAX_WAIT_CHARS : options.waitForBuild === true && indexed.underWay);
     if (wait) {
       await indexed.current();

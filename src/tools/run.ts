@@ -16,15 +16,15 @@ export type Parsed<S extends Shape> = z.output<z.ZodObject<S>>;
 /** Older parameter names still accepted, mapped to the declared one: `{ turn_index: "turn_number" }`. */
 export type Aliases = Readonly<Record<string, string>>;
 
-/** Short, printable rendering of a bad value for an error message (never the whole 10 KB string). */
-function shown(value: unknown): string {
+/** Short, printable rendering of a value for an error message (never the whole 10 KB string). */
+export function shown(value: unknown, max = 40): string {
   let text: string;
   try {
     text = JSON.stringify(value) ?? String(value);
   } catch {
     text = String(value);
   }
-  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+  return text.length > max ? `${text.slice(0, max - 3)}...` : text;
 }
 
 function isObject(raw: unknown): raw is Record<string, unknown> {

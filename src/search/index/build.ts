@@ -38,9 +38,9 @@ export class IndexedSession {
   private queued = false;
   private disposed = false;
   private waiters = 0;
-  /** Searches of this session under way: its build keeps running beside them. */
-  private searchers = 0;
-  private readonly urgent = (): boolean => this.waiters > 0 || this.searchers > 0;
+  /** True while this session's build has its turn in the queue (its loop runs). */
+  private started = false;
+  private readonly urgent = (): boolean => this.waiters > 0;
   readonly stats: BuildStats = { longestSliceMs: 0 };
 
   constructor(
@@ -96,26 +96,24 @@ export class IndexedSession {
     }
   }
 
-  /** True while a build that an earlier call started is running and has indexed something. */
-  get underWay(): boolean {
-    return this.running !== undefined && (this.made?.messageCount ?? 0) > 0;
-  }
-
   /**
-   * Runs a search of this session (a scan while the index is not ready): the session's own build
-   * takes turns with it instead of waiting for every search to end.
+   * True while this session's build has its turn (not queued behind other sessions' first builds):
+   * waiting for it costs this build alone.
    */
-  async searching<T>(work: () => Promise<T>): Promise<T> {
-    this.searchers++;
-    startPump();
-    try {
-      return await work();
-    } finally {
-      this.searchers--;
-    }
+  get underWay(): boolean {
+    return this.started;
   }
 
   private async loop(): Promise<void> {
+    this.started = true;
+    try {
+      await this.build();
+    } finally {
+      this.started = false;
+    }
+  }
+
+  private async build(): Promise<void> {
     // Start on a turn of our own: the update() that started us is inside a search.
     await yieldToLoop("build", this.urgent);
     let sliceStart = now();
@@ -125,17 +123,28 @@ export class IndexedSession {
       await maybeYield("build", this.urgent);
       sliceStart = now();
     };
+    let trimmed = false;
     while (!this.disposed) {
       if (this.index.deadRatio > MAX_DEAD_RATIO) {
         this.made = new SessionIndex(this.setup);
         this.built = false;
+        trimmed = false;
       }
       const diff = this.index.diff(this.target);
       if (diff.added.length === 0 && diff.removed.length === 0) {
-        // A first build leaves growth headroom in the arrays (up to half); give it back.
-        if (!this.built) this.index.trim();
-        this.built = true;
-        return;
+        if (this.built || trimmed) {
+          this.built = true;
+          return;
+        }
+        // A first build leaves growth headroom in the arrays (up to half); give most of it back,
+        // in pieces, then look again for messages that came meanwhile.
+        const index = this.index;
+        for (const _ of index.trimSteps()) {
+          if (this.disposed) return;
+          if (sliceSpent()) await pause();
+        }
+        trimmed = true;
+        continue;
       }
       for (const id of diff.removed) this.index.removeMessage(id);
       for (const message of diff.added) {

@@ -12,7 +12,7 @@ import { HIT_TYPES, messageDocs } from "../text/documents.ts";
 import { flatDocumentProperties, flatSchemaValidator } from "./components/flat-document.ts";
 import { createMetaStoreComponent, type ChunkDocument, type DocMeta, type MetaStore } from "./components/meta-store.ts";
 import { collectionStats, createPostingsIndexComponent, type PostingsIndexStore, type ResultGrouping } from "./components/postings-index.ts";
-import { countPostings, postingsBytes, trimStore } from "./components/postings.ts";
+import { countPostings, postingsBytes, trimSteps } from "./components/postings.ts";
 import { boundedDistance, maxEdits } from "../text/typos.ts";
 import { TermTokenizer } from "./components/tokenizer.ts";
 import type { CollectionStats } from "../rank/bm25.ts";
@@ -229,10 +229,10 @@ export class SessionIndex {
     return excluded;
   }
 
-  /** Drops the arrays' growth headroom (after a build). */
-  trim(): void {
+  /** Drops the arrays' growth headroom (after a build), a bounded piece per step; nothing may be added meanwhile. */
+  *trimSteps(): Generator<void> {
     const index = this.db.data.index;
-    trimStore(index.postings);
+    yield* trimSteps(index.postings);
     index.attributes.trim(index.postings.docsEnd);
   }
 

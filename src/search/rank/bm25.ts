@@ -13,13 +13,10 @@ export function termScore(tf: number, idfValue: number, length: number, avgLengt
   return (idfValue * tf * (K1 + 1)) / (tf + norm);
 }
 
-/**
- * Query words covered by a document scale its score: all words ×1, none ×0.4, in between by the
- * covered words' share of the query's weight (see QueryWeights.groupWeight).
- */
-export function coverageFactor(matchedWeight: number, totalWeight: number): number {
-  if (totalWeight <= 0) return 1;
-  return 0.4 + 0.6 * (matchedWeight / totalWeight);
+/** Query words covered by a document scale its score: all words ×1, half of them ×0.7. */
+export function coverageFactor(groupsMatched: number, groups: number): number {
+  if (groups <= 1) return 1;
+  return 0.4 + 0.6 * (groupsMatched / groups);
 }
 
 export function popcount(mask: number): number {
@@ -28,9 +25,17 @@ export function popcount(mask: number): number {
   return (((m + (m >>> 4)) & 0xf0f0f0f) * 0x1010101) >>> 24;
 }
 
-/** Bit of a query word in a coverage mask (words past 31 share the last bit). */
+/** The coverage mask's bit for function words (FUNCTION_WORD_GROUP): set, so a document is marked matched, but not counted. */
+const FUNCTION_WORD_BIT = 1 << 31;
+
+/** Bit of a query word in a coverage mask (words past 30 share bit 30; function words have their own). */
 export function groupBit(group: number): number {
-  return 1 << Math.min(group, 31);
+  return group < 0 ? FUNCTION_WORD_BIT : 1 << Math.min(group, 30);
+}
+
+/** The query words (not function words) a coverage mask holds. */
+export function wordsMatched(mask: number): number {
+  return popcount(mask & ~FUNCTION_WORD_BIT);
 }
 
 /**
@@ -60,31 +65,20 @@ export interface QueryWeights {
   idfs: number[];
   groupOf: number[];
   /**
-   * Each query word's weight in coverage: 1 when the collection holds one of its terms, else 0.
-   * A word found nowhere (a typo, a name from another project) tells no document from another:
-   * counting it only flattened the coverage of the words that do.
+   * Query words coverage counts: those the collection holds a term of. A word found nowhere (a
+   * typo, a name from another project) tells no document from another: counting it only
+   * flattened the coverage of the words that are found.
    */
-  groupWeight: Float64Array;
-  /** Sum of groupWeight; 0 for a one-word query (no coverage factor). */
-  totalWeight: number;
+  words: number;
 }
 
-export function queryWeights(stats: CollectionStats, terms: readonly { weight: number; group: number }[], groups: number): QueryWeights {
-  const groupWeight = new Float64Array(Math.min(groups, 32));
+export function queryWeights(stats: CollectionStats, terms: readonly { weight: number; group: number }[]): QueryWeights {
+  let found = 0;
   terms.forEach((term, t) => {
-    if (stats.df[t]! > 0) groupWeight[Math.min(term.group, 31)] = 1;
+    if (stats.df[t]! > 0) found |= groupBit(term.group);
   });
-  let totalWeight = 0;
-  if (groups > 1) for (const weight of groupWeight) totalWeight += weight;
   const idfs = stats.df.map((df, t) => idf(stats.docs, Math.min(df, stats.docs)) * terms[t]!.weight);
-  return { idfs, groupOf: terms.map((term) => term.group), groupWeight, totalWeight };
-}
-
-/** The weight of the query words whose bits are set in `mask`. */
-export function maskWeight(mask: number, groupWeight: Float64Array): number {
-  let sum = 0;
-  for (let m = mask, g = 0; m !== 0; m >>>= 1, g++) if ((m & 1) !== 0) sum += groupWeight[g]!;
-  return sum;
+  return { idfs, groupOf: terms.map((term) => term.group), words: wordsMatched(found) };
 }
 
 /** BM25 × coverage of one document from its per-term counts (tf 0 = absent). */
@@ -98,5 +92,5 @@ export function scoreCounts(tfs: readonly number[], length: number, weights: Que
     score += termScore(Math.min(tf, 255), idfs[t]!, length, avgLength);
     mask |= groupBit(groupOf[t]!);
   }
-  return score * coverageFactor(maskWeight(mask, weights.groupWeight), weights.totalWeight);
+  return score * coverageFactor(wordsMatched(mask), weights.words);
 }

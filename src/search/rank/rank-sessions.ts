@@ -4,7 +4,7 @@
 import type { SessionInfo } from "../../history/types.ts";
 import { fold } from "../text/normalize.ts";
 import type { SessionResult } from "../project-search.ts";
-import { countTerm, type ParsedQuery } from "../text/tokenize.ts";
+import { FUNCTION_WORD_GROUP, countTerm, type ParsedQuery } from "../text/tokenize.ts";
 
 export interface RankedSession {
   session: SessionInfo;
@@ -17,7 +17,7 @@ export function titleCoverage(title: string, parsed: ParsedQuery): number {
   if (parsed.groups === 0) return 0;
   const folded = fold(title);
   const groups = new Set<number>();
-  for (const term of parsed.terms) if (countTerm(title, folded, term) > 0) groups.add(term.group);
+  for (const term of parsed.terms) if (term.group !== FUNCTION_WORD_GROUP && countTerm(title, folded, term) > 0) groups.add(term.group);
   return groups.size / parsed.groups;
 }
 

@@ -26,7 +26,7 @@ export function termCounts(text: string, parsed: ParsedQuery, input = 0): number
 /** Scores each document again against `stats`; counts missing on a document are read from its text. */
 export function rescore(docs: readonly ScoredDoc[], parsed: ParsedQuery, stats: CollectionStats, textOf: (doc: ScoredDoc) => string): void {
   if (stats.docs === 0) return;
-  const weights = queryWeights(stats, parsed.terms, parsed.groups);
+  const weights = queryWeights(stats, parsed.terms);
   const avg = stats.length / stats.docs;
   for (const doc of docs) {
     doc.tfs ??= termCounts(textOf(doc), parsed, doc.input);

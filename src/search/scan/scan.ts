@@ -237,7 +237,7 @@ export async function scanSession(
   }
   if (docs === 0) return [];
   const avg = totalLength / docs;
-  const weights = queryWeights({ docs, length: totalLength, df }, terms, parsed.groups);
+  const weights = queryWeights({ docs, length: totalLength, df }, terms);
   return candidates.map(({ message, doc, tfs, text }) => {
     const length = doc.end - doc.start;
     const scored: ScoredDoc = {

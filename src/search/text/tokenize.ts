@@ -8,10 +8,12 @@
 //   code units are not terms;
 // - CJK runs (Han, Kana, Hangul) give overlapping bigrams and single characters.
 // In a query, a word and its parts (humps, a version's numbers) weigh as one concept, and a
-// natural-language word also matches the other forms of its stem at a lower weight (stem.ts).
+// natural-language word also matches the other forms of its stem at a lower weight (stem.ts), and
+// function words beside content words are glue: a low weight, not counted by coverage (function-words.ts).
 
 import { BoundedMap } from "../../util/bounded-map.ts";
 import { CJK, DIGIT, LOWER, SEP, UPPER, charClass, fold } from "./normalize.ts";
+import { FUNCTION_WORD_WEIGHT, isFunctionWord } from "./function-words.ts";
 import { VARIANT_WEIGHT, isNaturalWord, stemVariants } from "./stem.ts";
 
 export const MIN_TOKEN = 2;
@@ -148,7 +150,7 @@ export function tokenize(text: string, folded: string = fold(text)): string[] {
 export interface QueryTerm {
   /** Folded term as the index stores it. */
   token: string;
-  /** Which word of the query it comes from (coverage counts words, not terms). */
+  /** Which word of the query it comes from (coverage counts words, not terms); FUNCTION_WORD_GROUP for a function word. */
   group: number;
   /** True for a CJK bigram or character (any occurrence counts). */
   cjk: boolean;
@@ -167,8 +169,12 @@ export interface Compound {
   group: number;
 }
 
+/** The group of a function word beside content words: scored, but not a word coverage counts (function-words.ts). */
+export const FUNCTION_WORD_GROUP = -1;
+
 export interface ParsedQuery {
   terms: QueryTerm[];
+  /** Query words coverage counts (function words beside content words are not). */
   groups: number;
   /** Whole-phrase pattern over folded text: the query's words in order, little in between. */
   phrase?: RegExp;
@@ -230,38 +236,36 @@ function compoundAt(text: string, i: number): { end: number; words: number } {
 
 function parseQueryUncached(query: string): ParsedQuery {
   const folded = fold(query);
-  const terms: QueryTerm[] = [];
-  const seen = new Set<string>();
   const runs: string[] = [];
-  const compounds: Compound[] = [];
-  let groups = 0;
+  // Terms of each query word with their weights, whether the word is a function word, and the
+  // compound (path or name) it belongs to (-1: none).
+  const words: Array<{ tokens: Array<[token: string, weight: number]>; cjk: boolean; glue: boolean; compound: number }> = [];
+  const compoundTexts: string[] = [];
   const n = query.length;
   let i = 0;
   // End of the compound being read: its words make one query word (each keeps its weight, as
   // splitting it let the rest of the query outweigh a path).
   let compoundEnd = -1;
-  let added = false;
   while (i < n) {
     const cls = charClass(query.charCodeAt(i));
     if (cls === SEP) {
       i++;
       continue;
     }
-    const inCompound = i < compoundEnd;
-    if (!inCompound && cls !== CJK) {
+    if (i >= compoundEnd && cls !== CJK) {
       const compound = compoundAt(query, i);
       if (compound.words > 1) {
         compoundEnd = compound.end;
         let start = i;
         while (start > 0 && isJoiner(query.charCodeAt(start - 1))) start--;
-        compounds.push({ text: folded.slice(start, compound.end), group: groups });
+        compoundTexts.push(folded.slice(start, compound.end));
       }
     }
-    if (!inCompound) added = false;
+    const compound = i < compoundEnd ? compoundTexts.length - 1 : -1;
     let j = i + 1;
-    // Terms of this query word with their weights.
     const tokens: Array<[token: string, weight: number]> = [];
     const cjk = cls === CJK;
+    let glue = false;
     if (cjk) {
       while (j < n && charClass(query.charCodeAt(j)) === CJK) j++;
       if (j - i === 1) tokens.push([folded[i]!, 1]);
@@ -276,27 +280,47 @@ function parseQueryUncached(query: string): ParsedQuery {
       // identifier counts as one concept, not one plus one per hump.
       const parts = spans.size / 2 - 1;
       for (let k = 0; k < spans.size; k += 2) {
-        const weight = parts === 0 ? 1 : k === 0 ? 0.5 : 0.5 / parts;
-        tokens.push([folded.slice(spans.data[k]!, spans.data[k + 1]!), weight]);
+        tokens.push([folded.slice(spans.data[k]!, spans.data[k + 1]!), parts === 0 ? 1 : k === 0 ? 0.5 : 0.5 / parts]);
       }
-      if (spans.size === 2 && isNaturalWord(query, i, j)) {
+      // A word of a path or name is never glue (`the_end`, `lib/in/x.py`).
+      glue = compound < 0 && spans.size === 2 && isFunctionWord(tokens[0]![0]);
+      if (spans.size === 2 && !glue && isNaturalWord(query, i, j)) {
         for (const form of stemVariants(folded.slice(i, j))) tokens.push([form, VARIANT_WEIGHT]);
       }
     }
     runs.push(folded.slice(i, j));
-    for (const [token, weight] of tokens) {
+    words.push({ tokens, cjk, glue, compound });
+    i = j;
+  }
+  // Function words are glue only beside a content word: a query of glue alone is searched as typed.
+  const content = words.some((word) => !word.glue);
+  const terms: QueryTerm[] = [];
+  const compounds: Compound[] = [];
+  const seen = new Set<string>();
+  let groups = 0;
+  let lastCompound = -1;
+  words.forEach((word, w) => {
+    const glue = content && word.glue;
+    let added = false;
+    for (const [token, weight] of word.tokens) {
       if (seen.has(token)) continue;
       seen.add(token);
-      terms.push({ token, group: groups, cjk, weight });
+      terms.push({ token, group: glue ? FUNCTION_WORD_GROUP : groups, cjk: word.cjk, weight: glue ? weight * FUNCTION_WORD_WEIGHT : weight });
       added = true;
     }
-    i = j;
-    // A word, or the compound's last word, ends the query word.
-    if (i >= compoundEnd) {
-      if (added) groups++;
-      else if (compounds[compounds.length - 1]?.group === groups) compounds.pop();
+    if (word.compound >= 0 && word.compound !== lastCompound) {
+      compounds.push({ text: compoundTexts[word.compound]!, group: groups });
+      lastCompound = word.compound;
     }
-  }
+    // A word, or the compound's last word, ends the query word (if any of its terms is new).
+    if (word.compound >= 0 && words[w + 1]?.compound === word.compound) return;
+    if (glue || !added) {
+      if (!glue && terms[terms.length - 1]?.group === groups) groups++;
+      else if (word.compound >= 0 && compounds[compounds.length - 1]?.group === groups) compounds.pop();
+      return;
+    }
+    groups++;
+  });
   const parsed: ParsedQuery = { terms, groups, compounds };
   if (terms.length >= 2 && runs.length >= 1) {
     parsed.phrase = new RegExp(runs.map(escapeRegExp).join("[^\\p{L}\\p{N}]{0,3}"), "u");

@@ -3,7 +3,7 @@
 // insertion, deletion, substitution or swap of neighbours) — the most frequent one on a tie.
 
 import { fold } from "./normalize.ts";
-import type { ParsedQuery } from "./tokenize.ts";
+import { FUNCTION_WORD_GROUP, type ParsedQuery } from "./tokenize.ts";
 
 /** Edits a word of this length may be away from its correction (0: never corrected). */
 export function maxEdits(length: number): number {
@@ -68,7 +68,7 @@ export function unmatchedWords(parsed: ParsedQuery, df: readonly number[]): stri
       if (worth && (df[t] ?? 0) === 0) words.push(term.token);
       return;
     }
-    if (seen.has(term.group) || found.has(term.group)) return;
+    if (term.group === FUNCTION_WORD_GROUP || seen.has(term.group) || found.has(term.group)) return;
     seen.add(term.group);
     if (worth) words.push(term.token);
   });

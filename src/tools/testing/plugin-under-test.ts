@@ -10,6 +10,7 @@ import { MAX_ANSWER_BYTES } from "../../history/limits.ts";
 import { FakeClient } from "../../host/testing/fake-client.ts";
 import { readOnlyGuard } from "../../host/testing/read-only-client.ts";
 import { EngramPlugin } from "../../plugin.ts";
+import { shown } from "../run.ts";
 
 export interface PluginUnderTest {
   hooks: Hooks;
@@ -124,11 +125,5 @@ function parseOrUndefined(text: string): unknown {
 }
 
 export function preview(value: unknown): string {
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+  return shown(value, 120);
 }

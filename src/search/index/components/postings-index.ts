@@ -7,7 +7,7 @@
 // sorts and returns a few hundred hits rather than thousands (docs/architecture.md).
 
 import type { AnyIndexStore, IIndex, SearchableValue, Tokenizer } from "@orama/orama";
-import { coverageFactor, groupBit, maskWeight, queryWeights, termScore, type CollectionStats } from "../../rank/bm25.ts";
+import { coverageFactor, groupBit, queryWeights, termScore, wordsMatched, type CollectionStats } from "../../rank/bm25.ts";
 import { TokenSpans, type ParsedQuery } from "../../text/tokenize.ts";
 import { Attributes, type AttributeSchema } from "./attributes.ts";
 import { addDocument, addOccurrences, countPostings, createPostingsStore, forEachPosting, removeDocument, type PostingsStore } from "./postings.ts";
@@ -98,7 +98,7 @@ function scoreDocs(store: PostingsStore, tokenizer: TermTokenizer, query: string
   const alive = store.alive;
   const length = store.length;
   const stats = collectionStats(store, parsed);
-  const weights = queryWeights(stats, parsed.terms, parsed.groups);
+  const weights = queryWeights(stats, parsed.terms);
   parsed.terms.forEach((term, t) => {
     if (stats.df[t] === 0) return;
     const id = store.terms.find(term.token, 0, term.token.length);
@@ -123,7 +123,7 @@ function scoreDocs(store: PostingsStore, tokenizer: TermTokenizer, query: string
     const matched = mask[doc]!;
     mask[doc] = 0;
     if (where && !where.has(doc)) continue;
-    score[doc] = score[doc]! * coverageFactor(maskWeight(matched, weights.groupWeight), weights.totalWeight);
+    score[doc] = score[doc]! * coverageFactor(wordsMatched(matched), weights.words);
     touched[kept++] = doc;
   }
   return { scratch, n: kept };

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TokenSpans, tokenize } from "../../text/tokenize.ts";
-import { addDocument, countPostings, createPostingsStore, forEachPosting, removeDocument, trimStore, type PostingsStore } from "./postings.ts";
+import { addDocument, countPostings, createPostingsStore, forEachPosting, removeDocument, trimSteps, type PostingsStore } from "./postings.ts";
 import { TermTokenizer } from "./tokenizer.ts";
 import { selectBest } from "../../rank/rank.ts";
 import { TermTable } from "./term-table.ts";
@@ -33,7 +33,7 @@ function packed(docs: string[], trimAfter = -1): Map<string, Array<[number, numb
   const store = createPostingsStore();
   docs.forEach((text, doc) => {
     add(store, doc, text);
-    if (doc === trimAfter) trimStore(store);
+    if (doc === trimAfter) for (const _ of trimSteps(store));
   });
   const out = new Map<string, Array<[number, number]>>();
   for (let term = 0; term < store.terms.count; term++) {

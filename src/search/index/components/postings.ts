@@ -5,6 +5,7 @@
 // marks a document dead; the owner rebuilds when too much of the index is dead.
 
 import type { TokenSpans } from "../../text/tokenize.ts";
+import { copyPrefix, trimmedLength } from "./copy-steps.ts";
 import { TermTable } from "./term-table.ts";
 
 const TF_MAX = 255;
@@ -220,12 +221,15 @@ export function removeDocument(store: PostingsStore, doc: number): void {
   store.liveLength -= store.length[doc] ?? 0;
 }
 
-/** Drops growth headroom once a build is done (appends then grow the arrays again). */
-export function trimStore(store: PostingsStore): void {
-  store.terms.trim();
-  const terms = store.terms.count + 64;
-  store.first = store.first.slice(0, terms);
-  store.head = store.head.slice(0, terms);
-  store.last = store.last.slice(0, terms);
-  store.pool = store.pool.slice(0, store.poolTop + 1024);
+/**
+ * Drops growth headroom once a build is done, a piece per step (copy-steps.ts), keeping an eighth
+ * for appends. Nothing may add to the store until the steps end.
+ */
+export function* trimSteps(store: PostingsStore): Generator<void> {
+  yield* store.terms.trimSteps();
+  const terms = trimmedLength(store.terms.count, 64);
+  store.first = yield* copyPrefix(store.first, terms);
+  store.head = yield* copyPrefix(store.head, terms);
+  store.last = yield* copyPrefix(store.last, terms);
+  store.pool = yield* copyPrefix(store.pool, trimmedLength(store.poolTop, 1024));
 }

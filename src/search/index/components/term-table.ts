@@ -2,6 +2,8 @@
 // and found through an open-addressing hash table of term ids. Terms are interned straight from
 // a span of folded text, so indexing makes no string per token and holds no string per term.
 
+import { copyPrefix, trimmedLength } from "./copy-steps.ts";
+
 const EMPTY = -1;
 
 export class TermTable {
@@ -86,13 +88,13 @@ export class TermTable {
     return String.fromCharCode(...this.chars.subarray(at, at + this.length[id]!));
   }
 
-  /** Drops growth headroom (after a build), keeping room for a few more terms. */
-  trim(): void {
-    const terms = this.count + 64;
-    this.start = this.start.slice(0, terms);
-    this.length = this.length.slice(0, terms);
-    this.hashes = this.hashes.slice(0, terms);
-    this.chars = this.chars.slice(0, this.charTop + 512);
+  /** Drops growth headroom (after a build) a piece per step, keeping room for appends. */
+  *trimSteps(): Generator<void> {
+    const terms = trimmedLength(this.count, 64);
+    this.start = yield* copyPrefix(this.start, terms);
+    this.length = yield* copyPrefix(this.length, terms);
+    this.hashes = yield* copyPrefix(this.hashes, terms);
+    this.chars = yield* copyPrefix(this.chars, trimmedLength(this.charTop, 512));
   }
 
   private equals(id: number, folded: string, start: number, end: number): boolean {

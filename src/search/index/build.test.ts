@@ -1,0 +1,35 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { user } from "../../history/testing/messages.ts";
+import { toolVisibility } from "../../history/tool-visibility.ts";
+import { messageScore } from "../rank/rank.ts";
+import { BuildQueue, IndexedSession } from "./build.ts";
+import { SessionIndex } from "./session-index.ts";
+
+const T0 = Date.UTC(2025, 0, 1);
+const setup = { visibility: toolVisibility([], []), messages: { groups: () => Infinity, score: messageScore } };
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("IndexedSession's first build", () => {
+  it("indexes messages that arrive while it trims its arrays before it calls itself built", async () => {
+    const first = Array.from({ length: 50 }, (_, i) => user(`walrus handshake number${i}`, { created: T0 + i * 1000 }));
+    const later = [...first, user("late quokka message", { created: T0 + 99_000 })];
+    const session = new IndexedSession(setup, new BuildQueue());
+    const trimSteps = SessionIndex.prototype.trimSteps;
+    let trims = 0;
+    vi.spyOn(SessionIndex.prototype, "trimSteps").mockImplementation(function* (this: SessionIndex) {
+      // The session changes between two pieces of the trim.
+      if (trims++ === 0) session.update(later);
+      yield;
+      yield* trimSteps.call(this);
+    });
+
+    session.update(first);
+    await session.current();
+
+    expect(trims).toBe(1);
+    expect(session.built).toBe(true);
+    expect(session.index.messageCount).toBe(later.length);
+    expect(session.index.has(later[later.length - 1]!)).toBe(true);
+  });
+});
