@@ -65,7 +65,7 @@ describe("parseQuery", () => {
 
   it("makes a path, dotted or snake_case name one query word, and keeps it whole to find as written", () => {
     const parsed = parseQuery("what changed in django/db/models/fields/related.py and __init__.py");
-    expect(parsed.groups).toBe(6);
+    expect(parsed.groups).toBe(3);
     expect(parsed.compounds.map((c) => c.text)).toEqual(["django/db/models/fields/related.py", "__init__.py"]);
     const pathGroup = parsed.compounds[0]!.group;
     expect(parsed.terms.filter((t) => t.group === pathGroup).map((t) => [t.token, t.weight])).toEqual(

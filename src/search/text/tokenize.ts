@@ -10,6 +10,8 @@
 // In a query, a word and its parts (humps, a version's numbers) weigh as one concept, and a
 // natural-language word also matches the other forms of its stem at a lower weight (stem.ts), and
 // function words beside content words are glue: a low weight, not counted by coverage (function-words.ts).
+// A path or name typed in a query (words joined by / . _ - : \) is one query word, kept whole as a
+// compound for ranking to find as written (rank/phrase.ts).
 
 import { BoundedMap } from "../../util/bounded-map.ts";
 import { CJK, DIGIT, LOWER, SEP, UPPER, charClass, fold } from "./normalize.ts";

@@ -168,34 +168,9 @@ export function countPostings(store: PostingsStore, term: number): number {
 }
 
 /**
- * Adds a document's postings: `spans` are its token spans over `folded` (its folded text, as the
- * tokenizer component gives them); `length` is the text's length in code units.
- */
-export function addDocument(store: PostingsStore, doc: number, folded: string, spans: TokenSpans, length: number): void {
-  const data = spans.data;
-  const terms = store.terms;
-  ensureDocs(store, doc);
-  for (let i = 0; i < spans.size; i += 2) {
-    const before = terms.count;
-    const term = terms.intern(folded, data[i]!, data[i + 1]!);
-    const isNew = term === before;
-    if (isNew) {
-      ensureTerms(store, term + 1);
-      store.last[term] = 0;
-      store.head[term] = 0;
-    }
-    addPosting(store, term, isNew, doc);
-  }
-  store.length[doc] = length;
-  store.alive[doc] = 1;
-  if (doc >= store.docsEnd) store.docsEnd = doc + 1;
-  store.liveDocs++;
-  store.liveLength += length;
-}
-
-/**
- * Adds `times` more occurrences of each of `spans`' terms to a document added already (its
- * length unchanged): a heavier field's terms (a tool call's input) count more.
+ * Adds `times` occurrences of each of `spans`' terms (over `folded`) to a document's postings; on
+ * a document added already (its length unchanged), a heavier field's terms (a tool call's input)
+ * count more.
  */
 export function addOccurrences(store: PostingsStore, doc: number, folded: string, spans: TokenSpans, times: number): void {
   const data = spans.data;
@@ -211,6 +186,20 @@ export function addOccurrences(store: PostingsStore, doc: number, folded: string
     }
     for (let k = 0; k < times; k++) addPosting(store, term, isNew && k === 0, doc);
   }
+}
+
+/**
+ * Adds a document's postings: `spans` are its token spans over `folded` (its folded text, as the
+ * tokenizer component gives them); `length` is the text's length in code units.
+ */
+export function addDocument(store: PostingsStore, doc: number, folded: string, spans: TokenSpans, length: number): void {
+  ensureDocs(store, doc);
+  addOccurrences(store, doc, folded, spans, 1);
+  store.length[doc] = length;
+  store.alive[doc] = 1;
+  if (doc >= store.docsEnd) store.docsEnd = doc + 1;
+  store.liveDocs++;
+  store.liveLength += length;
 }
 
 export function removeDocument(store: PostingsStore, doc: number): void {
