@@ -21,6 +21,7 @@ import { defaultOtherProjectsToAsk } from "./tools/reach.ts";
 import { createHistorySessionsTool } from "./tools/sessions.ts";
 import { pauseIfDue } from "./search/scheduler.ts";
 import { createSearchService } from "./search/service.ts";
+import { ViewCache } from "./search/view-cache.ts";
 
 export const EngramPlugin: Plugin = async (input: PluginInput) => {
   const log = hostLog(input.client);
@@ -48,8 +49,9 @@ export const EngramPlugin: Plugin = async (input: PluginInput) => {
     maxBytes: config().store.cache_bytes,
     pause: pauseIfDue,
   });
-  const deps: ToolDeps = { config, visibility, source, directory: input.directory };
-  const search = createSearchService({ source, config, visibility });
+  const views = new ViewCache();
+  const deps: ToolDeps = { config, visibility, source, views, directory: input.directory };
+  const search = createSearchService({ source, config, visibility, views });
 
   const { hooks: engramHooks, onEvent } = createHookSet({ source, config, directory: input.directory, log });
 

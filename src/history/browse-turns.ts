@@ -62,7 +62,7 @@ export function turnEntry(turn: Turn, options: Pick<BrowseOptions, "previewChars
   return entry;
 }
 
-function hiddenTurnError(number: number, turns: Turn[]): HistoryError {
+function hiddenTurnError(number: number, turns: readonly Turn[]): HistoryError {
   const latest = turns[turns.length - 1];
   const hint = latest
     ? `Its content is already in your context. The latest turn you can browse is ${latest.number}.`

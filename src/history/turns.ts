@@ -14,8 +14,17 @@ export interface Turn {
   rest: HistoryMessage[];
 }
 
+/** Views are never changed once made: their turns are worked out once (a browse reuses the view while the session is unchanged). */
+const turnsOfView = new WeakMap<SessionView, readonly Turn[]>();
+
 /** Visible turns in order. Turn 0 holds messages before the first user message, if any. */
-export function visibleTurns(view: SessionView): Turn[] {
+export function visibleTurns(view: SessionView): readonly Turn[] {
+  let turns = turnsOfView.get(view);
+  if (!turns) turnsOfView.set(view, (turns = computeTurns(view)));
+  return turns;
+}
+
+function computeTurns(view: SessionView): Turn[] {
   const turns: Turn[] = [];
   let current: Turn | undefined;
   for (let index = 0; index < view.visibleEnd; index++) {

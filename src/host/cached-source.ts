@@ -217,8 +217,13 @@ export class CachedHistorySource implements HistorySource {
     const out: HistoryMessage[] = [];
     for (const entry of raw) {
       const message = mapMessage(entry, sessionId);
-      if (message) out.push(message);
-      await checkpoint(read);
+      if (message) {
+        out.push(message);
+        // Estimated here, between pauses: store() then sums cached figures in one short block.
+        estimateBytes(message);
+      }
+      const due = checkpoint(read);
+      if (due) await due;
     }
     return out;
   }

@@ -17,7 +17,7 @@ import { literalMatcher, regexMatcher } from "./scan/pattern.ts";
 import { RegexRunner } from "./scan/regex-runner.ts";
 import { searchProject, type SessionResult } from "./project-search.ts";
 import { rankSessions, type RankedSession } from "./rank/rank-sessions.ts";
-import { messageScore, rankPool } from "./rank/rank.ts";
+import { MESSAGE_SCORE_CHUNKS, messageScore, rankPool } from "./rank/rank.ts";
 import type { SearchFilters } from "./scored.ts";
 import { asSearch, maybeYield, now } from "./scheduler.ts";
 import { collectSession, rankSession, type Query } from "./session-search.ts";
@@ -32,6 +32,8 @@ export interface SearchServiceOptions {
   source: HistorySource;
   config(): EngramConfig;
   visibility(): ToolVisibility;
+  /** Session views, shared with the browse tools (a new cache when absent). */
+  views?: ViewCache;
 }
 
 export interface SearchRequest {
@@ -138,12 +140,12 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     onRemove: (index) => index.dispose(),
   });
   const regexRunner = new RegexRunner();
-  const views = new ViewCache();
+  const views = options.views ?? new ViewCache();
 
   function indexSetup(): IndexSetup {
     // The index returns the messages any allowed request can rank (rankMessages takes its pool
     // from them): Orama's index search has no per-query limit.
-    const messages = { groups: () => rankPool(options.config().search.max_message_limit), score: messageScore };
+    const messages = { groups: () => rankPool(options.config().search.max_message_limit), score: messageScore, counted: MESSAGE_SCORE_CHUNKS };
     return { visibility: options.visibility(), messages };
   }
 
@@ -221,7 +223,8 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
         signal?.throwIfAborted();
         // Snippets for each session's best result now (history_sessions shows it); the rest only
         // for the results the merged answer keeps (searchProject completes them).
-        const searchOptions = { visibility, indexed: indexedSession(session.id), deadline, hitsFor: 1, signal, correctTypos: sessions.length === 1, waitForBuild: sessions.length === 1 };
+        const alone = sessions.length === 1;
+        const searchOptions = { visibility, indexed: indexedSession(session.id), deadline, hitsFor: 1, signal, correctTypos: alone, waitForBuild: alone, pool: alone ? rankPool(limit) : undefined };
         const collected = await collectSession(view, query, filters, searchOptions);
         return {
           collected,

@@ -47,6 +47,12 @@ export interface SessionSearchOptions {
   waitForBuild?: boolean;
   /** Cancels the scan at its next slice. */
   signal?: AbortSignal;
+  /**
+   * How many best messages the index returns (default: as many as any request may rank). A
+   * session ranked alone needs only its request's pool; sessions ranked together are rescored
+   * against their summed statistics, which can reorder them.
+   */
+  pool?: number;
 }
 
 /** The request's filters on a message and chunk (type, role, tool, time), nothing else. */
@@ -133,7 +139,7 @@ async function collectQuery(sessionView: SessionView, query: Query, filters: Sea
       if (indexed.built) {
         via = "index";
         docs = [];
-        for (const hit of indexed.index.search(query.text, filters, view)) {
+        for (const hit of indexed.index.search(query.text, filters, view, options.pool)) {
           const { meta, message, score } = hit;
           const doc: ScoredDoc = { message, partId: meta.partId, type: meta.type, start: meta.start, end: meta.end, score };
           if (meta.tool !== undefined) doc.tool = meta.tool;

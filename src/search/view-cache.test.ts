@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { assistant, compactionPair, user } from "../history/testing/messages.ts";
 import type { HistoryMessage } from "../history/types.ts";
+import { visibleTurns } from "../history/turns.ts";
 import { buildView } from "../history/view.ts";
 import { ViewCache } from "./view-cache.ts";
 
@@ -12,11 +13,13 @@ function plain(view: ReturnType<typeof buildView>) {
     turns: view.turnNumbers,
     visibleEnd: view.visibleEnd,
     index: view.messages.map((m) => view.indexById.get(m.id)),
+    // Worked out once per view object: a reused view must still give its session's turns.
+    visibleTurns: visibleTurns(view),
   };
 }
 
 describe("view cache", () => {
-  it("gives the view buildView would, across appends, edits, removals and reorders", () => {
+  it("gives the view (and turns) buildView would, across appends, edits, removals and reorders", () => {
     const step = fc.constantFrom("user", "assistant", "compaction", "edit", "drop", "shuffle", "same");
     fc.assert(
       fc.property(fc.array(step, { minLength: 1, maxLength: 25 }), fc.boolean(), (steps, self) => {

@@ -3,6 +3,7 @@
 import type { EngramConfig } from "../config/schema.ts";
 import type { ToolVisibility } from "../history/tool-visibility.ts";
 import type { HistorySource } from "../host/source.ts";
+import type { ViewCache } from "../search/view-cache.ts";
 
 export interface ToolDeps {
   /** Current config (reloaded when its files change). */
@@ -10,6 +11,8 @@ export interface ToolDeps {
   /** Tool visibility compiled from the current config. */
   visibility(): ToolVisibility;
   source: HistorySource;
+  /** Session views kept while their sessions are unchanged (shared with the search service). */
+  views: ViewCache;
   /** Project root, for making paths relative. */
   directory: string;
 }

@@ -8,6 +8,7 @@ import type { SessionInfo } from "../history/types.ts";
 import { MemorySource } from "../host/testing/memory-source.ts";
 import { createSearchService } from "../search/service.ts";
 import { createBrowseTurnsTool } from "./browse-turns.ts";
+import { ViewCache } from "../search/view-cache.ts";
 import type { ToolDeps } from "./deps.ts";
 import { createHistorySearchTool } from "./search.ts";
 import { createHistorySessionsTool } from "./sessions.ts";
@@ -26,7 +27,7 @@ function setup(source: MemorySource, refuse?: Error) {
   source.add({ id: "ses_there", title: "there", directory: "/q", created: T0, updated: T0 + 1 }, [textMessage("ses_there", "user", "pelican timeouts there", T0 + 1)]);
   const config = defaultConfig();
   const visibility = toolVisibility([], []);
-  const deps: ToolDeps = { config: () => config, visibility: () => visibility, source, directory: "/p" };
+  const deps: ToolDeps = { config: () => config, visibility: () => visibility, source, views: new ViewCache(), directory: "/p" };
   const service = createSearchService({ source, config: () => config, visibility: () => visibility });
   const asked: Array<{ patterns: string[] }> = [];
   const ctx = {

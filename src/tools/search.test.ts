@@ -4,6 +4,7 @@ import { toolVisibility } from "../history/tool-visibility.ts";
 import { createSearchService } from "../search/service.ts";
 import { textMessage, toolPart } from "../history/testing/messages.ts";
 import { MemorySource } from "../host/testing/memory-source.ts";
+import { ViewCache } from "../search/view-cache.ts";
 import type { ToolDeps } from "./deps.ts";
 import { createHistorySearchTool } from "./search.ts";
 import { createHistorySessionsTool } from "./sessions.ts";
@@ -26,7 +27,7 @@ function setup() {
   ]);
   const config = defaultConfig();
   const visibility = toolVisibility([], []);
-  const deps: ToolDeps = { config: () => config, visibility: () => visibility, source, directory: "/p" };
+  const deps: ToolDeps = { config: () => config, visibility: () => visibility, source, views: new ViewCache(), directory: "/p" };
   const service = createSearchService({ source, config: () => config, visibility: () => visibility });
   const search = createHistorySearchTool(deps, service);
   const sessions = createHistorySessionsTool(deps, service);

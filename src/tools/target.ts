@@ -1,6 +1,6 @@
 // Which session a call reads, and the view of it that call may see.
 
-import { buildView, type SessionView } from "../history/view.ts";
+import type { SessionView } from "../history/view.ts";
 import type { ToolDeps } from "./deps.ts";
 import { askToRead, type AskContext } from "./reach.ts";
 
@@ -19,5 +19,5 @@ export async function targetView(deps: ToolDeps, args: { session_id?: string | u
   const sessionId = args.session_id ?? context.sessionID;
   await mayRead(deps, sessionId, context, tool);
   const messages = await deps.source.loadMessages(sessionId, context.abort ? { signal: context.abort } : {});
-  return buildView(sessionId, messages, sessionId === context.sessionID);
+  return deps.views.view(sessionId, messages, sessionId === context.sessionID);
 }

@@ -4,7 +4,7 @@ import { assistant, toolCall, user } from "../../history/testing/messages.ts";
 import { toolVisibility } from "../../history/tool-visibility.ts";
 import type { HistoryMessage } from "../../history/types.ts";
 import { buildView, type SessionView } from "../../history/view.ts";
-import { messageScore } from "../rank/rank.ts";
+import { MESSAGE_SCORE_CHUNKS, messageScore } from "../rank/rank.ts";
 import { scanSession } from "../scan/scan.ts";
 import type { SearchFilters } from "../scored.ts";
 import { HIT_TYPES, type HitType } from "../text/documents.ts";
@@ -16,7 +16,7 @@ const WORDS = ["deploy", "rollback", "canary", "Deploy", "queue", "x"];
 const T0 = Date.UTC(2025, 0, 1);
 
 function index(messages: readonly HistoryMessage[], groups = Infinity): SessionIndex {
-  const made = new SessionIndex({ visibility, messages: { groups: () => groups, score: messageScore } });
+  const made = new SessionIndex({ visibility, messages: { groups: () => groups, score: messageScore, counted: MESSAGE_SCORE_CHUNKS } });
   for (const message of messages) made.addMessage(message);
   made.diff(messages);
   return made;
@@ -85,6 +85,35 @@ describe("session index search", () => {
         expect(keys(cutHits)).toEqual(keys(all.filter((hit) => kept.has(hit.message.id))));
       }),
       { numRuns: 150 },
+    );
+  });
+
+  it("cuts by a long message's best chunks and orders hits best first, equal scores in insertion order", () => {
+    // Tool outputs of up to ~30 chunks: a message's score reads its best few only.
+    const longMessage = fc.tuple(words, fc.integer({ min: 1, max: 4000 }), fc.integer({ min: 0, max: 20 })).map(([text, repeat, minute]) =>
+      assistant([toolCall("bash", { command: "run" }, "completed", `${text}\n`.repeat(repeat))], { created: T0 + minute * 60_000 }),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.oneof(messageArb, longMessage), { minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 6 }), fc.constantFrom("deploy", "canary queue", "rollback x"), (messages, groups, query) => {
+        const filters: SearchFilters = { types: new Set(HIT_TYPES) };
+        const view = buildView("s", messages, false);
+        const made = index(messages);
+        const all = made.search(query, filters, view);
+        const byMessage = new Map<string, number[]>();
+        for (const hit of all) byMessage.set(hit.message.id, [...(byMessage.get(hit.message.id) ?? []), hit.score]);
+        const scoreOf = (list: number[]) => messageScore([...list].sort((a, b) => b - a), 0, list.length);
+        const scores = [...byMessage.values()].map(scoreOf).sort((a, b) => b - a);
+        const last = scores[Math.min(groups, scores.length) - 1] ?? 0;
+        const kept = new Set([...byMessage].filter(([, list]) => scoreOf(list) >= last - 1e-9 * Math.max(1, last)).map(([id]) => id));
+        const cut = made.search(query, filters, view, groups);
+        expect(cut).toEqual(all.filter((hit) => kept.has(hit.message.id)));
+        const order = (hit: IndexHit) => Number(hit.meta.id.slice(1));
+        for (let i = 1; i < all.length; i++) {
+          const [a, b] = [all[i - 1]!, all[i]!];
+          expect(a.score > b.score || (a.score === b.score && order(a) < order(b))).toBe(true);
+        }
+      }),
+      { numRuns: 100 },
     );
   });
 

@@ -3,7 +3,7 @@
 // through our components (tokenizer, packed postings, metadata-only store); a search's filters
 // and the view's hidden messages travel as Orama's `where` clause.
 
-import { count, create, insert, remove, search, type IDocumentsStore, type IIndex, type Orama, type WhereCondition } from "@orama/orama";
+import { count, create, insert, remove, type IDocumentsStore, type IIndex, type Orama, type WhereCondition } from "@orama/orama";
 import type { HistoryMessage } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import type { SessionView } from "../../history/view.ts";
@@ -11,7 +11,7 @@ import type { SearchFilters } from "../scored.ts";
 import { HIT_TYPES, messageDocs } from "../text/documents.ts";
 import { flatDocumentProperties, flatSchemaValidator } from "./components/flat-document.ts";
 import { createMetaStoreComponent, type ChunkDocument, type DocMeta, type MetaStore } from "./components/meta-store.ts";
-import { collectionStats, createPostingsIndexComponent, type PostingsIndexStore, type ResultGrouping } from "./components/postings-index.ts";
+import { collectionStats, createPostingsIndexComponent, searchStore, type PostingsIndexStore, type ResultGrouping } from "./components/postings-index.ts";
 import { countPostings, postingsBytes, trimSteps } from "./components/postings.ts";
 import { boundedDistance, maxEdits } from "../text/typos.ts";
 import { TermTokenizer } from "./components/tokenizer.ts";
@@ -37,7 +37,7 @@ export const MESSAGE_OVERHEAD_BYTES = 180;
 export interface IndexSetup {
   visibility: ToolVisibility;
   /** A search returns the documents of this many best messages, scored so (ranking's policy). */
-  messages: Pick<ResultGrouping, "groups" | "score">;
+  messages: Pick<ResultGrouping, "groups" | "score" | "counted">;
 }
 
 interface Indexed {
@@ -67,16 +67,18 @@ export class SessionIndex {
   private messagesInserted = 0;
 
   private readonly visibility: ToolVisibility;
+  private readonly grouping: ResultGrouping;
+  private readonly tokenizer = new TermTokenizer();
 
   constructor(setup: IndexSetup) {
     this.visibility = setup.visibility;
-    const { groups, score } = setup.messages;
+    this.grouping = { property: "message", ...setup.messages };
     this.db = create({
       schema: SCHEMA,
       sort: { enabled: false },
       components: {
-        tokenizer: new TermTokenizer(),
-        index: createPostingsIndexComponent(ATTRIBUTES, { property: "message", groups, score }),
+        tokenizer: this.tokenizer,
+        index: createPostingsIndexComponent(ATTRIBUTES, this.grouping),
         documentsStore: createMetaStoreComponent(),
         validateSchema: flatSchemaValidator(SCHEMA),
         getDocumentProperties: flatDocumentProperties,
@@ -175,23 +177,23 @@ export class SessionIndex {
   }
 
   /**
-   * The documents of the best messages (as many as the setup says) matching the query that the
-   * filters accept and the view shows, scored (BM25 × coverage).
+   * The documents of the best messages (`groups` of them, else as many as the setup says) matching
+   * the query that the filters accept and the view shows, scored (BM25 × coverage), best first.
+   * The index component is called directly: Orama's search would allocate a slot per indexed
+   * document and sort the hits again.
    */
-  search(query: string, filters: SearchFilters, view: SessionView): IndexHit[] {
-    const docs = count(this.db);
-    if (docs === 0) return [];
+  search(query: string, filters: SearchFilters, view: SessionView, groups: number = this.grouping.groups()): IndexHit[] {
+    if (count(this.db) === 0) return [];
+    const store = this.db.data.index;
     const where = this.where(filters, view);
-    // includeVectors: there are none, and leaving it false makes Orama copy every hit to strip them.
-    const params = { term: query, limit: docs, includeVectors: true };
-    const result = search<ChunkIndex, DocMeta>(this.db, where ? { ...params, where } : params);
-    // Orama answers asynchronously only when search hooks or plugins are installed; none are.
-    if (result instanceof Promise) throw new Error("the session index searches synchronously");
+    const accepted = where ? store.attributes.select(where, store.postings.docsEnd, store.postings.alive) : undefined;
+    const metas = this.db.data.docs.docs;
+    const found = searchStore(store, this.tokenizer, query, accepted, this.grouping, groups);
     const hits: IndexHit[] = [];
-    for (const hit of result.hits) {
-      const meta: DocMeta = hit.document;
-      const indexed = this.messages.get(meta.messageId);
-      if (indexed) hits.push({ meta, message: indexed.message, score: hit.score });
+    for (let i = 0; i < found.docs.length; i++) {
+      const meta = metas[found.docs[i]!];
+      const indexed = meta && this.messages.get(meta.messageId);
+      if (indexed) hits.push({ meta, message: indexed.message, score: found.scores[i]! });
     }
     return hits;
   }

@@ -73,9 +73,19 @@ export function messageScore(scores: ArrayLike<number>, from: number, to: number
   return score;
 }
 
+/** How many of a message's best chunks messageScore reads. */
+export const MESSAGE_SCORE_CHUNKS = OTHER_CHUNKS_COUNTED + 1;
+
+/**
+ * How many of a message's best chunks (before the boost) are looked in for the whole phrase. A
+ * message's score reads its best few chunks only, so a chunk further down rarely climbs into them;
+ * checking every chunk of a 200 KB output would read megabytes of text per search.
+ */
+export const PHRASE_CHUNKS = 2 * MESSAGE_SCORE_CHUNKS;
+
 function groupScore(docs: ScoredDoc[]): number {
   docs.sort((a, b) => b.score - a.score);
-  const best = docs.slice(0, OTHER_CHUNKS_COUNTED + 1).map((doc) => doc.score);
+  const best = docs.slice(0, MESSAGE_SCORE_CHUNKS).map((doc) => doc.score);
   return messageScore(best, 0, best.length);
 }
 
@@ -166,7 +176,12 @@ export function rankMessages(docs: ScoredDoc[], options: RankOptions): MessageRe
   if (parsed?.phrase || parsed?.compounds.length) {
     const pool = groups.slice(0, rankPool(options.limit));
     for (const group of pool) {
-      for (const doc of group.docs) doc.score *= phraseBoost(parsed, textOf(doc));
+      // groupScore left the docs best first.
+      const checked = Math.min(group.docs.length, PHRASE_CHUNKS);
+      for (let i = 0; i < checked; i++) {
+        const doc = group.docs[i]!;
+        doc.score *= phraseBoost(parsed, textOf(doc));
+      }
       group.score = groupScore(group.docs);
     }
     pool.sort(compareResults);

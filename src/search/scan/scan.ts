@@ -90,10 +90,10 @@ function countAscii(text: string, query: TermFinders): void {
     const len = terms[r]!.token.length;
     const holders = within[r]!;
     finder.lastIndex = 0;
-    for (;;) {
-      const match = finder.exec(text);
-      if (!match) break;
-      const at = match.index;
+    // test() instead of exec(): no match array per occurrence. The pattern is the token itself
+    // (ASCII, case-insensitive), so a match ends `len` after where it starts.
+    while (finder.test(text)) {
+      const at = finder.lastIndex - len;
       if (isTermAt(text, at, at + len)) counts[r]!++;
       for (const [t, offset] of holders) {
         const token = terms[t]!.token;

@@ -216,14 +216,19 @@ export function partTextPieces(part: HistoryPart, visibility: ToolVisibility): s
 
 /** Code units [start, end) of the concatenation of `pieces`. */
 export function sliceOfPieces(pieces: readonly string[], start: number, end: number): string {
-  let out = "";
+  // A range inside one piece stays that piece's substring: concatenated (even to ""), it would be
+  // a rope that every search copies out again before matching it.
+  let out: string | undefined;
   let offset = 0;
   for (const piece of pieces) {
     const from = Math.max(start, offset);
     const to = Math.min(end, offset + piece.length);
-    if (from < to) out += from === offset && to === offset + piece.length ? piece : piece.slice(from - offset, to - offset);
+    if (from < to) {
+      const cut = from === offset && to === offset + piece.length ? piece : piece.slice(from - offset, to - offset);
+      out = out === undefined ? cut : out + cut;
+    }
     offset += piece.length;
     if (offset >= end) break;
   }
-  return out;
+  return out ?? "";
 }

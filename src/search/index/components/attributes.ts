@@ -63,6 +63,13 @@ export class Attributes {
     return column.values;
   }
 
+  /** How many distinct values of an enum property have codes (codes run 1 to this). */
+  codeCount(property: string): number {
+    const column = this.column(property);
+    if (column.kind !== "enum") throw new Error(`attribute ${property} is not an enum`);
+    return column.codes.size;
+  }
+
   /** Heap bytes held by the arrays. */
   bytes(): number {
     let total = 0;

@@ -33,8 +33,11 @@ export interface DocMeta {
 }
 
 export class MetaStore {
-  /** By Orama's internal document id. */
-  readonly docs: Record<number, DocMeta> = {};
+  /**
+   * By Orama's internal document id (from 1; undefined once removed). An array, not an object:
+   * ids run densely, and a search looks up thousands of them.
+   */
+  readonly docs: Array<DocMeta | undefined> = [undefined];
   count = 0;
 
   constructor(private readonly ids: components.internalDocumentIDStore.InternalDocumentIDStore) {}
@@ -60,7 +63,13 @@ export function createMetaStoreComponent(): IDocumentsStore<MetaStore> {
     create: (_orama, ids) => new MetaStore(ids),
     get: (store, id) => store.docs[store.internalId(id)],
     getMultiple: (store, ids) => ids.map((id) => store.docs[store.internalId(id)]),
-    getAll: (store) => store.docs,
+    getAll: (store) => {
+      const all: Record<number, DocMeta> = {};
+      store.docs.forEach((meta, id) => {
+        if (meta !== undefined) all[id] = meta;
+      });
+      return all;
+    },
     store(store, _id, internalId, doc) {
       if (store.docs[internalId] !== undefined) return false;
       store.docs[internalId] = metaOf(doc);
@@ -70,7 +79,7 @@ export function createMetaStoreComponent(): IDocumentsStore<MetaStore> {
     remove(store, id) {
       const internal = store.internalId(id);
       if (store.docs[internal] === undefined) return false;
-      delete store.docs[internal];
+      store.docs[internal] = undefined;
       store.count--;
       return true;
     },

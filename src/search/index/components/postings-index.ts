@@ -28,8 +28,10 @@ export interface ResultGrouping {
   property: string;
   /** How many of the best groups to return the documents of (groups tied with the last are kept too). */
   groups(): number;
-  /** A group's score from its documents' scores, sorted best first in scores[from, to). */
+  /** A group's score from its best documents' scores, sorted best first in scores[from, to). */
   score(scores: ArrayLike<number>, from: number, to: number): number;
+  /** How many of a group's best documents its score reads (scores[from, to) holds at most this many). */
+  counted: number;
 }
 
 export class PostingsIndexStore {
@@ -129,38 +131,126 @@ function scoreDocs(store: PostingsStore, tokenizer: TermTokenizer, query: string
   return { scratch, n: kept };
 }
 
-/** The scored documents of the best `grouping.groups()` groups (every one when there are no more). */
-function bestGroups(scratch: Scratch, n: number, key: Int32Array, grouping: ResultGrouping): TokenScore[] {
-  const { score, touched } = scratch;
-  // Group documents: sort by group, then by score (best first).
-  const docs = Array.from(touched.subarray(0, n));
-  docs.sort((a, b) => key[a]! - key[b]! || score[b]! - score[a]!);
-  const sorted = new Float64Array(n);
-  for (let i = 0; i < n; i++) sorted[i] = score[docs[i]!]!;
-  const starts: number[] = [];
-  const groupScores: number[] = [];
-  for (let i = 0; i < n; ) {
-    let j = i + 1;
-    while (j < n && key[docs[j]!] === key[docs[i]!]) j++;
-    starts.push(i);
-    groupScores.push(grouping.score(sorted, i, j));
-    i = j;
+/** Per group key: documents counted and the best scores (sorted, `grouping.counted` a group), reused across searches. */
+interface GroupScratch {
+  count: Int32Array;
+  best: Float64Array;
+  score: Float64Array;
+  keys: Int32Array;
+}
+
+const groupScratchByStore = new WeakMap<PostingsStore, GroupScratch>();
+
+function groupScratchFor(store: PostingsStore, keys: number, counted: number): GroupScratch {
+  let scratch = groupScratchByStore.get(store);
+  if (!scratch || scratch.count.length < keys || scratch.best.length < keys * counted) {
+    const size = Math.max(keys, 256) * 2;
+    scratch = { count: new Int32Array(size), best: new Float64Array(size * counted), score: new Float64Array(size), keys: new Int32Array(size) };
+    groupScratchByStore.set(store, scratch);
   }
-  starts.push(n);
-  const wanted = grouping.groups();
+  return scratch;
+}
+
+/**
+ * The scored documents of the best `wanted` groups (every one when there are no more), best
+ * first: score, then document id (Orama's own order). One pass keeps each group's best
+ * `grouping.counted` scores, so only the documents returned are sorted, not every one touched.
+ */
+function bestGroups(store: PostingsStore, scratch: Scratch, n: number, key: Int32Array, keyCount: number, grouping: ResultGrouping, wanted: number): RankedDocs {
+  const { score, touched } = scratch;
+  const counted = Math.max(1, grouping.counted);
+  const groups = groupScratchFor(store, keyCount, counted);
+  const { count, best, keys } = groups;
+  let groupCount = 0;
+  for (let i = 0; i < n; i++) {
+    const doc = touched[i]!;
+    const k = key[doc]!;
+    const s = score[doc]!;
+    const c = count[k]!;
+    if (c === 0) keys[groupCount++] = k;
+    count[k] = c + 1;
+    const base = k * counted;
+    const held = Math.min(c, counted);
+    if (held === counted && !(s > best[base + counted - 1]!)) continue;
+    // Insertion into the group's best scores, kept sorted best first.
+    let j = held === counted ? counted - 1 : held;
+    while (j > 0 && best[base + j - 1]! < s) {
+      best[base + j] = best[base + j - 1]!;
+      j--;
+    }
+    best[base + j] = s;
+  }
+  const groupScores = new Float64Array(groupCount);
+  for (let g = 0; g < groupCount; g++) {
+    const k = keys[g]!;
+    const value = grouping.score(best, k * counted, k * counted + Math.min(count[k]!, counted));
+    groupScores[g] = value;
+    groups.score[k] = value;
+    count[k] = 0;
+  }
   let floor = -Infinity;
-  if (groupScores.length > wanted) {
-    const ordered = Float64Array.from(groupScores).sort();
+  if (groupCount > wanted) {
+    const ordered = groupScores.slice().sort();
     const last = ordered[ordered.length - wanted]!;
     // Groups tied with the last one kept stay: ranking breaks the tie, not this cut.
     floor = last - 1e-9 * Math.max(1, Math.abs(last));
   }
-  const out: TokenScore[] = [];
-  for (let g = 0; g < groupScores.length; g++) {
-    if (groupScores[g]! < floor) continue;
-    for (let i = starts[g]!; i < starts[g + 1]!; i++) out.push([docs[i]!, sorted[i]!]);
+  let kept = 0;
+  for (let i = 0; i < n; i++) {
+    const doc = touched[i]!;
+    if (groups.score[key[doc]!]! >= floor) touched[kept++] = doc;
+  }
+  return bestFirst(touched, kept, score, store.docsEnd);
+}
+
+/** Documents of a search, best first: score, then the lower document id (Orama's own order). */
+export interface RankedDocs {
+  docs: Int32Array;
+  scores: Float64Array;
+}
+
+/**
+ * docs[0, n) ordered by score (highest first), then id. Each document's sort key packs the rank of
+ * its score among the distinct scores with its id into one float64, so two native numeric sorts
+ * do the work of a comparator sort of pairs (several times slower in JSC).
+ */
+function bestFirst(docs: Int32Array, n: number, score: Float64Array, idEnd: number): RankedDocs {
+  const values = new Float64Array(n);
+  for (let i = 0; i < n; i++) values[i] = score[docs[i]!]!;
+  values.sort();
+  const base = idEnd + 1;
+  const keys = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const doc = docs[i]!;
+    const s = score[doc]!;
+    // First position of s in the ascending values: equal scores share it.
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (values[mid]! < s) lo = mid + 1;
+      else hi = mid;
+    }
+    keys[i] = (n - 1 - lo) * base + doc;
+  }
+  keys.sort();
+  const out: RankedDocs = { docs: new Int32Array(n), scores: new Float64Array(n) };
+  for (let i = 0; i < n; i++) {
+    const doc = keys[i]! % base;
+    out.docs[i] = doc;
+    out.scores[i] = score[doc]!;
   }
   return out;
+}
+
+/**
+ * A search of the store: the documents of the best `groups` groups holding a query term that
+ * `where` accepts (all when absent), scored, best first. SessionIndex calls it directly; Orama's
+ * own search path costs more than the search (it allocates one slot per indexed document).
+ */
+export function searchStore(store: PostingsIndexStore, tokenizer: TermTokenizer, term: string, where: ReadonlySet<number> | undefined, grouping: ResultGrouping, groups: number): RankedDocs {
+  const { scratch, n } = scoreDocs(store.postings, tokenizer, term, where);
+  return bestGroups(store.postings, scratch, n, store.attributes.codes(grouping.property), store.attributes.codeCount(grouping.property) + 1, grouping, groups);
 }
 
 // Orama types the store it hands search and searchByWhereClause loosely, and the tokenizer as
@@ -207,9 +297,8 @@ export function createPostingsIndexComponent(attributes: AttributeSchema, groupi
     removeTokenScoreParameters: () => {},
     calculateResultScores: () => {},
     search: (index, term, tokenizer, _language, _properties, _exact, _tolerance, _boost, _relevance, _docsCount, where) => {
-      const store = storeOf(index);
-      const { scratch, n } = scoreDocs(store.postings, tokenizerOf(tokenizer), term, where);
-      return bestGroups(scratch, n, store.attributes.codes(grouping.property), grouping);
+      const { docs, scores } = searchStore(storeOf(index), tokenizerOf(tokenizer), term, where, grouping, grouping.groups());
+      return Array.from(docs, (doc, i): TokenScore => [doc, scores[i]!]);
     },
     searchByWhereClause(index, _tokenizer, where) {
       const store = storeOf(index);
