@@ -24,7 +24,7 @@ import type { ParsedQuery } from "../text/tokenize.ts";
  * a pass per document.
  */
 const ATTRIBUTES = { message: "enum", type: "enum", tool: "enum" } as const;
-const SCHEMA = { text: "string", ...ATTRIBUTES } as const;
+const SCHEMA = { text: "string", input: "string", ...ATTRIBUTES } as const;
 
 type ChunkIndex = Orama<typeof SCHEMA, IIndex<PostingsIndexStore>, IDocumentsStore<MetaStore>>;
 type Where = Partial<WhereCondition<typeof SCHEMA>>;
@@ -161,6 +161,7 @@ export class SessionIndex {
         end: doc.end,
       };
       if (doc.tool !== undefined) chunk.tool = doc.tool;
+      if (doc.input > 0) chunk.input = doc.text.slice(0, doc.input);
       insert(this.db, chunk);
       indexed.docs.push(chunk.id);
       yield;

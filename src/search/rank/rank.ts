@@ -1,15 +1,14 @@
 // From scored chunks to ranked messages: a message scores by its best chunk plus a share of its
-// other chunks; the whole phrase boosts a chunk; recency breaks ties. Builds hits and snippets
-// for the messages returned only.
+// other chunks; the whole phrase, or a path or name of the query held whole, boosts a chunk
+// (phrase.ts); recency breaks ties. Builds hits and snippets for the messages returned only.
 
 import type { HistoryMessage } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import { partTextPieces, sliceOfPieces, type HitType } from "../text/documents.ts";
 import type { ScoredDoc } from "../scored.ts";
 import { snippets, type Mark } from "../text/snippets.ts";
-import { hasPhrase, type ParsedQuery } from "../text/tokenize.ts";
-
-export const PHRASE_BOOST = 1.6;
+import type { ParsedQuery } from "../text/tokenize.ts";
+import { phraseBoost } from "./phrase.ts";
 export const OTHER_CHUNKS_SHARE = 0.25;
 export const OTHER_CHUNKS_COUNTED = 4;
 
@@ -174,14 +173,14 @@ export function rankMessages(docs: ScoredDoc[], options: RankOptions): MessageRe
   const groups = selectBest(all, rankPool(options.limit), compareResults);
   const textOf = textReader(options.visibility);
   const parsed = options.parsed;
-  if (parsed?.phrase) {
+  if (parsed?.phrase || parsed?.compounds.length) {
     const pool = groups.slice(0, rankPool(options.limit));
     for (const group of pool) {
       // groupScore left the docs best first.
       const checked = Math.min(group.docs.length, PHRASE_CHUNKS);
       for (let i = 0; i < checked; i++) {
         const doc = group.docs[i]!;
-        if (hasPhrase(parsed, textOf(doc))) doc.score *= PHRASE_BOOST;
+        doc.score *= phraseBoost(parsed, textOf(doc));
       }
       group.score = groupScore(group.docs);
     }

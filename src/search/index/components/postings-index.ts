@@ -7,14 +7,20 @@
 // sorts and returns a few hundred hits rather than thousands (docs/architecture.md).
 
 import type { AnyIndexStore, IIndex, SearchableValue, Tokenizer } from "@orama/orama";
-import { coverageFactor, groupBit, idf, termScore, wordsMatched, type CollectionStats } from "../../rank/bm25.ts";
+import { coverageFactor, groupBit, queryWeights, termScore, wordsMatched, type CollectionStats } from "../../rank/bm25.ts";
 import { TokenSpans, type ParsedQuery } from "../../text/tokenize.ts";
 import { Attributes, type AttributeSchema } from "./attributes.ts";
-import { addDocument, countPostings, createPostingsStore, forEachPosting, removeDocument, type PostingsStore } from "./postings.ts";
+import { addDocument, addOccurrences, countPostings, createPostingsStore, forEachPosting, removeDocument, type PostingsStore } from "./postings.ts";
 import { TermTokenizer } from "./tokenizer.ts";
+import { INPUT_WEIGHT } from "../../text/documents.ts";
 
-/** The searchable text property; every other schema property is a filterable attribute. */
+/** The searchable text property; every other schema property but INPUT_PROPERTY is a filterable attribute. */
 export const TEXT_PROPERTY = "text";
+/**
+ * The part of the text that is a tool call's input (a prefix of it, when the chunk has one): its
+ * terms, already counted with the text, count INPUT_WEIGHT times in all.
+ */
+export const INPUT_PROPERTY = "input";
 
 /** Which documents a search returns: those of the best groups. The owner supplies it (ranking's policy). */
 export interface ResultGrouping {
@@ -93,11 +99,13 @@ function scoreDocs(store: PostingsStore, tokenizer: TermTokenizer, query: string
   const avg = store.liveLength / docs;
   const alive = store.alive;
   const length = store.length;
-  for (const term of parsed.terms) {
+  const stats = collectionStats(store, parsed);
+  const weights = queryWeights(stats, parsed.terms);
+  parsed.terms.forEach((term, t) => {
+    if (stats.df[t] === 0) return;
     const id = store.terms.find(term.token, 0, term.token.length);
-    if (id < 0) continue;
     const bit = groupBit(term.group);
-    const weight = idf(docs, Math.min(docs, liveDocFrequency(store, id))) * term.weight;
+    const weight = weights.idfs[t]!;
     forEachPosting(store, id, (doc, tf) => {
       if (alive[doc] !== 1) return;
       const s = termScore(tf, weight, length[doc]!, avg);
@@ -110,14 +118,14 @@ function scoreDocs(store: PostingsStore, tokenizer: TermTokenizer, query: string
         mask[doc] = mask[doc]! | bit;
       }
     });
-  }
+  });
   let kept = 0;
   for (let i = 0; i < n; i++) {
     const doc = touched[i]!;
     const matched = mask[doc]!;
     mask[doc] = 0;
     if (where && !where.has(doc)) continue;
-    score[doc] = score[doc]! * coverageFactor(wordsMatched(matched), parsed.groups);
+    score[doc] = score[doc]! * coverageFactor(wordsMatched(matched), weights.words);
     touched[kept++] = doc;
   }
   return { scratch, n: kept };
@@ -262,19 +270,20 @@ export function createPostingsIndexComponent(attributes: AttributeSchema, groupi
   const unsupported = (): never => {
     throw new Error("search index is in memory only");
   };
-  const properties = [TEXT_PROPERTY, ...Object.keys(attributes)];
-  const types = { [TEXT_PROPERTY]: "string" as const, ...attributes };
+  const properties = [TEXT_PROPERTY, INPUT_PROPERTY, ...Object.keys(attributes)];
+  const types = { [TEXT_PROPERTY]: "string" as const, [INPUT_PROPERTY]: "string" as const, ...attributes };
   const spans = new TokenSpans();
   return {
     create: () => new PostingsIndexStore(attributes),
     insert(_impl, index, prop, _id, internalId, value: SearchableValue, _type, _language, tokenizer) {
-      if (prop !== TEXT_PROPERTY) {
+      if (prop !== TEXT_PROPERTY && prop !== INPUT_PROPERTY) {
         index.attributes.set(prop, internalId, value);
         return;
       }
-      if (typeof value !== "string") throw new Error(`${TEXT_PROPERTY} must be a string`);
+      if (typeof value !== "string") throw new Error(`${prop} must be a string`);
       const folded = tokenizerOf(tokenizer).spans(value, spans);
-      addDocument(index.postings, internalId, folded, spans, value.length);
+      if (prop === TEXT_PROPERTY) addDocument(index.postings, internalId, folded, spans, value.length);
+      else addOccurrences(index.postings, internalId, folded, spans, INPUT_WEIGHT - 1);
     },
     // Called once per property the stored document still has: marking dead is idempotent.
     remove(_impl, index, _prop, _id, internalId) {
