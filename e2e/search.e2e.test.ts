@@ -42,10 +42,12 @@ afterAll(async () => {
 describe("history_search", () => {
   test("finds an identifier by its inner words and points at the message", async () => {
     const answer = await search(billing, { query: "line item totals" });
-    const top = answer.messages[0];
-    expect(top.message_id).toBe(decisionId);
-    expect(top.turn_number).toBe(1);
-    expect(top.hits[0].snippets.join(" ")).toMatch(/computeLineItemTotals/);
+    // The write that defines computeLineItemTotals in totals.ts (a tool call's input weighs more)
+    // may come first; the decision that names it is found too, in turn 1.
+    expect(answer.messages[0].hits[0].snippets.join(" ")).toMatch(/computeLineItemTotals/);
+    const decision = answer.messages.find((m: Json) => m.message_id === decisionId);
+    expect(decision?.turn_number).toBe(1);
+    expect(decision?.hits[0].snippets.join(" ")).toMatch(/computeLineItemTotals/);
   });
 
   test("searches tool calls and outputs with type=tool, and filters by tool", async () => {

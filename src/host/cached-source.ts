@@ -11,6 +11,7 @@ import type { HistorySource, LoadOptions } from "./source.ts";
 import { mapMessage, mapSession } from "./map.ts";
 import { checkpoint, type HistoryReader, type ReadOptions, type SessionStamp } from "./reader.ts";
 import { sameMessage } from "./equal.ts";
+import { byId, withChanges } from "./message-list.ts";
 
 export interface CachedSourceOptions {
   /** Messages compared on every read to catch writes no event announced. */
@@ -65,10 +66,6 @@ function sameStamp(a: SessionStamp, b: SessionStamp): boolean {
 function newestFirst(raw: unknown[]): SessionInfo[] {
   const sessions = raw.map(mapSession).filter((s): s is SessionInfo => s !== undefined);
   return sessions.sort((a, b) => (b.updated ?? b.created ?? 0) - (a.updated ?? a.created ?? 0));
-}
-
-function byId(a: HistoryMessage, b: HistoryMessage): number {
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 export class CachedHistorySource implements HistorySource {
@@ -193,9 +190,12 @@ export class CachedHistorySource implements HistorySource {
     if (changed === undefined) return this.readAll(sessionId, read);
     const ids = new Set([...changed, ...(entry.dirty as Set<string>)]);
     if (ids.size > this.options.maxSingleReads * 4) return this.readAll(sessionId, read);
-    const current = new Map(entry.messages.map((message) => [message.id, message]));
-    for (const messageId of ids) await this.reread(sessionId, messageId, current);
-    return [...current.values()].sort(byId);
+    const reread = new Map<string, HistoryMessage | undefined>();
+    for (const messageId of ids) {
+      const raw = await this.reader.readOne(sessionId, messageId);
+      reread.set(messageId, raw ? mapMessage(raw, sessionId) : undefined);
+    }
+    return withChanges(entry.messages, reread);
   }
 
   private async reread(sessionId: string, messageId: string, current: Map<string, HistoryMessage>): Promise<void> {

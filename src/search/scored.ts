@@ -11,6 +11,8 @@ export interface ScoredDoc {
   /** Chunk range in the part's searchable text. */
   start: number;
   end: number;
+  /** Code units at the chunk's start that are the tool call's input (counted INPUT_WEIGHT times). */
+  input?: number;
   score: number;
   /** The chunk's text when the scorer already has it (re-read from the message otherwise). */
   text?: string;

@@ -143,6 +143,7 @@ async function collectQuery(sessionView: SessionView, query: Query, filters: Sea
           const { meta, message, score } = hit;
           const doc: ScoredDoc = { message, partId: meta.partId, type: meta.type, start: meta.start, end: meta.end, score };
           if (meta.tool !== undefined) doc.tool = meta.tool;
+          if (meta.input !== undefined) doc.input = meta.input;
           docs.push(doc);
         }
         stats = indexed.index.stats(query.parsed);

@@ -66,6 +66,28 @@ describe("typo corrections", () => {
     );
   });
 
+  it("visit every all-letter term of the window in id order, as terms keep being added between lookups", () => {
+    const term = fc.string({ unit: fc.constantFrom("a", "b", "z", "1", "_"), minLength: 1, maxLength: 8 });
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.array(term, { maxLength: 20 }), fc.integer({ min: 0, max: 8 }), fc.integer({ min: 0, max: 3 })), { minLength: 1, maxLength: 6 }), (batches) => {
+        const table = new TermTable();
+        const added: string[] = [];
+        for (const [terms, min, width] of batches) {
+          for (const t of terms) {
+            if (table.find(t, 0, t.length) >= 0) continue;
+            table.intern(t, 0, t.length);
+            added.push(t);
+          }
+          const seen: number[] = [];
+          table.forEachLetterTerm(min, min + width, (_chars, _start, _length, id) => seen.push(id));
+          const expected = added.flatMap((t, id) => (/^[a-z]+$/.test(t) && t.length >= min && t.length <= min + width ? [id] : []));
+          expect(seen).toEqual(expected);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("visit exactly the all-letter terms within the length window", () => {
     const table = new TermTable();
     const terms = ["histogram", "histgram", "x2", "abc", "abcdefghij", "under_score", "ok"];

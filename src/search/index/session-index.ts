@@ -24,7 +24,7 @@ import type { ParsedQuery } from "../text/tokenize.ts";
  * a pass per document.
  */
 const ATTRIBUTES = { message: "enum", type: "enum", tool: "enum" } as const;
-const SCHEMA = { text: "string", ...ATTRIBUTES } as const;
+const SCHEMA = { text: "string", input: "string", ...ATTRIBUTES } as const;
 
 type ChunkIndex = Orama<typeof SCHEMA, IIndex<PostingsIndexStore>, IDocumentsStore<MetaStore>>;
 type Where = Partial<WhereCondition<typeof SCHEMA>>;
@@ -37,7 +37,7 @@ export const MESSAGE_OVERHEAD_BYTES = 180;
 export interface IndexSetup {
   visibility: ToolVisibility;
   /** A search returns the documents of this many best messages, scored so (ranking's policy). */
-  messages: Pick<ResultGrouping, "groups" | "score" | "counted">;
+  messages: Pick<ResultGrouping, "groups" | "score" | "partScore" | "counted">;
 }
 
 interface Indexed {
@@ -172,6 +172,7 @@ export class SessionIndex {
         end: doc.end,
       };
       if (doc.tool !== undefined) chunk.tool = doc.tool;
+      if (doc.input > 0) chunk.input = doc.text.slice(0, doc.input);
       insert(this.db, chunk);
       this.setPart(this.db.data.docs.internalId(chunk.id), this.partsInserted);
       indexed.docs.push(chunk.id);

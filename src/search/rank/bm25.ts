@@ -59,20 +59,38 @@ export function addStats(into: CollectionStats, from: CollectionStats): void {
   for (let t = 0; t < into.df.length; t++) into.df[t] = into.df[t]! + (from.df[t] ?? 0);
 }
 
-/** Each query term's idf against `stats`, times the term's weight within its word. */
-export function weightedIdfs(stats: CollectionStats, weights: readonly number[]): number[] {
-  return stats.df.map((df, t) => idf(stats.docs, Math.min(df, stats.docs)) * weights[t]!);
+/** What scoring a document needs of the query against one collection's statistics. */
+export interface QueryWeights {
+  /** Each term's idf times its weight within its word. */
+  idfs: number[];
+  groupOf: number[];
+  /**
+   * Query words coverage counts: those the collection holds a term of. A word found nowhere (a
+   * typo, a name from another project) tells no document from another: counting it only
+   * flattened the coverage of the words that are found.
+   */
+  words: number;
+}
+
+export function queryWeights(stats: CollectionStats, terms: readonly { weight: number; group: number }[]): QueryWeights {
+  let found = 0;
+  terms.forEach((term, t) => {
+    if (stats.df[t]! > 0) found |= groupBit(term.group);
+  });
+  const idfs = stats.df.map((df, t) => idf(stats.docs, Math.min(df, stats.docs)) * terms[t]!.weight);
+  return { idfs, groupOf: terms.map((term) => term.group), words: wordsMatched(found) };
 }
 
 /** BM25 × coverage of one document from its per-term counts (tf 0 = absent). */
-export function scoreCounts(tfs: readonly number[], length: number, idfs: readonly number[], groupOf: readonly number[], groups: number, avgLength: number): number {
+export function scoreCounts(tfs: readonly number[], length: number, weights: QueryWeights, avgLength: number): number {
   let score = 0;
   let mask = 0;
+  const { idfs, groupOf } = weights;
   for (let t = 0; t < tfs.length; t++) {
     const tf = tfs[t]!;
     if (tf === 0) continue;
     score += termScore(Math.min(tf, 255), idfs[t]!, length, avgLength);
     mask |= groupBit(groupOf[t]!);
   }
-  return score * coverageFactor(wordsMatched(mask), groups);
+  return score * coverageFactor(wordsMatched(mask), weights.words);
 }

@@ -4,7 +4,7 @@ import type { HistoryMessage } from "../../history/types.ts";
 import { MemorySource } from "../../host/testing/memory-source.ts";
 import { FILLER } from "../testing/filler.ts";
 import { idsOnBothPaths } from "../testing/service.ts";
-import { bestPartScores, messageScore, OTHER_PARTS_SHARE } from "./rank.ts";
+import { bestPartScores, messageScore, OTHER_SHARE, partScore } from "./rank.ts";
 
 const T0 = Date.UTC(2025, 0, 1);
 
@@ -21,12 +21,14 @@ const text = (role: "user" | "assistant", body: string, extra: Partial<HistoryMe
 });
 
 describe("message score", () => {
-  it("counts a part by its best chunk, and a share of the next few parts", () => {
+  it("counts a part by its best chunk and a share of its next few spread over all it matched, and a share of the next parts", () => {
     // Sorted best first: part a's chunks 10 and 8, part b's 6, part a's 5, part c's 4.
     const chunks = [10, 8, 6, 5, 4].map((score, i) => ({ score, partId: "aabac"[i]! }));
-    expect(bestPartScores(chunks)).toEqual([10, 6, 4]);
-    expect(messageScore([10, 6, 4], 0, 3)).toBeCloseTo(10 + OTHER_PARTS_SHARE * (6 + 4), 9);
-    expect(bestPartScores([10, 9, 9, 9].map((score) => ({ score, partId: "a" })))).toEqual([10]);
+    const a = 10 + (OTHER_SHARE * (8 + 5)) / 3;
+    expect(bestPartScores(chunks)).toEqual([a, 6, 4]);
+    expect(messageScore([a, 6, 4], 0, 3)).toBeCloseTo(a + OTHER_SHARE * (6 + 4), 9);
+    // A part matching in 100 chunks gains little over its best one.
+    expect(partScore([10, 9, 9, 9, 9], 0, 5, 100)).toBeCloseTo(10 + (OTHER_SHARE * 36) / 100, 9);
   });
 });
 

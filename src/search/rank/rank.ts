@@ -1,7 +1,7 @@
 // From scored chunks to ranked messages: a part scores by its best chunk, a message by its best
 // part plus a share of its next few, a compaction summary at a lower weight than the messages it
-// restates; the whole phrase boosts a chunk; recency breaks ties. Builds hits and snippets for
-// the messages returned only.
+// restates; the whole phrase, or a path or name of the query held whole, boosts a chunk
+// (phrase.ts); recency breaks ties. Builds hits and snippets for the messages returned only.
 
 import { isCompactionSummary } from "../../history/summaries.ts";
 import type { HistoryMessage } from "../../history/types.ts";
@@ -9,11 +9,13 @@ import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import { partTextPieces, sliceOfPieces, type HitType } from "../text/documents.ts";
 import type { ScoredDoc } from "../scored.ts";
 import { snippets, type Mark } from "../text/snippets.ts";
-import { hasPhrase, type ParsedQuery } from "../text/tokenize.ts";
+import type { ParsedQuery } from "../text/tokenize.ts";
+import { phraseBoost } from "./phrase.ts";
 
-export const PHRASE_BOOST = 1.6;
-export const OTHER_PARTS_SHARE = 0.25;
+/** Share of a message's next few parts, and of a part's next few chunks, in its score. */
+export const OTHER_SHARE = 0.25;
 export const OTHER_PARTS_COUNTED = 4;
+export const OTHER_CHUNKS_COUNTED = 4;
 /**
  * A compaction summary's score against the messages it restates: the facts it holds were stated
  * first in the session, where a search should find them; alone, it is still found.
@@ -75,18 +77,28 @@ interface Group {
 }
 
 /**
- * A message's score from its parts' scores, sorted best first in scores[from, to): the best plus
- * a share of the next few (a thought, the command it ran and the output agreeing). A part's score
- * is its best chunk's: its chunks are cuts of one text, and a text matching in many of them is
- * long, not more relevant (an 800 KB diff holds every word somewhere).
+ * A part's score from its chunks' scores, sorted best first in scores[from, to), of `matched`
+ * chunks holding a query term: the best plus a share of the next few, spread over all `matched`.
+ * Its chunks are cuts of one text: one matching in many of them is long, not more relevant (an
+ * 800 KB diff holds every word somewhere), while a long answer whose few chunks agree keeps some.
+ */
+export function partScore(scores: ArrayLike<number>, from: number, to: number, matched: number): number {
+  let others = 0;
+  for (let i = from + 1; i < to && i - from <= OTHER_CHUNKS_COUNTED; i++) others += scores[i]!;
+  return scores[from]! + (OTHER_SHARE * others) / matched;
+}
+
+/**
+ * A message's score from its parts' scores (partScore), sorted best first in scores[from, to):
+ * the best plus a share of the next few (a thought, the command it ran and the output agreeing).
  */
 export function messageScore(scores: ArrayLike<number>, from: number, to: number): number {
   let score = scores[from]!;
-  for (let i = from + 1; i < to && i - from <= OTHER_PARTS_COUNTED; i++) score += OTHER_PARTS_SHARE * scores[i]!;
+  for (let i = from + 1; i < to && i - from <= OTHER_PARTS_COUNTED; i++) score += OTHER_SHARE * scores[i]!;
   return score;
 }
 
-/** How many of a message's best parts messageScore reads. */
+/** How many of a message's best parts messageScore reads, and of a part's best chunks partScore reads. */
 export const MESSAGE_SCORE_PARTS = OTHER_PARTS_COUNTED + 1;
 
 /**
@@ -96,17 +108,16 @@ export const MESSAGE_SCORE_PARTS = OTHER_PARTS_COUNTED + 1;
  */
 export const PHRASE_CHUNKS = 2 * MESSAGE_SCORE_PARTS;
 
-/** The best chunk's score of each of the best MESSAGE_SCORE_PARTS parts, best first, from chunks sorted best first. */
+/** The scores of a message's best MESSAGE_SCORE_PARTS parts (partScore), best first, from its chunks sorted best first. */
 export function bestPartScores(chunks: readonly { score: number; partId: string }[]): number[] {
-  const parts: string[] = [];
-  const scores: number[] = [];
+  const byPart = new Map<string, number[]>();
   for (const chunk of chunks) {
-    if (parts.includes(chunk.partId)) continue;
-    parts.push(chunk.partId);
-    scores.push(chunk.score);
-    if (scores.length === MESSAGE_SCORE_PARTS) break;
+    const scores = byPart.get(chunk.partId);
+    if (scores) scores.push(chunk.score);
+    else byPart.set(chunk.partId, [chunk.score]);
   }
-  return scores;
+  const parts = [...byPart.values()].map((scores) => partScore(scores, 0, scores.length, scores.length));
+  return parts.sort((a, b) => b - a).slice(0, MESSAGE_SCORE_PARTS);
 }
 
 function groupScore(group: Group): number {
@@ -200,14 +211,14 @@ export function rankMessages(docs: ScoredDoc[], options: RankOptions): MessageRe
   const groups = selectBest(all, rankPool(options.limit), compareResults);
   const textOf = textReader(options.visibility);
   const parsed = options.parsed;
-  if (parsed?.phrase) {
+  if (parsed?.phrase || parsed?.compounds.length) {
     const pool = groups.slice(0, rankPool(options.limit));
     for (const group of pool) {
       // groupScore left the docs best first.
       const checked = Math.min(group.docs.length, PHRASE_CHUNKS);
       for (let i = 0; i < checked; i++) {
         const doc = group.docs[i]!;
-        if (hasPhrase(parsed, textOf(doc))) doc.score *= PHRASE_BOOST;
+        doc.score *= phraseBoost(parsed, textOf(doc));
       }
       group.score = groupScore(group);
     }

@@ -3,25 +3,33 @@
 // holding the whole query in a session where its words are common is not beaten by a partial
 // match where they are rare.
 
-import { scoreCounts, weightedIdfs, type CollectionStats } from "./bm25.ts";
+import { queryWeights, scoreCounts, type CollectionStats } from "./bm25.ts";
 import type { ScoredDoc } from "../scored.ts";
+import { INPUT_WEIGHT } from "../text/documents.ts";
 import { fold } from "../text/normalize.ts";
 import { countTerm, type ParsedQuery } from "../text/tokenize.ts";
 
-/** Occurrences of each query term in `text` (the index's own counts: same tokenizer rules). */
-export function termCounts(text: string, parsed: ParsedQuery): number[] {
-  const folded = fold(text);
-  return parsed.terms.map((term) => (folded.includes(term.token) ? countTerm(text, folded, term) : 0));
+/**
+ * Occurrences of each query term in `text` (the index's own counts: same tokenizer rules), those
+ * in its first `input` code units (a tool call's input) counted INPUT_WEIGHT times.
+ */
+export function termCounts(text: string, parsed: ParsedQuery, input = 0): number[] {
+  const counts = (part: string, times: number) => {
+    const folded = fold(part);
+    return parsed.terms.map((term) => (folded.includes(term.token) ? countTerm(part, folded, term) * times : 0));
+  };
+  if (input === 0) return counts(text, 1);
+  const inInput = counts(text.slice(0, input), INPUT_WEIGHT);
+  return counts(text.slice(input), 1).map((tf, t) => tf + inInput[t]!);
 }
 
 /** Scores each document again against `stats`; counts missing on a document are read from its text. */
 export function rescore(docs: readonly ScoredDoc[], parsed: ParsedQuery, stats: CollectionStats, textOf: (doc: ScoredDoc) => string): void {
   if (stats.docs === 0) return;
-  const idfs = weightedIdfs(stats, parsed.terms.map((term) => term.weight));
-  const groupOf = parsed.terms.map((term) => term.group);
+  const weights = queryWeights(stats, parsed.terms);
   const avg = stats.length / stats.docs;
   for (const doc of docs) {
-    doc.tfs ??= termCounts(textOf(doc), parsed);
-    doc.score = scoreCounts(doc.tfs, doc.end - doc.start, idfs, groupOf, parsed.groups, avg);
+    doc.tfs ??= termCounts(textOf(doc), parsed, doc.input);
+    doc.score = scoreCounts(doc.tfs, doc.end - doc.start, weights, avg);
   }
 }

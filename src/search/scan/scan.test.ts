@@ -79,9 +79,11 @@ describe("scan agrees with the index", () => {
     const words = ["tokenBucket", "token", "BUCKET", "limiter", "Café", "无线耳机", "x", "rate_limiter", "\n", "--", "ÉCLAIR", "eclair", "limits", "Limited", "tokens", "Printed", "printing", "reprint"];
     const text = fc.array(fc.constantFrom(...words), { maxLength: 30 }).map((w) => w.join(" "));
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(text, text, text), { minLength: 1, maxLength: 12 }), fc.constantFrom("token bucket", "limiter", "eclair", "无线", "café limiter", "printing limits", "tokens limited"), async (rows, query) => {
-        const messages = rows.flatMap(([a, b, c]) => [user(a || "hello"), assistant([b || "reply", toolCall("bash", { command: c }, "completed", `${b}\n${c}`.repeat(c.length % 3 === 0 ? 300 : 3))])]);
-        const index = new SessionIndex({ visibility, messages: { groups: () => Infinity, score: (scores, from) => scores[from]!, counted: 1 } });
+      fc.asyncProperty(fc.array(fc.tuple(text, text, text), { minLength: 1, maxLength: 12 }), fc.constantFrom("token bucket", "limiter", "eclair", "无线", "café limiter", "printing limits", "tokens limited", "rate_limiter tokens"), async (rows, query) => {
+        // A written file's content is the call's input (weighted), here at times longer than a chunk.
+        const written = (c: string) => toolCall("write", { filePath: "src/rate_limiter.ts", content: `${c}\n`.repeat(c.length % 2 === 0 ? 400 : 2) }, "completed", "Wrote file");
+        const messages = rows.flatMap(([a, b, c]) => [user(a || "hello"), assistant([b || "reply", toolCall("bash", { command: c }, "completed", `${b}\n${c}`.repeat(c.length % 3 === 0 ? 300 : 3)), written(c)])]);
+        const index = new SessionIndex({ visibility, messages: { groups: () => Infinity, score: (scores, from) => scores[from]!, partScore: (scores, from) => scores[from]!, counted: 1 } });
         for (const message of messages) index.addMessage(message);
         const scanned = (await scanSession(messages, visibility, parseQuery(query), () => true))!;
         const byKey = new Map(scanned.map((doc) => [`${doc.partId}:${doc.start}`, doc.score]));

@@ -4,8 +4,8 @@
 
 import type { HistoryMessage } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
-import { scoreCounts, weightedIdfs, type CollectionStats } from "../rank/bm25.ts";
-import { chunkCount, docText, partChunks, partPieces, type DocPieces } from "../text/documents.ts";
+import { queryWeights, scoreCounts, type CollectionStats } from "../rank/bm25.ts";
+import { INPUT_WEIGHT, chunkCount, docText, partChunks, partPieces, type DocPieces } from "../text/documents.ts";
 import { fold } from "../text/normalize.ts";
 import { maybeYield, now, sliceSpent } from "../scheduler.ts";
 import type { DocFilter, ScoredDoc } from "../scored.ts";
@@ -105,8 +105,8 @@ function countAscii(text: string, query: TermFinders): void {
   }
 }
 
-/** Adds the query terms' occurrences in `text` to `tfs` (made when the first one is found). */
-export function countTerms(text: string, query: TermFinders, tfs: number[] | undefined): number[] | undefined {
+/** Adds the query terms' occurrences in `text`, times `times`, to `tfs` (made when the first one is found). */
+export function countTerms(text: string, query: TermFinders, tfs: number[] | undefined, times = 1): number[] | undefined {
   const { terms, gates, order, absent, counts } = query;
   // On ASCII-only text, ASCII terms are found case-insensitively in the text itself (no fold).
   if (!NON_ASCII.test(text)) {
@@ -128,7 +128,7 @@ export function countTerms(text: string, query: TermFinders, tfs: number[] | und
     const tf = counts[t]!;
     if (tf === 0) continue;
     tfs ??= new Array<number>(terms.length).fill(0);
-    tfs[t] = tfs[t]! + tf;
+    tfs[t] = tfs[t]! + tf * times;
   }
   return tfs;
 }
@@ -203,15 +203,25 @@ export async function scanSession(
       for (const doc of partChunks(found)) {
         docs++;
         // A chunk that is a whole part is read piece by piece, so counts add up exactly and the
-        // part's text is never joined.
-        const segments = doc.whole ? doc.pieces : [docText(doc)];
+        // part's text is never joined. A tool call's input (the first piece) counts INPUT_WEIGHT times.
         let tfs: number[] | undefined;
-        for (const segment of segments) {
-          if (quick && !quick.test(segment)) continue;
-          tfs = countTerms(segment, query, tfs);
+        let text: string | undefined;
+        if (doc.whole) {
+          doc.pieces.forEach((piece, k) => {
+            if (!quick || quick.test(piece)) tfs = countTerms(piece, query, tfs, k === 0 && doc.input > 0 ? INPUT_WEIGHT : 1);
+          });
+          if (doc.pieces.length === 1) text = doc.pieces[0];
+        } else {
+          text = docText(doc);
+          if (quick && !quick.test(text)) tfs = undefined;
+          else if (doc.input === 0) tfs = countTerms(text, query, tfs);
+          else {
+            tfs = countTerms(text.slice(0, doc.input), query, tfs, INPUT_WEIGHT);
+            tfs = countTerms(text.slice(doc.input), query, tfs);
+          }
         }
         if (tfs) for (let t = 0; t < terms.length; t++) if (tfs[t]! > 0) df[t]!++;
-        if (tfs && accept(message, doc.type, doc.tool)) candidates.push({ message, doc, tfs, text: segments.length === 1 ? segments[0]! : undefined });
+        if (tfs && accept(message, doc.type, doc.tool)) candidates.push({ message, doc, tfs, text });
       }
     }
     if (sliceSpent()) {
@@ -227,8 +237,7 @@ export async function scanSession(
   }
   if (docs === 0) return [];
   const avg = totalLength / docs;
-  const idfs = weightedIdfs({ docs, length: totalLength, df }, terms.map((term) => term.weight));
-  const groupOf = terms.map((term) => term.group);
+  const weights = queryWeights({ docs, length: totalLength, df }, terms);
   return candidates.map(({ message, doc, tfs, text }) => {
     const length = doc.end - doc.start;
     const scored: ScoredDoc = {
@@ -237,11 +246,12 @@ export async function scanSession(
       type: doc.type,
       start: doc.start,
       end: doc.end,
-      score: scoreCounts(tfs, length, idfs, groupOf, parsed.groups, avg),
+      score: scoreCounts(tfs, length, weights, avg),
       tfs,
     };
     if (text !== undefined) scored.text = text;
     if (doc.tool !== undefined) scored.tool = doc.tool;
+    if (doc.input > 0) scored.input = doc.input;
     return scored;
   });
 }

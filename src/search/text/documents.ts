@@ -12,6 +12,13 @@ export const HIT_TYPES: readonly HitType[] = ["text", "tool", "reasoning"];
 export const CHUNK_CHARS = 4096;
 const CUT_WINDOW = 512;
 
+/**
+ * A term in a tool call's input (its signature: the command, the file path, the pattern, the
+ * edit's strings) counts this many times, as in BM25F with a heavier field: the call made on a
+ * path or running a command outranks an output, or a long text, that merely mentions it.
+ */
+export const INPUT_WEIGHT = 3;
+
 export interface DocInput {
   partId: string;
   type: HitType;
@@ -20,6 +27,8 @@ export interface DocInput {
   start: number;
   end: number;
   text: string;
+  /** Code units at the chunk's start that are the tool call's input (0: none). */
+  input: number;
 }
 
 /**
@@ -87,6 +96,8 @@ export interface DocPieces {
   pieces: string[];
   /** True when the chunk is the whole part. */
   whole: boolean;
+  /** Code units at the chunk's start that are the tool call's input (0: none). */
+  input: number;
 }
 
 /** One part's searchable text, in pieces (a tool call's signature and output), before chunking. */
@@ -98,17 +109,21 @@ export interface PartPieces {
   pieces: string[];
   /** Total length (code units) of the pieces. */
   total: number;
+  /** Length of the tool call's input, the first piece (0: not a tool call, or its input hidden). */
+  input: number;
 }
 
 /** The part's searchable text as pieces, or undefined when it has none. */
 export function partPieces(part: HistoryPart, visibility: ToolVisibility): PartPieces | undefined {
   let found: PartPieces;
   if (part.kind === "tool") {
-    found = { partId: part.id, type: "tool", tool: part.tool, pieces: partTextPieces(part, visibility), total: 0 };
+    const pieces = partTextPieces(part, visibility);
+    const input = pieces.length > 0 && visibility.input(part.tool) ? pieces[0]!.length : 0;
+    found = { partId: part.id, type: "tool", tool: part.tool, pieces, total: 0, input };
   } else {
     const searchable = partSearchText(part, visibility);
     if (!searchable) return undefined;
-    found = { partId: part.id, type: searchable.type, pieces: [searchable.text], total: 0 };
+    found = { partId: part.id, type: searchable.type, pieces: [searchable.text], total: 0, input: 0 };
   }
   for (const piece of found.pieces) found.total += piece.length;
   return found.total === 0 ? undefined : found;
@@ -129,7 +144,8 @@ export function partChunks(part: PartPieces): DocPieces[] {
   let start = 0;
   while (start < total) {
     const end = chunkEndOfPieces(pieces, total, start);
-    const doc: DocPieces = { partId: part.partId, type: part.type, start, end, pieces, whole: start === 0 && end === total };
+    const input = Math.max(0, Math.min(end, part.input) - start);
+    const doc: DocPieces = { partId: part.partId, type: part.type, start, end, pieces, whole: start === 0 && end === total, input };
     if (part.tool !== undefined) doc.tool = part.tool;
     docs.push(doc);
     start = end;
@@ -159,7 +175,7 @@ export function docText(doc: DocPieces): string {
  */
 export function messageDocs(message: HistoryMessage, visibility: ToolVisibility): DocInput[] {
   return messageDocPieces(message, visibility).map((doc) => {
-    const input: DocInput = { partId: doc.partId, type: doc.type, start: doc.start, end: doc.end, text: docText(doc) };
+    const input: DocInput = { partId: doc.partId, type: doc.type, start: doc.start, end: doc.end, text: docText(doc), input: doc.input };
     if (doc.tool !== undefined) input.tool = doc.tool;
     return input;
   });

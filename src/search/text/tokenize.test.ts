@@ -63,6 +63,19 @@ describe("parseQuery", () => {
     expect(parseQuery("猫").terms.map((t) => t.token)).toEqual(["猫"]);
   });
 
+  it("makes a path, dotted or snake_case name one query word, and keeps it whole to find as written", () => {
+    const parsed = parseQuery("what changed in django/db/models/fields/related.py and __init__.py");
+    expect(parsed.groups).toBe(3);
+    expect(parsed.compounds.map((c) => c.text)).toEqual(["django/db/models/fields/related.py", "__init__.py"]);
+    const pathGroup = parsed.compounds[0]!.group;
+    expect(parsed.terms.filter((t) => t.group === pathGroup).map((t) => [t.token, t.weight])).toEqual(
+      ["django", "db", "models", "fields", "related", "py"].map((token) => [token, 1]),
+    );
+    // A version is a number, a sentence's full stop joins nothing.
+    expect(parseQuery("3.6.9 failed. then").compounds).toEqual([]);
+    expect(parseQuery("pytest_collect_file").compounds.map((c) => c.text)).toEqual(["pytest_collect_file"]);
+  });
+
   it("has no term for a one-letter query", () => {
     expect(parseQuery("a").terms).toEqual([]);
   });

@@ -10,6 +10,8 @@
 // In a query, a word and its parts (humps, a version's numbers) weigh as one concept, and a
 // natural-language word also matches the other forms of its stem at a lower weight (stem.ts), and
 // function words beside content words are glue: a low weight, not counted by coverage (function-words.ts).
+// A path or name typed in a query (words joined by / . _ - : \) is one query word, kept whole as a
+// compound for ranking to find as written (rank/phrase.ts).
 
 import { BoundedMap } from "../../util/bounded-map.ts";
 import { CJK, DIGIT, LOWER, SEP, UPPER, charClass, fold } from "./normalize.ts";
@@ -158,6 +160,17 @@ export interface QueryTerm {
   weight: number;
 }
 
+/**
+ * A path, dotted or snake_case name of the query (`django/db/models/fields/related.py`,
+ * `__init__.py`, `pytest_collect_file`): its words are one query word, and a text holding them
+ * joined as written holds the compound (ranking prefers it; rank/phrase.ts).
+ */
+export interface Compound {
+  /** Folded compound as written, leading joiners included (`__init__.py`). */
+  text: string;
+  group: number;
+}
+
 /** The group of a function word beside content words: scored, but not a word coverage counts (function-words.ts). */
 export const FUNCTION_WORD_GROUP = -1;
 
@@ -169,6 +182,7 @@ export interface ParsedQuery {
   phrase?: RegExp;
   /** The same pattern, case-insensitive: on ASCII-only text it matches where `phrase` matches the fold. */
   phraseAscii?: RegExp;
+  compounds: Compound[];
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -199,19 +213,57 @@ const MAX_PARSED_QUERIES = 64;
 const parsedQueries = new BoundedMap<string, ParsedQuery>(MAX_PARSED_QUERIES);
 const querySpans = new TokenSpans();
 
+/** Characters that join words into one path or name: `a/b.py`, `a_b`, `a-b`, `a::b`, `a\\b`. */
+function isJoiner(code: number): boolean {
+  return code === 0x5f || code === 0x2e || code === 0x2f || code === 0x2d || code === 0x3a || code === 0x5c;
+}
+
+function isWordStart(text: string, k: number): boolean {
+  const cls = charClass(text.charCodeAt(k));
+  return cls === LOWER || cls === UPPER || cls === DIGIT;
+}
+
+/** End of the compound whose first word starts at `i` and the number of words in it. */
+function compoundAt(text: string, i: number): { end: number; words: number } {
+  let end = dottedEnd(text, i, runEnd(text, i));
+  let words = 1;
+  for (;;) {
+    let k = end;
+    while (k < text.length && isJoiner(text.charCodeAt(k))) k++;
+    if (k === end || k >= text.length || !isWordStart(text, k)) return { end, words };
+    end = dottedEnd(text, k, runEnd(text, k));
+    words++;
+  }
+}
+
 function parseQueryUncached(query: string): ParsedQuery {
   const folded = fold(query);
   const runs: string[] = [];
-  // Terms of each query word with their weights, and whether the word is a function word.
-  const words: Array<{ tokens: Array<[token: string, weight: number]>; cjk: boolean; glue: boolean }> = [];
+  // Terms of each query word with their weights, whether the word is a function word, and the
+  // compound (path or name) it belongs to (-1: none).
+  const words: Array<{ tokens: Array<[token: string, weight: number]>; cjk: boolean; glue: boolean; compound: number }> = [];
+  const compoundTexts: string[] = [];
   const n = query.length;
   let i = 0;
+  // End of the compound being read: its words make one query word (each keeps its weight, as
+  // splitting it let the rest of the query outweigh a path).
+  let compoundEnd = -1;
   while (i < n) {
     const cls = charClass(query.charCodeAt(i));
     if (cls === SEP) {
       i++;
       continue;
     }
+    if (i >= compoundEnd && cls !== CJK) {
+      const compound = compoundAt(query, i);
+      if (compound.words > 1) {
+        compoundEnd = compound.end;
+        let start = i;
+        while (start > 0 && isJoiner(query.charCodeAt(start - 1))) start--;
+        compoundTexts.push(folded.slice(start, compound.end));
+      }
+    }
+    const compound = i < compoundEnd ? compoundTexts.length - 1 : -1;
     let j = i + 1;
     const tokens: Array<[token: string, weight: number]> = [];
     const cjk = cls === CJK;
@@ -232,21 +284,24 @@ function parseQueryUncached(query: string): ParsedQuery {
       for (let k = 0; k < spans.size; k += 2) {
         tokens.push([folded.slice(spans.data[k]!, spans.data[k + 1]!), parts === 0 ? 1 : k === 0 ? 0.5 : 0.5 / parts]);
       }
-      glue = spans.size === 2 && isFunctionWord(tokens[0]![0]);
+      // A word of a path or name is never glue (`the_end`, `lib/in/x.py`).
+      glue = compound < 0 && spans.size === 2 && isFunctionWord(tokens[0]![0]);
       if (spans.size === 2 && !glue && isNaturalWord(query, i, j)) {
         for (const form of stemVariants(folded.slice(i, j))) tokens.push([form, VARIANT_WEIGHT]);
       }
     }
     runs.push(folded.slice(i, j));
-    words.push({ tokens, cjk, glue });
+    words.push({ tokens, cjk, glue, compound });
     i = j;
   }
   // Function words are glue only beside a content word: a query of glue alone is searched as typed.
   const content = words.some((word) => !word.glue);
   const terms: QueryTerm[] = [];
+  const compounds: Compound[] = [];
   const seen = new Set<string>();
   let groups = 0;
-  for (const word of words) {
+  let lastCompound = -1;
+  words.forEach((word, w) => {
     const glue = content && word.glue;
     let added = false;
     for (const [token, weight] of word.tokens) {
@@ -255,9 +310,20 @@ function parseQueryUncached(query: string): ParsedQuery {
       terms.push({ token, group: glue ? FUNCTION_WORD_GROUP : groups, cjk: word.cjk, weight: glue ? weight * FUNCTION_WORD_WEIGHT : weight });
       added = true;
     }
-    if (added && !glue) groups++;
-  }
-  const parsed: ParsedQuery = { terms, groups };
+    if (word.compound >= 0 && word.compound !== lastCompound) {
+      compounds.push({ text: compoundTexts[word.compound]!, group: groups });
+      lastCompound = word.compound;
+    }
+    // A word, or the compound's last word, ends the query word (if any of its terms is new).
+    if (word.compound >= 0 && words[w + 1]?.compound === word.compound) return;
+    if (glue || !added) {
+      if (!glue && terms[terms.length - 1]?.group === groups) groups++;
+      else if (word.compound >= 0 && compounds[compounds.length - 1]?.group === groups) compounds.pop();
+      return;
+    }
+    groups++;
+  });
+  const parsed: ParsedQuery = { terms, groups, compounds };
   if (terms.length >= 2 && runs.length >= 1) {
     parsed.phrase = new RegExp(runs.map(escapeRegExp).join("[^\\p{L}\\p{N}]{0,3}"), "u");
     // Only for an ASCII pattern (under /iu a few non-ASCII letters, ſ and K, match ASCII ones).

@@ -49,19 +49,29 @@ export function boundedDistance(a: string, b: ArrayLike<number>, bStart: number,
 
 const WORD = /^[a-z]+$/;
 
-/** Query words worth correcting: letters only, 4+ long, none of their terms (parts, other forms) found (df 0). */
+/**
+ * Query words worth correcting: letters only, 4+ long, none of their terms (parts, other forms)
+ * found (df 0). A path or snake_case name is one query word: each of its words found nowhere is
+ * worth correcting on its own (`pytest_colect_file`).
+ */
 export function unmatchedWords(parsed: ParsedQuery, df: readonly number[]): string[] {
   const found = new Set<number>();
   parsed.terms.forEach((term, t) => {
     if ((df[t] ?? 0) > 0) found.add(term.group);
   });
+  const compound = new Set(parsed.compounds.map((c) => c.group));
   const words: string[] = [];
   const seen = new Set<number>();
-  for (const term of parsed.terms) {
-    if (term.group === FUNCTION_WORD_GROUP || seen.has(term.group) || found.has(term.group)) continue;
+  parsed.terms.forEach((term, t) => {
+    const worth = !term.cjk && maxEdits(term.token.length) > 0 && WORD.test(term.token);
+    if (compound.has(term.group)) {
+      if (worth && (df[t] ?? 0) === 0) words.push(term.token);
+      return;
+    }
+    if (term.group === FUNCTION_WORD_GROUP || seen.has(term.group) || found.has(term.group)) return;
     seen.add(term.group);
-    if (!term.cjk && maxEdits(term.token.length) > 0 && WORD.test(term.token)) words.push(term.token);
-  }
+    if (worth) words.push(term.token);
+  });
   return words;
 }
 

@@ -15,6 +15,8 @@ export interface ChunkDocument {
   /** Chunk range in the part's searchable text. */
   start: number;
   end: number;
+  /** The chunk's leading text that is a tool call's input (indexed again, not stored). */
+  input?: string;
 }
 
 /** What the store keeps of a document (and search returns). */
@@ -26,6 +28,8 @@ export interface DocMeta {
   tool?: string;
   start: number;
   end: number;
+  /** Code units at the chunk's start that are the tool call's input. */
+  input?: number;
 }
 
 export class MetaStore {
@@ -47,6 +51,7 @@ export class MetaStore {
 function metaOf(doc: AnyDocument): DocMeta {
   const meta: DocMeta = { id: doc.id, messageId: doc.message, partId: doc.part, type: doc.type, start: doc.start, end: doc.end };
   if (doc.tool !== undefined) meta.tool = doc.tool;
+  if (typeof doc.input === "string") meta.input = doc.input.length;
   return meta;
 }
 

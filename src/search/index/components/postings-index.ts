@@ -7,14 +7,20 @@
 // sorts and returns a few hundred hits rather than thousands (docs/architecture.md).
 
 import type { AnyIndexStore, IIndex, SearchableValue, Tokenizer } from "@orama/orama";
-import { coverageFactor, groupBit, idf, termScore, wordsMatched, type CollectionStats } from "../../rank/bm25.ts";
+import { coverageFactor, groupBit, queryWeights, termScore, wordsMatched, type CollectionStats } from "../../rank/bm25.ts";
 import { TokenSpans, type ParsedQuery } from "../../text/tokenize.ts";
 import { Attributes, type AttributeSchema } from "./attributes.ts";
-import { addDocument, countPostings, createPostingsStore, forEachPosting, removeDocument, type PostingsStore } from "./postings.ts";
+import { addDocument, addOccurrences, countPostings, createPostingsStore, forEachPosting, removeDocument, type PostingsStore } from "./postings.ts";
 import { TermTokenizer } from "./tokenizer.ts";
+import { INPUT_WEIGHT } from "../../text/documents.ts";
 
-/** The searchable text property; every other schema property is a filterable attribute. */
+/** The searchable text property; every other schema property but INPUT_PROPERTY is a filterable attribute. */
 export const TEXT_PROPERTY = "text";
+/**
+ * The part of the text that is a tool call's input (a prefix of it, when the chunk has one): its
+ * terms, already counted with the text, count INPUT_WEIGHT times in all.
+ */
+export const INPUT_PROPERTY = "input";
 
 /** Which documents a search returns: those of the best groups. The owner supplies it (ranking's policy). */
 export interface ResultGrouping {
@@ -22,12 +28,11 @@ export interface ResultGrouping {
   property: string;
   /** How many of the best groups to return the documents of (groups tied with the last are kept too). */
   groups(): number;
-  /**
-   * A group's score from its best parts' scores (a part's score is its best document's), sorted
-   * best first in scores[from, to).
-   */
+  /** A group's score from its best parts' scores (partScore), sorted best first in scores[from, to). */
   score(scores: ArrayLike<number>, from: number, to: number): number;
-  /** How many of a group's best parts its score reads (scores[from, to) holds at most this many). */
+  /** A part's score from its best documents' scores, sorted best first in scores[from, to), and how many of its documents matched. */
+  partScore(scores: ArrayLike<number>, from: number, to: number, matched: number): number;
+  /** How many of a group's best parts its score reads, and of a part's best documents its score reads. */
   counted: number;
   /** By document id, a number naming the part the document is a chunk of (equal within one part). */
   parts(): Int32Array;
@@ -98,11 +103,13 @@ function scoreDocs(store: PostingsStore, tokenizer: TermTokenizer, query: string
   const avg = store.liveLength / docs;
   const alive = store.alive;
   const length = store.length;
-  for (const term of parsed.terms) {
+  const stats = collectionStats(store, parsed);
+  const weights = queryWeights(stats, parsed.terms);
+  parsed.terms.forEach((term, t) => {
+    if (stats.df[t] === 0) return;
     const id = store.terms.find(term.token, 0, term.token.length);
-    if (id < 0) continue;
     const bit = groupBit(term.group);
-    const weight = idf(docs, Math.min(docs, liveDocFrequency(store, id))) * term.weight;
+    const weight = weights.idfs[t]!;
     forEachPosting(store, id, (doc, tf) => {
       if (alive[doc] !== 1) return;
       const s = termScore(tf, weight, length[doc]!, avg);
@@ -115,27 +122,23 @@ function scoreDocs(store: PostingsStore, tokenizer: TermTokenizer, query: string
         mask[doc] = mask[doc]! | bit;
       }
     });
-  }
+  });
   let kept = 0;
   for (let i = 0; i < n; i++) {
     const doc = touched[i]!;
     const matched = mask[doc]!;
     mask[doc] = 0;
     if (where && !where.has(doc)) continue;
-    score[doc] = score[doc]! * coverageFactor(wordsMatched(matched), parsed.groups);
+    score[doc] = score[doc]! * coverageFactor(wordsMatched(matched), weights.words);
     touched[kept++] = doc;
   }
   return { scratch, n: kept };
 }
 
-/**
- * Per group key: parts held, and the best scores of its best parts with those parts (sorted,
- * `grouping.counted` a group), reused across searches.
- */
+/** Per group key: parts counted and the best parts' scores (sorted, `grouping.counted` a group), reused across searches. */
 interface GroupScratch {
   count: Int32Array;
   best: Float64Array;
-  parts: Int32Array;
   score: Float64Array;
   keys: Int32Array;
 }
@@ -146,60 +149,58 @@ function groupScratchFor(store: PostingsStore, keys: number, counted: number): G
   let scratch = groupScratchByStore.get(store);
   if (!scratch || scratch.count.length < keys || scratch.best.length < keys * counted) {
     const size = Math.max(keys, 256) * 2;
-    scratch = { count: new Int32Array(size), best: new Float64Array(size * counted), parts: new Int32Array(size * counted), score: new Float64Array(size), keys: new Int32Array(size) };
+    scratch = { count: new Int32Array(size), best: new Float64Array(size * counted), score: new Float64Array(size), keys: new Int32Array(size) };
     groupScratchByStore.set(store, scratch);
   }
   return scratch;
 }
 
+/** Inserts `value` into the best-first list list[base, base + held) of at most `size`; returns the new length. */
+function insertBest(list: Float64Array, base: number, held: number, size: number, value: number): number {
+  if (held === size && !(value > list[base + size - 1]!)) return held;
+  let j = held === size ? size - 1 : held;
+  while (j > 0 && list[base + j - 1]! < value) {
+    list[base + j] = list[base + j - 1]!;
+    j--;
+  }
+  list[base + j] = value;
+  return held === size ? held : held + 1;
+}
+
 /**
  * The scored documents of the best `wanted` groups (every one when there are no more), best
- * first: score, then document id (Orama's own order). One pass keeps each group's best
- * `grouping.counted` parts by their best score (a part's best so far only rises, so one dropped
- * comes back if a better chunk of it follows), so only the documents returned are sorted, not every
- * one touched.
+ * first: score, then document id (Orama's own order). The touched documents are ordered by part
+ * (one numeric sort of packed keys); each part is scored from its best chunks and how many of its
+ * chunks match, and each group keeps its best `grouping.counted` parts, so only the documents
+ * returned are sorted by score, not every one touched.
  */
 function bestGroups(store: PostingsStore, scratch: Scratch, n: number, key: Int32Array, keyCount: number, grouping: ResultGrouping, wanted: number): RankedDocs {
   const { score, touched } = scratch;
   const counted = Math.max(1, grouping.counted);
   const groups = groupScratchFor(store, keyCount, counted);
-  const { count, best, parts, keys } = groups;
+  const { count, best, keys } = groups;
   const partOf = grouping.parts();
+  const base = store.docsEnd + 1;
+  const byPart = new Float64Array(n);
+  for (let i = 0; i < n; i++) byPart[i] = partOf[touched[i]!]! * base + touched[i]!;
+  byPart.sort();
+  const chunks = new Float64Array(counted);
   let groupCount = 0;
-  for (let i = 0; i < n; i++) {
-    const doc = touched[i]!;
-    const k = key[doc]!;
-    const s = score[doc]!;
-    const held = count[k]!;
-    if (held === 0) keys[groupCount++] = k;
-    const base = k * counted;
-    // Not above the last part held: it cannot raise a part held nor take the last place.
-    if (held === counted && !(s > best[base + counted - 1]!)) continue;
-    const part = partOf[doc]!;
-    let j = held;
-    for (let p = 0; p < held; p++) {
-      if (parts[base + p] === part) {
-        j = p;
-        break;
-      }
+  for (let i = 0; i < n; ) {
+    const first = byPart[i]! % base;
+    const part = partOf[first]!;
+    let held = 0;
+    let j = i;
+    for (; j < n; j++) {
+      const doc = byPart[j]! % base;
+      if (partOf[doc] !== part) break;
+      held = insertBest(chunks, 0, held, counted, score[doc]!);
     }
-    if (j < held) {
-      // A part held: its score rises to this chunk's, if better.
-      if (!(s > best[base + j]!)) continue;
-    } else if (held === counted) {
-      // A new part takes the last place.
-      j = counted - 1;
-    } else {
-      count[k] = held + 1;
-    }
-    // Insertion into the group's best parts, kept sorted best first.
-    while (j > 0 && best[base + j - 1]! < s) {
-      best[base + j] = best[base + j - 1]!;
-      parts[base + j] = parts[base + j - 1]!;
-      j--;
-    }
-    best[base + j] = s;
-    parts[base + j] = part;
+    const k = key[first]!;
+    const parts = count[k]!;
+    if (parts === 0) keys[groupCount++] = k;
+    count[k] = insertBest(best, k * counted, parts, counted, grouping.partScore(chunks, 0, held, j - i));
+    i = j;
   }
   const groupScores = new Float64Array(groupCount);
   for (let g = 0; g < groupCount; g++) {
@@ -291,19 +292,20 @@ export function createPostingsIndexComponent(attributes: AttributeSchema, groupi
   const unsupported = (): never => {
     throw new Error("search index is in memory only");
   };
-  const properties = [TEXT_PROPERTY, ...Object.keys(attributes)];
-  const types = { [TEXT_PROPERTY]: "string" as const, ...attributes };
+  const properties = [TEXT_PROPERTY, INPUT_PROPERTY, ...Object.keys(attributes)];
+  const types = { [TEXT_PROPERTY]: "string" as const, [INPUT_PROPERTY]: "string" as const, ...attributes };
   const spans = new TokenSpans();
   return {
     create: () => new PostingsIndexStore(attributes),
     insert(_impl, index, prop, _id, internalId, value: SearchableValue, _type, _language, tokenizer) {
-      if (prop !== TEXT_PROPERTY) {
+      if (prop !== TEXT_PROPERTY && prop !== INPUT_PROPERTY) {
         index.attributes.set(prop, internalId, value);
         return;
       }
-      if (typeof value !== "string") throw new Error(`${TEXT_PROPERTY} must be a string`);
+      if (typeof value !== "string") throw new Error(`${prop} must be a string`);
       const folded = tokenizerOf(tokenizer).spans(value, spans);
-      addDocument(index.postings, internalId, folded, spans, value.length);
+      if (prop === TEXT_PROPERTY) addDocument(index.postings, internalId, folded, spans, value.length);
+      else addOccurrences(index.postings, internalId, folded, spans, INPUT_WEIGHT - 1);
     },
     // Called once per property the stored document still has: marking dead is idempotent.
     remove(_impl, index, _prop, _id, internalId) {

@@ -168,13 +168,13 @@ export function countPostings(store: PostingsStore, term: number): number {
 }
 
 /**
- * Adds a document's postings: `spans` are its token spans over `folded` (its folded text, as the
- * tokenizer component gives them); `length` is the text's length in code units.
+ * Adds `times` occurrences of each of `spans`' terms (over `folded`) to a document's postings; on
+ * a document added already (its length unchanged), a heavier field's terms (a tool call's input)
+ * count more.
  */
-export function addDocument(store: PostingsStore, doc: number, folded: string, spans: TokenSpans, length: number): void {
+export function addOccurrences(store: PostingsStore, doc: number, folded: string, spans: TokenSpans, times: number): void {
   const data = spans.data;
   const terms = store.terms;
-  ensureDocs(store, doc);
   for (let i = 0; i < spans.size; i += 2) {
     const before = terms.count;
     const term = terms.intern(folded, data[i]!, data[i + 1]!);
@@ -184,8 +184,17 @@ export function addDocument(store: PostingsStore, doc: number, folded: string, s
       store.last[term] = 0;
       store.head[term] = 0;
     }
-    addPosting(store, term, isNew, doc);
+    for (let k = 0; k < times; k++) addPosting(store, term, isNew && k === 0, doc);
   }
+}
+
+/**
+ * Adds a document's postings: `spans` are its token spans over `folded` (its folded text, as the
+ * tokenizer component gives them); `length` is the text's length in code units.
+ */
+export function addDocument(store: PostingsStore, doc: number, folded: string, spans: TokenSpans, length: number): void {
+  ensureDocs(store, doc);
+  addOccurrences(store, doc, folded, spans, 1);
   store.length[doc] = length;
   store.alive[doc] = 1;
   if (doc >= store.docsEnd) store.docsEnd = doc + 1;

@@ -17,10 +17,14 @@ export class TermTable {
   /** Hash slots holding term ids (EMPTY when free); size is a power of two, at most half full. */
   private slots = new Int32Array(2048).fill(EMPTY);
   count = 0;
+  /** Ids of the all a–z terms by length, in id order (typo lookups read one or a few lengths). */
+  private letterTerms: Array<{ ids: Int32Array; size: number } | undefined> = [];
 
   /** Heap bytes held by the table's arrays. */
   bytes(): number {
-    return this.chars.byteLength + this.start.byteLength + this.length.byteLength + this.hashes.byteLength + this.slots.byteLength;
+    let letters = 0;
+    for (const list of this.letterTerms) letters += list?.ids.byteLength ?? 0;
+    return this.chars.byteLength + this.start.byteLength + this.length.byteLength + this.hashes.byteLength + this.slots.byteLength + letters;
   }
 
   /** Term id of folded[start, end), or -1 when absent. */
@@ -50,8 +54,14 @@ export class TermTable {
     if (this.charTop + length > this.chars.length) this.chars = grow16(this.chars, this.charTop + length);
     const chars = this.chars;
     const at = this.charTop;
-    for (let k = 0; k < length; k++) chars[at + k] = folded.charCodeAt(start + k);
+    let letters = true;
+    for (let k = 0; k < length; k++) {
+      const c = folded.charCodeAt(start + k);
+      chars[at + k] = c;
+      if (c < 97 || c > 122) letters = false;
+    }
     this.charTop += length;
+    if (letters) this.fileLetterTerm(id, length);
     this.start[id] = at;
     this.length[id] = length;
     this.hashes[id] = hash;
@@ -62,24 +72,34 @@ export class TermTable {
 
   /**
    * Calls `visit(chars, start, length, id)` for every term of `minLength` to `maxLength` characters,
-   * all of them a–z, handing it the packed characters instead of a string per term.
+   * all of them a–z, in id order, handing it the packed characters instead of a string per term.
+   * Reads only the terms of those lengths: a typo lookup on a 30 MB session walked every term.
    */
   forEachLetterTerm(minLength: number, maxLength: number, visit: (chars: Uint16Array, start: number, length: number, id: number) => void): void {
-    const chars = this.chars;
-    for (let id = 0; id < this.count; id++) {
-      const length = this.length[id]!;
-      if (length < minLength || length > maxLength) continue;
-      const at = this.start[id]!;
-      let letters = true;
-      for (let k = at; k < at + length; k++) {
-        const c = chars[k]!;
-        if (c < 97 || c > 122) {
-          letters = false;
-          break;
-        }
+    const lists = this.letterTerms.slice(Math.max(0, minLength), Math.max(0, maxLength + 1)).filter((list) => list !== undefined);
+    let ids: Int32Array;
+    if (lists.length === 1) ids = lists[0]!.ids.subarray(0, lists[0]!.size);
+    else {
+      ids = new Int32Array(lists.reduce((sum, list) => sum + list.size, 0));
+      let at = 0;
+      for (const list of lists) {
+        ids.set(list.ids.subarray(0, list.size), at);
+        at += list.size;
       }
-      if (letters) visit(chars, at, length, id);
+      ids.sort();
     }
+    for (const id of ids) visit(this.chars, this.start[id]!, this.length[id]!, id);
+  }
+
+  private fileLetterTerm(id: number, length: number): void {
+    let list = this.letterTerms[length];
+    if (!list) this.letterTerms[length] = list = { ids: new Int32Array(64), size: 0 };
+    if (list.size === list.ids.length) {
+      const grown = new Int32Array(list.ids.length * 2);
+      grown.set(list.ids);
+      list.ids = grown;
+    }
+    list.ids[list.size++] = id;
   }
 
   /** The term's text. */

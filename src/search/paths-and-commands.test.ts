@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { textMessage, toolPart } from "../history/testing/messages.ts";
+import type { HistoryMessage } from "../history/types.ts";
+import { MemorySource } from "../host/testing/memory-source.ts";
+import { formatSearchAnswer } from "./format.ts";
+import { idsOnBothPaths, testService } from "./testing/service.ts";
+
+const T0 = Date.UTC(2025, 0, 1);
+
+function session(messages: HistoryMessage[]): MemorySource {
+  const source = new MemorySource();
+  source.add({ id: "s1", title: "t", created: T0, updated: T0 }, messages);
+  return source;
+}
+
+/** Filler that holds none of the tests' query words, so statistics are not those of three documents. */
+function filler(count: number): HistoryMessage[] {
+  return Array.from({ length: count }, (_, k) => textMessage("s1", k % 2 ? "assistant" : "user", `Step ${k}: looked at the logs again, nothing new.`, T0 + k));
+}
+
+describe("paths and commands in ranking", () => {
+  it("rank a tool call made on a path above an output that merely prints it", async () => {
+    const path = "lib/spotter/telemetry/otel.ex";
+    const status = textMessage("s1", "assistant", "Checking.", T0 + 100, [
+      toolPart("bash", { command: "git status" }, `On branch main\nChanges not staged for commit:\n\tmodified:   ${path}\n\tmodified:   lib/spotter/application.ex\n`),
+    ]);
+    const edit = textMessage("s1", "assistant", "Updating the module.", T0 + 200, [
+      toolPart("edit", { filePath: `/home/u/app/${path}`, oldString: "def setup, do: :ok", newString: "def setup, do: configure()" }, "Edit applied."),
+    ]);
+    const source = session([...filler(12), status, edit]);
+    const { cold, warm } = await idsOnBothPaths(source, "s1", path);
+    expect(cold[0]).toBe(edit.id);
+    expect(warm[0]).toBe(edit.id);
+  });
+
+  it("prefer a text holding a path whole over one holding its words scattered", async () => {
+    const scattered = textMessage(
+      "s1",
+      "assistant",
+      "The collation: models of django hold fields; the db layer is related to the models, and py files define fields of related models in django db code.",
+      T0 + 100,
+    );
+    const whole = textMessage("s1", "assistant", "Patched django/db/models/fields/related.py so foreign keys copy the collation.", T0 + 200);
+    const source = session([...filler(12), whole, scattered]);
+    const { cold, warm } = await idsOnBothPaths(source, "s1", "collation in django/db/models/fields/related.py");
+    expect(cold[0]).toBe(whole.id);
+    expect(warm[0]).toBe(whole.id);
+  });
+
+  it("count a snake_case name of the query as one word, so the rest of the query still counts", async () => {
+    // Without it, pytest, collect and file are three of the query's five words: a text full of
+    // `pytest` and `collect` covers more of the query than the definition that holds the name.
+    const definition = textMessage("s1", "assistant", "Found it:\n\ndef pytest_collect_file(path, parent):\n    ext = path.ext", T0 + 100);
+    const chatter = textMessage("s1", "assistant", "pytest will collect the file; pytest collects each file it finds and pytest runs it.", T0 + 200);
+    const source = session([...filler(12), definition, chatter]);
+    const { cold, warm } = await idsOnBothPaths(source, "s1", "where is pytest_collect_file defined");
+    expect(cold[0]).toBe(definition.id);
+    expect(warm[0]).toBe(definition.id);
+  });
+
+  it("correct a misspelt word inside a snake_case name once the index is built", async () => {
+    const definition = textMessage("s1", "assistant", "def pytest_collect_file(path, parent): returns a Module", T0 + 100);
+    const source = session([...filler(6), definition]);
+    const service = testService(source);
+    await service.indexed("s1");
+    const answer = await service.search({ query: "pytest_colect_file", callerSessionId: "other", sessionId: "s1", scope: "session", types: ["text"] });
+    expect(answer.results[0]?.message.id).toBe(definition.id);
+    expect(formatSearchAnswer(answer, "").searched_instead).toEqual({ colect: "collect" });
+  });
+});

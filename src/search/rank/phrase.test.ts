@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { parseQuery } from "../text/tokenize.ts";
+import { PHRASE_BOOST, holdsCompound, phraseBoost } from "./phrase.ts";
+
+const holds = (text: string, compound: string) => holdsCompound(text, text.toLowerCase(), compound);
+
+describe("phrase evidence", () => {
+  it("finds a compound whole, as the end of a longer path, never inside a longer name", () => {
+    expect(holds("M src/_pytest/python.py", "python.py")).toBe(true);
+    expect(holds("see /testbed/Django/db/models/fields/related.py:1180", "django/db/models/fields/related.py")).toBe(true);
+    expect(holds("foobar/__init__.py", "__init__.py")).toBe(true);
+    expect(holds("lib/web/liveview_otel.ex", "otel.ex")).toBe(false);
+    expect(holds("related.pyc", "related.py")).toBe(false);
+    expect(holds("django db models fields related py", "django/db/models/fields/related.py")).toBe(false);
+  });
+
+  it("boosts the whole query phrase fully, and each compound of the query held by its share", () => {
+    const parsed = parseQuery("sed dropped __init__.py from python_files");
+    expect(phraseBoost(parsed, "sed dropped __init__.py from python_files")).toBe(PHRASE_BOOST);
+    expect(phraseBoost(parsed, "getini('python_files') + ['__init__.py']")).toBeCloseTo(PHRASE_BOOST);
+    expect(phraseBoost(parsed, "the python_files setting")).toBeCloseTo(1 + (PHRASE_BOOST - 1) / 2);
+    expect(phraseBoost(parsed, "python files and init py")).toBe(1);
+  });
+});

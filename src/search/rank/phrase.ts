@@ -1,0 +1,43 @@
+// Phrase evidence a chunk's terms alone do not show: the whole query as written, or a path or
+// name of the query (a compound: `django/db/models/fields/related.py`, `pytest_collect_file`)
+// held whole rather than as words scattered over the chunk. Checked on the leading candidates
+// only (rank.ts), on their text, so the scan and the index rank alike.
+
+import { charClass, fold, LOWER, UPPER, DIGIT } from "../text/normalize.ts";
+import { hasPhrase, type ParsedQuery } from "../text/tokenize.ts";
+
+/** A chunk holding the whole query phrase scores this many times more. */
+export const PHRASE_BOOST = 1.6;
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** True when `text[at]` would continue a compound: a letter, digit or underscore. */
+function continues(text: string, at: number): boolean {
+  if (at < 0 || at >= text.length) return false;
+  const code = text.charCodeAt(at);
+  if (code === 0x5f) return true;
+  const cls = charClass(code);
+  return cls === LOWER || cls === UPPER || cls === DIGIT;
+}
+
+/** Whether `text` (folded: `folded`) holds the compound whole: not inside a longer word or name. */
+export function holdsCompound(text: string, folded: string, compound: string): boolean {
+  for (let at = folded.indexOf(compound); at >= 0; at = folded.indexOf(compound, at + 1)) {
+    if (!continues(text, at - 1) && !continues(text, at + compound.length)) return true;
+  }
+  return false;
+}
+
+/**
+ * How much the chunk's score is raised: PHRASE_BOOST for the whole query phrase, else a share of
+ * it per compound of the query the chunk holds whole; 1 for none.
+ */
+export function phraseBoost(parsed: ParsedQuery, text: string): number {
+  if (hasPhrase(parsed, text)) return PHRASE_BOOST;
+  const compounds = parsed.compounds;
+  if (compounds.length === 0) return 1;
+  const folded = NON_ASCII.test(text) ? fold(text) : text.toLowerCase();
+  let held = 0;
+  for (const compound of compounds) if (holdsCompound(text, folded, compound.text)) held++;
+  return 1 + ((PHRASE_BOOST - 1) * held) / compounds.length;
+}
