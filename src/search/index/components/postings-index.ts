@@ -146,12 +146,18 @@ interface GroupScratch {
 
 const groupScratchByStore = new WeakMap<PostingsStore, GroupScratch>();
 
-function groupScratchFor(store: PostingsStore, keys: number, counted: number): GroupScratch {
-  let scratch = groupScratchByStore.get(store);
-  if (!scratch || scratch.count.length < keys || scratch.best.length < keys * counted) {
-    const size = Math.max(keys, 256) * 2;
-    scratch = { count: new Int32Array(size), best: new Float64Array(size * counted), score: new Float64Array(size), keys: new Int32Array(size) };
-    groupScratchByStore.set(store, scratch);
+/** The store's scratch of at least `slots` slots of `counted` scores each, made anew (twice the size) when smaller. */
+function scratchOf<T extends { count: Int32Array; best: Float64Array }>(
+  byStore: WeakMap<PostingsStore, T>,
+  store: PostingsStore,
+  slots: number,
+  counted: number,
+  make: (size: number) => T,
+): T {
+  let scratch = byStore.get(store);
+  if (!scratch || scratch.count.length < slots || scratch.best.length < slots * counted) {
+    scratch = make(Math.max(slots, 256) * 2);
+    byStore.set(store, scratch);
   }
   return scratch;
 }
@@ -168,40 +174,66 @@ function insertBest(list: Float64Array, base: number, held: number, size: number
   return held === size ? held : held + 1;
 }
 
+/** Per part number: documents matched, how many of the best scores are held, those scores, the part's group; reused across searches. */
+interface PartScratch {
+  matched: Int32Array;
+  count: Int32Array;
+  best: Float64Array;
+  key: Int32Array;
+  touched: Int32Array;
+}
+
+const partScratchByStore = new WeakMap<PostingsStore, PartScratch>();
+
 /**
  * The scored documents of the best `wanted` groups (every one when there are no more), best
- * first: score, then document id (Orama's own order). The touched documents are ordered by part
- * (one numeric sort of packed keys); each part is scored from its best chunks and how many of its
- * chunks match, and each group keeps its best `grouping.counted` parts, so only the documents
- * returned are sorted by score, not every one touched.
+ * first: score, then document id (Orama's own order). One pass keeps each part's best
+ * `grouping.counted` scores and how many of its documents matched; a second scores each part and
+ * keeps each group's best `grouping.counted` parts; so only the documents returned are sorted, not
+ * every one touched.
  */
 function bestGroups(store: PostingsStore, scratch: Scratch, n: number, key: Int32Array, keyCount: number, grouping: ResultGrouping, wanted: number): RankedDocs {
   const { score, touched } = scratch;
   const counted = Math.max(1, grouping.counted);
-  const groups = groupScratchFor(store, keyCount, counted);
+  const groups = scratchOf(groupScratchByStore, store, keyCount, counted, (size) => ({
+    count: new Int32Array(size),
+    best: new Float64Array(size * counted),
+    score: new Float64Array(size),
+    keys: new Int32Array(size),
+  }));
   const { count, best, keys } = groups;
   const partOf = grouping.parts();
-  const base = store.docsEnd + 1;
-  const byPart = new Float64Array(n);
-  for (let i = 0; i < n; i++) byPart[i] = partOf[touched[i]!]! * base + touched[i]!;
-  byPart.sort();
-  const chunks = new Float64Array(counted);
-  let groupCount = 0;
-  for (let i = 0; i < n; ) {
-    const first = byPart[i]! % base;
-    const part = partOf[first]!;
-    let held = 0;
-    let j = i;
-    for (; j < n; j++) {
-      const doc = byPart[j]! % base;
-      if (partOf[doc] !== part) break;
-      held = insertBest(chunks, 0, held, counted, score[doc]!);
+  let maxPart = 0;
+  for (let i = 0; i < n; i++) maxPart = Math.max(maxPart, partOf[touched[i]!]!);
+  const parts = scratchOf(partScratchByStore, store, maxPart + 1, counted, (size) => ({
+    matched: new Int32Array(size),
+    count: new Int32Array(size),
+    best: new Float64Array(size * counted),
+    key: new Int32Array(size),
+    touched: new Int32Array(size),
+  }));
+  let partCount = 0;
+  for (let i = 0; i < n; i++) {
+    const doc = touched[i]!;
+    const p = partOf[doc]!;
+    const held = parts.count[p]!;
+    if (held === 0) {
+      parts.touched[partCount++] = p;
+      parts.key[p] = key[doc]!;
+      parts.matched[p] = 0;
     }
-    const k = key[first]!;
-    const parts = count[k]!;
-    if (parts === 0) keys[groupCount++] = k;
-    count[k] = insertBest(best, k * counted, parts, counted, grouping.partScore(chunks, 0, held, j - i));
-    i = j;
+    parts.matched[p]!++;
+    parts.count[p] = insertBest(parts.best, p * counted, held, counted, score[doc]!);
+  }
+  let groupCount = 0;
+  for (let q = 0; q < partCount; q++) {
+    const p = parts.touched[q]!;
+    const k = parts.key[p]!;
+    const value = grouping.partScore(parts.best, p * counted, p * counted + parts.count[p]!, parts.matched[p]!);
+    parts.count[p] = 0;
+    const held = count[k]!;
+    if (held === 0) keys[groupCount++] = k;
+    count[k] = insertBest(best, k * counted, held, counted, value);
   }
   const groupScores = new Float64Array(groupCount);
   for (let g = 0; g < groupCount; g++) {
