@@ -1,13 +1,16 @@
 // Project scope: every session searched with bounded concurrency under one time budget; what is
 // not searched when the budget runs out is counted, and the answer says it is partial. Keyword
 // results of every session are scored against the statistics of all sessions searched (document
-// count, document frequency, average length), so scores compare across sessions.
+// count, document frequency, average length), so scores compare across sessions. A keyword query's
+// words found in no session searched are corrected once over the scope (text/typos.ts) and every
+// session searched again with the corrected query.
 
 import type { SessionInfo } from "../history/types.ts";
 import { addStats, emptyStats, type CollectionStats } from "./rank/bm25.ts";
 import { compareResults, completeHits, type MessageResult } from "./rank/rank.ts";
 import { maybeYield, now } from "./scheduler.ts";
-import type { CollectedSession } from "./session-search.ts";
+import type { CollectedSession, Query } from "./session-search.ts";
+import { bestNearest, correctQuery, unmatchedWords, type NearestTerm } from "./text/typos.ts";
 
 export interface SessionResult extends MessageResult {
   sessionId: string;
@@ -23,8 +26,10 @@ export interface ProjectSearchOutcome {
   results: SessionResult[];
   /** Sessions not searched (budget ran out). */
   unsearched: number;
-  /** Typo corrections made (folded query word → the term searched instead), in any session. */
+  /** Typo corrections made (folded query word → the term searched instead). */
   corrections: Map<string, string>;
+  /** The query the results answer (the corrected one when corrections were made). */
+  query: Query;
 }
 
 /** One session's documents, and how to rank them (against the given statistics, if any). */
@@ -32,59 +37,70 @@ export interface SessionFound {
   collected: CollectedSession;
   rank(global?: CollectionStats): MessageResult[];
   turnOf(messageId: string): number;
+  /** Searched through its built index: the indexed term nearest a word (typos). */
+  nearestTerm?(word: string): NearestTerm | undefined;
 }
 
-export type SearchOne = (session: SessionInfo, deadline: number) => Promise<SessionFound | undefined>;
+export type SearchOne = (session: SessionInfo, deadline: number, query: Query) => Promise<SessionFound | undefined>;
 
 export async function searchProject(
   sessions: readonly SessionInfo[],
+  query: Query,
   searchOne: SearchOne,
   options: { concurrency: number; budgetMs: number; limit: number; signal?: AbortSignal },
 ): Promise<ProjectSearchOutcome> {
   const deadline = now() + options.budgetMs;
-  const found: Array<{ session: SessionInfo; found: SessionFound }> = [];
-  let next = 0;
   let unsearched = 0;
-  const worker = async (): Promise<void> => {
-    while (next < sessions.length && !options.signal?.aborted) {
-      const session = sessions[next++]!;
-      await maybeYield();
-      if (now() > deadline) {
-        unsearched++;
-        continue;
+  const searchAll = async (query: Query): Promise<Array<{ session: SessionInfo; found: SessionFound }>> => {
+    const found: Array<{ session: SessionInfo; found: SessionFound }> = [];
+    let next = 0;
+    unsearched = 0;
+    const worker = async (): Promise<void> => {
+      while (next < sessions.length && !options.signal?.aborted) {
+        const session = sessions[next++]!;
+        await maybeYield();
+        if (now() > deadline) {
+          unsearched++;
+          continue;
+        }
+        let one: SessionFound | undefined;
+        try {
+          one = await searchOne(session, deadline, query);
+        } catch {
+          one = undefined; // a session that vanished or failed to load is skipped
+        }
+        if (!one) continue;
+        if (one.collected.timedOut) {
+          unsearched++;
+          continue;
+        }
+        found.push({ session, found: one });
       }
-      let one: SessionFound | undefined;
-      try {
-        one = await searchOne(session, deadline);
-      } catch {
-        one = undefined; // a session that vanished or failed to load is skipped
-      }
-      if (!one) continue;
-      if (one.collected.timedOut) {
-        unsearched++;
-        continue;
-      }
-      found.push({ session, found: one });
-    }
+    };
+    const workers: Promise<void>[] = [];
+    for (let i = 0; i < Math.max(1, Math.min(options.concurrency, sessions.length)); i++) workers.push(worker());
+    await Promise.all(workers);
+    options.signal?.throwIfAborted();
+    return found;
   };
-  const workers: Promise<void>[] = [];
-  for (let i = 0; i < Math.max(1, Math.min(options.concurrency, sessions.length)); i++) workers.push(worker());
-  await Promise.all(workers);
-  options.signal?.throwIfAborted();
+  let found = await searchAll(query);
+  const corrections = typoCorrections(query, found.map((one) => one.found));
+  if (corrections.size > 0) {
+    query = { kind: "keyword", ...correctQuery(query.kind === "keyword" ? query.text : "", corrections) };
+    found = await searchAll(query);
+  }
   // One session ranks with its own statistics; several, with their sum.
   let global: CollectionStats | undefined;
   if (found.length > 1) {
     for (const { found: one } of found) {
       const stats = one.collected.stats;
-      if (!stats || one.collected.query) continue;
+      if (!stats) continue;
       global ??= emptyStats(stats.df.length);
       addStats(global, stats);
     }
   }
   const perSession = new Map<string, SessionResult[]>();
-  const corrections = new Map<string, string>();
   for (const { session, found: one } of found) {
-    for (const [word, term] of one.collected.corrections ?? []) if (!corrections.has(word)) corrections.set(word, term);
     if (one.collected.docs.length === 0) continue;
     await maybeYield();
     const results = one.rank(global);
@@ -97,5 +113,29 @@ export async function searchProject(
   const results = [...perSession.values()].flat().sort(compareResults).slice(0, options.limit);
   // Sessions ranked their results with snippets for the first only: finish those returned.
   for (const result of results) completeHits(result);
-  return { perSession, results, unsearched, corrections };
+  return { perSession, results, unsearched, corrections, query };
+}
+
+/**
+ * Corrections of a keyword query's words found in no session searched (a word found anywhere is
+ * kept), each the nearest term of the sessions searched through a built index. A session searched
+ * cold (its index still building) offers none: its terms count from its next search on.
+ */
+function typoCorrections(query: Query, found: readonly SessionFound[]): Map<string, string> {
+  const corrections = new Map<string, string>();
+  if (query.kind !== "keyword" || found.length === 0) return corrections;
+  const df = query.parsed.terms.map(() => 0);
+  for (const one of found) {
+    const stats = one.collected.stats;
+    if (!stats) return corrections;
+    stats.df.forEach((count, t) => (df[t]! += count));
+  }
+  const missing = unmatchedWords(query.parsed, df);
+  if (missing.length === 0) return corrections;
+  const indexed = found.filter((one) => one.collected.via === "index" && one.nearestTerm);
+  for (const word of missing) {
+    const term = bestNearest(indexed.flatMap((one) => one.nearestTerm!(word) ?? []));
+    if (term !== undefined) corrections.set(word, term);
+  }
+  return corrections;
 }

@@ -214,7 +214,8 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     const visibility = options.visibility();
     return searchProject(
       sessions,
-      async (session, deadline) => {
+      query,
+      async (session, deadline, query) => {
         const view = await viewBefore(session.id, callerSessionId, deadline, signal);
         if (!view) return { collected: { docs: [], via: "scan", timedOut: true }, rank: () => [], turnOf: () => 0 };
         // The read and the view were one synchronous stretch: the search starts a fresh one
@@ -224,12 +225,14 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
         // Snippets for each session's best result now (history_sessions shows it); the rest only
         // for the results the merged answer keeps (searchProject completes them).
         const alone = sessions.length === 1;
-        const searchOptions = { visibility, indexed: indexedSession(session.id), deadline, hitsFor: 1, signal, correctTypos: alone, waitForBuild: alone, pool: alone ? rankPool(limit) : undefined };
+        const indexed = indexedSession(session.id);
+        const searchOptions = { visibility, indexed, deadline, hitsFor: 1, signal, waitForBuild: alone, pool: alone ? rankPool(limit) : undefined };
         const collected = await collectSession(view, query, filters, searchOptions);
         return {
           collected,
           rank: (global) => rankSession(collected, query, limits, searchOptions, global),
           turnOf: (id: string) => view.turnNumbers[view.indexById.get(id) ?? -1] ?? 0,
+          nearestTerm: (word: string) => indexed.index.nearestTerm(word),
         };
       },
       { concurrency: config.project_concurrency, budgetMs: budgetMs ?? config.project_time_budget_ms, limit, signal },
@@ -297,7 +300,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
       const filters: SearchFilters = { types: new Set<HitType>(["text", "tool"]) };
       const outcome = await runSearch("", query, filters, 3, all, request.signal);
       unsearched = outcome.unsearched;
-      const ranked: RankedSession[] = rankSessions(all, outcome.perSession, query.parsed);
+      const ranked: RankedSession[] = rankSessions(all, outcome.perSession, outcome.query.kind === "keyword" ? outcome.query.parsed : query.parsed);
       chosen = ranked.slice(0, request.limit);
     } else {
       chosen = all.slice(0, request.limit).map((session) => ({ session }));

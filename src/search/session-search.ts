@@ -13,8 +13,7 @@ import { scanSession } from "./scan/scan.ts";
 import { maybeYield } from "./scheduler.ts";
 import type { DocFilter, ScoredDoc, SearchFilters } from "./scored.ts";
 import { keywordMarks, patternMarks } from "./text/snippets.ts";
-import { parseQuery, type ParsedQuery } from "./text/tokenize.ts";
-import { rewriteQuery, unmatchedWords } from "./text/typos.ts";
+import type { ParsedQuery } from "./text/tokenize.ts";
 
 /** An index this far behind (code units of new text) is updated in the background; we scan. */
 export const MAX_WAIT_CHARS = 256 * 1024;
@@ -35,11 +34,6 @@ export interface SessionSearchOptions {
   /** The session's index holder; absent = scan only. */
   indexed?: IndexedSession;
   deadline?: number;
-  /**
-   * Replace words found nowhere in the session by their nearest terms. One session's search only:
-   * across sessions a word missing from one is usually found in another.
-   */
-  correctTypos?: boolean;
   /**
    * Wait for this session's first index build, when one is under way, instead of scanning beside
    * it. One session's search only: a project search's budget is not spent on one session's build.
@@ -74,9 +68,6 @@ export interface CollectedSession {
   /** Keyword queries: the statistics the documents were scored with. */
   stats?: CollectionStats;
   timedOut?: boolean;
-  /** Typo corrections made in this session (folded word → indexed term), and the query they gave. */
-  corrections?: Map<string, string>;
-  query?: Query;
 }
 
 /**
@@ -93,33 +84,8 @@ export function searchableView(view: SessionView): SessionView {
   return start < view.visibleEnd ? { ...view, visibleEnd: start } : view;
 }
 
-/**
- * A session's documents for the query; a keyword query's words found nowhere in the session are
- * replaced by their nearest indexed terms (text/typos.ts) and the session searched again.
- */
-export async function collectSession(view: SessionView, query: Query, filters: SearchFilters, options: SessionSearchOptions): Promise<CollectedSession> {
-  const collected = await collectQuery(view, query, filters, options);
-  const indexed = options.indexed;
-  if (!options.correctTypos || query.kind !== "keyword" || !collected.stats || !indexed || collected.timedOut) return collected;
-  const missing = unmatchedWords(query.parsed, collected.stats.df);
-  if (missing.length === 0) return collected;
-  // The corrections come from the index's terms: a session searched cold (its index still
-  // building in the background) is corrected from its next search on.
-  if (collected.via !== "index") return collected;
-  const corrections = new Map<string, string>();
-  for (const word of missing) {
-    const nearest = indexed.index.nearestTerm(word);
-    if (nearest !== undefined) corrections.set(word, nearest);
-  }
-  if (corrections.size === 0) return collected;
-  const text = rewriteQuery(query.text, corrections);
-  const corrected: Query = { kind: "keyword", text, parsed: parseQuery(text) };
-  const again = await collectQuery(view, corrected, filters, options);
-  if (again.timedOut) return collected;
-  return { ...again, corrections, query: corrected };
-}
-
-async function collectQuery(sessionView: SessionView, query: Query, filters: SearchFilters, options: SessionSearchOptions): Promise<CollectedSession> {
+/** A session's documents for the query, scored against the session's own statistics. */
+export async function collectSession(sessionView: SessionView, query: Query, filters: SearchFilters, options: SessionSearchOptions): Promise<CollectedSession> {
   const view = searchableView(sessionView);
   // Scans walk the visible messages themselves, so only the filters apply.
   const accept = attributeFilter(filters);
@@ -139,7 +105,7 @@ async function collectQuery(sessionView: SessionView, query: Query, filters: Sea
       if (indexed.built) {
         via = "index";
         docs = [];
-        for (const hit of indexed.index.search(query.text, filters, view, options.pool)) {
+        for (const hit of indexed.index.search(query.parsed, filters, view, options.pool)) {
           const { meta, message, score } = hit;
           const doc: ScoredDoc = { message, partId: meta.partId, type: meta.type, start: meta.start, end: meta.end, score };
           if (meta.tool !== undefined) doc.tool = meta.tool;
@@ -173,9 +139,7 @@ export function rankSession(
   global?: CollectionStats,
 ): MessageResult[] {
   const textOf = textReader(options.visibility);
-  // A corrected query ranks with its own session's statistics (its terms are not the others').
-  if (collected.query) query = collected.query;
-  else if (global && query.kind === "keyword") rescore(collected.docs, query.parsed, global, textOf);
+  if (global && query.kind === "keyword") rescore(collected.docs, query.parsed, global, textOf);
   const marks =
     query.kind === "keyword" ? (text: string) => keywordMarks(text, query.parsed) : (_: string, doc: ScoredDoc) => patternMarks(doc.spans);
   return rankMessages(collected.docs, {

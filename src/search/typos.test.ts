@@ -5,7 +5,8 @@ import { MemorySource } from "../host/testing/memory-source.ts";
 import { formatSearchAnswer } from "./format.ts";
 import { testService } from "./testing/service.ts";
 import { TermTable } from "./index/components/term-table.ts";
-import { boundedDistance, editDistance, maxEdits, rewriteQuery } from "./text/typos.ts";
+import { parseQuery } from "./text/tokenize.ts";
+import { bestNearest, boundedDistance, CORRECTION_WEIGHT, correctQuery, editDistance, maxEdits, rewriteQuery } from "./text/typos.ts";
 
 const T0 = Date.UTC(2025, 0, 1);
 
@@ -95,5 +96,73 @@ describe("typo corrections", () => {
     const seen: string[] = [];
     table.forEachLetterTerm(3, 9, (chars, start, length) => seen.push(String.fromCharCode(...chars.subarray(start, start + length))));
     expect(seen).toEqual(["histogram", "histgram", "abc"]);
+  });
+
+  it("weigh a corrected word below the words typed, its other forms with it, and in a path only the word", () => {
+    const typed = parseQuery("histogram cutting off");
+    const { text, parsed } = correctQuery("histgram cutting off", new Map([["histgram", "histogram"]]));
+    expect(text).toBe("histogram cutting off");
+    const weight = (p: typeof parsed, token: string) => p.terms.find((t) => t.token === token)?.weight;
+    expect(weight(parsed, "histogram")).toBe(weight(typed, "histogram")! * CORRECTION_WEIGHT);
+    expect(weight(parsed, "cutting")).toBe(weight(typed, "cutting"));
+    const path = correctQuery("src/hist_colect.py", new Map([["colect", "collect"]])).parsed;
+    const typedPath = parseQuery("src/hist_collect.py");
+    expect(weight(path, "collect")).toBe(weight(typedPath, "collect")! * CORRECTION_WEIGHT);
+    expect(weight(path, "hist")).toBe(weight(typedPath, "hist"));
+  });
+
+  it("pick among sessions' nearest terms the fewest edits away, then the one in most documents", () => {
+    expect(bestNearest([{ term: "cast", distance: 1, df: 9 }, { term: "case", distance: 1, df: 5 }, { term: "case", distance: 1, df: 6 }])).toBe("case");
+    expect(bestNearest([{ term: "castle", distance: 2, df: 50 }, { term: "cast", distance: 1, df: 1 }])).toBe("cast");
+    expect(bestNearest([])).toBeUndefined();
+  });
+});
+
+describe("typo corrections in project scope", () => {
+  async function project(sessions: Record<string, string[]>) {
+    const source = new MemorySource();
+    const ids: Record<string, string[]> = {};
+    for (const [id, texts] of Object.entries(sessions)) {
+      const messages = texts.map((text, i) => textMessage(id, i % 2 === 0 ? "user" : "assistant", text, T0 + i * 1000));
+      ids[id] = messages.map((m) => m.id);
+      source.add({ id, title: id, created: T0, updated: T0 }, messages);
+    }
+    const service = testService(source);
+    for (const id of Object.keys(sessions)) await service.indexed(id);
+    const search = (query: string) => service.search({ query, callerSessionId: "caller", scope: "project", types: ["text"] });
+    return { ids, search };
+  }
+
+  it("search a word found in no session as the nearest term any session holds, and say so", async () => {
+    const { ids, search } = await project({
+      a: ["The step histogram is cut off at the top.", "Raising the y limit fixed it."],
+      b: ["Please check the README for setup steps.", "Done, the setup works."],
+    });
+    const answer = await search("histgram cut");
+    expect(answer.results[0]?.message.id).toBe(ids.a![0]);
+    expect(answer.results[0]?.sessionId).toBe("a");
+    expect(formatSearchAnswer(answer, "").searched_instead).toEqual({ histgram: "histogram" });
+  });
+
+  it("never replace a word some session holds, though another session holds a near term", async () => {
+    const { ids, search } = await project({
+      a: ["Why did the foreign keys lose their collation?", "The migration dropped it."],
+      b: ["Please close the issue once the migration passes.", "Closed."],
+    });
+    const answer = await search("lose collation");
+    expect(answer.corrections).toBeUndefined();
+    expect(answer.results[0]?.message.id).toBe(ids.a![0]);
+    expect(answer.results.some((r) => r.message.id === ids.b![0])).toBe(false);
+  });
+
+  it("rank a message holding a word as typed above one holding only a corrected word", async () => {
+    // At equal weights the shorter message would win (each term is in one document).
+    const { ids, search } = await project({
+      a: ["Then the parser failed on the last line again.", "Nothing else."],
+      b: ["Histogram failed.", "Fine."],
+    });
+    const answer = await search("parser histgram");
+    expect(answer.corrections).toEqual(new Map([["histgram", "histogram"]]));
+    expect(answer.results.map((r) => r.message.id).slice(0, 2)).toEqual([ids.a![0], ids.b![0]]);
   });
 });

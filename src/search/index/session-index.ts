@@ -13,7 +13,7 @@ import { flatDocumentProperties, flatSchemaValidator } from "./components/flat-d
 import { createMetaStoreComponent, type ChunkDocument, type DocMeta, type MetaStore } from "./components/meta-store.ts";
 import { collectionStats, createPostingsIndexComponent, searchStore, type PostingsIndexStore, type ResultGrouping } from "./components/postings-index.ts";
 import { countPostings, postingsBytes, trimSteps } from "./components/postings.ts";
-import { boundedDistance, maxEdits } from "../text/typos.ts";
+import { boundedDistance, maxEdits, type NearestTerm } from "../text/typos.ts";
 import { TermTokenizer } from "./components/tokenizer.ts";
 import type { CollectionStats } from "../rank/bm25.ts";
 import type { ParsedQuery } from "../text/tokenize.ts";
@@ -182,7 +182,7 @@ export class SessionIndex {
    * The index component is called directly: Orama's search would allocate a slot per indexed
    * document and sort the hits again.
    */
-  search(query: string, filters: SearchFilters, view: SessionView, groups: number = this.grouping.groups()): IndexHit[] {
+  search(query: string | ParsedQuery, filters: SearchFilters, view: SessionView, groups: number = this.grouping.groups()): IndexHit[] {
     if (count(this.db) === 0) return [];
     const store = this.db.data.index;
     const where = this.where(filters, view);
@@ -248,9 +248,10 @@ export class SessionIndex {
 
   /**
    * The indexed term nearest to `word` (a typo's correction; text/typos.ts): at most maxEdits
-   * away, letters only, the most frequent among the nearest. Walks the term table once.
+   * away, letters only, the most frequent among the nearest, with its distance and document
+   * frequency (project scope picks among sessions' answers). Walks the term table once.
    */
-  nearestTerm(word: string): string | undefined {
+  nearestTerm(word: string): NearestTerm | undefined {
     const postings = this.db.data.index.postings;
     let max = maxEdits(word.length);
     let best = -1;
@@ -266,7 +267,7 @@ export class SessionIndex {
         max = distance;
       }
     });
-    return best < 0 ? undefined : postings.terms.text(best);
+    return best < 0 ? undefined : { term: postings.terms.text(best), distance: max, df: bestDf };
   }
 
   /** The statistics BM25 ranks the query's terms with in this index (project scope sums them). */

@@ -1,9 +1,34 @@
-// Typos: a query word that matches no term of a session is replaced by the nearest term the
-// session's index holds — within one edit for words of 4 to 7 letters, two from 8 on (an edit is an
-// insertion, deletion, substitution or swap of neighbours) — the most frequent one on a tie.
+// Typos: a query word that matches no term in any session searched is replaced by the nearest term
+// the built indexes hold — within one edit for words of 4 to 7 letters, two from 8 on (an edit is
+// an insertion, deletion, substitution or swap of neighbours) — the most frequent one on a tie. A
+// correction is a guess: its terms weigh less than the words the query holds as typed.
 
 import { fold } from "./normalize.ts";
-import { FUNCTION_WORD_GROUP, type ParsedQuery } from "./tokenize.ts";
+import { FUNCTION_WORD_GROUP, parseQuery, type ParsedQuery } from "./tokenize.ts";
+
+/** Share of its word's weight a corrected word keeps. */
+export const CORRECTION_WEIGHT = 0.5;
+
+/** An indexed term near a query word: how many edits away, in how many documents. */
+export interface NearestTerm {
+  term: string;
+  distance: number;
+  df: number;
+}
+
+/** The best of several indexes' nearest terms: fewest edits, then most documents (summed per term). */
+export function bestNearest(candidates: Iterable<NearestTerm>): string | undefined {
+  const byTerm = new Map<string, NearestTerm>();
+  for (const candidate of candidates) {
+    const seen = byTerm.get(candidate.term);
+    byTerm.set(candidate.term, seen ? { ...seen, df: seen.df + candidate.df } : candidate);
+  }
+  let best: NearestTerm | undefined;
+  for (const candidate of byTerm.values()) {
+    if (!best || candidate.distance < best.distance || (candidate.distance === best.distance && candidate.df > best.df)) best = candidate;
+  }
+  return best?.term;
+}
 
 /** Edits a word of this length may be away from its correction (0: never corrected). */
 export function maxEdits(length: number): number {
@@ -85,4 +110,22 @@ export function rewriteQuery(query: string, corrections: ReadonlyMap<string, str
     if (at >= 0) out = out.slice(0, at) + correction + out.slice(at + word.length);
   }
   return out;
+}
+
+/**
+ * The query with its corrections made: the text as searched, and its terms with each corrected
+ * word's weight cut to CORRECTION_WEIGHT (its other forms with it; in a path or name, the
+ * corrected word alone).
+ */
+export function correctQuery(query: string, corrections: ReadonlyMap<string, string>): { text: string; parsed: ParsedQuery } {
+  const text = rewriteQuery(query, corrections);
+  const parsed = parseQuery(text);
+  const corrected = new Set(corrections.values());
+  const compound = new Set(parsed.compounds.map((c) => c.group));
+  const groups = new Set<number>();
+  for (const term of parsed.terms) if (corrected.has(term.token) && term.group !== FUNCTION_WORD_GROUP && !compound.has(term.group)) groups.add(term.group);
+  const terms = parsed.terms.map((term) =>
+    corrected.has(term.token) || groups.has(term.group) ? { ...term, weight: term.weight * CORRECTION_WEIGHT } : term,
+  );
+  return { text, parsed: { ...parsed, terms } };
 }

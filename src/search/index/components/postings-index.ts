@@ -89,8 +89,9 @@ export function collectionStats(store: PostingsStore, parsed: ParsedQuery): Coll
 }
 
 /** BM25 × coverage of every live document holding any query term and accepted by `where` (all when absent): touched[0, n) and their scores. */
-function scoreDocs(store: PostingsStore, tokenizer: TermTokenizer, query: string, where: ReadonlySet<number> | undefined): { scratch: Scratch; n: number } {
-  const parsed = tokenizer.parse(query);
+function scoreDocs(store: PostingsStore, tokenizer: TermTokenizer, query: string | ParsedQuery, where: ReadonlySet<number> | undefined): { scratch: Scratch; n: number } {
+  // A parsed query may carry weights its text does not say (a typo's correction weighs less).
+  const parsed = typeof query === "string" ? tokenizer.parse(query) : query;
   const scratch = scratchFor(store);
   const docs = store.liveDocs;
   if (docs === 0) return { scratch, n: 0 };
@@ -248,7 +249,7 @@ function bestFirst(docs: Int32Array, n: number, score: Float64Array, idEnd: numb
  * `where` accepts (all when absent), scored, best first. SessionIndex calls it directly; Orama's
  * own search path costs more than the search (it allocates one slot per indexed document).
  */
-export function searchStore(store: PostingsIndexStore, tokenizer: TermTokenizer, term: string, where: ReadonlySet<number> | undefined, grouping: ResultGrouping, groups: number): RankedDocs {
+export function searchStore(store: PostingsIndexStore, tokenizer: TermTokenizer, term: string | ParsedQuery, where: ReadonlySet<number> | undefined, grouping: ResultGrouping, groups: number): RankedDocs {
   const { scratch, n } = scoreDocs(store.postings, tokenizer, term, where);
   return bestGroups(store.postings, scratch, n, store.attributes.codes(grouping.property), store.attributes.codeCount(grouping.property) + 1, grouping, groups);
 }
