@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { textMessage } from "../history/testing/messages.ts";
 import type { HistoryMessage } from "../history/types.ts";
 import { MemorySource } from "../host/testing/memory-source.ts";
+import { FILLER } from "./testing/filler.ts";
 import { idsOnBothPaths } from "./testing/service.ts";
 import { fold } from "./text/normalize.ts";
 import { VARIANT_WEIGHT } from "./text/stem.ts";
@@ -9,14 +10,6 @@ import { FUNCTION_WORD_WEIGHT } from "./text/function-words.ts";
 import { FUNCTION_WORD_GROUP, countTerm, parseQuery, tokenize } from "./text/tokenize.ts";
 
 const T0 = Date.UTC(2025, 0, 1);
-const FILLER = [
-  "Let us look at the build configuration first.",
-  "The tests pass on my machine but fail in CI sometimes.",
-  "I refactored the invoice module and renamed a few helpers.",
-  "Please check the README for the setup steps.",
-  "The chart renders labels twice in the dashboard.",
-  "We should total the numbers before rounding.",
-];
 
 function sessionOf(texts: string[]): { source: MemorySource; messages: HistoryMessage[] } {
   const source = new MemorySource();

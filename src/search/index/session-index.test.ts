@@ -4,7 +4,7 @@ import { assistant, toolCall, user } from "../../history/testing/messages.ts";
 import { toolVisibility } from "../../history/tool-visibility.ts";
 import type { HistoryMessage } from "../../history/types.ts";
 import { buildView, type SessionView } from "../../history/view.ts";
-import { MESSAGE_SCORE_CHUNKS, messageScore } from "../rank/rank.ts";
+import { MESSAGE_SCORE_PARTS, bestPartScores, messageScore, partScore } from "../rank/rank.ts";
 import { scanSession } from "../scan/scan.ts";
 import type { SearchFilters } from "../scored.ts";
 import { HIT_TYPES, type HitType } from "../text/documents.ts";
@@ -16,20 +16,26 @@ const WORDS = ["deploy", "rollback", "canary", "Deploy", "queue", "x"];
 const T0 = Date.UTC(2025, 0, 1);
 
 function index(messages: readonly HistoryMessage[], groups = Infinity): SessionIndex {
-  const made = new SessionIndex({ visibility, messages: { groups: () => groups, score: messageScore, counted: MESSAGE_SCORE_CHUNKS } });
+  const made = new SessionIndex({ visibility, messages: { groups: () => groups, score: messageScore, partScore, counted: MESSAGE_SCORE_PARTS } });
   for (const message of messages) made.addMessage(message);
   made.diff(messages);
   return made;
 }
 
 const key = (partId: string, start: number) => `${partId}:${start}`;
+/** A message's score from its hits, as ranking computes it (each part by its best chunk). */
+const scoreOf = (hits: IndexHit[]) => {
+  const best = bestPartScores(hits.map((hit) => ({ score: hit.score, partId: hit.meta.partId })).sort((a, b) => b.score - a.score));
+  return messageScore(best, 0, best.length);
+};
 const keys = (hits: IndexHit[]) => hits.map((hit) => key(hit.meta.partId, hit.meta.start)).sort();
 
 const words = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 8 }).map((list) => list.join(" "));
-const messageArb = fc.tuple(fc.boolean(), words, words, fc.constantFrom("bash", "read"), fc.integer({ min: 0, max: 20 })).map(([isUser, a, b, tool, minute]) =>
+// A long tool output spans several chunks of one part.
+const messageArb = fc.tuple(fc.boolean(), words, words, fc.constantFrom("bash", "read"), fc.integer({ min: 0, max: 20 }), fc.constantFrom(1, 1, 300)).map(([isUser, a, b, tool, minute, repeat]) =>
   isUser
     ? user(a, { created: T0 + minute * 60_000 })
-    : assistant([a, { kind: "reasoning", id: `prt_r${minute}${a.length}`, text: b }, toolCall(tool, { command: b }, "completed", a)], { created: T0 + minute * 60_000 }),
+    : assistant([a, { kind: "reasoning", id: `prt_r${minute}${a.length}`, text: b }, toolCall(tool, { command: b }, "completed", `${a}\n`.repeat(repeat))], { created: T0 + minute * 60_000 }),
 );
 const filtersArb = fc.record(
   {
@@ -76,11 +82,11 @@ describe("session index search", () => {
         const filters: SearchFilters = { types: new Set(HIT_TYPES) };
         const view = buildView("s", messages, false);
         const all = index(messages).search(query, filters, view);
-        const byMessage = new Map<string, number[]>();
-        for (const hit of all) byMessage.set(hit.message.id, [...(byMessage.get(hit.message.id) ?? []), hit.score]);
-        const scores = [...byMessage.values()].map((list) => messageScore(list.sort((a, b) => b - a), 0, list.length)).sort((a, b) => b - a);
+        const byMessage = new Map<string, IndexHit[]>();
+        for (const hit of all) byMessage.set(hit.message.id, [...(byMessage.get(hit.message.id) ?? []), hit]);
+        const scores = [...byMessage.values()].map(scoreOf).sort((a, b) => b - a);
         const last = scores[Math.min(groups, scores.length) - 1] ?? 0;
-        const kept = new Set([...byMessage].filter(([, list]) => messageScore(list, 0, list.length) >= last - 1e-9 * Math.max(1, last)).map(([id]) => id));
+        const kept = new Set([...byMessage].filter(([, hits]) => scoreOf(hits) >= last - 1e-9 * Math.max(1, last)).map(([id]) => id));
         const cutHits = index(messages, groups).search(query, filters, view);
         expect(keys(cutHits)).toEqual(keys(all.filter((hit) => kept.has(hit.message.id))));
       }),
@@ -88,8 +94,8 @@ describe("session index search", () => {
     );
   });
 
-  it("cuts by a long message's best chunks and orders hits best first, equal scores in insertion order", () => {
-    // Tool outputs of up to ~30 chunks: a message's score reads its best few only.
+  it("cuts by a long message's best parts and orders hits best first, equal scores in insertion order", () => {
+    // Tool outputs of up to ~30 chunks: a message's score reads its best few parts only.
     const longMessage = fc.tuple(words, fc.integer({ min: 1, max: 4000 }), fc.integer({ min: 0, max: 20 })).map(([text, repeat, minute]) =>
       assistant([toolCall("bash", { command: "run" }, "completed", `${text}\n`.repeat(repeat))], { created: T0 + minute * 60_000 }),
     );
@@ -99,9 +105,8 @@ describe("session index search", () => {
         const view = buildView("s", messages, false);
         const made = index(messages);
         const all = made.search(query, filters, view);
-        const byMessage = new Map<string, number[]>();
-        for (const hit of all) byMessage.set(hit.message.id, [...(byMessage.get(hit.message.id) ?? []), hit.score]);
-        const scoreOf = (list: number[]) => messageScore([...list].sort((a, b) => b - a), 0, list.length);
+        const byMessage = new Map<string, IndexHit[]>();
+        for (const hit of all) byMessage.set(hit.message.id, [...(byMessage.get(hit.message.id) ?? []), hit]);
         const scores = [...byMessage.values()].map(scoreOf).sort((a, b) => b - a);
         const last = scores[Math.min(groups, scores.length) - 1] ?? 0;
         const kept = new Set([...byMessage].filter(([, list]) => scoreOf(list) >= last - 1e-9 * Math.max(1, last)).map(([id]) => id));

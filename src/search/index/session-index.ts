@@ -37,7 +37,7 @@ export const MESSAGE_OVERHEAD_BYTES = 180;
 export interface IndexSetup {
   visibility: ToolVisibility;
   /** A search returns the documents of this many best messages, scored so (ranking's policy). */
-  messages: Pick<ResultGrouping, "groups" | "score" | "counted">;
+  messages: Pick<ResultGrouping, "groups" | "score" | "partScore" | "counted">;
 }
 
 interface Indexed {
@@ -64,6 +64,12 @@ export class SessionIndex {
   private inStep: readonly HistoryMessage[] = [];
   /** Documents and messages ever inserted (their ids stay in Orama's id maps). */
   private docsInserted = 0;
+  /**
+   * By internal document id, a number naming the document's part (ranking counts a part by its
+   * best chunk). Kept here, not as an Orama property: one more property costs every insert a pass.
+   */
+  private partOfDoc = new Int32Array(256);
+  private partsInserted = 0;
   private messagesInserted = 0;
 
   private readonly visibility: ToolVisibility;
@@ -72,7 +78,7 @@ export class SessionIndex {
 
   constructor(setup: IndexSetup) {
     this.visibility = setup.visibility;
-    this.grouping = { property: "message", ...setup.messages };
+    this.grouping = { property: "message", parts: () => this.partOfDoc, ...setup.messages };
     this.db = create({
       schema: SCHEMA,
       sort: { enabled: false },
@@ -150,7 +156,12 @@ export class SessionIndex {
     const indexed: Indexed = { message, docs: [] };
     this.messages.set(message.id, indexed);
     this.messagesInserted++;
+    let partId: string | undefined;
     for (const doc of messageDocs(message, this.visibility)) {
+      if (doc.partId !== partId) {
+        partId = doc.partId;
+        this.partsInserted++;
+      }
       const chunk: ChunkDocument = {
         id: `d${this.docsInserted++}`,
         text: doc.text,
@@ -163,9 +174,19 @@ export class SessionIndex {
       if (doc.tool !== undefined) chunk.tool = doc.tool;
       if (doc.input > 0) chunk.input = doc.text.slice(0, doc.input);
       insert(this.db, chunk);
+      this.setPart(this.db.data.docs.internalId(chunk.id), this.partsInserted);
       indexed.docs.push(chunk.id);
       yield;
     }
+  }
+
+  private setPart(doc: number, part: number): void {
+    if (doc >= this.partOfDoc.length) {
+      const grown = new Int32Array(Math.max(doc + 1, this.partOfDoc.length * 2));
+      grown.set(this.partOfDoc);
+      this.partOfDoc = grown;
+    }
+    this.partOfDoc[doc] = part;
   }
 
   removeMessage(messageId: string): void {
@@ -236,6 +257,7 @@ export class SessionIndex {
     const index = this.db.data.index;
     yield* trimSteps(index.postings);
     index.attributes.trim(index.postings.docsEnd);
+    this.partOfDoc = this.partOfDoc.slice(0, index.postings.docsEnd + 64);
   }
 
   indexedMessage(messageId: string): HistoryMessage | undefined {
@@ -285,6 +307,12 @@ export class SessionIndex {
   /** Estimated heap held, for the byte-bounded cache: typed arrays exactly, objects per unit. */
   bytes(): number {
     const index = this.db.data.index;
-    return postingsBytes(index.postings) + index.attributes.bytes() + this.docsInserted * DOC_OVERHEAD_BYTES + this.messagesInserted * MESSAGE_OVERHEAD_BYTES;
+    return (
+      postingsBytes(index.postings) +
+      index.attributes.bytes() +
+      this.partOfDoc.byteLength +
+      this.docsInserted * DOC_OVERHEAD_BYTES +
+      this.messagesInserted * MESSAGE_OVERHEAD_BYTES
+    );
   }
 }

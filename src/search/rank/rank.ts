@@ -1,7 +1,9 @@
-// From scored chunks to ranked messages: a message scores by its best chunk plus a share of its
-// other chunks; the whole phrase, or a path or name of the query held whole, boosts a chunk
+// From scored chunks to ranked messages: a part scores by its best chunk, a message by its best
+// part plus a share of its next few, a compaction summary at a lower weight than the messages it
+// restates; the whole phrase, or a path or name of the query held whole, boosts a chunk
 // (phrase.ts); recency breaks ties. Builds hits and snippets for the messages returned only.
 
+import { isCompactionSummary } from "../../history/summaries.ts";
 import type { HistoryMessage } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import { partTextPieces, sliceOfPieces, type HitType } from "../text/documents.ts";
@@ -9,8 +11,16 @@ import type { ScoredDoc } from "../scored.ts";
 import { snippets, type Mark } from "../text/snippets.ts";
 import type { ParsedQuery } from "../text/tokenize.ts";
 import { phraseBoost } from "./phrase.ts";
-export const OTHER_CHUNKS_SHARE = 0.25;
+
+/** Share of a message's next few parts, and of a part's next few chunks, in its score. */
+export const OTHER_SHARE = 0.25;
+export const OTHER_PARTS_COUNTED = 4;
 export const OTHER_CHUNKS_COUNTED = 4;
+/**
+ * A compaction summary's score against the messages it restates: the facts it holds were stated
+ * first in the session, where a search should find them; alone, it is still found.
+ */
+export const SUMMARY_WEIGHT = 0.5;
 
 /** How many of the best messages (before the phrase boost) the phrase boost may reorder. */
 export function rankPool(limit: number): number {
@@ -66,27 +76,55 @@ interface Group {
   score: number;
 }
 
-/** A message's score from its chunks' scores, sorted best first in scores[from, to): the best plus a share of the next few. */
+/**
+ * A part's score from its chunks' scores, sorted best first in scores[from, to), of `matched`
+ * chunks holding a query term: the best plus a share of the next few, spread over all `matched`.
+ * Its chunks are cuts of one text: one matching in many of them is long, not more relevant (an
+ * 800 KB diff holds every word somewhere), while a long answer whose few chunks agree keeps some.
+ */
+export function partScore(scores: ArrayLike<number>, from: number, to: number, matched: number): number {
+  let others = 0;
+  for (let i = from + 1; i < to && i - from <= OTHER_CHUNKS_COUNTED; i++) others += scores[i]!;
+  return scores[from]! + (OTHER_SHARE * others) / matched;
+}
+
+/**
+ * A message's score from its parts' scores (partScore), sorted best first in scores[from, to):
+ * the best plus a share of the next few (a thought, the command it ran and the output agreeing).
+ */
 export function messageScore(scores: ArrayLike<number>, from: number, to: number): number {
   let score = scores[from]!;
-  for (let i = from + 1; i < to && i - from <= OTHER_CHUNKS_COUNTED; i++) score += OTHER_CHUNKS_SHARE * scores[i]!;
+  for (let i = from + 1; i < to && i - from <= OTHER_PARTS_COUNTED; i++) score += OTHER_SHARE * scores[i]!;
   return score;
 }
 
-/** How many of a message's best chunks messageScore reads. */
-export const MESSAGE_SCORE_CHUNKS = OTHER_CHUNKS_COUNTED + 1;
+/** How many of a message's best parts messageScore reads, and of a part's best chunks partScore reads. */
+export const MESSAGE_SCORE_PARTS = OTHER_PARTS_COUNTED + 1;
 
 /**
  * How many of a message's best chunks (before the boost) are looked in for the whole phrase. A
- * message's score reads its best few chunks only, so a chunk further down rarely climbs into them;
+ * message's score reads its best few parts only, so a chunk further down rarely climbs into them;
  * checking every chunk of a 200 KB output would read megabytes of text per search.
  */
-export const PHRASE_CHUNKS = 2 * MESSAGE_SCORE_CHUNKS;
+export const PHRASE_CHUNKS = 2 * MESSAGE_SCORE_PARTS;
 
-function groupScore(docs: ScoredDoc[]): number {
-  docs.sort((a, b) => b.score - a.score);
-  const best = docs.slice(0, MESSAGE_SCORE_CHUNKS).map((doc) => doc.score);
-  return messageScore(best, 0, best.length);
+/** The scores of a message's best MESSAGE_SCORE_PARTS parts (partScore), best first, from its chunks sorted best first. */
+export function bestPartScores(chunks: readonly { score: number; partId: string }[]): number[] {
+  const byPart = new Map<string, number[]>();
+  for (const chunk of chunks) {
+    const scores = byPart.get(chunk.partId);
+    if (scores) scores.push(chunk.score);
+    else byPart.set(chunk.partId, [chunk.score]);
+  }
+  const parts = [...byPart.values()].map((scores) => partScore(scores, 0, scores.length, scores.length));
+  return parts.sort((a, b) => b - a).slice(0, MESSAGE_SCORE_PARTS);
+}
+
+function groupScore(group: Group): number {
+  group.docs.sort((a, b) => b.score - a.score);
+  const best = bestPartScores(group.docs);
+  const score = messageScore(best, 0, best.length);
+  return isCompactionSummary(group.message) ? score * SUMMARY_WEIGHT : score;
 }
 
 /** Higher score first; on a tie the newer message. */
@@ -168,7 +206,7 @@ export function rankMessages(docs: ScoredDoc[], options: RankOptions): MessageRe
     else byMessage.set(doc.message.id, { message: doc.message, docs: [doc], score: 0 });
   }
   const all = [...byMessage.values()];
-  for (const group of all) group.score = groupScore(group.docs);
+  for (const group of all) group.score = groupScore(group);
   // Only the boost pool needs ordering: nothing past it can reach the first `limit`.
   const groups = selectBest(all, rankPool(options.limit), compareResults);
   const textOf = textReader(options.visibility);
@@ -182,7 +220,7 @@ export function rankMessages(docs: ScoredDoc[], options: RankOptions): MessageRe
         const doc = group.docs[i]!;
         doc.score *= phraseBoost(parsed, textOf(doc));
       }
-      group.score = groupScore(group.docs);
+      group.score = groupScore(group);
     }
     pool.sort(compareResults);
     groups.splice(0, pool.length, ...pool);

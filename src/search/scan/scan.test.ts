@@ -83,7 +83,7 @@ describe("scan agrees with the index", () => {
         // A written file's content is the call's input (weighted), here at times longer than a chunk.
         const written = (c: string) => toolCall("write", { filePath: "src/rate_limiter.ts", content: `${c}\n`.repeat(c.length % 2 === 0 ? 400 : 2) }, "completed", "Wrote file");
         const messages = rows.flatMap(([a, b, c]) => [user(a || "hello"), assistant([b || "reply", toolCall("bash", { command: c }, "completed", `${b}\n${c}`.repeat(c.length % 3 === 0 ? 300 : 3)), written(c)])]);
-        const index = new SessionIndex({ visibility, messages: { groups: () => Infinity, score: (scores, from) => scores[from]!, counted: 1 } });
+        const index = new SessionIndex({ visibility, messages: { groups: () => Infinity, score: (scores, from) => scores[from]!, partScore: (scores, from) => scores[from]!, counted: 1 } });
         for (const message of messages) index.addMessage(message);
         const scanned = (await scanSession(messages, visibility, parseQuery(query), () => true))!;
         const byKey = new Map(scanned.map((doc) => [`${doc.partId}:${doc.start}`, doc.score]));

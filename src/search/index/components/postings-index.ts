@@ -28,10 +28,14 @@ export interface ResultGrouping {
   property: string;
   /** How many of the best groups to return the documents of (groups tied with the last are kept too). */
   groups(): number;
-  /** A group's score from its best documents' scores, sorted best first in scores[from, to). */
+  /** A group's score from its best parts' scores (partScore), sorted best first in scores[from, to). */
   score(scores: ArrayLike<number>, from: number, to: number): number;
-  /** How many of a group's best documents its score reads (scores[from, to) holds at most this many). */
+  /** A part's score from its best documents' scores, sorted best first in scores[from, to), and how many of its documents matched. */
+  partScore(scores: ArrayLike<number>, from: number, to: number, matched: number): number;
+  /** How many of a group's best parts its score reads, and of a part's best documents its score reads. */
   counted: number;
+  /** By document id, a number naming the part the document is a chunk of (equal within one part). */
+  parts(): Int32Array;
 }
 
 export class PostingsIndexStore {
@@ -132,7 +136,7 @@ function scoreDocs(store: PostingsStore, tokenizer: TermTokenizer, query: string
   return { scratch, n: kept };
 }
 
-/** Per group key: documents counted and the best scores (sorted, `grouping.counted` a group), reused across searches. */
+/** Per group key: parts counted and the best parts' scores (sorted, `grouping.counted` a group), reused across searches. */
 interface GroupScratch {
   count: Int32Array;
   best: Float64Array;
@@ -152,39 +156,57 @@ function groupScratchFor(store: PostingsStore, keys: number, counted: number): G
   return scratch;
 }
 
+/** Inserts `value` into the best-first list list[base, base + held) of at most `size`; returns the new length. */
+function insertBest(list: Float64Array, base: number, held: number, size: number, value: number): number {
+  if (held === size && !(value > list[base + size - 1]!)) return held;
+  let j = held === size ? size - 1 : held;
+  while (j > 0 && list[base + j - 1]! < value) {
+    list[base + j] = list[base + j - 1]!;
+    j--;
+  }
+  list[base + j] = value;
+  return held === size ? held : held + 1;
+}
+
 /**
  * The scored documents of the best `wanted` groups (every one when there are no more), best
- * first: score, then document id (Orama's own order). One pass keeps each group's best
- * `grouping.counted` scores, so only the documents returned are sorted, not every one touched.
+ * first: score, then document id (Orama's own order). The touched documents are ordered by part
+ * (one numeric sort of packed keys); each part is scored from its best chunks and how many of its
+ * chunks match, and each group keeps its best `grouping.counted` parts, so only the documents
+ * returned are sorted by score, not every one touched.
  */
 function bestGroups(store: PostingsStore, scratch: Scratch, n: number, key: Int32Array, keyCount: number, grouping: ResultGrouping, wanted: number): RankedDocs {
   const { score, touched } = scratch;
   const counted = Math.max(1, grouping.counted);
   const groups = groupScratchFor(store, keyCount, counted);
   const { count, best, keys } = groups;
+  const partOf = grouping.parts();
+  const base = store.docsEnd + 1;
+  const byPart = new Float64Array(n);
+  for (let i = 0; i < n; i++) byPart[i] = partOf[touched[i]!]! * base + touched[i]!;
+  byPart.sort();
+  const chunks = new Float64Array(counted);
   let groupCount = 0;
-  for (let i = 0; i < n; i++) {
-    const doc = touched[i]!;
-    const k = key[doc]!;
-    const s = score[doc]!;
-    const c = count[k]!;
-    if (c === 0) keys[groupCount++] = k;
-    count[k] = c + 1;
-    const base = k * counted;
-    const held = Math.min(c, counted);
-    if (held === counted && !(s > best[base + counted - 1]!)) continue;
-    // Insertion into the group's best scores, kept sorted best first.
-    let j = held === counted ? counted - 1 : held;
-    while (j > 0 && best[base + j - 1]! < s) {
-      best[base + j] = best[base + j - 1]!;
-      j--;
+  for (let i = 0; i < n; ) {
+    const first = byPart[i]! % base;
+    const part = partOf[first]!;
+    let held = 0;
+    let j = i;
+    for (; j < n; j++) {
+      const doc = byPart[j]! % base;
+      if (partOf[doc] !== part) break;
+      held = insertBest(chunks, 0, held, counted, score[doc]!);
     }
-    best[base + j] = s;
+    const k = key[first]!;
+    const parts = count[k]!;
+    if (parts === 0) keys[groupCount++] = k;
+    count[k] = insertBest(best, k * counted, parts, counted, grouping.partScore(chunks, 0, held, j - i));
+    i = j;
   }
   const groupScores = new Float64Array(groupCount);
   for (let g = 0; g < groupCount; g++) {
     const k = keys[g]!;
-    const value = grouping.score(best, k * counted, k * counted + Math.min(count[k]!, counted));
+    const value = grouping.score(best, k * counted, k * counted + count[k]!);
     groupScores[g] = value;
     groups.score[k] = value;
     count[k] = 0;

@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { textMessage, toolPart } from "../../history/testing/messages.ts";
+import type { HistoryMessage } from "../../history/types.ts";
+import { MemorySource } from "../../host/testing/memory-source.ts";
+import { FILLER } from "../testing/filler.ts";
+import { idsOnBothPaths } from "../testing/service.ts";
+import { bestPartScores, messageScore, OTHER_SHARE, partScore } from "./rank.ts";
+
+const T0 = Date.UTC(2025, 0, 1);
+
+function session(messages: HistoryMessage[]): MemorySource {
+  const source = new MemorySource();
+  source.add({ id: "s1", title: "session", created: T0, updated: T0 }, messages);
+  return source;
+}
+
+let minute = 0;
+const text = (role: "user" | "assistant", body: string, extra: Partial<HistoryMessage> = {}): HistoryMessage => ({
+  ...textMessage("s1", role, body, T0 + ++minute * 60_000),
+  ...extra,
+});
+
+describe("message score", () => {
+  it("counts a part by its best chunk and a share of its next few spread over all it matched, and a share of the next parts", () => {
+    // Sorted best first: part a's chunks 10 and 8, part b's 6, part a's 5, part c's 4.
+    const chunks = [10, 8, 6, 5, 4].map((score, i) => ({ score, partId: "aabac"[i]! }));
+    const a = 10 + (OTHER_SHARE * (8 + 5)) / 3;
+    expect(bestPartScores(chunks)).toEqual([a, 6, 4]);
+    expect(messageScore([a, 6, 4], 0, 3)).toBeCloseTo(a + OTHER_SHARE * (6 + 4), 9);
+    // A part matching in 100 chunks gains little over its best one.
+    expect(partScore([10, 9, 9, 9, 9], 0, 5, 100)).toBeCloseTo(10 + (OTHER_SHARE * 36) / 100, 9);
+  });
+});
+
+describe("long messages", () => {
+  it("a 50-chunk output with the words scattered does not beat a short message holding them all", async () => {
+    // Each 4 KB chunk of the diff holds two of the query's three words, many times.
+    const words = ["ledger", "rounding", "drift"];
+    const chunk = (i: number) => `+ ${words[i % 3]} ${words[(i + 1) % 3]} line changed in the module\n`.repeat(30) + "+ unrelated context line\n".repeat(100);
+    const diff = Array.from({ length: 50 }, (_, i) => chunk(i)).join("");
+    const messages = [
+      ...FILLER.map((line) => text("user", line)),
+      text("assistant", "Here is the diff.", {}),
+      text("assistant", "The ledger rounding drift comes from summing floats before rounding."),
+      ...FILLER.map((line) => text("assistant", line)),
+    ];
+    messages[FILLER.length]!.parts.push(toolPart("bash", { command: "git diff" }, diff));
+    const { cold, warm } = await idsOnBothPaths(session(messages), "s1", "ledger rounding drift");
+    const short = messages[FILLER.length + 1]!.id;
+    expect([cold[0], warm[0]]).toEqual([short, short]);
+  });
+});
+
+describe("compaction summaries", () => {
+  // The original tells it in passing; the summary restates it densely.
+  const original = "Looked at the pipeline logs again: the deploy failed because the registry token had expired, so I rotated it and reran the job.";
+  const restated = "Deploy: failed, registry token expired. Registry token rotated, deploy rerun. Token now in the vault.";
+
+  for (const [name, summary] of [
+    ["the host's summary", () => text("assistant", restated, { summary: true, agent: "compaction" })],
+    ["a summary carried in as a user message", () => text("user", `This session is being continued from a previous conversation that ran out of context. ${restated}`)],
+  ] as const) {
+    it(`rank below the original message they restate: ${name}`, async () => {
+      const messages = [...FILLER.map((line) => text("user", line)), text("assistant", original), ...FILLER.map((line) => text("assistant", line)), summary()];
+      const { cold, warm } = await idsOnBothPaths(session(messages), "s1", "deploy registry token");
+      const first = messages[FILLER.length]!.id;
+      const last = messages[messages.length - 1]!.id;
+      expect([cold.slice(0, 2), warm.slice(0, 2)]).toEqual([
+        [first, last],
+        [first, last],
+      ]);
+    });
+  }
+
+  it("are found first when only they hold the answer", async () => {
+    const messages = [...FILLER.map((line) => text("assistant", line)), text("assistant", restated, { summary: true, agent: "compaction" })];
+    const { cold, warm } = await idsOnBothPaths(session(messages), "s1", "vault registry token");
+    const summary = messages[messages.length - 1]!.id;
+    expect([cold[0], warm[0]]).toEqual([summary, summary]);
+  });
+});
