@@ -84,8 +84,9 @@ export async function searchProject(
     return found;
   };
   let found = await searchAll(query);
-  const corrections = typoCorrections(query, found.map((one) => one.found));
-  if (corrections.size > 0) {
+  const corrections = await typoCorrections(query, found.map((one) => one.found), deadline);
+  // Past the budget, the answer without corrections beats a second pass that searches nothing.
+  if (corrections.size > 0 && now() <= deadline) {
     query = { kind: "keyword", ...correctQuery(query.kind === "keyword" ? query.text : "", corrections) };
     found = await searchAll(query);
   }
@@ -119,9 +120,10 @@ export async function searchProject(
 /**
  * Corrections of a keyword query's words found in no session searched (a word found anywhere is
  * kept), each the nearest term of the sessions searched through a built index. A session searched
- * cold (its index still building) offers none: its terms count from its next search on.
+ * cold (its index still building) offers none: its terms count from its next search on. Each
+ * session's term table is walked in its own slice, until the deadline.
  */
-function typoCorrections(query: Query, found: readonly SessionFound[]): Map<string, string> {
+async function typoCorrections(query: Query, found: readonly SessionFound[], deadline: number): Promise<Map<string, string>> {
   const corrections = new Map<string, string>();
   if (query.kind !== "keyword" || found.length === 0) return corrections;
   const df = query.parsed.terms.map(() => 0);
@@ -132,9 +134,18 @@ function typoCorrections(query: Query, found: readonly SessionFound[]): Map<stri
   }
   const missing = unmatchedWords(query.parsed, df);
   if (missing.length === 0) return corrections;
-  const indexed = found.filter((one) => one.collected.via === "index" && one.nearestTerm);
-  for (const word of missing) {
-    const term = bestNearest(indexed.flatMap((one) => one.nearestTerm!(word) ?? []));
+  const candidates = new Map<string, NearestTerm[]>(missing.map((word) => [word, []]));
+  for (const one of found) {
+    if (one.collected.via !== "index" || !one.nearestTerm) continue;
+    await maybeYield();
+    if (now() > deadline) break;
+    for (const word of missing) {
+      const nearest = one.nearestTerm(word);
+      if (nearest) candidates.get(word)!.push(nearest);
+    }
+  }
+  for (const [word, nearest] of candidates) {
+    const term = bestNearest(nearest);
     if (term !== undefined) corrections.set(word, term);
   }
   return corrections;
