@@ -110,18 +110,30 @@ export const PHRASE_CHUNKS = 2 * MESSAGE_SCORE_PARTS;
 
 /** The scores of a message's best MESSAGE_SCORE_PARTS parts (partScore), best first, from its chunks sorted best first. */
 export function bestPartScores(chunks: readonly { score: number; partId: string }[]): number[] {
-  const byPart = new Map<string, number[]>();
+  if (chunks.length === 1) return [chunks[0]!.score];
+  // Chunks come best first: a part's first chunk is its best. No map: a message has few parts.
+  const parts: string[] = [];
+  const best: number[] = [];
+  const others: number[] = [];
+  const matched: number[] = [];
   for (const chunk of chunks) {
-    const scores = byPart.get(chunk.partId);
-    if (scores) scores.push(chunk.score);
-    else byPart.set(chunk.partId, [chunk.score]);
+    const p = parts.indexOf(chunk.partId);
+    if (p < 0) {
+      parts.push(chunk.partId);
+      best.push(chunk.score);
+      others.push(0);
+      matched.push(1);
+      continue;
+    }
+    if (matched[p]! <= OTHER_CHUNKS_COUNTED) others[p]! += chunk.score;
+    matched[p]!++;
   }
-  const parts = [...byPart.values()].map((scores) => partScore(scores, 0, scores.length, scores.length));
-  return parts.sort((a, b) => b - a).slice(0, MESSAGE_SCORE_PARTS);
+  const scores = best.map((score, p) => score + (OTHER_SHARE * others[p]!) / matched[p]!);
+  return scores.length === 1 ? scores : scores.sort((a, b) => b - a).slice(0, MESSAGE_SCORE_PARTS);
 }
 
 function groupScore(group: Group): number {
-  group.docs.sort((a, b) => b.score - a.score);
+  if (group.docs.length > 1) group.docs.sort((a, b) => b.score - a.score);
   const best = bestPartScores(group.docs);
   const score = messageScore(best, 0, best.length);
   return isCompactionSummary(group.message) ? score * SUMMARY_WEIGHT : score;
