@@ -85,7 +85,12 @@ interface Group {
 export function partScore(scores: ArrayLike<number>, from: number, to: number, matched: number): number {
   let others = 0;
   for (let i = from + 1; i < to && i - from <= OTHER_CHUNKS_COUNTED; i++) others += scores[i]!;
-  return scores[from]! + (OTHER_SHARE * others) / matched;
+  return spreadScore(scores[from]!, others, matched);
+}
+
+/** A part's best chunk score plus the share of its next few (summed in `others`), spread over its `matched` chunks. */
+function spreadScore(best: number, others: number, matched: number): number {
+  return best + (OTHER_SHARE * others) / matched;
 }
 
 /**
@@ -128,7 +133,7 @@ export function bestPartScores(chunks: readonly { score: number; partId: string 
     if (matched[p]! <= OTHER_CHUNKS_COUNTED) others[p]! += chunk.score;
     matched[p]!++;
   }
-  const scores = best.map((score, p) => score + (OTHER_SHARE * others[p]!) / matched[p]!);
+  const scores = best.map((score, p) => spreadScore(score, others[p]!, matched[p]!));
   return scores.length === 1 ? scores : scores.sort((a, b) => b - a).slice(0, MESSAGE_SCORE_PARTS);
 }
 
