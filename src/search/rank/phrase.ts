@@ -20,12 +20,17 @@ function continues(text: string, at: number): boolean {
   return cls === LOWER || cls === UPPER || cls === DIGIT;
 }
 
-/** Whether `text` (folded: `folded`) holds the compound whole: not inside a longer word or name. */
-export function holdsCompound(text: string, folded: string, compound: string): boolean {
-  for (let at = folded.indexOf(compound); at >= 0; at = folded.indexOf(compound, at + 1)) {
-    if (!continues(text, at - 1) && !continues(text, at + compound.length)) return true;
+/** Where `text` (folded: `folded`) holds the compound whole from `from` on (not inside a longer word or name), or -1. */
+export function findCompound(text: string, folded: string, compound: string, from = 0): number {
+  for (let at = folded.indexOf(compound, from); at >= 0; at = folded.indexOf(compound, at + 1)) {
+    if (!continues(text, at - 1) && !continues(text, at + compound.length)) return at;
   }
-  return false;
+  return -1;
+}
+
+/** Whether `text` (folded: `folded`) holds the compound whole. */
+export function holdsCompound(text: string, folded: string, compound: string): boolean {
+  return findCompound(text, folded, compound) >= 0;
 }
 
 /**

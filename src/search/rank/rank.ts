@@ -1,7 +1,8 @@
 // From scored chunks to ranked messages: a part scores by its best chunk, a message by its best
 // part plus a share of its next few, a compaction summary at a lower weight than the messages it
 // restates; the whole phrase, or a path or name of the query held whole, boosts a chunk
-// (phrase.ts); recency breaks ties. Builds hits and snippets for the messages returned only.
+// (phrase.ts), and so do the query's content words standing close together (proximity.ts);
+// recency breaks ties. Builds hits and snippets for the messages returned only.
 
 import { isCompactionSummary } from "../../history/summaries.ts";
 import type { HistoryMessage } from "../../history/types.ts";
@@ -11,6 +12,7 @@ import type { ScoredDoc } from "../scored.ts";
 import { snippets, type Mark } from "../text/snippets.ts";
 import type { ParsedQuery } from "../text/tokenize.ts";
 import { phraseBoost } from "./phrase.ts";
+import { PROXIMITY_MIN_WORDS, proximityBoost } from "./proximity.ts";
 
 /** Share of a message's next few parts, and of a part's next few chunks, in its score. */
 export const OTHER_SHARE = 0.25;
@@ -22,7 +24,7 @@ export const OTHER_CHUNKS_COUNTED = 4;
  */
 export const SUMMARY_WEIGHT = 0.5;
 
-/** How many of the best messages (before the phrase boost) the phrase boost may reorder. */
+/** How many of the best messages (before the phrase and proximity boosts) those boosts may reorder. */
 export function rankPool(limit: number): number {
   return limit * 3 + 20;
 }
@@ -59,7 +61,7 @@ export interface RankOptions {
   maxSnippets: number;
   snippetChars: number;
   visibility: ToolVisibility;
-  /** Keyword query (phrase boost); absent for literal/regex. */
+  /** Keyword query (phrase and proximity boosts); absent for literal/regex. */
   parsed?: ParsedQuery;
   /** Where the query matches a chunk's text, for snippets. */
   marks(text: string, doc: ScoredDoc): Mark[];
@@ -107,7 +109,8 @@ export function messageScore(scores: ArrayLike<number>, from: number, to: number
 export const MESSAGE_SCORE_PARTS = OTHER_PARTS_COUNTED + 1;
 
 /**
- * How many of a message's best chunks (before the boost) are looked in for the whole phrase. A
+ * How many of a message's best chunks (before the boosts) are looked in for the whole phrase and
+ * for the query's words standing together. A
  * message's score reads its best few parts only, so a chunk further down rarely climbs into them;
  * checking every chunk of a 200 KB output would read megabytes of text per search.
  */
@@ -214,7 +217,7 @@ function buildHits(group: Group, options: RankOptions, textOf: (doc: ScoredDoc) 
   return { hits, remain: Math.max(0, ordered.length - options.maxHits) };
 }
 
-/** Groups chunks by message, applies the phrase boost to the leading candidates, ranks, builds hits. */
+/** Groups chunks by message, applies the phrase and proximity boosts to the leading candidates, ranks, builds hits. */
 export function rankMessages(docs: ScoredDoc[], options: RankOptions): MessageResult[] {
   const byMessage = new Map<string, Group>();
   for (const doc of docs) {
@@ -228,14 +231,16 @@ export function rankMessages(docs: ScoredDoc[], options: RankOptions): MessageRe
   const groups = selectBest(all, rankPool(options.limit), compareResults);
   const textOf = textReader(options.visibility);
   const parsed = options.parsed;
-  if (parsed?.phrase || parsed?.compounds.length) {
+  if (parsed && (parsed.phrase || parsed.compounds.length > 0 || parsed.groups >= PROXIMITY_MIN_WORDS)) {
     const pool = groups.slice(0, rankPool(options.limit));
     for (const group of pool) {
       // groupScore left the docs best first.
       const checked = Math.min(group.docs.length, PHRASE_CHUNKS);
       for (let i = 0; i < checked; i++) {
         const doc = group.docs[i]!;
-        doc.score *= phraseBoost(parsed, textOf(doc));
+        const text = textOf(doc);
+        // Beside, not instead of, each other: the whole phrase also holds the words in order.
+        doc.score *= phraseBoost(parsed, text) * proximityBoost(parsed, text);
       }
       group.score = groupScore(group);
     }

@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { textMessage } from "../../history/testing/messages.ts";
+import type { HistoryMessage } from "../../history/types.ts";
+import { MemorySource } from "../../host/testing/memory-source.ts";
+import { FILLER } from "../testing/filler.ts";
+import { idsOnBothPaths } from "../testing/service.ts";
+import { fold } from "../text/normalize.ts";
+import { parseQuery } from "../text/tokenize.ts";
+import { bestSpan, contentOccurrences, PROXIMITY_BOOST, PROXIMITY_WINDOW, proximityBoost } from "./proximity.ts";
+
+const span = (query: string, text: string) => {
+  const parsed = parseQuery(query);
+  return bestSpan(contentOccurrences(parsed, text, fold(text)), parsed.groups, PROXIMITY_WINDOW);
+};
+
+describe("proximity span", () => {
+  it("finds the shortest stretch holding the most content words, function words left out", () => {
+    const text = "why did the deploy fail? The token was fine. Later: the registry token expired, so the deploy failed.";
+    // All five content words (`failed` is a form of fail); the stretch from the first `deploy` holds them too, but longer.
+    expect(span("why did the deploy fail after the registry token expired", text)).toEqual({ words: 5, length: "registry token expired, so the deploy failed".length });
+    expect(span("why was the deploy so slow", "why was the deploy so slow")).toEqual({ words: 2, length: "deploy so slow".length });
+  });
+
+  it("matches words as the tokenizer does: other forms of a word, identifier parts, a path only whole", () => {
+    expect(span("printed debug output", "it prints the debugOutput").words).toBe(3);
+    expect(span("edit src/deploy/run.py token", "the deploy token, run it").words).toBe(0);
+    expect(span("edit src/deploy/run.py token", "in src/deploy/run.py the token").words).toBe(2);
+  });
+
+  it("ignores words further apart than the window", () => {
+    expect(span("ledger rounding drift", `ledger ${"x ".repeat(PROXIMITY_WINDOW)} rounding`).words).toBe(0);
+  });
+});
+
+describe("proximity boost", () => {
+  const query = parseQuery("why did the ledger rounding drift");
+
+  it("rises with the words gathered and with how tight they stand", () => {
+    const all = proximityBoost(query, "the ledger showed a rounding drift");
+    const loose = proximityBoost(query, `the ledger showed a ${"long ".repeat(30)}rounding drift`);
+    const two = proximityBoost(query, "the ledger showed a rounding error");
+    expect(all).toBeGreaterThan(loose);
+    expect(loose).toBeGreaterThan(1);
+    expect(all).toBeGreaterThan(two);
+    expect(two).toBeGreaterThan(1);
+    expect(all).toBeLessThanOrEqual(1 + PROXIMITY_BOOST);
+    expect(proximityBoost(query, "ledger, and much later, far away, something else")).toBe(1);
+  });
+
+  it("leaves queries of fewer than three content words to the phrase boost", () => {
+    expect(proximityBoost(parseQuery("why the rounding drift"), "rounding drift")).toBe(1);
+  });
+});
+
+describe("ranking", () => {
+  it("puts the message holding the query's words together above one holding the same words scattered", async () => {
+    const T0 = Date.UTC(2025, 0, 1);
+    let minute = 0;
+    const text = (body: string): HistoryMessage => textMessage("s1", "assistant", body, T0 + ++minute * 60_000);
+    // The same words, so the same length and term counts: BM25 ties them, and the newer (scattered) would win the tie.
+    const filler = Array.from({ length: 60 }, (_, i) => `step${i}`);
+    const together = ["the", "ledger", "showed", "a", "rounding", "drift", ...filler].join(" ");
+    const scattered = ["the", "ledger", ...filler.slice(0, 30), "showed", "a", "rounding", ...filler.slice(30), "drift"].join(" ");
+    expect(together.length).toBe(scattered.length);
+    const messages = [...FILLER.map(text), text(together), text(scattered)];
+    const source = new MemorySource();
+    source.add({ id: "s1", title: "session", created: T0, updated: T0 }, messages);
+    const { cold, warm } = await idsOnBothPaths(source, "s1", "why did the ledger rounding drift");
+    const first = messages[FILLER.length]!.id;
+    expect([cold[0], warm[0]]).toEqual([first, first]);
+  });
+});
