@@ -1,8 +1,9 @@
 // From scored chunks to ranked messages: a part scores by its best chunk, a message by its best
 // part plus a share of its next few, a compaction summary at a lower weight than the messages it
 // restates; the whole phrase, or a path or name of the query held whole, boosts a chunk
-// (phrase.ts), and so do the query's content words standing close together (proximity.ts);
-// recency breaks ties. Builds hits and snippets for the messages returned only.
+// (phrase.ts), and so do the query's content words standing close together (proximity.ts) and
+// the call a command or change question asks for (intent.ts); recency breaks ties. Builds hits
+// and snippets for the messages returned only.
 
 import { isCompactionSummary } from "../../history/summaries.ts";
 import type { HistoryMessage } from "../../history/types.ts";
@@ -11,6 +12,7 @@ import { partTextPieces, sliceOfPieces, type HitType } from "../text/documents.t
 import type { ScoredDoc } from "../scored.ts";
 import { snippets, type Mark } from "../text/snippets.ts";
 import type { ParsedQuery } from "../text/tokenize.ts";
+import { intentBoost } from "./intent.ts";
 import { phraseBoost } from "./phrase.ts";
 import { PROXIMITY_MIN_WORDS, proximityBoost } from "./proximity.ts";
 
@@ -231,7 +233,7 @@ export function rankMessages(docs: ScoredDoc[], options: RankOptions): MessageRe
   const groups = selectBest(all, rankPool(options.limit), compareResults);
   const textOf = textReader(options.visibility);
   const parsed = options.parsed;
-  if (parsed && (parsed.phrase || parsed.compounds.length > 0 || parsed.groups >= PROXIMITY_MIN_WORDS)) {
+  if (parsed && (parsed.phrase || parsed.compounds.length > 0 || parsed.intent || parsed.groups >= PROXIMITY_MIN_WORDS)) {
     const pool = groups.slice(0, rankPool(options.limit));
     for (const group of pool) {
       // groupScore left the docs best first.
@@ -239,8 +241,8 @@ export function rankMessages(docs: ScoredDoc[], options: RankOptions): MessageRe
       for (let i = 0; i < checked; i++) {
         const doc = group.docs[i]!;
         const text = textOf(doc);
-        // Beside, not instead of, each other: the whole phrase also holds the words in order.
-        doc.score *= phraseBoost(parsed, text) * proximityBoost(parsed, text);
+        // Proximity beside, not instead of, the whole phrase: the phrase also holds the words in order.
+        doc.score *= phraseBoost(parsed, text) * proximityBoost(parsed, text) * intentBoost(parsed, doc, text);
       }
       group.score = groupScore(group);
     }
