@@ -4,49 +4,152 @@
 // (rank.ts), on their text with the tokenizer's own term matching, so scan and index rank alike.
 
 import { fold } from "../text/normalize.ts";
-import { countTerm, FUNCTION_WORD_GROUP, type ParsedQuery } from "../text/tokenize.ts";
+import { FUNCTION_WORD_GROUP, isTermAt, type ParsedQuery } from "../text/tokenize.ts";
+import { holdsAt, termFinders, type TermFinders } from "../scan/scan.ts";
 import { findCompound } from "./phrase.ts";
 
 /** Longest stretch of text (code units, about two sentences) whose words count as standing together. */
 export const PROXIMITY_WINDOW = 240;
-/** A chunk whose window gathers every content word of the query, tightly, scores this much more (×1.5). */
-export const PROXIMITY_BOOST = 0.5;
+/** A chunk whose window gathers every content word of the query, tightly, scores up to this much more (×1.7). */
+export const PROXIMITY_BOOST = 0.7;
 /**
- * Queries with fewer content words get no proximity boost: two words side by side are the
- * whole-phrase or compound evidence (phrase.ts), and two words a sentence apart tell little.
+ * A window must gather at least this many content words (so the query must have as many): two
+ * words side by side are the whole-phrase or compound evidence (phrase.ts), and two common words
+ * near each other (`git add`, `run the tests`) are found in any long text.
  */
 export const PROXIMITY_MIN_WORDS = 3;
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * How many of the leading candidates (best first, before the boosts) are checked, and how many of
+ * each one's best chunks: locating every occurrence of the query's words costs more than the
+ * phrase check, a message's score rests on its best chunks, and one ranked past the limit seldom
+ * climbs far (on the eval, checking all rankPool(limit) candidates and ten chunks each ranked
+ * alike but for one command question, at five times the cost).
+ */
+export function proximityPool(limit: number): number {
+  return limit;
+}
+export const PROXIMITY_CHUNKS = 2;
+
 /** Occurrences of the query's content words in a text, in text order: offsets, ends and query words. */
 export interface Occurrences {
-  at: number[];
-  end: number[];
-  group: number[];
+  count: number;
+  at: ArrayLike<number>;
+  end: ArrayLike<number>;
+  group: ArrayLike<number>;
 }
 
 /**
- * Where each content word of the query occurs in `text` (folded: `folded`), in text order: a word
- * by any of its terms (its form, its other forms, its identifier parts) as the tokenizer matches
- * them; a path or name of the query only where it is held whole. Function words are left out.
+ * Per query: its terms' finders (termFinders: a term with no shorter term inside it is scanned for,
+ * the terms holding it are checked where it occurs), the terms a span counts, and per term and
+ * compound (numbered after the terms) its length and query word.
  */
-export function contentOccurrences(parsed: ParsedQuery, text: string, folded: string): Occurrences {
-  const found: number[] = [];
-  const compoundGroups = new Set<number>();
-  for (const { text: compound, group } of parsed.compounds) {
-    compoundGroups.add(group);
-    for (let at = findCompound(text, folded, compound); at >= 0; at = findCompound(text, folded, compound, at + 1)) {
-      found.push(at, at + compound.length, group);
+interface ProximityTerms {
+  finders: TermFinders;
+  roots: number[];
+  /** Per root: the terms holding it that a span counts, with the offset of its token in theirs. */
+  holders: Array<Array<[term: number, offset: number]>>;
+  counted: boolean[];
+  length: number[];
+  group: number[];
+}
+
+const termsOf = new WeakMap<ParsedQuery, ProximityTerms>();
+
+function proximityTerms(parsed: ParsedQuery): ProximityTerms {
+  let known = termsOf.get(parsed);
+  if (!known) {
+    const finders = termFinders(parsed.terms);
+    const compoundGroups = new Set(parsed.compounds.map((compound) => compound.group));
+    const counted = parsed.terms.map((term) => term.group !== FUNCTION_WORD_GROUP && !compoundGroups.has(term.group));
+    const holders = finders.within.map((list) => list.filter(([t]) => counted[t]));
+    const roots = parsed.terms.map((_, t) => t).filter((t) => finders.gates[t]! < 0 && (counted[t] || holders[t]!.length > 0));
+    const length = [...parsed.terms.map((term) => term.token.length), ...parsed.compounds.map((compound) => compound.text.length)];
+    const group = [...parsed.terms.map((term) => term.group), ...parsed.compounds.map((compound) => compound.group)];
+    known = { finders, roots, holders, counted, length, group };
+    termsOf.set(parsed, known);
+  }
+  return known;
+}
+
+/** Scratch, reused: occurrences as offset × SLOTS + term (or compound) number, sorted as numbers. */
+const SLOTS = 65536;
+let packed = new Float64Array(1024);
+let atOf = new Int32Array(1024);
+let endOf = new Int32Array(1024);
+let groupOf = new Int32Array(1024);
+let size = 0;
+
+function pack(start: number, id: number): void {
+  if (size === packed.length) {
+    const grown = new Float64Array(size * 2);
+    grown.set(packed);
+    packed = grown;
+  }
+  packed[size++] = start * SLOTS + id;
+}
+
+/**
+ * Where each content word of the query occurs in `text`, in text order: a word by any of its terms
+ * (its form, its other forms, its identifier parts) as the tokenizer matches them (isTermAt); a
+ * path or name of the query only where it is held whole. Function words are left out. ASCII text
+ * is searched case-insensitively as it is (no fold), as the cold scan counts terms. The result is
+ * valid until the next call.
+ */
+export function contentOccurrences(parsed: ParsedQuery, text: string): Occurrences {
+  const known = proximityTerms(parsed);
+  const { finders, roots, holders, counted } = known;
+  const terms = parsed.terms;
+  size = 0;
+  const ascii = !NON_ASCII.test(text);
+  const folded = ascii ? "" : fold(text);
+  for (const r of roots) {
+    const token = terms[r]!.token;
+    const finder = finders.finders[r];
+    const own = counted[r]! && !terms[r]!.cjk;
+    const holding = holders[r]!;
+    let at = -1;
+    for (;;) {
+      if (ascii) {
+        if (!finder) break;
+        finder.lastIndex = at + 1;
+        if (!finder.test(text)) break;
+        at = finder.lastIndex - token.length;
+      } else {
+        at = folded.indexOf(token, at + 1);
+        if (at < 0) break;
+      }
+      if (counted[r] && (!own || isTermAt(text, at, at + token.length))) pack(at, r);
+      for (const [t, offset] of holding) {
+        const start = at - offset;
+        const held = terms[t]!.token;
+        if (!(ascii ? holdsAt(text, start, held) : start >= 0 && folded.startsWith(held, start))) continue;
+        if (terms[t]!.cjk || isTermAt(text, start, start + held.length)) pack(start, t);
+      }
     }
   }
-  const positions: number[] = [];
-  for (const term of parsed.terms) {
-    if (term.group === FUNCTION_WORD_GROUP || compoundGroups.has(term.group)) continue;
-    positions.length = 0;
-    countTerm(text, folded, term, positions);
-    for (const at of positions) found.push(at, at + term.token.length, term.group);
+  if (parsed.compounds.length > 0) {
+    const lowered = ascii ? text.toLowerCase() : folded;
+    parsed.compounds.forEach(({ text: compound }, c) => {
+      for (let at = findCompound(text, lowered, compound); at >= 0; at = findCompound(text, lowered, compound, at + 1)) pack(at, terms.length + c);
+    });
   }
-  const order = Array.from({ length: found.length / 3 }, (_, i) => i * 3).sort((a, b) => found[a]! - found[b]!);
-  return { at: order.map((i) => found[i]!), end: order.map((i) => found[i + 1]!), group: order.map((i) => found[i + 2]!) };
+  const sorted = packed.subarray(0, size).sort();
+  if (atOf.length < size) {
+    atOf = new Int32Array(packed.length);
+    endOf = new Int32Array(packed.length);
+    groupOf = new Int32Array(packed.length);
+  }
+  for (let i = 0; i < size; i++) {
+    const id = sorted[i]! % SLOTS;
+    const at = (sorted[i]! - id) / SLOTS;
+    atOf[i] = at;
+    endOf[i] = at + known.length[id]!;
+    groupOf[i] = known.group[id]!;
+  }
+  return { count: size, at: atOf, end: endOf, group: groupOf };
 }
 
 /**
@@ -60,7 +163,7 @@ export function bestSpan(occurrences: Occurrences, groups: number, window: numbe
   let words = 0;
   let best = { words: 0, length: 0 };
   let left = 0;
-  for (let right = 0; right < at.length; right++) {
+  for (let right = 0; right < occurrences.count; right++) {
     if (inWindow[group[right]!]!++ === 0) words++;
     // Drop from the left what is too far, or a word held again further right.
     while (end[right]! - at[left]! > window || inWindow[group[left]!]! > 1) {
@@ -76,13 +179,14 @@ export function bestSpan(occurrences: Occurrences, groups: number, window: numbe
 /**
  * How much a chunk's score is raised for the query's content words standing close together:
  * 1 + PROXIMITY_BOOST × (share of the query's other words its best window gathers beside one)
- * × (1 − half the window's length over PROXIMITY_WINDOW); 1 when no window holds two words.
+ * × (1 − half the window's length over PROXIMITY_WINDOW); 1 when no window gathers
+ * PROXIMITY_MIN_WORDS words.
  */
 export function proximityBoost(parsed: ParsedQuery, text: string): number {
   const words = parsed.groups;
   if (words < PROXIMITY_MIN_WORDS) return 1;
-  const span = bestSpan(contentOccurrences(parsed, text, fold(text)), words, PROXIMITY_WINDOW);
-  if (span.words < 2) return 1;
+  const span = bestSpan(contentOccurrences(parsed, text), words, PROXIMITY_WINDOW);
+  if (span.words < PROXIMITY_MIN_WORDS) return 1;
   const gathered = (span.words - 1) / (words - 1);
   const tightness = 1 - (0.5 * span.length) / PROXIMITY_WINDOW;
   return 1 + PROXIMITY_BOOST * gathered * tightness;

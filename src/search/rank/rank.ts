@@ -14,7 +14,7 @@ import { snippets, type Mark } from "../text/snippets.ts";
 import type { ParsedQuery } from "../text/tokenize.ts";
 import { intentBoost } from "./intent.ts";
 import { phraseBoost } from "./phrase.ts";
-import { PROXIMITY_MIN_WORDS, proximityBoost } from "./proximity.ts";
+import { PROXIMITY_CHUNKS, PROXIMITY_MIN_WORDS, proximityBoost, proximityPool } from "./proximity.ts";
 
 /** Share of a message's next few parts, and of a part's next few chunks, in its score. */
 export const OTHER_SHARE = 0.25;
@@ -235,14 +235,16 @@ export function rankMessages(docs: ScoredDoc[], options: RankOptions): MessageRe
   const parsed = options.parsed;
   if (parsed && (parsed.phrase || parsed.compounds.length > 0 || parsed.intent || parsed.groups >= PROXIMITY_MIN_WORDS)) {
     const pool = groups.slice(0, rankPool(options.limit));
-    for (const group of pool) {
+    for (const [rank, group] of pool.entries()) {
       // groupScore left the docs best first.
       const checked = Math.min(group.docs.length, PHRASE_CHUNKS);
       for (let i = 0; i < checked; i++) {
         const doc = group.docs[i]!;
         const text = textOf(doc);
-        // Proximity beside, not instead of, the whole phrase: the phrase also holds the words in order.
-        doc.score *= phraseBoost(parsed, text) * proximityBoost(parsed, text) * intentBoost(parsed, doc, text);
+        // Proximity beside, not instead of, the whole phrase (the phrase also holds the words in
+        // order), on fewer candidates and chunks: it locates every occurrence of the query's words.
+        const near = rank < proximityPool(options.limit) && i < PROXIMITY_CHUNKS ? proximityBoost(parsed, text) : 1;
+        doc.score *= phraseBoost(parsed, text) * near * intentBoost(parsed, doc, text);
       }
       group.score = groupScore(group);
     }
