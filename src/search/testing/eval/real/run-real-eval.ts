@@ -29,6 +29,8 @@ export interface Miss {
   rank: number | undefined;
   /** What came first instead: `session/message`. */
   top?: string;
+  /** Ids ranked above the first labelled message (all of the top LIMIT when none is there). */
+  above: string[];
 }
 
 export interface RealEvalReport {
@@ -60,7 +62,8 @@ async function ask(service: SearchService, question: RealQuestion, scope: Scope,
   const expected = new Set(question.answers);
   const index = answer.results.findIndex((r) => expected.has(r.message.id));
   const first = answer.results[0];
-  return { rank: index < 0 ? undefined : index + 1, top: first && `${first.sessionId}/${first.message.id}` };
+  const above = answer.results.slice(0, index < 0 ? LIMIT : index).map((r) => r.message.id);
+  return { rank: index < 0 ? undefined : index + 1, top: first && `${first.sessionId}/${first.message.id}`, above };
 }
 
 /** Drops the service's indexes: their background builds stop, so a cold run stays cold and cheap. */
@@ -98,7 +101,8 @@ export async function runRealEval(path: "cold" | "warm", sessions: readonly Real
   return { byScope, misses: results.filter((r) => r.rank !== 1) };
 }
 
-export function formatRealReport(path: string, report: RealEvalReport, showMisses = true): string {
+/** `showMisses`: list the questions not answered first; `showAbove`: with the ids ranked above their answer. */
+export function formatRealReport(path: string, report: RealEvalReport, showMisses = true, showAbove = false): string {
   const cell = (m: Metrics | undefined) =>
     m ? `${String(m.queries).padStart(5)}  ${m.recallAt5.toFixed(3)}  ${m.mrr.toFixed(3)}` : `${"0".padStart(5)}      -      -`;
   const lines = [
@@ -113,6 +117,7 @@ export function formatRealReport(path: string, report: RealEvalReport, showMisse
   if (showMisses) {
     for (const miss of report.misses) {
       lines.push(`  ${miss.scope.padEnd(7)} rank ${String(miss.rank ?? "-").padStart(2)}  [${miss.question.kind}] ${miss.question.query}  (first: ${miss.top ?? "nothing"})`);
+      if (showAbove) lines.push(`      above: ${miss.above.join(" ")}`);
     }
   }
   return lines.join("\n");
