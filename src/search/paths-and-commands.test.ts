@@ -68,3 +68,39 @@ describe("paths and commands in ranking", () => {
     expect(formatSearchAnswer(answer, "").searched_instead).toEqual({ colect: "collect" });
   });
 });
+
+describe("questions that ask for a command run or a change made", () => {
+  it("rank the command that ran it above a message that talks about running it", async () => {
+    const talk = textMessage(
+      "s1",
+      "assistant",
+      "Dialyzer passes now that the return type is fixed and the spec matches the function again. Next: run the whole test suite once more, then commit the change and push the branch.",
+      T0 + 100,
+      [toolPart("bash", { command: "mix test 2>&1 | tail -3" }, "52 tests, 0 failures")],
+    );
+    const ran = textMessage("s1", "assistant", "", T0 + 200, [
+      toolPart("bash", { command: "mix dialyzer 2>&1 | tail -5", description: "Type check" }, "Total errors: 0, Skipped: 0\ndone (passed successfully)"),
+    ]);
+    const source = session([...filler(12), ran, talk]);
+    const asked = await idsOnBothPaths(source, "s1", "how did we run dialyzer");
+    expect([asked.cold[0], asked.warm[0]]).toEqual([ran.id, ran.id]);
+    // Without the question's wording the same word ranks as any keyword query: the talk first.
+    const plain = await idsOnBothPaths(source, "s1", "dialyzer passes");
+    expect([plain.cold[0], plain.warm[0]]).toEqual([talk.id, talk.id]);
+  });
+
+  it("rank the edit of a file above views of it when asked what changed in it", async () => {
+    const path = "lib/spotter/telemetry/otel.ex";
+    const code = Array.from({ length: 20 }, (_, k) => `    step_${k}()`).join("\n");
+    const view = textMessage("s1", "assistant", `Reading ${path} again before the change.`, T0 + 100, [
+      toolPart("bash", { command: `sed -n '1,30p' ${path}` }, `defmodule Spotter.Telemetry.Otel do\n  def setup do\n${code}\n  end\nend`),
+    ]);
+    const grep = textMessage("s1", "assistant", "Where is setup?", T0 + 150, [toolPart("bash", { command: `grep -n "def setup" ${path}` }, "2:  def setup do")]);
+    const edit = textMessage("s1", "assistant", "Making setup configurable.", T0 + 200, [
+      toolPart("bash", { command: `sed -i 's/def setup do/def setup(opts \\\\ []) do/' ${path}` }, ""),
+    ]);
+    const source = session([...filler(12), edit, view, grep]);
+    const { cold, warm } = await idsOnBothPaths(source, "s1", `what did we change in ${path}`);
+    expect([cold[0], warm[0]]).toEqual([edit.id, edit.id]);
+  });
+});

@@ -107,6 +107,17 @@ describe("stemming", () => {
     expect(warm.slice(0, 2)).toEqual(cold.slice(0, 2));
   });
 
+  it("finds an adverb's adjective when they share a stem, not a shorter word that does not", async () => {
+    const variants = (query: string) => parseQuery(query).terms.filter((t) => t.weight === VARIANT_WEIGHT).map((t) => t.token);
+    expect(variants("recursively")).toContain("recursive");
+    expect(variants("manually")).toContain("manual");
+    expect(variants("apply")).not.toContain("app");
+    expect(variants("family")).not.toContain("fami");
+    const { source, messages } = sessionOf([...FILLER, "Ran pylint --recursive=y --ignore=.a on the tree.", ...FILLER]);
+    const { cold, warm } = await idsOnBothPaths(source, "s1", "pylint recursively");
+    expect([cold[0], warm[0]]).toEqual([messages[FILLER.length]!.id, messages[FILLER.length]!.id]);
+  });
+
   it("leaves identifiers, paths and numbers as typed", () => {
     const variants = (query: string) => parseQuery(query).terms.filter((t) => t.weight === VARIANT_WEIGHT).map((t) => t.token);
     expect(variants("printed")).toContain("print");

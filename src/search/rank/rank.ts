@@ -1,7 +1,8 @@
 // From scored chunks to ranked messages: a part scores by its best chunk, a message by its best
 // part plus a share of its next few, a compaction summary at a lower weight than the messages it
 // restates; the whole phrase, or a path or name of the query held whole, boosts a chunk
-// (phrase.ts); recency breaks ties. Builds hits and snippets for the messages returned only.
+// (phrase.ts), and so does the call a command or change question asks for (intent.ts); recency
+// breaks ties. Builds hits and snippets for the messages returned only.
 
 import { isCompactionSummary } from "../../history/summaries.ts";
 import type { HistoryMessage } from "../../history/types.ts";
@@ -10,6 +11,7 @@ import { partTextPieces, sliceOfPieces, type HitType } from "../text/documents.t
 import type { ScoredDoc } from "../scored.ts";
 import { snippets, type Mark } from "../text/snippets.ts";
 import type { ParsedQuery } from "../text/tokenize.ts";
+import { intentBoost } from "./intent.ts";
 import { phraseBoost } from "./phrase.ts";
 
 /** Share of a message's next few parts, and of a part's next few chunks, in its score. */
@@ -228,14 +230,15 @@ export function rankMessages(docs: ScoredDoc[], options: RankOptions): MessageRe
   const groups = selectBest(all, rankPool(options.limit), compareResults);
   const textOf = textReader(options.visibility);
   const parsed = options.parsed;
-  if (parsed?.phrase || parsed?.compounds.length) {
+  if (parsed?.phrase || parsed?.compounds.length || parsed?.intent) {
     const pool = groups.slice(0, rankPool(options.limit));
     for (const group of pool) {
       // groupScore left the docs best first.
       const checked = Math.min(group.docs.length, PHRASE_CHUNKS);
       for (let i = 0; i < checked; i++) {
         const doc = group.docs[i]!;
-        doc.score *= phraseBoost(parsed, textOf(doc));
+        const text = textOf(doc);
+        doc.score *= phraseBoost(parsed, text) * intentBoost(parsed, doc, text);
       }
       group.score = groupScore(group);
     }

@@ -39,6 +39,11 @@ export function stemVariants(word: string): string[] {
   // A short consonant-vowel-consonant stem doubles its last letter: run → running, stop → stopped.
   if (stem.length <= 4 && /[^aeiouwxy][aeiou][^aeiouwxy]$/.test(stem)) bases.push(stem + stem[stem.length - 1]);
   const variants: string[] = [];
+  // An adverb in -ly matches its adjective when both share a stem (recursively → recursive, as in
+  // `--recursive`; manually → manual): Porter reaches it by rewriting the ending, not by a suffix
+  // added to the stem. The stem check keeps out nouns in -ly (apply → app, family → fami).
+  const adjective = word.endsWith("ly") ? word.slice(0, -2) : "";
+  if (adjective.length >= 4 && stemmer(adjective) === stem) variants.push(adjective);
   for (const suffix of SUFFIXES) {
     for (const base of bases) {
       if (!fits(base, suffix)) continue;

@@ -19,6 +19,7 @@
 import { BoundedMap } from "../../util/bounded-map.ts";
 import { CJK, DIGIT, LOWER, SEP, UPPER, charClass, fold } from "./normalize.ts";
 import { FUNCTION_WORD_WEIGHT, isFunctionWord } from "./function-words.ts";
+import { intentsOfWord, queryIntent, type IntentKind, type QueryIntent } from "./intent.ts";
 import { VARIANT_WEIGHT, isNaturalWord, stemVariants } from "./stem.ts";
 
 export const MIN_TOKEN = 2;
@@ -192,6 +193,8 @@ export interface ParsedQuery {
   /** The same pattern, case-insensitive: on ASCII-only text it matches where `phrase` matches the fold. */
   phraseAscii?: RegExp;
   compounds: Compound[];
+  /** What the query's wording asks for: a command run, a change made (text/intent.ts); absent for neither. */
+  intent?: QueryIntent;
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -276,7 +279,7 @@ function parseQueryUncached(query: string): ParsedQuery {
   const runs: string[] = [];
   // Terms of each query word with their weights, whether the word is a function word, and the
   // compound (path or name) it belongs to (-1: none).
-  const words: Array<{ tokens: Array<[token: string, weight: number, longer?: number]>; cjk: boolean; glue: boolean; compound: number }> = [];
+  const words: Array<{ tokens: Array<[token: string, weight: number, longer?: number]>; cjk: boolean; glue: boolean; compound: number; intents?: readonly IntentKind[] }> = [];
   const compoundTexts: string[] = [];
   const n = query.length;
   let i = 0;
@@ -335,7 +338,9 @@ function parseQueryUncached(query: string): ParsedQuery {
       }
     }
     runs.push(folded.slice(i, j));
-    words.push({ tokens, cjk, glue, compound });
+    // A word of a path or name states no intent (`run_tests`, `fix/a.py`).
+    const intents = !cjk && !glue && compound < 0 && tokens.length > 0 ? intentsOfWord(tokens[0]![0]) : [];
+    words.push(intents.length > 0 ? { tokens, cjk, glue, compound, intents } : { tokens, cjk, glue, compound });
     i = j;
   }
   // Function words are glue only beside a content word: a query of glue alone is searched as typed.
@@ -345,6 +350,7 @@ function parseQueryUncached(query: string): ParsedQuery {
   const seen = new Set<string>();
   let groups = 0;
   let lastCompound = -1;
+  const intentWords: Array<{ kinds: readonly IntentKind[]; group: number }> = [];
   words.forEach((word, w) => {
     const glue = content && word.glue;
     let added = false;
@@ -368,9 +374,12 @@ function parseQueryUncached(query: string): ParsedQuery {
       else if (word.compound >= 0 && compounds[compounds.length - 1]?.group === groups) compounds.pop();
       return;
     }
+    if (word.intents) intentWords.push({ kinds: word.intents, group: groups });
     groups++;
   });
   const parsed: ParsedQuery = { terms, groups, compounds };
+  const intent = queryIntent(intentWords);
+  if (intent) parsed.intent = intent;
   if (terms.length >= 2 && runs.length >= 1) {
     parsed.phrase = new RegExp(runs.map(escapeRegExp).join("[^\\p{L}\\p{N}]{0,3}"), "u");
     // Only for an ASCII pattern (under /iu a few non-ASCII letters, ſ and K, match ASCII ones).
