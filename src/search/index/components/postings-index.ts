@@ -100,21 +100,18 @@ function termIds(store: PostingsStore, term: QueryTerm): number[] {
   return ids;
 }
 
-/** Calls visit(doc, tf) for every live document holding any of the terms `ids`, tf summed over them. */
-function forEachLiveDoc(store: PostingsStore, ids: readonly number[], visit: (doc: number, tf: number) => void): void {
-  const alive = store.alive;
+/**
+ * Calls visit(doc, tf) for every posting of the terms `ids`, once per document with its tf summed
+ * over them (dead documents included: the caller checks). One term is read straight from its
+ * postings, with no map: the usual case, on every search.
+ */
+function forEachDoc(store: PostingsStore, ids: readonly number[], visit: (doc: number, tf: number) => void): void {
   if (ids.length === 1) {
-    forEachPosting(store, ids[0]!, (doc, tf) => {
-      if (alive[doc] === 1) visit(doc, tf);
-    });
+    forEachPosting(store, ids[0]!, visit);
     return;
   }
   const tfs = new Map<number, number>();
-  for (const id of ids) {
-    forEachPosting(store, id, (doc, tf) => {
-      if (alive[doc] === 1) tfs.set(doc, (tfs.get(doc) ?? 0) + tf);
-    });
-  }
+  for (const id of ids) forEachPosting(store, id, (doc, tf) => tfs.set(doc, (tfs.get(doc) ?? 0) + tf));
   for (const [doc, tf] of tfs) visit(doc, tf);
 }
 
@@ -122,8 +119,11 @@ function forEachLiveDoc(store: PostingsStore, ids: readonly number[], visit: (do
 function docFrequency(store: PostingsStore, ids: readonly number[]): number {
   if (ids.length === 0) return 0;
   if (ids.length === 1) return liveDocFrequency(store, ids[0]!);
+  const alive = store.alive;
   let count = 0;
-  forEachLiveDoc(store, ids, () => count++);
+  forEachDoc(store, ids, (doc) => {
+    if (alive[doc] === 1) count++;
+  });
   return count;
 }
 
@@ -147,6 +147,7 @@ function scoreDocs(store: PostingsStore, tokenizer: TermTokenizer, query: string
   const { score, mask, touched } = scratch;
   let n = 0;
   const avg = store.liveLength / docs;
+  const alive = store.alive;
   const length = store.length;
   const ids = parsed.terms.map((term) => termIds(store, term));
   const stats = statsOf(store, ids);
@@ -155,7 +156,8 @@ function scoreDocs(store: PostingsStore, tokenizer: TermTokenizer, query: string
     if (stats.df[t] === 0) return;
     const bit = groupBit(term.group);
     const weight = weights.idfs[t]!;
-    forEachLiveDoc(store, ids[t]!, (doc, tf) => {
+    forEachDoc(store, ids[t]!, (doc, tf) => {
+      if (alive[doc] !== 1) return;
       const s = termScore(Math.min(tf, 255), weight, length[doc]!, avg);
       if (mask[doc] === 0) {
         touched[n++] = doc;
