@@ -118,6 +118,24 @@ describe("stemming", () => {
     expect([cold[0], warm[0]]).toEqual([messages[FILLER.length]!.id, messages[FILLER.length]!.id]);
   });
 
+  it("joins a verb in -ify and its noun in -ification, which Porter stems apart", async () => {
+    const variants = (query: string) => parseQuery(query).terms.filter((t) => t.weight === VARIANT_WEIGHT).map((t) => t.token);
+    expect(variants("simplification")).toEqual(expect.arrayContaining(["simplify", "simplified", "simplifies", "simplifying"]));
+    expect(variants("verified")).toEqual(expect.arrayContaining(["verify", "verification", "verifications"]));
+    const { source, messages } = sessionOf([...FILLER, "Path simplification drops the top vertices.", "We simplify the polygon first.", ...FILLER]);
+    const { cold, warm } = await idsOnBothPaths(source, "s1", "simplified");
+    expect(new Set(cold.slice(0, 2))).toEqual(new Set([messages[FILLER.length]!.id, messages[FILLER.length + 1]!.id]));
+    expect(warm.slice(0, 2)).toEqual(cold.slice(0, 2));
+  });
+
+  it("makes only real forms of a word whose stem turned y into i", () => {
+    const variants = (query: string) => parseQuery(query).terms.filter((t) => t.weight === VARIANT_WEIGHT).map((t) => t.token);
+    expect(variants("query")).toEqual(expect.arrayContaining(["queries", "queried", "querying"]));
+    expect(variants("play")).toEqual(expect.arrayContaining(["plays", "played", "playing"]));
+    for (const junk of ["queryed", "queriing", "querie"]) expect(variants("query")).not.toContain(junk);
+    for (const junk of ["plaies", "plaied", "plai"]) expect(variants("play")).not.toContain(junk);
+  });
+
   it("leaves identifiers, paths and numbers as typed", () => {
     const variants = (query: string) => parseQuery(query).terms.filter((t) => t.weight === VARIANT_WEIGHT).map((t) => t.token);
     expect(variants("printed")).toContain("print");
