@@ -7,7 +7,7 @@ import { idsOnBothPaths } from "./testing/service.ts";
 import { fold } from "./text/normalize.ts";
 import { VARIANT_WEIGHT } from "./text/stem.ts";
 import { FUNCTION_WORD_WEIGHT } from "./text/function-words.ts";
-import { FUNCTION_WORD_GROUP, countTerm, parseQuery, tokenize } from "./text/tokenize.ts";
+import { FUNCTION_WORD_GROUP, countTerm, decimalBelow, parseQuery, tokenize } from "./text/tokenize.ts";
 
 const T0 = Date.UTC(2025, 0, 1);
 
@@ -51,6 +51,50 @@ describe("numbers and versions", () => {
   });
 });
 
+describe("decimals quoted shorter than written", () => {
+  it("match the longer decimals they truncate or round, a little below the decimal as written", async () => {
+    const { source, messages } = sessionOf([
+      ...FILLER,
+      "Step hist ylim: (0.0, 0.2725360536644459), max height 0.3374442232839788",
+      "The ylim top 0.2725 is below the max height.",
+      "Rounded: max height 0.33768 here.",
+      "We ran 309 tests, all passing.",
+      ...FILLER,
+    ]);
+    const printed = messages[FILLER.length]!.id;
+    const quoted = messages[FILLER.length + 1]!.id;
+    const rounded = messages[FILLER.length + 2]!.id;
+    for (const [query, first] of [["0.3374", printed], ["0.338", rounded], ["0.2725", quoted]] as const) {
+      const { cold, warm } = await idsOnBothPaths(source, "s1", query);
+      expect([query, cold[0], warm[0]]).toEqual([query, first, first]);
+    }
+    // The decimal as written first, then the one it was cut from.
+    const { cold, warm } = await idsOnBothPaths(source, "s1", "0.2725");
+    expect(cold.slice(0, 2)).toEqual([quoted, printed]);
+    expect(warm.slice(0, 2)).toEqual([quoted, printed]);
+  });
+
+  it("leave integers, versions and longer dotted numbers whole", async () => {
+    const { source } = sessionOf([...FILLER, "We ran 309 tests, all passing.", ...FILLER]);
+    const { cold, warm } = await idsOnBothPaths(source, "s1", "30");
+    expect([cold, warm]).toEqual([[], []]);
+    for (const query of ["30", "3.6", "3.6.9", "0.27.25"]) expect([query, parseQuery(query).terms.filter((t) => t.longer !== undefined)]).toEqual([query, []]);
+    const truncated = parseQuery("0.27").terms.find((t) => t.longer === 0)!;
+    const text = "release 0.27.253, v0.271, 0.27_1";
+    expect(countTerm(text, fold(text), truncated)).toBe(0);
+  });
+
+  it("count only decimals that begin with the quoted one, up to the rounding digit", () => {
+    const [exact, , , truncated, roundedUp] = parseQuery("0.337").terms;
+    expect([exact!.token, truncated!.token, truncated!.longer, roundedUp!.token, roundedUp!.longer]).toEqual(["0.337", "0.337", 0, "0.336", 5]);
+    const text = "0.33744 0.337 0.3365 0.3364 10.3371 0.3372.1 x0.3373 0.3374a";
+    expect([countTerm(text, fold(text), exact!), countTerm(text, fold(text), truncated!), countTerm(text, fold(text), roundedUp!)]).toEqual([1, 1, 1]);
+    expect(decimalBelow("1.00")).toBe("0.99");
+    expect(decimalBelow("10.00")).toBe("9.99");
+    expect(decimalBelow("0.00")).toBeUndefined();
+  });
+});
+
 describe("stemming", () => {
   it("finds other forms of a natural-language word, the form typed first", async () => {
     const { source, messages } = sessionOf([...FILLER, "The script printed the totals and pushed the branch.", "It prints the report.", ...FILLER]);
@@ -72,6 +116,24 @@ describe("stemming", () => {
     const { source, messages } = sessionOf([...FILLER, "Ran pylint --recursive=y --ignore=.a on the tree.", ...FILLER]);
     const { cold, warm } = await idsOnBothPaths(source, "s1", "pylint recursively");
     expect([cold[0], warm[0]]).toEqual([messages[FILLER.length]!.id, messages[FILLER.length]!.id]);
+  });
+
+  it("joins a verb in -ify and its noun in -ification, which Porter stems apart", async () => {
+    const variants = (query: string) => parseQuery(query).terms.filter((t) => t.weight === VARIANT_WEIGHT).map((t) => t.token);
+    expect(variants("simplification")).toEqual(expect.arrayContaining(["simplify", "simplified", "simplifies", "simplifying"]));
+    expect(variants("verified")).toEqual(expect.arrayContaining(["verify", "verification", "verifications"]));
+    const { source, messages } = sessionOf([...FILLER, "Path simplification drops the top vertices.", "We simplify the polygon first.", ...FILLER]);
+    const { cold, warm } = await idsOnBothPaths(source, "s1", "simplified");
+    expect(new Set(cold.slice(0, 2))).toEqual(new Set([messages[FILLER.length]!.id, messages[FILLER.length + 1]!.id]));
+    expect(warm.slice(0, 2)).toEqual(cold.slice(0, 2));
+  });
+
+  it("makes only real forms of a word whose stem turned y into i", () => {
+    const variants = (query: string) => parseQuery(query).terms.filter((t) => t.weight === VARIANT_WEIGHT).map((t) => t.token);
+    expect(variants("query")).toEqual(expect.arrayContaining(["queries", "queried", "querying"]));
+    expect(variants("play")).toEqual(expect.arrayContaining(["plays", "played", "playing"]));
+    for (const junk of ["queryed", "queriing", "querie"]) expect(variants("query")).not.toContain(junk);
+    for (const junk of ["plaies", "plaied", "plai"]) expect(variants("play")).not.toContain(junk);
   });
 
   it("leaves identifiers, paths and numbers as typed", () => {

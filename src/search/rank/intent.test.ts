@@ -4,7 +4,7 @@ import type { ToolPart } from "../../history/types.ts";
 import type { ScoredDoc } from "../scored.ts";
 import { toolCallSignature } from "../../history/tool-text.ts";
 import { parseQuery } from "../text/tokenize.ts";
-import { INTENT_BOOST, contentShare, editsFiles, intentBoost } from "./intent.ts";
+import { INTENT_BOOST, answersIntent, contentShare, editsFiles, intentBoost } from "./intent.ts";
 
 const call = (tool: string, input: unknown) => toolPart(tool, input, "") as ToolPart;
 const shell = (command: string) => call("bash", { command });
@@ -48,6 +48,20 @@ describe("tool calls that change files", () => {
       shell("python -c 'print(1 > 0)'"),
     ];
     for (const part of views) expect([toolCallSignature(part), editsFiles(part)]).toEqual([toolCallSignature(part), false]);
+  });
+});
+
+describe("calls answering a question's intent", () => {
+  it("for a command question run a command; a heredoc that only writes a file is a write", () => {
+    const command = parseQuery("how did we run the reproduction");
+    const script = parseQuery("script for the reproduction");
+    const write = shell("cat <<'EOF' > repro.py\nimport subprocess\nsubprocess.run(['pylint', '--recursive=y'])\nEOF");
+    const writeAndRun = shell("cat <<'EOF' > repro.py\nprint(1)\nEOF\npython repro.py");
+    expect(answersIntent(command, shell("python repro.py"))).toBe(true);
+    expect(answersIntent(command, writeAndRun)).toBe(true);
+    expect(answersIntent(command, write)).toBe(false);
+    expect(answersIntent(command, call("edit", { filePath: "repro.py", oldString: "a", newString: "b" }))).toBe(false);
+    expect(answersIntent(script, write)).toBe(true);
   });
 });
 

@@ -1,10 +1,11 @@
 // A question that asks for a command run or a change made (text/intent.ts) is answered by the tool
 // call that ran or made it: a chunk holding such a call's input is raised by the share of the
 // query's content words (its words other than those stating the intent) the input holds. For a
-// command question, a call that runs a command; for a change question, a call that edits or writes
-// a file, or a shell command that does (`sed -i`, a heredoc or `>` into a file, `git checkout`),
-// not a read-only view (`cat`, `grep`, `sed -n`). Checked on the leading candidates only (rank.ts),
-// on their text, so the scan and the index rank alike.
+// command question, a call that runs a command (not one that only writes a file from a heredoc);
+// for a change question, a call that edits or writes a file, or a shell command that does
+// (`sed -i`, a heredoc or `>` into a file, `git checkout`), not a read-only view (`cat`, `grep`,
+// `sed -n`). Checked on the leading candidates only (rank.ts), on their text, so the scan and the
+// index rank alike.
 
 import type { HistoryPart, ToolPart } from "../../history/types.ts";
 import type { ScoredDoc } from "../scored.ts";
@@ -31,6 +32,13 @@ const EDITING_COMMAND =
 
 /** A quoted argument on one line. */
 const QUOTED = /'[^'\n]*'|"(?:[^"\\\n]|\\.)*"/g;
+
+/**
+ * A command that only writes a file from a heredoc (`cat <<'EOF' > a.py … EOF`) runs nothing: it
+ * is a write, which answers a change question, not a command question (a script it writes holds
+ * every word of the command it will run, and outranked the run itself).
+ */
+const HEREDOC_WRITE_ONLY = /^\s*cat\s+(?:>\s*\S+\s+)?<<-?\s*(['"]?)(\w+)\1(?:\s*>\s*\S+)?[ \t]*\n[\s\S]*\n\s*\2\s*$/;
 
 function stringArg(input: unknown, keys: readonly string[]): string | undefined {
   if (input === null || typeof input !== "object" || Array.isArray(input)) return undefined;
@@ -65,7 +73,8 @@ export function editsFiles(part: ToolPart): boolean {
 export function answersIntent(parsed: ParsedQuery, part: ToolPart): boolean {
   const intent = parsed.intent;
   if (!intent) return false;
-  if (intent.command && commandOf(part) !== undefined) return true;
+  const command = commandOf(part);
+  if (intent.command && command !== undefined && !HEREDOC_WRITE_ONLY.test(command)) return true;
   return intent.change && editsFiles(part);
 }
 

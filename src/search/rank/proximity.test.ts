@@ -50,6 +50,13 @@ describe("proximity boost", () => {
     expect(proximityBoost(query, `ledger ${"x ".repeat(PROXIMITY_WINDOW)} rounding drift grows`)).toBeGreaterThan(1);
     expect(proximityBoost(parseQuery("why the rounding drift"), "rounding drift")).toBe(1);
   });
+
+  it("leaves a question asking for a command run to the intent boost (prose restating a command holds its words closer than the call)", () => {
+    const asked = parseQuery("how did we run pylint recursively while ignoring the folder");
+    expect(asked.intent).toBeDefined();
+    expect(proximityBoost(asked, "I ran pylint recursively, ignoring the folder")).toBe(1);
+    expect(proximityBoost(parseQuery("why was pylint recursively ignoring the folder"), "I ran pylint recursively, ignoring the folder")).toBeGreaterThan(1);
+  });
 });
 
 describe("ranking", () => {

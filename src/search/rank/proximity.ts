@@ -180,11 +180,13 @@ export function bestSpan(occurrences: Occurrences, groups: number, window: numbe
  * How much a chunk's score is raised for the query's content words standing close together:
  * 1 + PROXIMITY_BOOST × (share of the query's other words its best window gathers beside one)
  * × (1 − half the window's length over PROXIMITY_WINDOW); 1 when no window gathers
- * PROXIMITY_MIN_WORDS words.
+ * PROXIMITY_MIN_WORDS words, and for a question asking for a command run or a change made.
  */
 export function proximityBoost(parsed: ParsedQuery, text: string): number {
   const words = parsed.groups;
-  if (words < PROXIMITY_MIN_WORDS) return 1;
+  // A command or change question is answered by a call's input (intent.ts): prose restating the
+  // command holds its words closer than the call's arguments do.
+  if (words < PROXIMITY_MIN_WORDS || parsed.intent) return 1;
   const span = bestSpan(contentOccurrences(parsed, text), words, PROXIMITY_WINDOW);
   if (span.words < PROXIMITY_MIN_WORDS) return 1;
   const gathered = (span.words - 1) / (words - 1);

@@ -9,7 +9,7 @@ import { INPUT_WEIGHT, chunkCount, docText, partChunks, partPieces, type DocPiec
 import { fold } from "../text/normalize.ts";
 import { maybeYield, now, sliceSpent } from "../scheduler.ts";
 import type { DocFilter, ScoredDoc } from "../scored.ts";
-import { countTerm, escapeRegExp, isTermAt, type ParsedQuery } from "../text/tokenize.ts";
+import { countTerm, escapeRegExp, termAt, type ParsedQuery } from "../text/tokenize.ts";
 
 const NON_ASCII = /[^\x00-\x7f]/;
 
@@ -94,11 +94,11 @@ function countAscii(text: string, query: TermFinders): void {
     // (ASCII, case-insensitive), so a match ends `len` after where it starts.
     while (finder.test(text)) {
       const at = finder.lastIndex - len;
-      if (isTermAt(text, at, at + len)) counts[r]!++;
+      if (termAt(text, at, at + len, terms[r]!)) counts[r]!++;
       for (const [t, offset] of holders) {
-        const token = terms[t]!.token;
+        const term = terms[t]!;
         const start = at - offset;
-        if (holdsAt(text, start, token) && isTermAt(text, start, start + token.length)) counts[t]!++;
+        if (holdsAt(text, start, term.token) && termAt(text, start, start + term.token.length, term)) counts[t]!++;
       }
       finder.lastIndex = at + 1;
     }

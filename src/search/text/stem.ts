@@ -17,15 +17,35 @@ const VOWEL = /[aeiou]/;
 
 /** Whether `suffix` can follow `base` in an English word form (drops the obvious non-words). */
 function fits(base: string, suffix: string): boolean {
+  const beforeLast = base[base.length - 2] ?? "";
+  // Porter's y → i (query → queri, play → plai): after a consonant the i takes -es and -ed
+  // (queries, queried), never -ing; after a vowel it is no word's base. A restored y takes -ing
+  // (querying), after a vowel -s and -ed too (plays, played).
+  if (base.endsWith("i")) return !VOWEL.test(beforeLast) && suffix !== "ing" && suffix !== "d" && suffix !== "e";
+  if (base.endsWith("y")) return suffix === "" || suffix === "ing" || (VOWEL.test(beforeLast) && (suffix === "s" || suffix === "ed"));
   const sibilant = /(s|x|z|ch|sh)$/.test(base);
-  if (suffix === "s") return !sibilant && !base.endsWith("y");
-  if (suffix === "es") return sibilant || base.endsWith("i");
+  if (suffix === "s") return !sibilant;
+  if (suffix === "es") return sibilant;
   if (suffix === "d" || suffix === "e") return !base.endsWith("e") && (suffix === "e" || base.endsWith("e"));
   // A base ending in e takes no suffix starting with a vowel (line → lined, lining: not lineing).
   return !(base.endsWith("e") && VOWEL.test(suffix[0] ?? ""));
 }
 
 const cache = new BoundedMap<string, string[]>(1024);
+
+/**
+ * A verb in -ify and its noun in -ification (simplify, simplification; verified, verification):
+ * Porter stems them apart (simplifi, simplif), though a question says one where the session wrote
+ * the other. Each form is kept only when it stems as its family does.
+ */
+function ifyFamily(word: string, stem: string): string[] {
+  const verbRoot = stem.endsWith("ifi") ? stem.slice(0, -3) : undefined;
+  const nounRoot = /^(.+)ifications?$/.exec(word)?.[1];
+  const root = verbRoot ?? nounRoot;
+  if (root === undefined || root.length < 3) return [];
+  const [forms, familyStem] = verbRoot !== undefined ? [["ification", "ifications"], `${root}if`] : [["ify", "ified", "ifies", "ifying"], `${root}ifi`];
+  return forms.map((ending) => root + ending).filter((form) => form !== word && stemmer(form) === familyStem);
+}
 
 /** Other forms of a lower-case word that share its stem (the word itself excluded). */
 export function stemVariants(word: string): string[] {
@@ -44,6 +64,7 @@ export function stemVariants(word: string): string[] {
   // added to the stem. The stem check keeps out nouns in -ly (apply → app, family → fami).
   const adjective = word.endsWith("ly") ? word.slice(0, -2) : "";
   if (adjective.length >= 4 && stemmer(adjective) === stem) variants.push(adjective);
+  for (const form of ifyFamily(word, stem)) if (!variants.includes(form)) variants.push(form);
   for (const suffix of SUFFIXES) {
     for (const base of bases) {
       if (!fits(base, suffix)) continue;

@@ -6,6 +6,9 @@
 // - a dotted number (3.6.9, 127.0.0.1) is a term whole and by its parts;
 // - a number is a term at any length; other words shorter than 2 or longer than MAX_TOKEN
 //   code units are not terms;
+// - a decimal of the query with two or more decimals (0.337) also matches, a little lower, the
+//   longer decimals it is a truncation or rounding of (0.33744, 0.3365): numbers are quoted
+//   shorter than a program printed them; an integer matches only itself (30 is not 309);
 // - CJK runs (Han, Kana, Hangul) give overlapping bigrams and single characters.
 // In a query, a word and its parts (humps, a version's numbers) weigh as one concept, and a
 // natural-language word also matches the other forms of its stem at a lower weight (stem.ts), and
@@ -159,6 +162,12 @@ export interface QueryTerm {
   cjk: boolean;
   /** Share of its word's weight: 1 alone; a word and its parts split one, other forms of a stem less. */
   weight: number;
+  /**
+   * Set for a decimal quoted shorter than written: the term matches, instead of `token` itself, a
+   * longer decimal that begins with it and whose next digit is at least this (0: `token` is a
+   * truncation of it; 5: `token` with its last digit one up is a rounding of it).
+   */
+  longer?: number;
 }
 
 /**
@@ -212,6 +221,32 @@ export function parseQuery(query: string): ParsedQuery {
   return parsed;
 }
 
+/** Weight of a longer decimal a query's decimal may have been quoted from, against the decimal as typed. */
+export const SHORTER_WEIGHT = 0.8;
+/** Decimals a query's decimal needs to match longer ones: one (3.6) is more often a version than a cut number. */
+export const MIN_QUOTED_DECIMALS = 2;
+
+/** Whether the dotted number text[i, j) is a decimal: digits, one dot, MIN_QUOTED_DECIMALS or more digits. */
+function isQuotableDecimal(text: string, i: number, j: number): boolean {
+  const dot = text.indexOf(".", i);
+  if (dot < 0 || dot >= j || j - dot - 1 < MIN_QUOTED_DECIMALS) return false;
+  const second = text.indexOf(".", dot + 1);
+  return second < 0 || second >= j;
+}
+
+/** The decimal one unit of its last digit below `decimal` (0.2725 → 0.2724, 1.00 → 0.99), undefined at zero. */
+export function decimalBelow(decimal: string): string | undefined {
+  const digits = decimal.replace(".", "").split("");
+  let k = digits.length - 1;
+  while (k >= 0 && digits[k] === "0") digits[k--] = "9";
+  if (k < 0) return undefined;
+  digits[k] = String(Number(digits[k]) - 1);
+  const decimals = decimal.length - decimal.indexOf(".") - 1;
+  let integer = digits.slice(0, digits.length - decimals).join("");
+  integer = integer.replace(/^0+(?=\d)/, "");
+  return `${integer}.${digits.slice(digits.length - decimals).join("")}`;
+}
+
 const MAX_PARSED_QUERIES = 64;
 const parsedQueries = new BoundedMap<string, ParsedQuery>(MAX_PARSED_QUERIES);
 const querySpans = new TokenSpans();
@@ -244,7 +279,7 @@ function parseQueryUncached(query: string): ParsedQuery {
   const runs: string[] = [];
   // Terms of each query word with their weights, whether the word is a function word, and the
   // compound (path or name) it belongs to (-1: none).
-  const words: Array<{ tokens: Array<[token: string, weight: number]>; cjk: boolean; glue: boolean; compound: number; intents?: readonly IntentKind[] }> = [];
+  const words: Array<{ tokens: Array<[token: string, weight: number, longer?: number]>; cjk: boolean; glue: boolean; compound: number; intents?: readonly IntentKind[] }> = [];
   const compoundTexts: string[] = [];
   const n = query.length;
   let i = 0;
@@ -268,7 +303,7 @@ function parseQueryUncached(query: string): ParsedQuery {
     }
     const compound = i < compoundEnd ? compoundTexts.length - 1 : -1;
     let j = i + 1;
-    const tokens: Array<[token: string, weight: number]> = [];
+    const tokens: Array<[token: string, weight: number, longer?: number]> = [];
     const cjk = cls === CJK;
     let glue = false;
     if (cjk) {
@@ -292,6 +327,15 @@ function parseQueryUncached(query: string): ParsedQuery {
       if (spans.size === 2 && !glue && isNaturalWord(query, i, j)) {
         for (const form of stemVariants(folded.slice(i, j))) tokens.push([form, VARIANT_WEIGHT]);
       }
+      if (spans.size === 6 && isQuotableDecimal(query, i, j)) {
+        // A longer decimal holds the integer part as typed, not the whole or the decimals: those
+        // two weights, a little lower, go to the decimals it may have been quoted from.
+        const weight = SHORTER_WEIGHT * (tokens[0]![1] + tokens[2]![1]);
+        const whole = folded.slice(i, j);
+        tokens.push([whole, weight, 0]);
+        const below = decimalBelow(whole);
+        if (below !== undefined) tokens.push([below, weight, 5]);
+      }
     }
     runs.push(folded.slice(i, j));
     // A word of a path or name states no intent (`run_tests`, `fix/a.py`).
@@ -310,10 +354,13 @@ function parseQueryUncached(query: string): ParsedQuery {
   words.forEach((word, w) => {
     const glue = content && word.glue;
     let added = false;
-    for (const [token, weight] of word.tokens) {
-      if (seen.has(token)) continue;
-      seen.add(token);
-      terms.push({ token, group: glue ? FUNCTION_WORD_GROUP : groups, cjk: word.cjk, weight: glue ? weight * FUNCTION_WORD_WEIGHT : weight });
+    for (const [token, weight, longer] of word.tokens) {
+      const key = longer === undefined ? token : `${token}\u0000${longer}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const term: QueryTerm = { token, group: glue ? FUNCTION_WORD_GROUP : groups, cjk: word.cjk, weight: glue ? weight * FUNCTION_WORD_WEIGHT : weight };
+      if (longer !== undefined) term.longer = longer;
+      terms.push(term);
       added = true;
     }
     if (word.compound >= 0 && word.compound !== lastCompound) {
@@ -354,7 +401,7 @@ export function countTerm(text: string, folded: string, term: QueryTerm, positio
   for (;;) {
     const at = folded.indexOf(token, from);
     if (at < 0) break;
-    if (term.cjk || isTermAt(text, at, at + len)) {
+    if (term.cjk || termAt(text, at, at + len, term)) {
       count++;
       positions?.push(at);
     }
@@ -375,6 +422,25 @@ function isDigitAt(text: string, index: number): boolean {
 function hasDot(text: string, start: number, end: number): boolean {
   for (let k = start; k < end; k++) if (text.charCodeAt(k) === 0x2e) return true;
   return false;
+}
+
+/** Whether the query term occurs at text[start, end) (its token's span): as a term, or as the start of a longer decimal it matches. */
+export function termAt(text: string, start: number, end: number, term: QueryTerm): boolean {
+  return term.longer === undefined ? isTermAt(text, start, end) : isLongerDecimalAt(text, start, end, term.longer);
+}
+
+/**
+ * Whether text[start, end), a decimal, begins a longer decimal term there: one not inside a word
+ * or dotted number, whose next digit is at least `next`, no longer than MAX_TOKEN (the index
+ * holds it as a term).
+ */
+function isLongerDecimalAt(text: string, start: number, end: number, next: number): boolean {
+  if (start > 0 && (isWordChar(text, start - 1) || (text.charCodeAt(start - 1) === 0x2e && isDigitAt(text, start - 2)))) return false;
+  if (!isDigitAt(text, end) || text.charCodeAt(end) - 0x30 < next) return false;
+  let k = end + 1;
+  while (isDigitAt(text, k)) k++;
+  if (k - start > MAX_TOKEN || (k < text.length && isWordChar(text, k))) return false;
+  return !(text.charCodeAt(k) === 0x2e && isDigitAt(text, k + 1));
 }
 
 export function isTermAt(text: string, start: number, end: number): boolean {

@@ -18,12 +18,15 @@ export class TermTable {
   private slots = new Int32Array(2048).fill(EMPTY);
   count = 0;
   /** Ids of the all a–z terms by length, in id order (typo lookups read one or a few lengths). */
-  private letterTerms: Array<{ ids: Int32Array; size: number } | undefined> = [];
+  private letterTerms: Array<IdList | undefined> = [];
+  /** Ids of the decimal terms (digits, a dot, digits), in id order (a decimal quoted shorter reads them). */
+  private decimalTerms: IdList = { ids: new Int32Array(64), size: 0 };
 
   /** Heap bytes held by the table's arrays. */
   bytes(): number {
     let letters = 0;
     for (const list of this.letterTerms) letters += list?.ids.byteLength ?? 0;
+    letters += this.decimalTerms.ids.byteLength;
     return this.chars.byteLength + this.start.byteLength + this.length.byteLength + this.hashes.byteLength + this.slots.byteLength + letters;
   }
 
@@ -55,13 +58,21 @@ export class TermTable {
     const chars = this.chars;
     const at = this.charTop;
     let letters = true;
+    // Digits, one dot, digits: dots seen, and where the last one is (-1 when one is not a decimal).
+    let dots = 0;
+    let dotAt = -1;
     for (let k = 0; k < length; k++) {
       const c = folded.charCodeAt(start + k);
       chars[at + k] = c;
       if (c < 97 || c > 122) letters = false;
+      if (c === 0x2e) {
+        dots++;
+        dotAt = k;
+      } else if (c < 48 || c > 57) dots = 2;
     }
     this.charTop += length;
     if (letters) this.fileLetterTerm(id, length);
+    else if (dots === 1 && dotAt > 0 && dotAt < length - 1) append(this.decimalTerms, id);
     this.start[id] = at;
     this.length[id] = length;
     this.hashes[id] = hash;
@@ -91,15 +102,28 @@ export class TermTable {
     for (const id of ids) visit(this.chars, this.start[id]!, this.length[id]!, id);
   }
 
+  /**
+   * Calls `visit(id, next)` for every decimal term longer than `prefix` that begins with it, `next`
+   * being the digit after it. One pass over the decimal terms, none over the others.
+   */
+  forEachLongerDecimal(prefix: string, visit: (id: number, next: number) => void): void {
+    const { ids, size } = this.decimalTerms;
+    const chars = this.chars;
+    const first = prefix.charCodeAt(0);
+    for (let i = 0; i < size; i++) {
+      const id = ids[i]!;
+      const at = this.start[id]!;
+      if (this.length[id]! <= prefix.length || chars[at] !== first) continue;
+      let k = 1;
+      while (k < prefix.length && chars[at + k] === prefix.charCodeAt(k)) k++;
+      if (k === prefix.length) visit(id, chars[at + k]! - 48);
+    }
+  }
+
   private fileLetterTerm(id: number, length: number): void {
     let list = this.letterTerms[length];
     if (!list) this.letterTerms[length] = list = { ids: new Int32Array(64), size: 0 };
-    if (list.size === list.ids.length) {
-      const grown = new Int32Array(list.ids.length * 2);
-      grown.set(list.ids);
-      list.ids = grown;
-    }
-    list.ids[list.size++] = id;
+    append(list, id);
   }
 
   /** The term's text. */
@@ -149,6 +173,20 @@ export class TermTable {
     }
     this.slots = slots;
   }
+}
+
+interface IdList {
+  ids: Int32Array;
+  size: number;
+}
+
+function append(list: IdList, id: number): void {
+  if (list.size === list.ids.length) {
+    const grown = new Int32Array(list.ids.length * 2);
+    grown.set(list.ids);
+    list.ids = grown;
+  }
+  list.ids[list.size++] = id;
 }
 
 function hashOf(text: string, start: number, end: number): number {
