@@ -16,8 +16,6 @@ import { holdsCompound } from "./phrase.ts";
 /** A call answering the question's intent whose input holds all of the query's content words scores this many times more. */
 export const INTENT_BOOST = 2;
 
-const NON_ASCII = /[^\x00-\x7f]/;
-
 /** Input arguments that carry a shell command (bash, Bash, exec_command …). */
 const COMMAND_KEYS = ["command", "cmd"];
 /** Input arguments that carry new file content or an edit (edit, multiedit, write, apply_patch, str_replace …). */
@@ -86,7 +84,7 @@ export function contentShare(parsed: ParsedQuery, input: string): number {
   const intentGroups = parsed.intent?.groups ?? [];
   const content = parsed.groups - intentGroups.length;
   if (content <= 0) return 0;
-  const folded = NON_ASCII.test(input) ? fold(input) : input.toLowerCase();
+  const folded = fold(input);
   const compoundGroups = new Set(parsed.compounds.map((compound) => compound.group));
   const held = new Set<number>();
   for (const compound of parsed.compounds) {

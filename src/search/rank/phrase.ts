@@ -9,8 +9,6 @@ import { hasPhrase, type ParsedQuery } from "../text/tokenize.ts";
 /** A chunk holding the whole query phrase scores this many times more. */
 export const PHRASE_BOOST = 1.6;
 
-const NON_ASCII = /[^\x00-\x7f]/;
-
 /** True when `text[at]` would continue a compound: a letter, digit or underscore. */
 function continues(text: string, at: number): boolean {
   if (at < 0 || at >= text.length) return false;
@@ -41,7 +39,7 @@ export function phraseBoost(parsed: ParsedQuery, text: string): number {
   if (hasPhrase(parsed, text)) return PHRASE_BOOST;
   const compounds = parsed.compounds;
   if (compounds.length === 0) return 1;
-  const folded = NON_ASCII.test(text) ? fold(text) : text.toLowerCase();
+  const folded = fold(text);
   let held = 0;
   for (const compound of compounds) if (holdsCompound(text, folded, compound.text)) held++;
   return 1 + ((PHRASE_BOOST - 1) * held) / compounds.length;

@@ -3,7 +3,7 @@
 // often holds several of them within a sentence or two. Checked on the leading candidates only
 // (rank.ts), on their text with the tokenizer's own term matching, so scan and index rank alike.
 
-import { fold } from "../text/normalize.ts";
+import { fold, isAscii } from "../text/normalize.ts";
 import { FUNCTION_WORD_GROUP, isTermAt, type ParsedQuery } from "../text/tokenize.ts";
 import { holdsAt, termFinders, type TermFinders } from "../scan/scan.ts";
 import { findCompound } from "./phrase.ts";
@@ -18,8 +18,6 @@ export const PROXIMITY_BOOST = 0.7;
  * near each other (`git add`, `run the tests`) are found in any long text.
  */
 export const PROXIMITY_MIN_WORDS = 3;
-
-const NON_ASCII = /[^\x00-\x7f]/;
 
 /**
  * How many of the leading candidates (best first, before the boosts) are checked, and how many of
@@ -103,7 +101,7 @@ export function contentOccurrences(parsed: ParsedQuery, text: string): Occurrenc
   const { finders, roots, holders, counted } = known;
   const terms = parsed.terms;
   size = 0;
-  const ascii = !NON_ASCII.test(text);
+  const ascii = isAscii(text);
   const folded = ascii ? "" : fold(text);
   for (const r of roots) {
     const token = terms[r]!.token;

@@ -6,12 +6,10 @@ import type { HistoryMessage } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import { queryWeights, scoreCounts, type CollectionStats } from "../rank/bm25.ts";
 import { INPUT_WEIGHT, chunkCount, docText, partChunks, partPieces, type DocPieces } from "../text/documents.ts";
-import { fold } from "../text/normalize.ts";
+import { fold, isAscii } from "../text/normalize.ts";
 import { maybeYield, now, sliceSpent } from "../scheduler.ts";
 import type { DocFilter, ScoredDoc } from "../scored.ts";
 import { countTerm, escapeRegExp, termAt, type ParsedQuery } from "../text/tokenize.ts";
-
-const NON_ASCII = /[^\x00-\x7f]/;
 
 interface Candidate {
   message: HistoryMessage;
@@ -62,7 +60,7 @@ export function termFinders(terms: ParsedQuery["terms"]): TermFinders {
     while (gates[root]! >= 0) root = gates[root]!;
     if (root !== t) within[root]!.push([t, terms[t]!.token.indexOf(terms[root]!.token)]);
   }
-  const finders = terms.map((term) => (NON_ASCII.test(term.token) ? undefined : new RegExp(escapeRegExp(term.token), "gi")));
+  const finders = terms.map((term) => (isAscii(term.token) ? new RegExp(escapeRegExp(term.token), "gi") : undefined));
   return { terms, finders, gates, order, within, absent: new Uint8Array(terms.length), counts: new Int32Array(terms.length) };
 }
 
@@ -109,7 +107,7 @@ function countAscii(text: string, query: TermFinders): void {
 export function countTerms(text: string, query: TermFinders, tfs: number[] | undefined, times = 1): number[] | undefined {
   const { terms, gates, order, absent, counts } = query;
   // On ASCII-only text, ASCII terms are found case-insensitively in the text itself (no fold).
-  if (!NON_ASCII.test(text)) {
+  if (isAscii(text)) {
     countAscii(text, query);
   } else {
     const folded = fold(text);
@@ -157,7 +155,7 @@ export const FOLDS_OFF_ASCII = "\\u3000-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\u
  */
 export function quickFilter(parsed: ParsedQuery): RegExp | undefined {
   if (parsed.terms.length === 0) return undefined;
-  const ascii = parsed.terms.map((term) => term.token).filter((token) => !NON_ASCII.test(token));
+  const ascii = parsed.terms.map((term) => term.token).filter(isAscii);
   // A token holding another one adds nothing to the alternation: the inner one matches first.
   const needed = ascii.filter((token) => !ascii.some((inner) => inner !== token && token.includes(inner)));
   const escaped = needed.map((token) => `|${escapeRegExp(token)}`);

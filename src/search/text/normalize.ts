@@ -31,6 +31,11 @@ const NEEDS_TABLE = /[\u00c0-\u024f\u0370-\u03ff\u1e00-\u1fff\uff01-\uff5e\u0131
 const NEEDS_TABLE_G = /[\u00c0-\u024f\u0370-\u03ff\u1e00-\u1fff\uff01-\uff5e\u0131]/g;
 const NON_ASCII = /[^\x00-\x7f]/;
 
+/** Whether `text` is plain ASCII: folding it is a toLowerCase, and its regexps need no Unicode care. */
+export function isAscii(text: string): boolean {
+  return !NON_ASCII.test(text);
+}
+
 function foldSlow(text: string): string {
   const parts: string[] = [];
   let codes: number[] = [];
@@ -47,7 +52,7 @@ function foldSlow(text: string): string {
 
 /** Lower case, accents removed, full-width ASCII narrowed; same length as the input. */
 export function fold(text: string): string {
-  if (!NON_ASCII.test(text)) return text.toLowerCase();
+  if (isAscii(text)) return text.toLowerCase();
   const lower = text.toLowerCase();
   if (lower.length !== text.length) return foldSlow(text);
   if (!NEEDS_TABLE.test(lower)) return lower;

@@ -17,7 +17,7 @@
 // compound for ranking to find as written (rank/phrase.ts).
 
 import { BoundedMap } from "../../util/bounded-map.ts";
-import { CJK, DIGIT, LOWER, SEP, UPPER, charClass, fold } from "./normalize.ts";
+import { CJK, DIGIT, LOWER, SEP, UPPER, charClass, fold, isAscii } from "./normalize.ts";
 import { FUNCTION_WORD_WEIGHT, isFunctionWord } from "./function-words.ts";
 import { intentsOfWord, queryIntent, type IntentKind, type QueryIntent } from "./intent.ts";
 import { VARIANT_WEIGHT, isNaturalWord, stemVariants } from "./stem.ts";
@@ -197,12 +197,10 @@ export interface ParsedQuery {
   intent?: QueryIntent;
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
-
 /** Whether the query's whole phrase occurs in `text` (folded), without folding ASCII-only text. */
 export function hasPhrase(parsed: ParsedQuery, text: string): boolean {
   if (!parsed.phrase) return false;
-  if (parsed.phraseAscii && !NON_ASCII.test(text)) return parsed.phraseAscii.test(text);
+  if (parsed.phraseAscii && isAscii(text)) return parsed.phraseAscii.test(text);
   return parsed.phrase.test(fold(text));
 }
 
@@ -384,7 +382,7 @@ function parseQueryUncached(query: string): ParsedQuery {
     parsed.phrase = new RegExp(runs.map(escapeRegExp).join("[^\\p{L}\\p{N}]{0,3}"), "u");
     // Only for an ASCII pattern (under /iu a few non-ASCII letters, ſ and K, match ASCII ones).
     // Without the u flag (several times faster in JSC): in ASCII, \p{L} is A-Z a-z and \p{N} 0-9.
-    if (!runs.some((run) => NON_ASCII.test(run))) parsed.phraseAscii = new RegExp(runs.map(escapeRegExp).join("[^A-Za-z0-9]{0,3}"), "i");
+    if (runs.every(isAscii)) parsed.phraseAscii = new RegExp(runs.map(escapeRegExp).join("[^A-Za-z0-9]{0,3}"), "i");
   }
   return parsed;
 }
