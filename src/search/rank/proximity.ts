@@ -22,13 +22,13 @@ export const PROXIMITY_MIN_WORDS = 3;
 /**
  * How many of the leading candidates (best first, before the boosts) are checked, and how many of
  * each one's best chunks: locating every occurrence of the query's words costs more than the
- * phrase check, a message's score rests on its best chunks, and one ranked past the limit seldom
- * climbs far (on the eval, checking all rankPool(limit) candidates and ten chunks each ranked
- * alike but for one command question, at five times the cost).
+ * phrase check, a message's score rests on its best chunks, and the boost is for the order at the
+ * top, where an agent reads. A number of its own, not a share of the request's limit, so the first
+ * results do not change with the limit asked for. (On the eval, the first 5 ranked as the first 10
+ * did, and all rankPool(limit) candidates with ten chunks each alike but for one command question,
+ * at five times the cost.)
  */
-export function proximityPool(limit: number): number {
-  return limit;
-}
+export const PROXIMITY_CANDIDATES = 5;
 export const PROXIMITY_CHUNKS = 2;
 
 /** Occurrences of the query's content words in a text, in text order: offsets, ends and query words. */

@@ -14,7 +14,7 @@ import { snippets, type Mark } from "../text/snippets.ts";
 import type { ParsedQuery } from "../text/tokenize.ts";
 import { intentBoost } from "./intent.ts";
 import { phraseBoost } from "./phrase.ts";
-import { PROXIMITY_CHUNKS, PROXIMITY_MIN_WORDS, proximityBoost, proximityPool } from "./proximity.ts";
+import { PROXIMITY_CANDIDATES, PROXIMITY_CHUNKS, PROXIMITY_MIN_WORDS, proximityBoost } from "./proximity.ts";
 
 /** Share of a message's next few parts, and of a part's next few chunks, in its score. */
 export const OTHER_SHARE = 0.25;
@@ -243,7 +243,7 @@ export function rankMessages(docs: ScoredDoc[], options: RankOptions): MessageRe
         const text = textOf(doc);
         // Proximity beside, not instead of, the whole phrase (the phrase also holds the words in
         // order), on fewer candidates and chunks: it locates every occurrence of the query's words.
-        const near = rank < proximityPool(options.limit) && i < PROXIMITY_CHUNKS ? proximityBoost(parsed, text) : 1;
+        const near = rank < PROXIMITY_CANDIDATES && i < PROXIMITY_CHUNKS ? proximityBoost(parsed, text) : 1;
         doc.score *= phraseBoost(parsed, text) * near * intentBoost(parsed, doc, text);
       }
       group.score = groupScore(group);
