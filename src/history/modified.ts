@@ -1,6 +1,7 @@
 // Files a stretch of history changed: completed write-type tool calls and the host's patch parts.
 
 import { relativePath } from "./paths.ts";
+import { inputString } from "./tool-text.ts";
 import type { HistoryMessage, ToolPart } from "./types.ts";
 
 /** Tools whose input names the one file they write. */
@@ -20,23 +21,14 @@ export function pathsInPatch(patch: string): string[] {
   return out;
 }
 
-function stringField(input: unknown, ...names: string[]): string | undefined {
-  if (input === null || typeof input !== "object") return undefined;
-  for (const name of names) {
-    const value = (input as Record<string, unknown>)[name];
-    if (typeof value === "string" && value.trim() !== "") return value;
-  }
-  return undefined;
-}
-
 function pathsOfCall(part: ToolPart): string[] {
   if (part.status !== "completed") return [];
   if (FILE_PATH_TOOLS.has(part.tool)) {
-    const path = stringField(part.input, "filePath", "file_path", "path");
+    const path = inputString(part.input, "filePath", "file_path", "path");
     return path ? [path] : [];
   }
   if (PATCH_TOOLS.has(part.tool)) {
-    const patch = stringField(part.input, "patchText", "patch_text", "patch", "input");
+    const patch = inputString(part.input, "patchText", "patch_text", "patch", "input");
     return patch ? pathsInPatch(patch) : [];
   }
   return [];

@@ -35,6 +35,16 @@ function renderArgs(input: Record<string, unknown>, depth: number): string {
     .join(", ");
 }
 
+/** The first of the named input arguments that holds a non-blank string (a command, a path, a patch). */
+export function inputString(input: unknown, ...names: string[]): string | undefined {
+  if (input === null || typeof input !== "object") return undefined;
+  for (const name of names) {
+    const value = (input as Record<string, unknown>)[name];
+    if (typeof value === "string" && value.trim() !== "") return value;
+  }
+  return undefined;
+}
+
 /** `bash(command="ls -la", timeout=5)`: the call as the model made it, empty arguments left out. */
 export function toolCallSignature(part: ToolPart): string {
   const input = part.input;

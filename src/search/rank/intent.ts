@@ -7,6 +7,7 @@
 // `sed -n`). Checked on the leading candidates only (rank.ts), on their text, so the scan and the
 // index rank alike.
 
+import { inputString } from "../../history/tool-text.ts";
 import type { HistoryPart, ToolPart } from "../../history/types.ts";
 import type { ScoredDoc } from "../scored.ts";
 import { fold } from "../text/normalize.ts";
@@ -38,16 +39,6 @@ const QUOTED = /'[^'\n]*'|"(?:[^"\\\n]|\\.)*"/g;
  */
 const HEREDOC_WRITE_ONLY = /^\s*cat\s+(?:>\s*\S+\s+)?<<-?\s*(['"]?)(\w+)\1(?:\s*>\s*\S+)?[ \t]*\n[\s\S]*\n\s*\2\s*$/;
 
-function stringArg(input: unknown, keys: readonly string[]): string | undefined {
-  if (input === null || typeof input !== "object" || Array.isArray(input)) return undefined;
-  const record = input as Record<string, unknown>;
-  for (const key of keys) {
-    const value = record[key];
-    if (typeof value === "string" && value.length > 0) return value;
-  }
-  return undefined;
-}
-
 function hasArg(input: unknown, keys: readonly string[]): boolean {
   if (input === null || typeof input !== "object" || Array.isArray(input)) return false;
   const record = input as Record<string, unknown>;
@@ -56,7 +47,7 @@ function hasArg(input: unknown, keys: readonly string[]): boolean {
 
 /** The shell command a tool call ran, if it ran one. */
 export function commandOf(part: ToolPart): string | undefined {
-  return stringArg(part.input, COMMAND_KEYS);
+  return inputString(part.input, ...COMMAND_KEYS);
 }
 
 /** Whether a tool call changed files: an edit or write tool, or a shell command that edits. */
