@@ -3,8 +3,8 @@
 // held whole rather than as words scattered over the chunk. Checked on the leading candidates
 // only (rank.ts), on their text, so the scan and the index rank alike.
 
-import { charClass, fold, LOWER, UPPER, DIGIT } from "../text/normalize.ts";
-import { hasPhrase, type ParsedQuery } from "../text/tokenize.ts";
+import { fold } from "../text/normalize.ts";
+import { hasPhrase, isWordChar, type ParsedQuery } from "../text/tokenize.ts";
 
 /** A chunk holding the whole query phrase scores this many times more. */
 export const PHRASE_BOOST = 1.6;
@@ -12,10 +12,7 @@ export const PHRASE_BOOST = 1.6;
 /** True when `text[at]` would continue a compound: a letter, digit or underscore. */
 function continues(text: string, at: number): boolean {
   if (at < 0 || at >= text.length) return false;
-  const code = text.charCodeAt(at);
-  if (code === 0x5f) return true;
-  const cls = charClass(code);
-  return cls === LOWER || cls === UPPER || cls === DIGIT;
+  return text.charCodeAt(at) === 0x5f || isWordChar(text, at);
 }
 
 /** Where `text` (folded: `folded`) holds the compound whole from `from` on (not inside a longer word or name), or -1. */

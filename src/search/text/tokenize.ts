@@ -254,11 +254,6 @@ function isJoiner(code: number): boolean {
   return code === 0x5f || code === 0x2e || code === 0x2f || code === 0x2d || code === 0x3a || code === 0x5c;
 }
 
-function isWordStart(text: string, k: number): boolean {
-  const cls = charClass(text.charCodeAt(k));
-  return cls === LOWER || cls === UPPER || cls === DIGIT;
-}
-
 /** End of the compound whose first word starts at `i` and the number of words in it. */
 function compoundAt(text: string, i: number): { end: number; words: number } {
   let end = dottedEnd(text, i, runEnd(text, i));
@@ -266,7 +261,7 @@ function compoundAt(text: string, i: number): { end: number; words: number } {
   for (;;) {
     let k = end;
     while (k < text.length && isJoiner(text.charCodeAt(k))) k++;
-    if (k === end || k >= text.length || !isWordStart(text, k)) return { end, words };
+    if (k === end || k >= text.length || !isWordChar(text, k)) return { end, words };
     end = dottedEnd(text, k, runEnd(text, k));
     words++;
   }
@@ -408,7 +403,8 @@ export function countTerm(text: string, folded: string, term: QueryTerm, positio
   return count;
 }
 
-function isWordChar(text: string, index: number): boolean {
+/** Whether text[index] is a letter or a digit. */
+export function isWordChar(text: string, index: number): boolean {
   const cls = charClass(text.charCodeAt(index));
   return cls === LOWER || cls === UPPER || cls === DIGIT;
 }
