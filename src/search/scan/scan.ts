@@ -38,7 +38,7 @@ export function termGates(terms: ParsedQuery["terms"]): { gates: number[]; order
   return { gates, order };
 }
 
-export interface TermFinders {
+interface TermFinders {
   terms: ParsedQuery["terms"];
   /** Each ASCII term as a case-insensitive global pattern (undefined for a non-ASCII term). */
   finders: Array<RegExp | undefined>;
@@ -65,7 +65,7 @@ export function termFinders(terms: ParsedQuery["terms"]): TermFinders {
 }
 
 /** Whether ASCII `text` holds the lower-case ASCII `token` at `start`, ignoring case. */
-export function holdsAt(text: string, start: number, token: string): boolean {
+function holdsAt(text: string, start: number, token: string): boolean {
   if (start < 0 || start + token.length > text.length) return false;
   for (let k = 0; k < token.length; k++) {
     const c = text.charCodeAt(start + k);

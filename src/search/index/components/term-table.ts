@@ -24,10 +24,9 @@ export class TermTable {
 
   /** Heap bytes held by the table's arrays. */
   bytes(): number {
-    let letters = 0;
-    for (const list of this.letterTerms) letters += list?.ids.byteLength ?? 0;
-    letters += this.decimalTerms.ids.byteLength;
-    return this.chars.byteLength + this.start.byteLength + this.length.byteLength + this.hashes.byteLength + this.slots.byteLength + letters;
+    let idLists = this.decimalTerms.ids.byteLength;
+    for (const list of this.letterTerms) idLists += list?.ids.byteLength ?? 0;
+    return this.chars.byteLength + this.start.byteLength + this.length.byteLength + this.hashes.byteLength + this.slots.byteLength + idLists;
   }
 
   /** Term id of folded[start, end), or -1 when absent. */
