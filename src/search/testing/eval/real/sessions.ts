@@ -1,7 +1,7 @@
 // Loads the real sessions of ../shared/corpus/dev (opencode export shape, gzipped) through the
 // host adapter's own mapping, so the eval searches exactly what the plugin would see.
 
-import { readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
@@ -30,6 +30,7 @@ export function loadRealSession(file: string): RealSession {
 
 /** Every session of the folder, in file-name order. */
 export function loadRealSessions(dir: string = DEV_CORPUS_DIR): RealSession[] {
+  if (!existsSync(dir)) throw new Error(`the real-session corpus is not at ${dir}: the eval reads ../shared/corpus/dev/ beside the checkout, where CI places it`);
   return readdirSync(dir)
     .filter((file) => file.endsWith(".json.gz"))
     .sort()
