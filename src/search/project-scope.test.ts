@@ -35,6 +35,26 @@ describe("project scope", () => {
     }
   });
 
+  it("judges a message's length against its own session, so project scope keeps the session's order of lengths", async () => {
+    const source = new MemorySource();
+    const chatFiller = (i: number) => `Sounds good, moving on to step ${i} of the plan.`;
+    const short = "The retry of each upload works now.";
+    const long = Array.from({ length: 4 }, (_, i) => `Pass ${i}: the retry wrapper re-sent the upload after a timeout; ${"the logs showed nothing else of note here. ".repeat(4)}`).join("\n");
+    // A chat session: short messages, and the two candidates (both words in each, never side by side).
+    const chat = addSession(source, "ses_chat", [...Array.from({ length: 10 }, (_, i) => chatFiller(i)), short, long], T0);
+    // An agent run of long tool-output-like messages: it raises the average length of all sessions.
+    addSession(source, "ses_logs", Array.from({ length: 10 }, (_, i) => `Build log ${i}:\n${"compiling module, linking objects, writing cache. ".repeat(60)}`), T0 + 100_000);
+    const [shortId, longId] = [chat[10]!.id, chat[11]!.id];
+    for (const built of [false, true]) {
+      const service = testService(source);
+      if (built) for (const id of ["ses_chat", "ses_logs"]) await service.indexed(id);
+      const alone = (await service.search({ ...projectRequest("upload retry"), scope: "session", sessionId: "ses_chat" })).results.map((r) => r.message.id);
+      const project = (await service.search(projectRequest("upload retry"))).results.map((r) => r.message.id);
+      expect(alone.slice(0, 2)).toEqual([shortId, longId]);
+      expect(project.slice(0, 2)).toEqual([shortId, longId]);
+    }
+  });
+
   it("never returns the calling session's live turn, in project or session scope", async () => {
     const source = new MemorySource();
     const own = addSession(source, "ses_caller", ["We picked the walrus protocol for sync.", "Agreed: walrus protocol it is.", "What did we decide about the walrus protocol?"], T0);

@@ -1,7 +1,8 @@
 // Project scope: every session searched with bounded concurrency under one time budget; what is
 // not searched when the budget runs out is counted, and the answer says it is partial. Keyword
-// results of every session are scored against the statistics of all sessions searched (document
-// count, document frequency, average length), so scores compare across sessions. A keyword query's
+// results of every session are scored with the document count and frequencies of all sessions
+// searched (their lengths against their own session's average: rank/rescore.ts), so scores compare
+// across sessions. A keyword query's
 // words found in no session searched are corrected once over the scope (text/typos.ts) and every
 // session searched again with the corrected query.
 

@@ -155,7 +155,7 @@ export async function nearestTerms(
   return nearestTermsByScan(view.messages.slice(0, view.visibleEnd), options.visibility, words, options);
 }
 
-/** Ranks a session's documents into messages with hits (`global`: rescored against those statistics first). */
+/** Ranks a session's documents into messages with hits (`global`: rescored with those statistics first, rescore.ts). */
 export function rankSession(
   collected: CollectedSession,
   query: Query,
@@ -164,7 +164,7 @@ export function rankSession(
   global?: CollectionStats,
 ): MessageResult[] {
   const textOf = textReader(options.visibility);
-  if (global && query.kind === "keyword") rescore(collected.docs, query.parsed, global, textOf);
+  if (global && query.kind === "keyword") rescore(collected.docs, query.parsed, global, collected.stats ?? global, textOf);
   const marks =
     query.kind === "keyword" ? (text: string) => keywordMarks(text, query.parsed) : (_: string, doc: ScoredDoc) => patternMarks(doc.spans);
   return rankMessages(collected.docs, {

@@ -1,7 +1,7 @@
 // Project scope: documents found in several sessions, each scored against its own session's
-// statistics, are scored again against the statistics of every session searched, so a message
-// holding the whole query in a session where its words are common is not beaten by a partial
-// match where they are rare.
+// statistics, are scored again with the document frequencies of every session searched, so a
+// message holding the whole query in a session where its words are common is not beaten by a
+// partial match where they are rare. Length stays judged against the document's own session.
 
 import { queryWeights, scoreCounts, type CollectionStats } from "./bm25.ts";
 import type { ScoredDoc } from "../scored.ts";
@@ -23,11 +23,17 @@ export function termCounts(text: string, parsed: ParsedQuery, input = 0): number
   return counts(text.slice(input), 1).map((tf, t) => tf + inInput[t]!);
 }
 
-/** Scores each document again against `stats`; counts missing on a document are read from its text. */
-export function rescore(docs: readonly ScoredDoc[], parsed: ParsedQuery, stats: CollectionStats, textOf: (doc: ScoredDoc) => string): void {
+/**
+ * Scores each of one session's documents again with the idf of `stats` (every session searched)
+ * and the average length of `own` (the session's): a word's rarity is a fact of the whole
+ * collection, a document's length is long or short for the session it belongs to (a chat's
+ * messages run shorter than an agent run's tool outputs), so a session's messages keep the order
+ * of lengths its own search gives them. Counts missing on a document are read from its text.
+ */
+export function rescore(docs: readonly ScoredDoc[], parsed: ParsedQuery, stats: CollectionStats, own: CollectionStats, textOf: (doc: ScoredDoc) => string): void {
   if (stats.docs === 0) return;
   const weights = queryWeights(stats, parsed.terms);
-  const avg = stats.length / stats.docs;
+  const avg = own.docs > 0 ? own.length / own.docs : stats.length / stats.docs;
   for (const doc of docs) {
     doc.tfs ??= termCounts(textOf(doc), parsed, doc.input);
     doc.score = scoreCounts(doc.tfs, doc.end - doc.start, weights, avg);
