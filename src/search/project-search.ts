@@ -38,8 +38,8 @@ export interface SessionFound {
   collected: CollectedSession;
   rank(global?: CollectionStats): MessageResult[];
   turnOf(messageId: string): number;
-  /** Searched through its built index: the indexed term nearest a word (typos). */
-  nearestTerm?(word: string): NearestTerm | undefined;
+  /** The term of its documents nearest to each word (typos); undefined past the deadline. */
+  nearestTerms?(words: readonly string[]): Promise<Map<string, NearestTerm> | undefined>;
 }
 
 export type SearchOne = (session: SessionInfo, deadline: number, query: Query) => Promise<SessionFound | undefined>;
@@ -120,9 +120,9 @@ export async function searchProject(
 
 /**
  * Corrections of a keyword query's words found in no session searched (a word found anywhere is
- * kept), each the nearest term of the sessions searched through a built index. A session searched
- * cold (its index still building) offers none: its terms count from its next search on. Each
- * session's term table is walked in its own slice, until the deadline.
+ * kept), each the nearest term of the sessions searched, through a session's index or, searched
+ * cold, its text (the same terms and choice). Each session is looked up in its own slice, until
+ * the deadline.
  */
 async function typoCorrections(query: Query, found: readonly SessionFound[], deadline: number): Promise<Map<string, string>> {
   const corrections = new Map<string, string>();
@@ -137,13 +137,12 @@ async function typoCorrections(query: Query, found: readonly SessionFound[], dea
   if (missing.length === 0) return corrections;
   const candidates = new Map<string, NearestTerm[]>(missing.map((word) => [word, []]));
   for (const one of found) {
-    if (one.collected.via !== "index" || !one.nearestTerm) continue;
+    if (!one.nearestTerms) continue;
     await maybeYield();
     if (now() > deadline) break;
-    for (const word of missing) {
-      const nearest = one.nearestTerm(word);
-      if (nearest) candidates.get(word)!.push(nearest);
-    }
+    const nearest = await one.nearestTerms(missing);
+    if (!nearest) break;
+    for (const [word, term] of nearest) candidates.get(word)!.push(term);
   }
   for (const [word, nearest] of candidates) {
     const term = bestNearest(nearest);

@@ -20,7 +20,7 @@ import { rankSessions, type RankedSession } from "./rank/rank-sessions.ts";
 import { MESSAGE_SCORE_PARTS, messageScore, partScore, rankPool } from "./rank/rank.ts";
 import type { SearchFilters } from "./scored.ts";
 import { asSearch, maybeYield, now } from "./scheduler.ts";
-import { collectSession, rankSession, type Query } from "./session-search.ts";
+import { collectSession, nearestTerms, rankSession, type Query } from "./session-search.ts";
 import { parseQuery } from "./text/tokenize.ts";
 import { ViewCache } from "./view-cache.ts";
 
@@ -232,7 +232,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
           collected,
           rank: (global) => rankSession(collected, query, limits, searchOptions, global),
           turnOf: (id: string) => view.turnNumbers[view.indexById.get(id) ?? -1] ?? 0,
-          nearestTerm: (word: string) => indexed.index.nearestTerm(word),
+          nearestTerms: (words: readonly string[]) => nearestTerms(view, collected, words, searchOptions),
         };
       },
       { concurrency: config.project_concurrency, budgetMs: budgetMs ?? config.project_time_budget_ms, limit, signal },

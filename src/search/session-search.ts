@@ -9,11 +9,13 @@ import { patternScan, type Matcher } from "./scan/pattern.ts";
 import { emptyStats, type CollectionStats } from "./rank/bm25.ts";
 import { rankMessages, textReader, type MessageResult } from "./rank/rank.ts";
 import { rescore } from "./rank/rescore.ts";
+import { nearestTermsByScan } from "./scan/nearest-terms.ts";
 import { scanSession } from "./scan/scan.ts";
 import { maybeYield } from "./scheduler.ts";
 import type { DocFilter, ScoredDoc, SearchFilters } from "./scored.ts";
 import { keywordMarks, patternMarks } from "./text/snippets.ts";
 import type { ParsedQuery } from "./text/tokenize.ts";
+import type { NearestTerm } from "./text/typos.ts";
 
 /** An index this far behind (code units of new text) is updated in the background; we scan. */
 export const MAX_WAIT_CHARS = 256 * 1024;
@@ -128,6 +130,29 @@ export async function collectSession(sessionView: SessionView, query: Query, fil
   const collected: CollectedSession = { docs, via };
   if (stats) collected.stats = stats;
   return collected;
+}
+
+/**
+ * The term of the session's documents nearest to each word (typos), where the search found them:
+ * its index, or its visible messages' text. Undefined when the deadline passes first.
+ */
+export async function nearestTerms(
+  sessionView: SessionView,
+  collected: CollectedSession,
+  words: readonly string[],
+  options: SessionSearchOptions,
+): Promise<Map<string, NearestTerm> | undefined> {
+  if (collected.via === "index" && options.indexed) {
+    const index = options.indexed.index;
+    const nearest = new Map<string, NearestTerm>();
+    for (const word of words) {
+      const term = index.nearestTerm(word);
+      if (term) nearest.set(word, term);
+    }
+    return nearest;
+  }
+  const view = searchableView(sessionView);
+  return nearestTermsByScan(view.messages.slice(0, view.visibleEnd), options.visibility, words, options);
 }
 
 /** Ranks a session's documents into messages with hits (`global`: rescored with those statistics first, rescore.ts). */

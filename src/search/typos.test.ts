@@ -1,12 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { textMessage } from "../history/testing/messages.ts";
+import { assistant, textMessage, toolCall, user } from "../history/testing/messages.ts";
+import type { SearchRequest } from "./service.ts";
 import { MemorySource } from "../host/testing/memory-source.ts";
 import { formatSearchAnswer } from "./format.ts";
 import { testService } from "./testing/service.ts";
 import { TermTable } from "./index/components/term-table.ts";
 import { parseQuery } from "./text/tokenize.ts";
-import { bestNearest, boundedDistance, CORRECTION_WEIGHT, correctQuery, editDistance, maxEdits, rewriteQuery } from "./text/typos.ts";
+import { bestNearest, boundedDistance, CORRECTION_WEIGHT, correctionDistance, correctQuery, editDistance, maxEdits, rewriteQuery } from "./text/typos.ts";
 
 const T0 = Date.UTC(2025, 0, 1);
 
@@ -111,10 +112,34 @@ describe("typo corrections", () => {
     expect(weight(path, "hist")).toBe(weight(typedPath, "hist"));
   });
 
-  it("pick among sessions' nearest terms the fewest edits away, then the one in most documents", () => {
+  it("pick among sessions' nearest terms the fewest edits away, then the one in most documents, then the first in code-unit order", () => {
     expect(bestNearest([{ term: "cast", distance: 1, df: 9 }, { term: "case", distance: 1, df: 5 }, { term: "case", distance: 1, df: 6 }])).toBe("case");
     expect(bestNearest([{ term: "castle", distance: 2, df: 50 }, { term: "cast", distance: 1, df: 1 }])).toBe("cast");
+    expect(bestNearest([{ term: "cast", distance: 1, df: 3 }, { term: "case", distance: 1, df: 3 }])).toBe("case");
+    expect(bestNearest([{ term: "case", distance: 1, df: 3 }, { term: "cast", distance: 1, df: 3 }])).toBe("case");
     expect(bestNearest([])).toBeUndefined();
+  });
+
+  it("correct a word only to terms with its first letter", () => {
+    const codes = (term: string) => Uint16Array.from(term, (c) => c.charCodeAt(0));
+    expect(correctionDistance("unit", codes("init"), 0, 4, 1)).toBe(2);
+    expect(correctionDistance("hand", codes("and"), 0, 3, 1)).toBe(2);
+    expect(correctionDistance("histgram", codes("histogram"), 0, 9, 2)).toBe(1);
+    expect(correctionDistance("fals", codes("false"), 0, 5, 1)).toBe(1);
+  });
+
+  it("leave a real word that no document holds alone rather than search a word one edit away at its start", async () => {
+    const source = new MemorySource();
+    const messages = [
+      textMessage("s1", "user", "Ran the tests of the init module again.", T0),
+      textMessage("s1", "assistant", "The pylint tests passed at the end.", T0 + 1000),
+    ];
+    source.add({ id: "s1", title: "t", created: T0, updated: T0 }, messages);
+    const service = testService(source);
+    await service.indexed("s1");
+    const answer = await service.search({ query: "which pylint unit tests ran", callerSessionId: "other", sessionId: "s1", scope: "session", types: ["text"] });
+    expect(answer.corrections).toBeUndefined();
+    expect(answer.results[0]?.message.id).toBe(messages[1]!.id);
   });
 });
 
@@ -164,5 +189,72 @@ describe("typo corrections in project scope", () => {
     const answer = await search("parser histgram");
     expect(answer.corrections).toEqual(new Map([["histgram", "histogram"]]));
     expect(answer.results.map((r) => r.message.id).slice(0, 2)).toEqual([ids.a![0], ids.b![0]]);
+  });
+});
+
+describe("typo corrections cold and warm", () => {
+  /** The same request answered cold (a fresh service: every session scanned) and warm (every session indexed first). */
+  async function bothPaths(source: MemorySource, request: SearchRequest) {
+    const answer = async (warm: boolean) => {
+      const service = testService(source);
+      if (warm) for (const id of source.sessions.keys()) await service.indexed(id);
+      const { results, corrections } = await service.search(request);
+      return { ids: results.map((r) => `${r.message.id} ${r.score.toFixed(9)}`), corrections: corrections && [...corrections] };
+    };
+    return { cold: await answer(false), warm: await answer(true) };
+  }
+
+  const WORDS = ["histogram", "history", "histograms", "simplification", "patterns", "pattern", "collect", "collected", "init", "unit", "limit", "limits", "ylim", "stepHistogram", "path_simplify", "3.6.9", "cut"];
+  const text = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 6 }).map((words) => words.join(" "));
+  const message = fc.tuple(fc.boolean(), text, text).map(([isUser, a, b]) =>
+    isUser ? user(a) : assistant([a, toolCall("bash", { command: `grep ${b}` }, "completed", `${b}\n${a}\n`)]),
+  );
+  // A query word with one or two edits (or none): deleted, doubled or swapped letters.
+  const typo = fc.tuple(fc.constantFrom(...WORDS.filter((w) => /^[a-z]+$/.test(w))), fc.nat(), fc.constantFrom("drop", "double", "swap", "none")).map(([word, at, edit]) => {
+    const k = 1 + (at % (word.length - 2));
+    if (edit === "drop") return word.slice(0, k) + word.slice(k + 1);
+    if (edit === "double") return word.slice(0, k) + word[k] + word.slice(k);
+    if (edit === "swap") return word.slice(0, k) + word[k + 1] + word[k] + word.slice(k + 2);
+    return word;
+  });
+  const query = fc.array(typo, { minLength: 1, maxLength: 3 }).map((words) => words.join(" "));
+
+  it("rank alike and report the same substitutions in one session", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(message, { minLength: 1, maxLength: 8 }), query, async (messages, q) => {
+        const source = new MemorySource();
+        source.add({ id: "s1", title: "t", created: T0, updated: T0 }, messages.map((m) => ({ ...m, sessionId: "s1" })));
+        const { cold, warm } = await bothPaths(source, { query: q, callerSessionId: "other", sessionId: "s1", scope: "session", types: ["text", "tool"] });
+        expect(cold).toEqual(warm);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("rank alike and report the same substitutions over a project", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(message, { minLength: 1, maxLength: 5 }), fc.array(message, { minLength: 1, maxLength: 5 }), query, async (a, b, q) => {
+        const source = new MemorySource();
+        source.add({ id: "a", title: "a", created: T0, updated: T0 }, a.map((m) => ({ ...m, sessionId: "a" })));
+        source.add({ id: "b", title: "b", created: T0, updated: T0 + 1 }, b.map((m) => ({ ...m, sessionId: "b" })));
+        const { cold, warm } = await bothPaths(source, { query: q, callerSessionId: "other", scope: "project", types: ["text", "tool"] });
+        expect(cold).toEqual(warm);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it("offer no term that only removed messages held", async () => {
+    const source = new MemorySource();
+    const kept = [textMessage("s1", "user", "The step limit is wrong.", T0), textMessage("s1", "assistant", "Raised the limit.", T0 + 1000), textMessage("s1", "user", "Thanks.", T0 + 2000)];
+    const removed = textMessage("s1", "assistant", "The histogram is cut off.", T0 + 3000);
+    source.add({ id: "s1", title: "t", created: T0, updated: T0 }, [...kept, removed]);
+    const service = testService(source);
+    await service.indexed("s1");
+    source.add({ id: "s1", title: "t", created: T0, updated: T0 }, kept);
+    await service.indexed("s1");
+    const request: SearchRequest = { query: "histgram limit", callerSessionId: "other", sessionId: "s1", scope: "session", types: ["text"] };
+    expect((await service.search(request)).corrections).toBeUndefined();
+    expect((await testService(source).search(request)).corrections).toBeUndefined();
   });
 });

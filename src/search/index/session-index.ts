@@ -11,9 +11,9 @@ import type { SearchFilters } from "../scored.ts";
 import { HIT_TYPES, messageDocs } from "../text/documents.ts";
 import { flatDocumentProperties, flatSchemaValidator } from "./components/flat-document.ts";
 import { createMetaStoreComponent, type ChunkDocument, type DocMeta, type MetaStore } from "./components/meta-store.ts";
-import { collectionStats, createPostingsIndexComponent, searchStore, type PostingsIndexStore, type ResultGrouping } from "./components/postings-index.ts";
-import { countPostings, postingsBytes, trimSteps } from "./components/postings.ts";
-import { boundedDistance, maxEdits, type NearestTerm } from "../text/typos.ts";
+import { collectionStats, createPostingsIndexComponent, liveDocFrequency, searchStore, type PostingsIndexStore, type ResultGrouping } from "./components/postings-index.ts";
+import { postingsBytes, trimSteps } from "./components/postings.ts";
+import { correctionDistance, isNearer, maxEdits, type NearestTerm } from "../text/typos.ts";
 import { TermTokenizer } from "./components/tokenizer.ts";
 import type { CollectionStats } from "../rank/bm25.ts";
 import type { ParsedQuery } from "../text/tokenize.ts";
@@ -270,26 +270,28 @@ export class SessionIndex {
 
   /**
    * The indexed term nearest to `word` (a typo's correction; text/typos.ts): at most maxEdits
-   * away, letters only, the most frequent among the nearest, with its distance and document
-   * frequency (project scope picks among sessions' answers). Walks the term table once.
+   * away, letters only, held by a live document, chosen by isNearer, with its distance and
+   * document frequency (project scope picks among sessions' answers). Walks the term table once.
    */
   nearestTerm(word: string): NearestTerm | undefined {
     const postings = this.db.data.index.postings;
+    const terms = postings.terms;
     let max = maxEdits(word.length);
-    let best = -1;
-    let bestDf = 0;
-    postings.terms.forEachLetterTerm(word.length - max, word.length + max, (chars, start, length, id) => {
-      const distance = boundedDistance(word, chars, start, length, max);
+    let best: NearestTerm | undefined;
+    terms.forEachLetterTerm(word.length - max, word.length + max, (chars, start, length, id) => {
+      const distance = correctionDistance(word, chars, start, length, max);
       if (distance > max || distance === 0) return;
-      const df = countPostings(postings, id);
+      const df = liveDocFrequency(postings, id);
       if (df === 0) return;
-      if (distance < max || best < 0 || df > bestDf) {
-        best = id;
-        bestDf = df;
+      // The term's text is made only when it may win (a tie on edits and documents compares it).
+      if (best && (distance > best.distance || (distance === best.distance && df < best.df))) return;
+      const candidate = { term: terms.text(id), distance, df };
+      if (isNearer(candidate, best)) {
+        best = candidate;
         max = distance;
       }
     });
-    return best < 0 ? undefined : { term: postings.terms.text(best), distance: max, df: bestDf };
+    return best;
   }
 
   /** The statistics BM25 ranks the query's terms with in this index (project scope sums them). */

@@ -16,7 +16,19 @@ export interface NearestTerm {
   df: number;
 }
 
-/** The best of several indexes' nearest terms: fewest edits, then most documents (summed per term). */
+/**
+ * Whether `candidate` is a better correction than `best`: fewer edits, then more documents, then
+ * the first in code-unit order, so neither the order terms were indexed in nor the order sessions
+ * answered decides a tie.
+ */
+export function isNearer(candidate: NearestTerm, best: NearestTerm | undefined): boolean {
+  if (!best) return true;
+  if (candidate.distance !== best.distance) return candidate.distance < best.distance;
+  if (candidate.df !== best.df) return candidate.df > best.df;
+  return candidate.term < best.term;
+}
+
+/** The best of several sessions' nearest terms (isNearer), their documents summed per term. */
 export function bestNearest(candidates: Iterable<NearestTerm>): string | undefined {
   const byTerm = new Map<string, NearestTerm>();
   for (const candidate of candidates) {
@@ -24,9 +36,7 @@ export function bestNearest(candidates: Iterable<NearestTerm>): string | undefin
     byTerm.set(candidate.term, seen ? { ...seen, df: seen.df + candidate.df } : candidate);
   }
   let best: NearestTerm | undefined;
-  for (const candidate of byTerm.values()) {
-    if (!best || candidate.distance < best.distance || (candidate.distance === best.distance && candidate.df > best.df)) best = candidate;
-  }
+  for (const candidate of byTerm.values()) if (isNearer(candidate, best)) best = candidate;
   return best?.term;
 }
 
@@ -70,6 +80,18 @@ export function boundedDistance(a: string, b: ArrayLike<number>, bStart: number,
     [prevPrev, prev, row] = [prev, row, prevPrev];
   }
   return Math.min(prev[bLength]!, max + 1);
+}
+
+/**
+ * Edits from a query word to an indexed term that may correct it (the term's `length` character
+ * codes from `start`), or max + 1 when it may not: a correction keeps the word's first letter.
+ * People seldom mistype a word's first letter, while a short word one edit from another real word
+ * at its start is a different word (`unit`/`init`, `hand`/`and`, `lack`/`back`), not a typo of it;
+ * Lucene's spell checker requires the same (DirectSpellChecker's minPrefix of 1).
+ */
+export function correctionDistance(word: string, chars: ArrayLike<number>, start: number, length: number, max: number): number {
+  if (length === 0 || chars[start] !== word.charCodeAt(0)) return max + 1;
+  return boundedDistance(word, chars, start, length, max);
 }
 
 const WORD = /^[a-z]+$/;

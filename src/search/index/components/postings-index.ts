@@ -73,7 +73,7 @@ function scratchFor(store: PostingsStore): Scratch {
  * Live documents holding a term. Removed (and replaced) documents stay in the postings until a
  * rebuild: counting them would skew idf away from what a fresh build (and the scan) gives.
  */
-function liveDocFrequency(store: PostingsStore, term: number): number {
+export function liveDocFrequency(store: PostingsStore, term: number): number {
   if (store.deadDocs === 0) return countPostings(store, term);
   const alive = store.alive;
   let count = 0;

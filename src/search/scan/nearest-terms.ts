@@ -1,0 +1,93 @@
+// Typo corrections on the cold path: the terms nearest to query words found nowhere, read from
+// the session's text itself with the index's tokenizer, chunks and choice (text/typos.ts), so a
+// session searched before its index is built is corrected as it will be once it is. A pass over
+// every chunk: it runs only for a query holding a word no document holds.
+
+import type { HistoryMessage } from "../../history/types.ts";
+import type { ToolVisibility } from "../../history/tool-visibility.ts";
+import { maybeYield, now, sliceSpent } from "../scheduler.ts";
+import { docText, partChunks, partPieces } from "../text/documents.ts";
+import { fold } from "../text/normalize.ts";
+import { TokenSpans, tokenSpans } from "../text/tokenize.ts";
+import { correctionDistance, isNearer, maxEdits, type NearestTerm } from "../text/typos.ts";
+
+/** A term seen by the pass: in how many chunks, and the last chunk counted. */
+interface Seen {
+  df: number;
+  lastDoc: number;
+}
+
+function isLetters(folded: string, start: number, end: number): boolean {
+  for (let k = start; k < end; k++) {
+    const c = folded.charCodeAt(k);
+    if (c < 97 || c > 122) return false;
+  }
+  return true;
+}
+
+/**
+ * For each word, the term of the messages' chunks nearest to it (as SessionIndex.nearestTerm
+ * picks it), or none; undefined when the deadline passes first.
+ */
+export async function nearestTermsByScan(
+  messages: readonly HistoryMessage[],
+  visibility: ToolVisibility,
+  words: readonly string[],
+  options: { deadline?: number; signal?: AbortSignal | undefined } = {},
+): Promise<Map<string, NearestTerm> | undefined> {
+  const nearest = new Map<string, NearestTerm>();
+  if (words.length === 0) return nearest;
+  const minLength = Math.min(...words.map((word) => word.length - maxEdits(word.length)));
+  const maxLength = Math.max(...words.map((word) => word.length + maxEdits(word.length)));
+  const seen = new Map<string, Seen>();
+  const spans = new TokenSpans();
+  let doc = 0;
+  const count = (piece: string): void => {
+    const folded = fold(piece);
+    tokenSpans(piece, spans);
+    for (let i = 0; i < spans.size; i += 2) {
+      const start = spans.data[i]!;
+      const end = spans.data[i + 1]!;
+      if (end - start < minLength || end - start > maxLength || !isLetters(folded, start, end)) continue;
+      const term = folded.slice(start, end);
+      const entry = seen.get(term);
+      if (!entry) seen.set(term, { df: 1, lastDoc: doc });
+      else if (entry.lastDoc !== doc) {
+        entry.df++;
+        entry.lastDoc = doc;
+      }
+    }
+  };
+  for (const message of messages) {
+    for (const part of message.parts) {
+      const found = partPieces(part, visibility);
+      if (!found) continue;
+      for (const chunk of partChunks(found)) {
+        doc++;
+        // A chunk's pieces end at word boundaries (the index tokenizes them joined).
+        if (chunk.whole) for (const piece of chunk.pieces) count(piece);
+        else count(docText(chunk));
+      }
+    }
+    if (sliceSpent()) {
+      await maybeYield();
+      options.signal?.throwIfAborted();
+      if (options.deadline !== undefined && now() > options.deadline) return undefined;
+    }
+  }
+  const codes = new Uint16Array(maxLength);
+  for (const word of words) {
+    const max = maxEdits(word.length);
+    let best: NearestTerm | undefined;
+    for (const [term, { df }] of seen) {
+      if (Math.abs(term.length - word.length) > max) continue;
+      for (let k = 0; k < term.length; k++) codes[k] = term.charCodeAt(k);
+      const distance = correctionDistance(word, codes, 0, term.length, max);
+      if (distance === 0 || distance > max) continue;
+      const candidate = { term, distance, df };
+      if (isNearer(candidate, best)) best = candidate;
+    }
+    if (best) nearest.set(word, best);
+  }
+  return nearest;
+}
