@@ -244,6 +244,21 @@ describe("typo corrections cold and warm", () => {
     );
   });
 
+  it("scan again with the corrected query rather than wait for the build the first scan started", async () => {
+    const source = new MemorySource();
+    const filler = "alpha beta gamma delta epsilon zeta theta kappa lambda sigma omega river stone cloud forest ember ".repeat(8);
+    const messages = Array.from({ length: 2000 }, (_, i) => textMessage("s1", i % 2 === 0 ? "user" : "assistant", `${filler} step${i}`, T0 + i * 1000));
+    messages.push(textMessage("s1", "assistant", "The step histogram is cut off at the top.", T0 + 3_000_000));
+    source.add({ id: "s1", title: "t", created: T0, updated: T0 }, messages);
+    const service = testService(source);
+    const answer = await service.search({ query: "histgram cut", callerSessionId: "other", sessionId: "s1", scope: "session", types: ["text"] });
+    expect(answer.corrections).toEqual(new Map([["histgram", "histogram"]]));
+    expect(answer.results[0]?.message.id).toBe(messages[messages.length - 1]!.id);
+    // The build goes on in the background, after the answer.
+    const entry = service.cache.get(service.cache.keys().find((key) => key.startsWith("s1\u0000"))!)!;
+    expect(entry.built).toBe(false);
+  });
+
   it("offer no term that only removed messages held", async () => {
     const source = new MemorySource();
     const kept = [textMessage("s1", "user", "The step limit is wrong.", T0), textMessage("s1", "assistant", "Raised the limit.", T0 + 1000), textMessage("s1", "user", "Thanks.", T0 + 2000)];
