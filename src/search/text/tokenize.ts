@@ -195,6 +195,12 @@ export interface ParsedQuery {
   compounds: Compound[];
   /** What the query's wording asks for: a command run, a change made (text/intent.ts); absent for neither. */
   intent?: QueryIntent;
+  /**
+   * The query asks why (holds "why" beside content words, and no path or name): answered by an
+   * explanation of a cause (rank/cause.ts). A why question naming a path or identifier is
+   * answered where that name stands, explained or not.
+   */
+  asksWhy?: true;
 }
 
 /** Whether the query's whole phrase occurs in `text` (folded), without folding ASCII-only text. */
@@ -373,6 +379,7 @@ function parseQueryUncached(query: string): ParsedQuery {
   const parsed: ParsedQuery = { terms, groups, compounds };
   const intent = queryIntent(intentWords);
   if (intent) parsed.intent = intent;
+  if (content && compounds.length === 0 && runs.includes("why")) parsed.asksWhy = true;
   if (terms.length >= 2 && runs.length >= 1) {
     parsed.phrase = new RegExp(runs.map(escapeRegExp).join("[^\\p{L}\\p{N}]{0,3}"), "u");
     // Only for an ASCII pattern (under /iu a few non-ASCII letters, ſ and K, match ASCII ones).
