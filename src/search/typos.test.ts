@@ -7,7 +7,7 @@ import { formatSearchAnswer } from "./format.ts";
 import { testService } from "./testing/service.ts";
 import { TermTable } from "./index/components/term-table.ts";
 import { parseQuery } from "./text/tokenize.ts";
-import { bestNearest, boundedDistance, CORRECTION_WEIGHT, correctionDistance, correctQuery, editDistance, maxEdits, rewriteQuery } from "./text/typos.ts";
+import { bestNearest, boundedDistance, CORRECTION_WEIGHT, correctionDistance, correctQuery, editDistance, maxEdits, rewriteQuery, unmatchedWords } from "./text/typos.ts";
 
 const T0 = Date.UTC(2025, 0, 1);
 
@@ -118,6 +118,16 @@ describe("typo corrections", () => {
     expect(bestNearest([{ term: "cast", distance: 1, df: 3 }, { term: "case", distance: 1, df: 3 }])).toBe("case");
     expect(bestNearest([{ term: "case", distance: 1, df: 3 }, { term: "cast", distance: 1, df: 3 }])).toBe("case");
     expect(bestNearest([])).toBeUndefined();
+  });
+
+  it("leave alone a word typed again in the query, only its other forms left to it", async () => {
+    // `local` is a term of the identifier before it: the second `local` keeps only its other forms.
+    const parsed = parseQuery("UnboundLocalError local");
+    expect(unmatchedWords(parsed, parsed.terms.map(() => 0))).toEqual(["unboundlocalerror"]);
+    const source = new MemorySource();
+    source.add({ id: "s1", title: "t", created: T0, updated: T0 }, [textMessage("s1", "assistant", "UnboundLocalError raised in the loop.", T0)]);
+    const answer = await testService(source).search({ query: "UnboundLocalError local", callerSessionId: "other", sessionId: "s1", scope: "session", types: ["text"] });
+    expect(answer.corrections).toBeUndefined();
   });
 
   it("correct a word only to terms with its first letter", () => {
