@@ -55,6 +55,20 @@ describe("project scope", () => {
     }
   });
 
+  it("weighs a session's messages by the share of the query's words the session holds", async () => {
+    const source = new MemorySource();
+    // Session a holds both words of the query, never in one message; session b only one, more often.
+    const a = addSession(source, "ses_a", [...FILLER, "The walrus importer reads the old dump now.", ...FILLER, "Schema migration notes are in the wiki."], T0);
+    const b = addSession(source, "ses_b", [...FILLER, "The walrus walrus walrus mascot got a new hat.", ...FILLER], T0 + 100_000);
+    for (const built of [false, true]) {
+      const service = testService(source);
+      if (built) for (const id of ["ses_a", "ses_b"]) await service.indexed(id);
+      const ids = (await service.search(projectRequest("walrus migration"))).results.map((r) => r.message.id);
+      expect(ids.indexOf(a[3]!.id)).toBeLessThan(ids.indexOf(b[3]!.id));
+      expect(ids.indexOf(b[3]!.id)).toBeGreaterThanOrEqual(0);
+    }
+  });
+
   it("never returns the calling session's live turn, in project or session scope", async () => {
     const source = new MemorySource();
     const own = addSession(source, "ses_caller", ["We picked the walrus protocol for sync.", "Agreed: walrus protocol it is.", "What did we decide about the walrus protocol?"], T0);

@@ -42,7 +42,8 @@ export interface SessionFound {
   nearestTerms?(words: readonly string[]): Promise<Map<string, NearestTerm> | undefined>;
 }
 
-export type SearchOne = (session: SessionInfo, deadline: number, query: Query) => Promise<SessionFound | undefined>;
+/** `corrected`: the search again with typos corrected, part of the same request. */
+export type SearchOne = (session: SessionInfo, deadline: number, query: Query, corrected: boolean) => Promise<SessionFound | undefined>;
 
 export async function searchProject(
   sessions: readonly SessionInfo[],
@@ -52,7 +53,7 @@ export async function searchProject(
 ): Promise<ProjectSearchOutcome> {
   const deadline = now() + options.budgetMs;
   let unsearched = 0;
-  const searchAll = async (query: Query): Promise<Array<{ session: SessionInfo; found: SessionFound }>> => {
+  const searchAll = async (query: Query, corrected: boolean): Promise<Array<{ session: SessionInfo; found: SessionFound }>> => {
     const found: Array<{ session: SessionInfo; found: SessionFound }> = [];
     let next = 0;
     unsearched = 0;
@@ -66,7 +67,7 @@ export async function searchProject(
         }
         let one: SessionFound | undefined;
         try {
-          one = await searchOne(session, deadline, query);
+          one = await searchOne(session, deadline, query, corrected);
         } catch {
           one = undefined; // a session that vanished or failed to load is skipped
         }
@@ -84,12 +85,12 @@ export async function searchProject(
     options.signal?.throwIfAborted();
     return found;
   };
-  let found = await searchAll(query);
+  let found = await searchAll(query, false);
   const corrections = await typoCorrections(query, found.map((one) => one.found), deadline);
   // Past the budget, the answer without corrections beats a second pass that searches nothing.
   if (corrections.size > 0 && now() <= deadline) {
     query = { kind: "keyword", ...correctQuery(query.kind === "keyword" ? query.text : "", corrections) };
-    found = await searchAll(query);
+    found = await searchAll(query, true);
   }
   // One session ranks with its own statistics; several, with their sum.
   let global: CollectionStats | undefined;

@@ -7,7 +7,7 @@ import { formatSearchAnswer } from "./format.ts";
 import { testService } from "./testing/service.ts";
 import { TermTable } from "./index/components/term-table.ts";
 import { parseQuery } from "./text/tokenize.ts";
-import { bestNearest, boundedDistance, CORRECTION_WEIGHT, correctionDistance, correctQuery, editDistance, maxEdits, rewriteQuery } from "./text/typos.ts";
+import { bestNearest, boundedDistance, CORRECTION_WEIGHT, correctionDistance, correctQuery, editDistance, maxEdits, rewriteQuery, unmatchedWords } from "./text/typos.ts";
 
 const T0 = Date.UTC(2025, 0, 1);
 
@@ -118,6 +118,16 @@ describe("typo corrections", () => {
     expect(bestNearest([{ term: "cast", distance: 1, df: 3 }, { term: "case", distance: 1, df: 3 }])).toBe("case");
     expect(bestNearest([{ term: "case", distance: 1, df: 3 }, { term: "cast", distance: 1, df: 3 }])).toBe("case");
     expect(bestNearest([])).toBeUndefined();
+  });
+
+  it("leave alone a word typed again in the query, only its other forms left to it", async () => {
+    // `local` is a term of the identifier before it: the second `local` keeps only its other forms.
+    const parsed = parseQuery("UnboundLocalError local");
+    expect(unmatchedWords(parsed, parsed.terms.map(() => 0))).toEqual(["unboundlocalerror"]);
+    const source = new MemorySource();
+    source.add({ id: "s1", title: "t", created: T0, updated: T0 }, [textMessage("s1", "assistant", "UnboundLocalError raised in the loop.", T0)]);
+    const answer = await testService(source).search({ query: "UnboundLocalError local", callerSessionId: "other", sessionId: "s1", scope: "session", types: ["text"] });
+    expect(answer.corrections).toBeUndefined();
   });
 
   it("correct a word only to terms with its first letter", () => {
@@ -242,6 +252,21 @@ describe("typo corrections cold and warm", () => {
       }),
       { numRuns: 40 },
     );
+  });
+
+  it("scan again with the corrected query rather than wait for the build the first scan started", async () => {
+    const source = new MemorySource();
+    const filler = "alpha beta gamma delta epsilon zeta theta kappa lambda sigma omega river stone cloud forest ember ".repeat(8);
+    const messages = Array.from({ length: 2000 }, (_, i) => textMessage("s1", i % 2 === 0 ? "user" : "assistant", `${filler} step${i}`, T0 + i * 1000));
+    messages.push(textMessage("s1", "assistant", "The step histogram is cut off at the top.", T0 + 3_000_000));
+    source.add({ id: "s1", title: "t", created: T0, updated: T0 }, messages);
+    const service = testService(source);
+    const answer = await service.search({ query: "histgram cut", callerSessionId: "other", sessionId: "s1", scope: "session", types: ["text"] });
+    expect(answer.corrections).toEqual(new Map([["histgram", "histogram"]]));
+    expect(answer.results[0]?.message.id).toBe(messages[messages.length - 1]!.id);
+    // The build goes on in the background, after the answer.
+    const entry = service.cache.get(service.cache.keys().find((key) => key.startsWith("s1\u0000"))!)!;
+    expect(entry.built).toBe(false);
   });
 
   it("offer no term that only removed messages held", async () => {

@@ -1,9 +1,9 @@
 // From scored chunks to ranked messages: a part scores by its best chunk, a message by its best
 // part plus a share of its next few, a compaction summary at a lower weight than the messages it
 // restates; the whole phrase, or a path or name of the query held whole, boosts a chunk
-// (phrase.ts), and so do the query's content words standing close together (proximity.ts) and
-// the call a command or change question asks for (intent.ts); recency breaks ties. Builds hits
-// and snippets for the messages returned only.
+// (phrase.ts), and so do the query's content words standing close together (proximity.ts), the
+// call a command or change question asks for (intent.ts) and the explanation a why question asks
+// for (cause.ts); recency breaks ties. Builds hits and snippets for the messages returned only.
 
 import { isCompactionSummary } from "../../history/summaries.ts";
 import type { HistoryMessage } from "../../history/types.ts";
@@ -12,6 +12,7 @@ import { partTextPieces, sliceOfPieces, type HitType } from "../text/documents.t
 import type { ScoredDoc } from "../scored.ts";
 import { snippets, type Mark } from "../text/snippets.ts";
 import type { ParsedQuery } from "../text/tokenize.ts";
+import { causeBoost } from "./cause.ts";
 import { intentBoost } from "./intent.ts";
 import { phraseBoost } from "./phrase.ts";
 import { PROXIMITY_CANDIDATES, PROXIMITY_CHUNKS, PROXIMITY_MIN_WORDS, proximityBoost } from "./proximity.ts";
@@ -234,7 +235,7 @@ export function rankMessages(docs: ScoredDoc[], options: RankOptions): MessageRe
   const groups = selectBest(all, rankPool(options.limit), compareResults);
   const textOf = textReader(options.visibility);
   const parsed = options.parsed;
-  if (parsed && (parsed.phrase || parsed.compounds.length > 0 || parsed.intent || parsed.groups >= PROXIMITY_MIN_WORDS)) {
+  if (parsed && (parsed.phrase || parsed.compounds.length > 0 || parsed.intent || parsed.asksWhy || parsed.groups >= PROXIMITY_MIN_WORDS)) {
     const pool = groups.slice(0, rankPool(options.limit));
     for (const [rank, group] of pool.entries()) {
       // groupScore left the docs best first.
@@ -245,7 +246,7 @@ export function rankMessages(docs: ScoredDoc[], options: RankOptions): MessageRe
         // Proximity beside, not instead of, the whole phrase (the phrase also holds the words in
         // order), on fewer candidates and chunks: it locates every occurrence of the query's words.
         const near = rank < PROXIMITY_CANDIDATES && i < PROXIMITY_CHUNKS ? proximityBoost(parsed, text) : 1;
-        doc.score *= phraseBoost(parsed, text) * near * intentBoost(parsed, doc, text);
+        doc.score *= phraseBoost(parsed, text) * near * intentBoost(parsed, doc, text) * causeBoost(parsed, doc, text);
       }
       group.score = groupScore(group);
     }

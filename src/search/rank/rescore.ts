@@ -1,9 +1,10 @@
 // Project scope: documents found in several sessions, each scored against its own session's
 // statistics, are scored again with the document frequencies of every session searched, so a
 // message holding the whole query in a session where its words are common is not beaten by a
-// partial match where they are rare. Length stays judged against the document's own session.
+// partial match where they are rare. Length stays judged against the document's own session, and
+// a session's documents are weighed by the share of the query's words the session holds.
 
-import { queryWeights, scoreCounts, type CollectionStats } from "./bm25.ts";
+import { queryWeights, scoreCounts, type CollectionStats, type QueryWeights } from "./bm25.ts";
 import type { ScoredDoc } from "../scored.ts";
 import { INPUT_WEIGHT } from "../text/documents.ts";
 import { fold } from "../text/normalize.ts";
@@ -24,18 +25,32 @@ export function termCounts(text: string, parsed: ParsedQuery, input = 0): number
 }
 
 /**
+ * Share of the query's words found in the sessions searched (`all`) that one session (`own`)
+ * holds somewhere: an answer seldom repeats the whole question, but the session it belongs to
+ * names what the question is about (`OTEL` in a session about tracing, `stylesheet` where one was
+ * added), and a session that never mentions a word the asker used is less likely the one asked
+ * about. 1 when no word is found anywhere.
+ */
+export function sessionShare(all: QueryWeights, own: QueryWeights): number {
+  return all.words > 0 ? Math.min(1, own.words / all.words) : 1;
+}
+
+/**
  * Scores each of one session's documents again with the idf of `stats` (every session searched)
  * and the average length of `own` (the session's): a word's rarity is a fact of the whole
  * collection, a document's length is long or short for the session it belongs to (a chat's
  * messages run shorter than an agent run's tool outputs), so a session's messages keep the order
- * of lengths its own search gives them. Counts missing on a document are read from its text.
+ * of lengths its own search gives them. Every score is then weighed by the session's share of
+ * the query's words (sessionShare): the order within the session stays, sessions lacking words
+ * of the question drop. Counts missing on a document are read from its text.
  */
 export function rescore(docs: readonly ScoredDoc[], parsed: ParsedQuery, stats: CollectionStats, own: CollectionStats, textOf: (doc: ScoredDoc) => string): void {
   if (stats.docs === 0) return;
   const weights = queryWeights(stats, parsed.terms);
   const avg = own.docs > 0 ? own.length / own.docs : stats.length / stats.docs;
+  const share = sessionShare(weights, queryWeights(own, parsed.terms));
   for (const doc of docs) {
     doc.tfs ??= termCounts(textOf(doc), parsed, doc.input);
-    doc.score = scoreCounts(doc.tfs, doc.end - doc.start, weights, avg);
+    doc.score = scoreCounts(doc.tfs, doc.end - doc.start, weights, avg) * share;
   }
 }

@@ -39,6 +39,8 @@ export async function nearestTermsByScan(
   if (words.length === 0) return nearest;
   const minLength = Math.min(...words.map((word) => word.length - maxEdits(word.length)));
   const maxLength = Math.max(...words.map((word) => word.length + maxEdits(word.length)));
+  // A correction keeps the word's first letter (correctionDistance): other terms are not kept.
+  const firstLetters = new Set(words.map((word) => word.charCodeAt(0)));
   const seen = new Map<string, Seen>();
   const spans = new TokenSpans();
   let doc = 0;
@@ -48,7 +50,7 @@ export async function nearestTermsByScan(
     for (let i = 0; i < spans.size; i += 2) {
       const start = spans.data[i]!;
       const end = spans.data[i + 1]!;
-      if (end - start < minLength || end - start > maxLength || !isLetters(folded, start, end)) continue;
+      if (end - start < minLength || end - start > maxLength || !firstLetters.has(folded.charCodeAt(start)) || !isLetters(folded, start, end)) continue;
       const term = folded.slice(start, end);
       const entry = seen.get(term);
       if (!entry) seen.set(term, { df: 1, lastDoc: doc });

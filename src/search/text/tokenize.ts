@@ -168,6 +168,8 @@ export interface QueryTerm {
    * truncation of it; 5: `token` with its last digit one up is a rounding of it).
    */
   longer?: number;
+  /** Another form of a natural-language word's stem (stem.ts), not the word as typed. */
+  variant?: true;
 }
 
 /**
@@ -195,6 +197,12 @@ export interface ParsedQuery {
   compounds: Compound[];
   /** What the query's wording asks for: a command run, a change made (text/intent.ts); absent for neither. */
   intent?: QueryIntent;
+  /**
+   * The query asks why (holds "why" beside content words, and no path or name): answered by an
+   * explanation of a cause (rank/cause.ts). A why question naming a path or identifier is
+   * answered where that name stands, explained or not.
+   */
+  asksWhy?: true;
 }
 
 /** Whether the query's whole phrase occurs in `text` (folded), without folding ASCII-only text. */
@@ -272,7 +280,7 @@ function parseQueryUncached(query: string): ParsedQuery {
   const runs: string[] = [];
   // Terms of each query word with their weights, whether the word is a function word, and the
   // compound (path or name) it belongs to (-1: none).
-  const words: Array<{ tokens: Array<[token: string, weight: number, longer?: number]>; cjk: boolean; glue: boolean; compound: number; intents?: readonly IntentKind[] }> = [];
+  const words: Array<{ tokens: Array<[token: string, weight: number, longer?: number, variant?: boolean]>; cjk: boolean; glue: boolean; compound: number; intents?: readonly IntentKind[] }> = [];
   const compoundTexts: string[] = [];
   const n = query.length;
   let i = 0;
@@ -296,7 +304,7 @@ function parseQueryUncached(query: string): ParsedQuery {
     }
     const compound = i < compoundEnd ? compoundTexts.length - 1 : -1;
     let j = i + 1;
-    const tokens: Array<[token: string, weight: number, longer?: number]> = [];
+    const tokens: Array<[token: string, weight: number, longer?: number, variant?: boolean]> = [];
     const cjk = cls === CJK;
     let glue = false;
     if (cjk) {
@@ -318,7 +326,7 @@ function parseQueryUncached(query: string): ParsedQuery {
       // A word of a path or name is never glue (`the_end`, `lib/in/x.py`).
       glue = compound < 0 && spans.size === 2 && isFunctionWord(tokens[0]![0]);
       if (spans.size === 2 && !glue && isNaturalWord(query, i, j)) {
-        for (const form of stemVariants(folded.slice(i, j))) tokens.push([form, VARIANT_WEIGHT]);
+        for (const form of stemVariants(folded.slice(i, j))) tokens.push([form, VARIANT_WEIGHT, undefined, true]);
       }
       if (spans.size === 6 && isQuotableDecimal(query, i, j)) {
         // A longer decimal holds the integer part as typed, not the whole or the decimals: those
@@ -347,12 +355,13 @@ function parseQueryUncached(query: string): ParsedQuery {
   words.forEach((word, w) => {
     const glue = content && word.glue;
     let added = false;
-    for (const [token, weight, longer] of word.tokens) {
+    for (const [token, weight, longer, variant] of word.tokens) {
       const key = longer === undefined ? token : `${token}\u0000${longer}`;
       if (seen.has(key)) continue;
       seen.add(key);
       const term: QueryTerm = { token, group: glue ? FUNCTION_WORD_GROUP : groups, cjk: word.cjk, weight: glue ? weight * FUNCTION_WORD_WEIGHT : weight };
       if (longer !== undefined) term.longer = longer;
+      if (variant) term.variant = true;
       terms.push(term);
       added = true;
     }
@@ -373,6 +382,7 @@ function parseQueryUncached(query: string): ParsedQuery {
   const parsed: ParsedQuery = { terms, groups, compounds };
   const intent = queryIntent(intentWords);
   if (intent) parsed.intent = intent;
+  if (content && compounds.length === 0 && runs.includes("why")) parsed.asksWhy = true;
   if (terms.length >= 2 && runs.length >= 1) {
     parsed.phrase = new RegExp(runs.map(escapeRegExp).join("[^\\p{L}\\p{N}]{0,3}"), "u");
     // Only for an ASCII pattern (under /iu a few non-ASCII letters, ſ and K, match ASCII ones).

@@ -99,12 +99,15 @@ const WORD = /^[a-z]+$/;
 /**
  * Query words worth correcting: letters only, 4+ long, none of their terms (parts, other forms)
  * found (df 0). A path or snake_case name is one query word: each of its words found nowhere is
- * worth correcting on its own (`pytest_colect_file`).
+ * worth correcting on its own (`pytest_colect_file`). A word whose terms are only other forms is
+ * one typed before in the query (`local` after `UnboundLocalError`): it is not a typo of its forms.
  */
 export function unmatchedWords(parsed: ParsedQuery, df: readonly number[]): string[] {
   const found = new Set<number>();
+  const typed = new Set<number>();
   parsed.terms.forEach((term, t) => {
     if ((df[t] ?? 0) > 0) found.add(term.group);
+    if (!term.variant) typed.add(term.group);
   });
   const compound = new Set(parsed.compounds.map((c) => c.group));
   const words: string[] = [];
@@ -115,7 +118,7 @@ export function unmatchedWords(parsed: ParsedQuery, df: readonly number[]): stri
       if (worth && (df[t] ?? 0) === 0) words.push(term.token);
       return;
     }
-    if (term.group === FUNCTION_WORD_GROUP || seen.has(term.group) || found.has(term.group)) return;
+    if (term.group === FUNCTION_WORD_GROUP || seen.has(term.group) || found.has(term.group) || !typed.has(term.group)) return;
     seen.add(term.group);
     if (worth) words.push(term.token);
   });

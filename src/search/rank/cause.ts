@@ -1,0 +1,36 @@
+// A "why" question asks for a cause, and is answered where the session explained one: "it failed
+// because …", "the real problem is that …", "that explains why …". The asker's words are rarely the
+// answer's (the question says "refuse", the session "ignored"), so such a message may rank below
+// one restating the question or the task. Among the leading candidates (rank.ts), a text or
+// reasoning chunk that states a cause next to the query's content words is raised by the share of
+// those words standing around it. Tool calls and outputs are left alone: a failed run restates the
+// symptom, not its cause. Read from the chunk's text only, so the scan and the index rank alike.
+
+import type { ScoredDoc } from "../scored.ts";
+import type { ParsedQuery } from "../text/tokenize.ts";
+import { contentShare } from "./intent.ts";
+import { PROXIMITY_WINDOW } from "./proximity.ts";
+
+/** A chunk explaining a cause with all of the query's content words around it scores this many times more. */
+export const CAUSE_BOOST = 1.5;
+
+/** English wording that states a cause or an explanation. */
+const EXPLANATION =
+  /\b(?:because|due to|caused by|the cause|root cause|the reason|reason is|reason why|that[’']s why|which is why|this is why|explains?|the (?:real |actual |underlying |main )?(?:issue|problem|bug|culprit) (?:is|was|here is)|this means|that means)\b/gi;
+
+/**
+ * How much a chunk's score is raised for a "why" question: for a text or reasoning chunk,
+ * 1 + (CAUSE_BOOST - 1) × the largest share of the query's content words within PROXIMITY_WINDOW
+ * of an explanation; 1 otherwise (not a why question, a tool call, no explanation).
+ */
+export function causeBoost(parsed: ParsedQuery, doc: ScoredDoc, text: string): number {
+  if (!parsed.asksWhy || doc.type === "tool") return 1;
+  let best = 0;
+  for (const match of text.matchAll(EXPLANATION)) {
+    const at = match.index;
+    const share = contentShare(parsed, text.slice(Math.max(0, at - PROXIMITY_WINDOW), at + match[0].length + PROXIMITY_WINDOW));
+    if (share > best) best = share;
+    if (best === 1) break;
+  }
+  return 1 + (CAUSE_BOOST - 1) * best;
+}
