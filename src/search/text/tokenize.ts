@@ -11,8 +11,9 @@
 //   shorter than a program printed them; an integer matches only itself (30 is not 309);
 // - CJK runs (Han, Kana, Hangul) give overlapping bigrams and single characters.
 // In a query, a word and its parts (humps, a version's numbers) weigh as one concept, and a
-// natural-language word also matches the other forms of its stem at a lower weight (stem.ts), and
-// function words beside content words are glue: a low weight, not counted by coverage (function-words.ts).
+// natural-language word also matches the other forms of its stem and its full or short forms
+// (`stylesheet`, `css`) at a lower weight (stem.ts, abbreviations.ts), and function words
+// beside content words are glue: a low weight, not counted by coverage (function-words.ts).
 // A path or name typed in a query (words joined by / . _ - : \) is one query word, kept whole as a
 // compound for ranking to find as written (rank/phrase.ts).
 
@@ -20,7 +21,8 @@ import { BoundedMap } from "../../util/bounded-map.ts";
 import { CJK, DIGIT, LOWER, SEP, UPPER, charClass, fold, isAscii } from "./normalize.ts";
 import { FUNCTION_WORD_WEIGHT, isFunctionWord } from "./function-words.ts";
 import { intentsOfWord, queryIntent, type IntentKind, type QueryIntent } from "./intent.ts";
-import { VARIANT_WEIGHT, isNaturalWord, stemVariants } from "./stem.ts";
+import { VARIANT_WEIGHT, isNaturalWord, isPlainWord, stemVariants } from "./stem.ts";
+import { ABBREVIATION_WEIGHT, abbreviationForms } from "./abbreviations.ts";
 
 export const MIN_TOKEN = 2;
 export const MAX_TOKEN = 48;
@@ -168,7 +170,7 @@ export interface QueryTerm {
    * truncation of it; 5: `token` with its last digit one up is a rounding of it).
    */
   longer?: number;
-  /** Another form of a natural-language word's stem (stem.ts), not the word as typed. */
+  /** Another form of a natural-language word (its stem's, stem.ts; a full or short form, abbreviations.ts), not the word as typed. */
   variant?: true;
 }
 
@@ -328,6 +330,9 @@ function parseQueryUncached(query: string): ParsedQuery {
       if (spans.size === 2 && !glue && isNaturalWord(query, i, j)) {
         for (const form of stemVariants(folded.slice(i, j))) tokens.push([form, VARIANT_WEIGHT, undefined, true]);
       }
+      if (spans.size === 2 && !glue && isPlainWord(query, i, j, true)) {
+        for (const form of abbreviationForms(folded.slice(i, j))) tokens.push([form, ABBREVIATION_WEIGHT, undefined, true]);
+      }
       if (spans.size === 6 && isQuotableDecimal(query, i, j)) {
         // A longer decimal holds the integer part as typed, not the whole or the decimals: those
         // two weights, a little lower, go to the decimals it may have been quoted from.
@@ -355,9 +360,12 @@ function parseQueryUncached(query: string): ParsedQuery {
   words.forEach((word, w) => {
     const glue = content && word.glue;
     let added = false;
+    // A word typed again (`CSS` after `spotter.css`) adds none of its other forms either: they
+    // would make a query word of their own that only they can match.
+    const repeated = word.tokens.every(([token, , longer, variant]) => variant || longer !== undefined || seen.has(token));
     for (const [token, weight, longer, variant] of word.tokens) {
       const key = longer === undefined ? token : `${token}\u0000${longer}`;
-      if (seen.has(key)) continue;
+      if (seen.has(key) || (variant && repeated)) continue;
       seen.add(key);
       const term: QueryTerm = { token, group: glue ? FUNCTION_WORD_GROUP : groups, cjk: word.cjk, weight: glue ? weight * FUNCTION_WORD_WEIGHT : weight };
       if (longer !== undefined) term.longer = longer;
