@@ -49,6 +49,9 @@ describe("cause boost", () => {
     const far = `Git refused to add the stylesheet.${" Checking the layout.".repeat(Math.ceil((2 * PROXIMITY_WINDOW) / 20))} It failed because of a timeout.`;
     expect(causeBoost(why, chunk("text", far), far)).toBe(1);
     expect(causeBoost(parseQuery("git refuse stylesheet"), chunk("text", explained), explained)).toBe(1);
+    // An inference from what was seen, not a cause.
+    const inference = "Git still refused to add the stylesheet. This means the add never ran.";
+    expect(causeBoost(why, chunk("text", inference), inference)).toBe(1);
   });
 });
 

@@ -8,7 +8,7 @@
 import { stemmer } from "@orama/stemmers/english";
 import { BoundedMap } from "../../util/bounded-map.ts";
 
-/** Weight of another form of the word against the form typed (1). */
+/** Weight of another form of the word against the form typed (1); 0.2–0.5 swept (see bm25.ts's K1). */
 export const VARIANT_WEIGHT = 0.3;
 
 const SUFFIXES = ["", "s", "es", "ed", "d", "ing", "e", "ion", "ions"];

@@ -15,6 +15,6 @@ export const REAL_EVAL_GOAL = { recallAt5: 0.95, mrr: 0.85, kindRecallAt5: 0.9 }
 
 /** Floors per scope, holding on both the cold and the warm path (main after issue 9 points 1–7, 9, query function words, tool-call inputs, paths and names, typos corrected over the scope; 122 questions; answer lists audited; command and change questions prefer the call that did it; query words standing close together; project scope judging length against the own session; typos corrected alike cold and warm, keeping the first letter; why questions preferring an explanation; project scope weighing a session by its share of the query's words). */
 export const REAL_EVAL_FLOORS: Record<"session" | "project", Floor> = {
-  session: { recallAt5: 0.97, mrr: 0.844, kindRecallAt5: { prose: 0.92, identifier: 0.99, error: 1, path: 0.99, number: 1, command: 0.99, typo: 0.9 } },
+  session: { recallAt5: 0.97, mrr: 0.849, kindRecallAt5: { prose: 0.92, identifier: 0.99, error: 1, path: 0.99, number: 1, command: 0.99, typo: 0.9 } },
   project: { recallAt5: 0.955, mrr: 0.85, kindRecallAt5: { prose: 0.86, identifier: 0.99, error: 1, path: 0.99, number: 0.99, command: 0.99, typo: 0.89 } },
 };
