@@ -42,8 +42,11 @@ export interface SessionFound {
   nearestTerms?(words: readonly string[]): Promise<Map<string, NearestTerm> | undefined>;
 }
 
-/** `corrected`: the search again with typos corrected, part of the same request. */
-export type SearchOne = (session: SessionInfo, deadline: number, query: Query, corrected: boolean) => Promise<SessionFound | undefined>;
+/**
+ * `corrected`: the search again with typos corrected, part of the same request; `first`: what the
+ * first pass found in this session, if it was searched.
+ */
+export type SearchOne = (session: SessionInfo, deadline: number, query: Query, corrected: boolean, first?: SessionFound) => Promise<SessionFound | undefined>;
 
 export async function searchProject(
   sessions: readonly SessionInfo[],
@@ -53,7 +56,7 @@ export async function searchProject(
 ): Promise<ProjectSearchOutcome> {
   const deadline = now() + options.budgetMs;
   let unsearched = 0;
-  const searchAll = async (query: Query, corrected: boolean): Promise<Array<{ session: SessionInfo; found: SessionFound }>> => {
+  const searchAll = async (query: Query, corrected: boolean, firsts?: ReadonlyMap<string, SessionFound>): Promise<Array<{ session: SessionInfo; found: SessionFound }>> => {
     const found: Array<{ session: SessionInfo; found: SessionFound }> = [];
     let next = 0;
     unsearched = 0;
@@ -67,7 +70,7 @@ export async function searchProject(
         }
         let one: SessionFound | undefined;
         try {
-          one = await searchOne(session, deadline, query, corrected);
+          one = await searchOne(session, deadline, query, corrected, firsts?.get(session.id));
         } catch {
           one = undefined; // a session that vanished or failed to load is skipped
         }
@@ -90,7 +93,8 @@ export async function searchProject(
   // Past the budget, the answer without corrections beats a second pass that searches nothing.
   if (corrections.size > 0 && now() <= deadline) {
     query = { kind: "keyword", ...correctQuery(query.kind === "keyword" ? query.text : "", corrections) };
-    found = await searchAll(query, true);
+    const firsts = new Map(found.map((one) => [one.session.id, one.found]));
+    found = await searchAll(query, true, firsts);
   }
   // One session ranks with its own statistics; several, with their sum.
   let global: CollectionStats | undefined;

@@ -215,7 +215,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
     return searchProject(
       sessions,
       query,
-      async (session, deadline, query, corrected) => {
+      async (session, deadline, query, corrected, first) => {
         const view = await viewBefore(session.id, callerSessionId, deadline, signal);
         if (!view) return { collected: { docs: [], via: "scan", timedOut: true }, rank: () => [], turnOf: () => 0 };
         // The read and the view were one synchronous stretch: the search starts a fresh one
@@ -229,7 +229,8 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
         // A search again with typos corrected scans as the first pass did: waiting for the build
         // its scan started would give the first search of a session the build's time.
         const waitForBuild = alone && !corrected;
-        const searchOptions = { visibility, indexed, deadline, hitsFor: 1, signal, waitForBuild, pool: alone ? rankPool(limit) : undefined };
+        const pool = alone ? rankPool(limit) : undefined;
+        const searchOptions = { visibility, indexed, deadline, hitsFor: 1, signal, waitForBuild, pool, first: first?.collected };
         const collected = await collectSession(view, query, filters, searchOptions);
         return {
           collected,

@@ -10,7 +10,8 @@ import { emptyStats, type CollectionStats } from "./rank/bm25.ts";
 import { rankMessages, textReader, type MessageResult } from "./rank/rank.ts";
 import { rescore } from "./rank/rescore.ts";
 import { nearestTermsByScan } from "./scan/nearest-terms.ts";
-import { scanSession } from "./scan/scan.ts";
+import { rescanCounts, sameScan } from "./scan/rescan.ts";
+import { countSession, scoreScan, type ScanCounts } from "./scan/scan.ts";
 import { maybeYield } from "./scheduler.ts";
 import type { DocFilter, ScoredDoc, SearchFilters } from "./scored.ts";
 import { keywordMarks, patternMarks } from "./text/snippets.ts";
@@ -49,6 +50,11 @@ export interface SessionSearchOptions {
    * against their summed statistics, which can reorder them.
    */
   pool?: number;
+  /**
+   * The session's documents from this request's first pass, when this is its search again with
+   * typos corrected: a scan of the same messages counts only the terms that pass lacked.
+   */
+  first?: CollectedSession;
 }
 
 /** The request's filters on a message and chunk (type, role, tool, time), nothing else. */
@@ -69,6 +75,8 @@ export interface CollectedSession {
   via: "index" | "scan";
   /** Keyword queries: the statistics the documents were scored with. */
   stats?: CollectionStats;
+  /** A keyword scan's counts, before scoring (a search again with corrected typos reuses them). */
+  scan?: ScanCounts;
   timedOut?: boolean;
 }
 
@@ -95,6 +103,7 @@ export async function collectSession(sessionView: SessionView, query: Query, fil
   let docs: ScoredDoc[] | undefined;
   let via: "index" | "scan" = "scan";
   let stats: CollectionStats | undefined;
+  let scan: ScanCounts | undefined;
   const indexed = options.indexed;
   const pending = indexed ? indexed.update(view.messages) : Infinity;
   if (query.kind === "keyword") {
@@ -119,7 +128,14 @@ export async function collectSession(sessionView: SessionView, query: Query, fil
     }
     if (!docs) {
       stats = emptyStats(query.parsed.terms.length);
-      docs = await scanSession(visible(), options.visibility, query.parsed, accept, { deadline: options.deadline, stats, signal: options.signal });
+      const messages = visible();
+      const first = options.first?.scan;
+      const scanOptions = { deadline: options.deadline, signal: options.signal };
+      scan =
+        first && sameScan(first, messages, options.visibility)
+          ? await rescanCounts(first, query.parsed.terms, accept, scanOptions)
+          : await countSession(messages, options.visibility, query.parsed.terms, accept, scanOptions);
+      docs = scan && scoreScan(scan, { stats });
     }
   } else {
     docs = await patternScan(visible(), options.visibility, query.matcher, accept, { deadline: options.deadline, signal: options.signal });
@@ -129,6 +145,7 @@ export async function collectSession(sessionView: SessionView, query: Query, fil
   if (via === "scan") await maybeYield();
   const collected: CollectedSession = { docs, via };
   if (stats) collected.stats = stats;
+  if (scan) collected.scan = scan;
   return collected;
 }
 

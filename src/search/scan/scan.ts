@@ -11,14 +11,6 @@ import { maybeYield, now, sliceSpent } from "../scheduler.ts";
 import type { DocFilter, ScoredDoc } from "../scored.ts";
 import { countTerm, escapeRegExp, termAt, type ParsedQuery } from "../text/tokenize.ts";
 
-interface Candidate {
-  message: HistoryMessage;
-  doc: DocPieces;
-  tfs: number[];
-  /** The chunk's text when the scan made it (a whole tool part is left in pieces). */
-  text: string | undefined;
-}
-
 /**
  * For each term, another term whose token lies inside its token (the longest such), or -1; and
  * the terms shortest first. A text without the inner token cannot hold the outer one, so a
@@ -153,7 +145,7 @@ export const FOLDS_OFF_ASCII = "\\u3000-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff\\u
  * non-ASCII character that may fold onto ASCII (accented or full-width letters). A query with a
  * non-ASCII term lets every non-ASCII character through: such a term needs one.
  */
-export function quickFilter(parsed: ParsedQuery): RegExp | undefined {
+export function quickFilter(parsed: Pick<ParsedQuery, "terms">): RegExp | undefined {
   if (parsed.terms.length === 0) return undefined;
   const ascii = parsed.terms.map((term) => term.token).filter(isAscii);
   // A token holding another one adds nothing to the alternation: the inner one matches first.
@@ -163,19 +155,48 @@ export function quickFilter(parsed: ParsedQuery): RegExp | undefined {
   return new RegExp(`${passes}${escaped.join("")}`, "i");
 }
 
-export async function scanSession(
+/** A chunk holding a query term that the request's filters accept, with its counts. */
+export interface Candidate {
+  /** The chunk's number in the scan (chunks of every part, in message order). */
+  seq: number;
+  message: HistoryMessage;
+  doc: DocPieces;
+  tfs: number[];
+  /** The chunk's text when the scan made it (a whole tool part is left in pieces). */
+  text: string | undefined;
+}
+
+/**
+ * What a scan counted, before scoring: kept so a search again of the same messages with more
+ * terms (typo corrections, scan/rescan.ts) counts only those.
+ */
+export interface ScanCounts {
+  messages: readonly HistoryMessage[];
+  visibility: ToolVisibility;
+  terms: ParsedQuery["terms"];
+  /** In scan order. */
+  candidates: Candidate[];
+  df: number[];
+  docs: number;
+  length: number;
+  /** Chunks whose text was searched for the terms (the others were ruled out by their part). */
+  counted: number;
+}
+
+/** Counts the terms in every chunk of the messages; undefined past the deadline. */
+export async function countSession(
   messages: readonly HistoryMessage[],
   visibility: ToolVisibility,
-  parsed: ParsedQuery,
+  terms: ParsedQuery["terms"],
   accept: DocFilter,
   options: ScanOptions = {},
-): Promise<ScoredDoc[] | undefined> {
-  const terms = parsed.terms;
-  const quick = quickFilter(parsed);
+): Promise<ScanCounts | undefined> {
+  const quick = quickFilter({ terms });
   const query = termFinders(terms);
   const df = new Array<number>(terms.length).fill(0);
   const candidates: Candidate[] = [];
   let docs = 0;
+  let counted = 0;
   let totalLength = 0;
   for (const message of messages) {
     for (const part of message.parts) {
@@ -199,7 +220,8 @@ export async function scanSession(
         continue;
       }
       for (const doc of partChunks(found)) {
-        docs++;
+        const seq = docs++;
+        counted++;
         // A chunk that is a whole part is read piece by piece, so counts add up exactly and the
         // part's text is never joined. A tool call's input (the first piece) counts INPUT_WEIGHT times.
         let tfs: number[] | undefined;
@@ -219,7 +241,7 @@ export async function scanSession(
           }
         }
         if (tfs) for (let t = 0; t < terms.length; t++) if (tfs[t]! > 0) df[t]!++;
-        if (tfs && accept(message, doc.type, doc.tool)) candidates.push({ message, doc, tfs, text });
+        if (tfs && accept(message, doc.type, doc.tool)) candidates.push({ seq, message, doc, tfs, text });
       }
     }
     if (sliceSpent()) {
@@ -228,6 +250,12 @@ export async function scanSession(
       if (options.deadline !== undefined && now() > options.deadline) return undefined;
     }
   }
+  return { messages, visibility, terms, candidates, df, docs, length: totalLength, counted };
+}
+
+/** The counted chunks scored with BM25 against the counts' own statistics (filled into options.stats). */
+export function scoreScan(counts: ScanCounts, options: Pick<ScanOptions, "stats"> = {}): ScoredDoc[] {
+  const { docs, length: totalLength, df, terms } = counts;
   if (options.stats) {
     options.stats.docs = docs;
     options.stats.length = totalLength;
@@ -236,7 +264,7 @@ export async function scanSession(
   if (docs === 0) return [];
   const avg = totalLength / docs;
   const weights = queryWeights({ docs, length: totalLength, df }, terms);
-  return candidates.map(({ message, doc, tfs, text }) => {
+  return counts.candidates.map(({ message, doc, tfs, text }) => {
     const length = doc.end - doc.start;
     const scored: ScoredDoc = {
       message,
@@ -252,4 +280,15 @@ export async function scanSession(
     if (doc.input > 0) scored.input = doc.input;
     return scored;
   });
+}
+
+export async function scanSession(
+  messages: readonly HistoryMessage[],
+  visibility: ToolVisibility,
+  parsed: ParsedQuery,
+  accept: DocFilter,
+  options: ScanOptions = {},
+): Promise<ScoredDoc[] | undefined> {
+  const counts = await countSession(messages, visibility, parsed.terms, accept, options);
+  return counts && scoreScan(counts, options);
 }

@@ -1,0 +1,75 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { assistant, textMessage, toolCall, user } from "../../history/testing/messages.ts";
+import { toolVisibility } from "../../history/tool-visibility.ts";
+import { buildView } from "../../history/view.ts";
+import { emptyStats } from "../rank/bm25.ts";
+import { collectSession, type Query } from "../session-search.ts";
+import type { DocFilter } from "../scored.ts";
+import { parseQuery } from "../text/tokenize.ts";
+import { correctQuery } from "../text/typos.ts";
+import { rescanCounts } from "./rescan.ts";
+import { countSession, scoreScan } from "./scan.ts";
+
+const T0 = Date.UTC(2025, 0, 1);
+const visibility = toolVisibility([], []);
+
+describe("a cold search again with corrected typos", () => {
+  it("scans only for the terms the first query lacked, and finds what a full scan finds", async () => {
+    const filler = "alpha beta gamma delta epsilon zeta theta kappa lambda sigma omega river stone cloud forest ember ";
+    const messages = Array.from({ length: 300 }, (_, i) => textMessage("s1", i % 2 === 0 ? "user" : "assistant", `${filler} step${i}`, T0 + i * 1000));
+    messages.push(textMessage("s1", "assistant", "The step histogram is cut off at the top.", T0 + 400_000));
+    const view = buildView("s1", messages, false);
+    const filters = { types: new Set(["text", "tool"] as const) };
+    const typed = parseQuery("histgram river stone");
+    const first = await collectSession(view, { kind: "keyword", text: "histgram river stone", parsed: typed }, filters, { visibility });
+    expect(first.scan!.counted).toBe(300);
+    const corrected: Query = { kind: "keyword", ...correctQuery("histgram river stone", new Map([["histgram", "histogram"]])) };
+    const again = await collectSession(view, corrected, filters, { visibility, first });
+    // Only the one message holding "histogram" is read; the other words' counts come from the first scan.
+    expect(again.scan!.counted).toBe(1);
+    const full = await collectSession(view, corrected, filters, { visibility });
+    expect(full.scan!.counted).toBe(301);
+    expect(again.docs).toEqual(full.docs);
+    expect(again.stats).toEqual(full.stats);
+  });
+
+  it("scans the messages again when they changed since the first pass", async () => {
+    const messages = [textMessage("s1", "user", "alpha river", T0), textMessage("s1", "assistant", "histogram river", T0 + 1000)];
+    const filters = { types: new Set(["text"] as const) };
+    const first = await collectSession(buildView("s1", messages, false), { kind: "keyword", text: "histgram river", parsed: parseQuery("histgram river") }, filters, { visibility });
+    const grown = [...messages, textMessage("s1", "user", "histogram again river", T0 + 2000)];
+    const corrected: Query = { kind: "keyword", ...correctQuery("histgram river", new Map([["histgram", "histogram"]])) };
+    const again = await collectSession(buildView("s1", grown, false), corrected, filters, { visibility, first });
+    expect(again.scan!.counted).toBe(3);
+    expect(again.docs.map((doc) => doc.message.id)).toEqual(grown.map((message) => message.id));
+  });
+
+  // Words, their typos, other forms, a decimal and its parts, camelCase and snake_case names.
+  const WORDS = ["histogram", "histgram", "histograms", "pattern", "patterns", "patern", "collect", "collected", "colect", "limit", "limits", "3.6.9", "3.6", "stepHistogram", "path_simplify", "Histogram", "HISTOGRAM", "histogramme", "ΣΤΕΠ"];
+  const text = fc.array(fc.constantFrom(...WORDS, "and", "the"), { minLength: 1, maxLength: 6 }).map((words) => words.join(" "));
+  const message = fc.tuple(fc.boolean(), text, text).map(([isUser, a, b]) =>
+    isUser ? user(a) : assistant([a, toolCall("bash", { command: `grep ${b}` }, "completed", `${b}\n${a}\n`)]),
+  );
+  const query = fc.array(fc.constantFrom(...WORDS, "the"), { minLength: 1, maxLength: 4 }).map((words) => words.join(" "));
+  const corrections = fc.array(fc.tuple(fc.constantFrom("histgram", "patern", "colect", "limits", "histogramme"), fc.constantFrom(...WORDS.filter((w) => /^[a-z]+$/i.test(w)))), { maxLength: 2 });
+
+  it("merges into the counts, candidates and scores a full scan of the corrected query gives", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(message, { minLength: 1, maxLength: 8 }), query, corrections, fc.boolean(), async (messages, q, pairs, toolsOnly) => {
+        const typed = parseQuery(q);
+        const { parsed } = correctQuery(q, new Map(pairs.map(([word, to]) => [word, to.toLowerCase()])));
+        const accept: DocFilter = (_, type) => !toolsOnly || type === "tool";
+        const first = (await countSession(messages, visibility, typed.terms, accept))!;
+        const merged = (await rescanCounts(first, parsed.terms, accept))!;
+        const full = (await countSession(messages, visibility, parsed.terms, accept))!;
+        expect(merged.candidates).toEqual(full.candidates);
+        expect([merged.df, merged.docs, merged.length]).toEqual([full.df, full.docs, full.length]);
+        const [mergedStats, fullStats] = [emptyStats(0), emptyStats(0)];
+        expect(scoreScan(merged, { stats: mergedStats })).toEqual(scoreScan(full, { stats: fullStats }));
+        expect(mergedStats).toEqual(fullStats);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
