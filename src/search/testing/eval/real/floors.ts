@@ -1,5 +1,5 @@
-// What the real-session eval must reach. The floors are a regression guard: the figures measured
-// when they were last raised, rounded down. Raise them as search improves, up to the goal.
+// What the real-session eval must reach. The floors are the goal or, where search already does
+// better, a regression guard just under what it reaches (rounded down). Raise them, never lower.
 
 import type { RealQuestionKind } from "./questions.ts";
 
@@ -16,5 +16,5 @@ export const REAL_EVAL_GOAL = { recallAt5: 0.95, mrr: 0.85, kindRecallAt5: 0.9 }
 /** Floors per scope, holding on both the cold and the warm path (main after issue 9 points 1–7, 9, query function words, tool-call inputs, paths and names, typos corrected over the scope; 122 questions; answer lists audited; command and change questions prefer the call that did it; query words standing close together; project scope judging length against the own session; typos corrected alike cold and warm, keeping the first letter; why questions preferring an explanation; project scope weighing a session by its share of the query's words; software-engineering abbreviations). */
 export const REAL_EVAL_FLOORS: Record<"session" | "project", Floor> = {
   session: { recallAt5: 0.97, mrr: 0.85, kindRecallAt5: { prose: 0.92, identifier: 0.99, error: 1, path: 0.99, number: 1, command: 0.99, typo: 0.9 } },
-  project: { recallAt5: 0.955, mrr: 0.85, kindRecallAt5: { prose: 0.9, identifier: 0.99, error: 1, path: 0.99, number: 0.99, command: 0.99, typo: 0.89 } },
+  project: { recallAt5: 0.97, mrr: 0.86, kindRecallAt5: { prose: 0.9, identifier: 0.99, error: 1, path: 0.99, number: 0.99, command: 0.99, typo: 0.9 } },
 };

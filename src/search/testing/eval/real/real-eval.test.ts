@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { REAL_EVAL_FLOORS } from "./floors.ts";
+import { REAL_EVAL_FLOORS, REAL_EVAL_GOAL } from "./floors.ts";
 import { REAL_QUESTIONS } from "./questions.ts";
 import { formatRealReport, KINDS, runRealEval, SCOPES } from "./run-real-eval.ts";
 import { loadRealSessions } from "./sessions.ts";
@@ -19,6 +19,15 @@ describe("search quality on real sessions (labelled eval)", () => {
       expect(inSession, question.session).toBeDefined();
       expect(question.answers.length, question.query).toBeGreaterThan(0);
       for (const id of question.answers) expect(inSession!.has(id), `${question.query}: ${id}`).toBe(true);
+    }
+  });
+
+  it("holds search to at least issue 9's goal: the floors are never under it", () => {
+    for (const scope of SCOPES) {
+      const floor = REAL_EVAL_FLOORS[scope];
+      expect(floor.recallAt5, `${scope} recall@5`).toBeGreaterThanOrEqual(REAL_EVAL_GOAL.recallAt5);
+      expect(floor.mrr, `${scope} MRR`).toBeGreaterThanOrEqual(REAL_EVAL_GOAL.mrr);
+      for (const kind of KINDS) expect(floor.kindRecallAt5[kind], `${scope} ${kind}`).toBeGreaterThanOrEqual(REAL_EVAL_GOAL.kindRecallAt5);
     }
   });
 
