@@ -8,7 +8,7 @@ import type { HistoryMessage } from "../src/history/types.ts";
 import { buildView } from "../src/history/view.ts";
 import { docText, messageDocPieces } from "../src/search/text/documents.ts";
 import { quickFilter, scanSession } from "../src/search/scan/scan.ts";
-import { parseQuery } from "../src/search/text/tokenize.ts";
+import { parseQuery } from "../src/search/text/query.ts";
 import { generateSession } from "./generate.ts";
 
 const visibility = toolVisibility([], []);

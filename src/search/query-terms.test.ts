@@ -7,7 +7,8 @@ import { idsOnBothPaths } from "./testing/service.ts";
 import { fold } from "./text/normalize.ts";
 import { VARIANT_WEIGHT } from "./text/stem.ts";
 import { FUNCTION_WORD_WEIGHT } from "./text/function-words.ts";
-import { FUNCTION_WORD_GROUP, countTerm, decimalBelow, parseQuery, tokenize } from "./text/tokenize.ts";
+import { tokenize } from "./text/tokenize.ts";
+import { countTerm, decimalBelow, FUNCTION_WORD_GROUP, parseQuery } from "./text/query.ts";
 
 const T0 = Date.UTC(2025, 0, 1);
 

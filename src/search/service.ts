@@ -21,7 +21,7 @@ import { MESSAGE_SCORE_PARTS, messageScore, partScore, rankPool } from "./rank/r
 import type { SearchFilters } from "./scored.ts";
 import { asSearch, maybeYield, now } from "./scheduler.ts";
 import { collectSession, nearestTerms, rankSession, type Query } from "./session-search.ts";
-import { parseQuery } from "./text/tokenize.ts";
+import { parseQuery } from "./text/query.ts";
 import { ViewCache } from "./view-cache.ts";
 
 export const MAX_QUERY_CHARS = 500;

@@ -15,7 +15,7 @@ import { countSession, scoreScan, type ScanCounts } from "./scan/scan.ts";
 import { maybeYield } from "./scheduler.ts";
 import type { DocFilter, ScoredDoc, SearchFilters } from "./scored.ts";
 import { keywordMarks, patternMarks } from "./text/snippets.ts";
-import type { ParsedQuery } from "./text/tokenize.ts";
+import type { ParsedQuery } from "./text/query.ts";
 import type { NearestTerm } from "./text/typos.ts";
 
 /** An index this far behind (code units of new text) is updated in the background; we scan. */

@@ -6,7 +6,7 @@ import { MemorySource } from "../host/testing/memory-source.ts";
 import { formatSearchAnswer } from "./format.ts";
 import { testService } from "./testing/service.ts";
 import { TermTable } from "./index/components/term-table.ts";
-import { parseQuery } from "./text/tokenize.ts";
+import { parseQuery } from "./text/query.ts";
 import { bestNearest, boundedDistance, CORRECTION_WEIGHT, correctionDistance, correctQuery, editDistance, maxEdits, rewriteQuery, unmatchedWords } from "./text/typos.ts";
 
 const T0 = Date.UTC(2025, 0, 1);

@@ -8,7 +8,7 @@ import { MESSAGE_SCORE_PARTS, bestPartScores, messageScore, partScore } from "..
 import { scanSession } from "../scan/scan.ts";
 import type { SearchFilters } from "../scored.ts";
 import { HIT_TYPES, type HitType } from "../text/documents.ts";
-import { parseQuery } from "../text/tokenize.ts";
+import { parseQuery } from "../text/query.ts";
 import { SessionIndex, type IndexHit } from "./session-index.ts";
 
 const visibility = toolVisibility([], []);

@@ -16,7 +16,7 @@ import { postingsBytes, trimSteps } from "./components/postings.ts";
 import { correctionDistance, isNearer, maxEdits, type NearestTerm } from "../text/typos.ts";
 import { TermTokenizer } from "./components/tokenizer.ts";
 import type { CollectionStats } from "../rank/bm25.ts";
-import type { ParsedQuery } from "../text/tokenize.ts";
+import type { ParsedQuery } from "../text/query.ts";
 
 /**
  * What a search filters documents on, besides the text. Per message filters (role, time, the

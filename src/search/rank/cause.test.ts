@@ -5,7 +5,7 @@ import { MemorySource } from "../../host/testing/memory-source.ts";
 import type { ScoredDoc } from "../scored.ts";
 import { FILLER } from "../testing/filler.ts";
 import { idsOnBothPaths } from "../testing/service.ts";
-import { parseQuery } from "../text/tokenize.ts";
+import { parseQuery } from "../text/query.ts";
 import { CAUSE_BOOST, causeBoost } from "./cause.ts";
 import { PROXIMITY_WINDOW } from "./proximity.ts";
 

@@ -7,7 +7,7 @@
 // symptom, not its cause. Read from the chunk's text only, so the scan and the index rank alike.
 
 import type { ScoredDoc } from "../scored.ts";
-import type { ParsedQuery } from "../text/tokenize.ts";
+import type { ParsedQuery } from "../text/query.ts";
 import { contentShare } from "./intent.ts";
 import { PROXIMITY_WINDOW } from "./proximity.ts";
 

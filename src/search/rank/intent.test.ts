@@ -3,7 +3,7 @@ import { textMessage, toolPart } from "../../history/testing/messages.ts";
 import type { ToolPart } from "../../history/types.ts";
 import type { ScoredDoc } from "../scored.ts";
 import { toolCallSignature } from "../../history/tool-text.ts";
-import { parseQuery } from "../text/tokenize.ts";
+import { parseQuery } from "../text/query.ts";
 import { INTENT_BOOST, answersIntent, contentShare, editsFiles, intentBoost } from "./intent.ts";
 
 const call = (tool: string, input: unknown) => toolPart(tool, input, "") as ToolPart;

@@ -11,7 +11,7 @@ import { inputString } from "../../history/tool-text.ts";
 import type { HistoryPart, ToolPart } from "../../history/types.ts";
 import type { ScoredDoc } from "../scored.ts";
 import { fold } from "../text/normalize.ts";
-import { countTerm, FUNCTION_WORD_GROUP, type ParsedQuery } from "../text/tokenize.ts";
+import { countTerm, FUNCTION_WORD_GROUP, type ParsedQuery } from "../text/query.ts";
 import { holdsCompound } from "./phrase.ts";
 
 /** A call answering the question's intent whose input holds all of the query's content words scores this many times more. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseQuery } from "../text/tokenize.ts";
+import { parseQuery } from "../text/query.ts";
 import { PHRASE_BOOST, holdsCompound, phraseBoost } from "./phrase.ts";
 
 const holds = (text: string, compound: string) => holdsCompound(text, text.toLowerCase(), compound);

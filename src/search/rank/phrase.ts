@@ -4,7 +4,8 @@
 // only (rank.ts), on their text, so the scan and the index rank alike.
 
 import { fold } from "../text/normalize.ts";
-import { hasPhrase, isWordChar, type ParsedQuery } from "../text/tokenize.ts";
+import { isWordChar } from "../text/tokenize.ts";
+import { hasPhrase, type ParsedQuery } from "../text/query.ts";
 
 /** A chunk holding the whole query phrase scores this many times more. */
 export const PHRASE_BOOST = 1.6;

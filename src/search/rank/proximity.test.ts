@@ -4,7 +4,7 @@ import type { HistoryMessage } from "../../history/types.ts";
 import { MemorySource } from "../../host/testing/memory-source.ts";
 import { FILLER } from "../testing/filler.ts";
 import { idsOnBothPaths } from "../testing/service.ts";
-import { parseQuery } from "../text/tokenize.ts";
+import { parseQuery } from "../text/query.ts";
 import { bestSpan, contentOccurrences, PROXIMITY_BOOST, PROXIMITY_WINDOW, proximityBoost } from "./proximity.ts";
 
 const span = (query: string, text: string) => {

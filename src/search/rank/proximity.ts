@@ -4,7 +4,8 @@
 // (rank.ts), on their text with the tokenizer's own term matching, so scan and index rank alike.
 
 import { fold } from "../text/normalize.ts";
-import { FUNCTION_WORD_GROUP, isTermAt, type ParsedQuery } from "../text/tokenize.ts";
+import { isTermAt } from "../text/tokenize.ts";
+import { FUNCTION_WORD_GROUP, type ParsedQuery } from "../text/query.ts";
 import { termFinders } from "../scan/scan.ts";
 import { findCompound } from "./phrase.ts";
 

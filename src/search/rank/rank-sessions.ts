@@ -4,7 +4,7 @@
 import type { SessionInfo } from "../../history/types.ts";
 import { fold } from "../text/normalize.ts";
 import type { SessionResult } from "../project-search.ts";
-import { FUNCTION_WORD_GROUP, countTerm, type ParsedQuery } from "../text/tokenize.ts";
+import { countTerm, FUNCTION_WORD_GROUP, type ParsedQuery } from "../text/query.ts";
 
 export interface RankedSession {
   session: SessionInfo;

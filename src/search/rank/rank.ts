@@ -11,7 +11,7 @@ import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import { partTextPieces, sliceOfPieces, type HitType } from "../text/documents.ts";
 import type { ScoredDoc } from "../scored.ts";
 import { snippets, type Mark } from "../text/snippets.ts";
-import type { ParsedQuery } from "../text/tokenize.ts";
+import type { ParsedQuery } from "../text/query.ts";
 import { causeBoost } from "./cause.ts";
 import { intentBoost } from "./intent.ts";
 import { phraseBoost } from "./phrase.ts";

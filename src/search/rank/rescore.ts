@@ -8,7 +8,7 @@ import { queryWeights, scoreCounts, type CollectionStats, type QueryWeights } fr
 import type { ScoredDoc } from "../scored.ts";
 import { INPUT_WEIGHT } from "../text/documents.ts";
 import { fold } from "../text/normalize.ts";
-import { countTerm, type ParsedQuery } from "../text/tokenize.ts";
+import { countTerm, type ParsedQuery } from "../text/query.ts";
 
 /**
  * Occurrences of each query term in `text` (the index's own counts: same tokenizer rules), those

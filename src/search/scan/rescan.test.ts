@@ -6,7 +6,7 @@ import { buildView } from "../../history/view.ts";
 import { emptyStats } from "../rank/bm25.ts";
 import { collectSession, type Query } from "../session-search.ts";
 import type { DocFilter } from "../scored.ts";
-import { parseQuery } from "../text/tokenize.ts";
+import { parseQuery } from "../text/query.ts";
 import { correctQuery } from "../text/typos.ts";
 import { rescanCounts } from "./rescan.ts";
 import { countSession, scoreScan } from "./scan.ts";

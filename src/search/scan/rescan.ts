@@ -7,7 +7,7 @@
 import type { HistoryMessage } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import type { DocFilter } from "../scored.ts";
-import type { ParsedQuery, QueryTerm } from "../text/tokenize.ts";
+import type { ParsedQuery, QueryTerm } from "../text/query.ts";
 import { countSession, type Candidate, type ScanCounts, type ScanOptions } from "./scan.ts";
 
 /** What a term's count in a text depends on. */

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fold } from "../text/normalize.ts";
 import { FOLDS_OFF_ASCII, countTerms, quickFilter, termFinders, termGates } from "./scan.ts";
-import { countTerm, parseQuery } from "../text/tokenize.ts";
+import { countTerm, parseQuery } from "../text/query.ts";
 
 describe("scan quick filter", () => {
   it("never rules out a chunk whose folded text holds a query term", () => {

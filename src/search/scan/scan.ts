@@ -9,7 +9,7 @@ import { INPUT_WEIGHT, chunkCount, docText, partChunks, partPieces, type DocPiec
 import { fold, isAscii } from "../text/normalize.ts";
 import { maybeYield, now, sliceSpent } from "../scheduler.ts";
 import type { DocFilter, ScoredDoc } from "../scored.ts";
-import { countTerm, escapeRegExp, termAt, type ParsedQuery } from "../text/tokenize.ts";
+import { countTerm, escapeRegExp, type ParsedQuery, termAt } from "../text/query.ts";
 
 /**
  * For each term, another term whose token lies inside its token (the longest such), or -1; and

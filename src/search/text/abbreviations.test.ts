@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ABBREVIATION_WEIGHT, abbreviationForms, abbreviationPairs } from "./abbreviations.ts";
-import { parseQuery, tokenize } from "./tokenize.ts";
+import { tokenize } from "./tokenize.ts";
+import { parseQuery } from "./query.ts";
 
 /** The terms parseQuery adds to a query for its words' full or short forms, by token. */
 function forms(query: string): string[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseQuery } from "./tokenize.ts";
+import { parseQuery } from "./query.ts";
 
 const intentOf = (query: string) => {
   const intent = parseQuery(query).intent;

@@ -2,7 +2,7 @@
 // control characters and line breaks flattened, never a split surrogate pair.
 
 import { fold } from "./normalize.ts";
-import { countTerm, type ParsedQuery } from "./tokenize.ts";
+import { countTerm, type ParsedQuery } from "./query.ts";
 import { isHighSurrogate, isLowSurrogate } from "../../history/text.ts";
 
 export interface Mark {
@@ -39,7 +39,6 @@ export function keywordMarks(text: string, parsed: ParsedQuery): Mark[] {
 export function patternMarks(spans: readonly [number, number][] | undefined): Mark[] {
   return (spans ?? []).slice(0, MAX_MARKS).map(([start, end]) => ({ start, end, key: 0 }));
 }
-
 
 /** Flattened, trimmed text of text[start, end), with … where it was cut. */
 export function renderWindow(text: string, start: number, end: number): string {

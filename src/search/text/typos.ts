@@ -4,7 +4,7 @@
 // correction is a guess: its terms weigh less than the words the query holds as typed.
 
 import { fold } from "./normalize.ts";
-import { FUNCTION_WORD_GROUP, parseQuery, type ParsedQuery } from "./tokenize.ts";
+import { FUNCTION_WORD_GROUP, type ParsedQuery, parseQuery } from "./query.ts";
 
 /** Share of its word's weight a corrected word keeps. */
 export const CORRECTION_WEIGHT = 0.5;

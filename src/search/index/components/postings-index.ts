@@ -8,7 +8,8 @@
 
 import type { AnyIndexStore, IIndex, SearchableValue, Tokenizer } from "@orama/orama";
 import { coverageFactor, groupBit, queryWeights, termScore, wordsMatched, type CollectionStats } from "../../rank/bm25.ts";
-import { TokenSpans, type ParsedQuery, type QueryTerm } from "../../text/tokenize.ts";
+import { TokenSpans } from "../../text/tokenize.ts";
+import { type ParsedQuery, type QueryTerm } from "../../text/query.ts";
 import { Attributes, type AttributeSchema } from "./attributes.ts";
 import { addDocument, addOccurrences, countPostings, createPostingsStore, forEachPosting, removeDocument, type PostingsStore } from "./postings.ts";
 import { TermTokenizer } from "./tokenizer.ts";
@@ -85,7 +86,7 @@ export function liveDocFrequency(store: PostingsStore, term: number): number {
 
 /**
  * The indexed terms a query term reads: its token, or for a decimal quoted shorter (`longer`) the
- * longer decimals it matches (the same ones the scan counts: tokenize.ts termAt).
+ * longer decimals it matches (the same ones the scan counts: query.ts termAt).
  */
 function termIds(store: PostingsStore, term: QueryTerm): number[] {
   if (term.longer === undefined) {

@@ -6,7 +6,8 @@
 
 import type { Tokenizer } from "@orama/orama";
 import { fold } from "../../text/normalize.ts";
-import { parseQuery, tokenize, tokenSpans, type ParsedQuery, type TokenSpans } from "../../text/tokenize.ts";
+import { tokenize, tokenSpans, type TokenSpans } from "../../text/tokenize.ts";
+import { type ParsedQuery, parseQuery } from "../../text/query.ts";
 
 export class TermTokenizer implements Tokenizer {
   readonly language = "universal";

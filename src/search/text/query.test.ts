@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { fold } from "./normalize.ts";
+import { countTerm, hasPhrase, parseQuery } from "./query.ts";
+import { tokenize } from "./tokenize.ts";
+
+function count(text: string, term: string): number {
+  const first = parseQuery(term).terms[0]!;
+  expect(first.token).toBe(fold(term));
+  return countTerm(text, fold(text), first);
+}
+
+describe("parseQuery", () => {
+  it("groups terms by query word and builds a phrase", () => {
+    const parsed = parseQuery("line item totals");
+    expect(parsed.terms.filter((t) => t.weight === 1).map((t) => t.token)).toEqual(["line", "item", "totals"]);
+    expect(parsed.groups).toBe(3);
+    expect(parsed.phrase?.test(fold("computeLineItemTotals"))).toBe(true);
+    expect(parsed.phrase?.test("line totals item")).toBe(false);
+  });
+
+  it("uses bigrams for multi-character CJK and the character alone for one", () => {
+    expect(parseQuery("耳机").terms.map((t) => t.token)).toEqual(["耳机"]);
+    expect(parseQuery("形態素解析").terms.map((t) => t.token)).toEqual(["形態", "態素", "素解", "解析"]);
+    expect(parseQuery("猫").terms.map((t) => t.token)).toEqual(["猫"]);
+  });
+
+  it("makes a path, dotted or snake_case name one query word, and keeps it whole to find as written", () => {
+    const parsed = parseQuery("what changed in django/db/models/fields/related.py and __init__.py");
+    expect(parsed.groups).toBe(3);
+    expect(parsed.compounds.map((c) => c.text)).toEqual(["django/db/models/fields/related.py", "__init__.py"]);
+    const pathGroup = parsed.compounds[0]!.group;
+    expect(parsed.terms.filter((t) => t.group === pathGroup).map((t) => [t.token, t.weight])).toEqual(
+      ["django", "db", "models", "fields", "related", "py"].map((token) => [token, 1]),
+    );
+    // A version is a number, a sentence's full stop joins nothing.
+    expect(parseQuery("3.6.9 failed. then").compounds).toEqual([]);
+    expect(parseQuery("pytest_collect_file").compounds.map((c) => c.text)).toEqual(["pytest_collect_file"]);
+  });
+
+  it("has no term for a one-letter query", () => {
+    expect(parseQuery("a").terms).toEqual([]);
+  });
+});
+
+describe("countTerm", () => {
+  it("counts whole words and single humps, not inner substrings", () => {
+    expect(count("computeLineItemTotals", "line")).toBe(1);
+    expect(count("computeLineItemTotals", "totals")).toBe(1);
+    expect(count("computeLineItemTotals", "computeLineItemTotals")).toBe(1);
+    expect(count("computeLineItemTotals", "ute")).toBe(0);
+    expect(count("outline", "line")).toBe(0);
+    expect(count("line, Line; LINE_x", "line")).toBe(3);
+    expect(count("HTTPServer", "server")).toBe(1);
+    expect(count("HTTPServer", "http")).toBe(1);
+  });
+
+  it("agrees with the tokenizer on every word", () => {
+    const text = "fooBar barFoo XMLHttpRequest utf8Decoder foo_bar ünïcödé Foo 3.6.9 v2.1 1.2, 7 of 7.x 10.0.0.1";
+    const tokens = tokenize(text);
+    for (const token of new Set(tokens)) {
+      const expected = tokens.filter((t) => t === token).length;
+      expect([token, count(text, token)]).toEqual([token, expected]);
+    }
+  });
+
+  it("counts CJK terms anywhere in a run", () => {
+    expect(count("无线耳机和耳机", "耳机")).toBe(2);
+  });
+});
+
+describe("hasPhrase", () => {
+  it("agrees with the phrase pattern over folded text", () => {
+    const pieces = ["rate", "Limiter", "RATE-limiter", "ſtop", "stop", "Café", "cafe", " ", "--", "_", "无线", "K", "x"];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 12 }), fc.array(fc.constantFrom(...pieces), { minLength: 2, maxLength: 4 }), (text, query) => {
+        const parsed = parseQuery(query.join(" "));
+        const joined = text.join("");
+        expect(hasPhrase(parsed, joined)).toBe(parsed.phrase ? parsed.phrase.test(fold(joined)) : false);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

@@ -1,0 +1,301 @@
+// A query as terms: the same tokens as indexing (tokenize.ts), grouped by query word. A word and
+// its parts (humps, a version's numbers) weigh as one concept, and a natural-language word also
+// matches the other forms of its stem and its full or short forms (`stylesheet`, `css`) at a lower
+// weight (stem.ts, abbreviations.ts), and function words beside content words are glue: a low
+// weight, not counted by coverage (function-words.ts). A decimal quoted shorter than printed also
+// matches the longer decimals it may come from. A path or name typed in a query (words joined by
+// / . _ - : \) is one query word, kept whole as a compound for ranking to find as written
+// (rank/phrase.ts).
+
+import { BoundedMap } from "../../util/bounded-map.ts";
+import { CJK, SEP, charClass, fold, isAscii } from "./normalize.ts";
+import { FUNCTION_WORD_WEIGHT, isFunctionWord } from "./function-words.ts";
+import { intentsOfWord, queryIntent, type IntentKind, type QueryIntent } from "./intent.ts";
+import { VARIANT_WEIGHT, isNaturalWord, isPlainWord, stemVariants } from "./stem.ts";
+import { ABBREVIATION_WEIGHT, abbreviationForms } from "./abbreviations.ts";
+import { MAX_TOKEN, TokenSpans, dottedEnd, isDigitAt, isTermAt, isWordChar, pushTerms, runEnd } from "./tokenize.ts";
+
+export interface QueryTerm {
+  /** Folded term as the index stores it. */
+  token: string;
+  /** Which word of the query it comes from (coverage counts words, not terms); FUNCTION_WORD_GROUP for a function word. */
+  group: number;
+  /** True for a CJK bigram or character (any occurrence counts). */
+  cjk: boolean;
+  /** Share of its word's weight: 1 alone; a word and its parts split one, other forms of a stem less. */
+  weight: number;
+  /**
+   * Set for a decimal quoted shorter than written: the term matches, instead of `token` itself, a
+   * longer decimal that begins with it and whose next digit is at least this (0: `token` is a
+   * truncation of it; 5: `token` with its last digit one up is a rounding of it).
+   */
+  longer?: number;
+  /** Another form of a natural-language word (its stem's, stem.ts; a full or short form, abbreviations.ts), not the word as typed. */
+  variant?: true;
+}
+
+/**
+ * A path, dotted or snake_case name of the query (`django/db/models/fields/related.py`,
+ * `__init__.py`, `pytest_collect_file`): its words are one query word, and a text holding them
+ * joined as written holds the compound (ranking prefers it; rank/phrase.ts).
+ */
+export interface Compound {
+  /** Folded compound as written, leading joiners included (`__init__.py`). */
+  text: string;
+  group: number;
+}
+
+/** The group of a function word beside content words: scored, but not a word coverage counts (function-words.ts). */
+export const FUNCTION_WORD_GROUP = -1;
+
+export interface ParsedQuery {
+  terms: QueryTerm[];
+  /** Query words coverage counts (function words beside content words are not). */
+  groups: number;
+  /** Whole-phrase pattern over folded text: the query's words in order, little in between. */
+  phrase?: RegExp;
+  /** The same pattern, case-insensitive: on ASCII-only text it matches where `phrase` matches the fold. */
+  phraseAscii?: RegExp;
+  compounds: Compound[];
+  /** What the query's wording asks for: a command run, a change made (text/intent.ts); absent for neither. */
+  intent?: QueryIntent;
+  /**
+   * The query asks why (holds "why" beside content words, and no path or name): answered by an
+   * explanation of a cause (rank/cause.ts). A why question naming a path or identifier is
+   * answered where that name stands, explained or not.
+   */
+  asksWhy?: true;
+}
+
+/** Whether the query's whole phrase occurs in `text` (folded), without folding ASCII-only text. */
+export function hasPhrase(parsed: ParsedQuery, text: string): boolean {
+  if (!parsed.phrase) return false;
+  if (parsed.phraseAscii && isAscii(text)) return parsed.phraseAscii.test(text);
+  return parsed.phrase.test(fold(text));
+}
+
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** Terms of a query: the same tokens as indexing, grouped by query word, deduplicated. */
+export function parseQuery(query: string): ParsedQuery {
+  // Parsed queries are immutable (their patterns are not global, so hold no state): the last
+  // few are kept, so a repeated query does not recompile its patterns.
+  const cached = parsedQueries.get(query);
+  if (cached) return cached;
+  const parsed = parseQueryUncached(query);
+  parsedQueries.set(query, parsed);
+  return parsed;
+}
+
+/** Weight of a longer decimal a query's decimal may have been quoted from, against the decimal as typed. */
+export const SHORTER_WEIGHT = 0.8;
+/** Decimals a query's decimal needs to match longer ones: one (3.6) is more often a version than a cut number. */
+export const MIN_QUOTED_DECIMALS = 2;
+
+/** Whether the dotted number text[i, j) is a decimal: digits, one dot, MIN_QUOTED_DECIMALS or more digits. */
+function isQuotableDecimal(text: string, i: number, j: number): boolean {
+  const dot = text.indexOf(".", i);
+  if (dot < 0 || dot >= j || j - dot - 1 < MIN_QUOTED_DECIMALS) return false;
+  const second = text.indexOf(".", dot + 1);
+  return second < 0 || second >= j;
+}
+
+/** The decimal one unit of its last digit below `decimal` (0.2725 → 0.2724, 1.00 → 0.99), undefined at zero. */
+export function decimalBelow(decimal: string): string | undefined {
+  const digits = decimal.replace(".", "").split("");
+  let k = digits.length - 1;
+  while (k >= 0 && digits[k] === "0") digits[k--] = "9";
+  if (k < 0) return undefined;
+  digits[k] = String(Number(digits[k]) - 1);
+  const decimals = decimal.length - decimal.indexOf(".") - 1;
+  let integer = digits.slice(0, digits.length - decimals).join("");
+  integer = integer.replace(/^0+(?=\d)/, "");
+  return `${integer}.${digits.slice(digits.length - decimals).join("")}`;
+}
+
+const MAX_PARSED_QUERIES = 64;
+const parsedQueries = new BoundedMap<string, ParsedQuery>(MAX_PARSED_QUERIES);
+const querySpans = new TokenSpans();
+
+/** Characters that join words into one path or name: `a/b.py`, `a_b`, `a-b`, `a::b`, `a\\b`. */
+function isJoiner(code: number): boolean {
+  return code === 0x5f || code === 0x2e || code === 0x2f || code === 0x2d || code === 0x3a || code === 0x5c;
+}
+
+/** End of the compound whose first word starts at `i` and the number of words in it. */
+function compoundAt(text: string, i: number): { end: number; words: number } {
+  let end = dottedEnd(text, i, runEnd(text, i));
+  let words = 1;
+  for (;;) {
+    let k = end;
+    while (k < text.length && isJoiner(text.charCodeAt(k))) k++;
+    if (k === end || k >= text.length || !isWordChar(text, k)) return { end, words };
+    end = dottedEnd(text, k, runEnd(text, k));
+    words++;
+  }
+}
+
+function parseQueryUncached(query: string): ParsedQuery {
+  const folded = fold(query);
+  const runs: string[] = [];
+  // Terms of each query word with their weights, whether the word is a function word, and the
+  // compound (path or name) it belongs to (-1: none).
+  const words: Array<{ tokens: Array<[token: string, weight: number, longer?: number, variant?: boolean]>; cjk: boolean; glue: boolean; compound: number; intents?: readonly IntentKind[] }> = [];
+  const compoundTexts: string[] = [];
+  const n = query.length;
+  let i = 0;
+  // End of the compound being read: its words make one query word (each keeps its weight, as
+  // splitting it let the rest of the query outweigh a path).
+  let compoundEnd = -1;
+  while (i < n) {
+    const cls = charClass(query.charCodeAt(i));
+    if (cls === SEP) {
+      i++;
+      continue;
+    }
+    if (i >= compoundEnd && cls !== CJK) {
+      const compound = compoundAt(query, i);
+      if (compound.words > 1) {
+        compoundEnd = compound.end;
+        let start = i;
+        while (start > 0 && isJoiner(query.charCodeAt(start - 1))) start--;
+        compoundTexts.push(folded.slice(start, compound.end));
+      }
+    }
+    const compound = i < compoundEnd ? compoundTexts.length - 1 : -1;
+    let j = i + 1;
+    const tokens: Array<[token: string, weight: number, longer?: number, variant?: boolean]> = [];
+    const cjk = cls === CJK;
+    let glue = false;
+    if (cjk) {
+      while (j < n && charClass(query.charCodeAt(j)) === CJK) j++;
+      if (j - i === 1) tokens.push([folded[i]!, 1]);
+      else for (let k = i; k + 1 < j; k++) tokens.push([folded.slice(k, k + 2), 1]);
+    } else {
+      const runEndAt = runEnd(query, i);
+      j = dottedEnd(query, i, runEndAt);
+      const spans = querySpans;
+      spans.size = 0;
+      pushTerms(spans, query, i, runEndAt, j);
+      // The whole word takes half the word's weight and its parts share the other half, so an
+      // identifier counts as one concept, not one plus one per hump.
+      const parts = spans.size / 2 - 1;
+      for (let k = 0; k < spans.size; k += 2) {
+        tokens.push([folded.slice(spans.data[k]!, spans.data[k + 1]!), parts === 0 ? 1 : k === 0 ? 0.5 : 0.5 / parts]);
+      }
+      // A word of a path or name is never glue (`the_end`, `lib/in/x.py`).
+      glue = compound < 0 && spans.size === 2 && isFunctionWord(tokens[0]![0]);
+      if (spans.size === 2 && !glue && isNaturalWord(query, i, j)) {
+        for (const form of stemVariants(folded.slice(i, j))) tokens.push([form, VARIANT_WEIGHT, undefined, true]);
+      }
+      if (spans.size === 2 && !glue && isPlainWord(query, i, j, true)) {
+        for (const form of abbreviationForms(folded.slice(i, j))) tokens.push([form, ABBREVIATION_WEIGHT, undefined, true]);
+      }
+      if (spans.size === 6 && isQuotableDecimal(query, i, j)) {
+        // A longer decimal holds the integer part as typed, not the whole or the decimals: those
+        // two weights, a little lower, go to the decimals it may have been quoted from.
+        const weight = SHORTER_WEIGHT * (tokens[0]![1] + tokens[2]![1]);
+        const whole = folded.slice(i, j);
+        tokens.push([whole, weight, 0]);
+        const below = decimalBelow(whole);
+        if (below !== undefined) tokens.push([below, weight, 5]);
+      }
+    }
+    runs.push(folded.slice(i, j));
+    // A word of a path or name states no intent (`run_tests`, `fix/a.py`).
+    const intents = !cjk && !glue && compound < 0 && tokens.length > 0 ? intentsOfWord(tokens[0]![0]) : [];
+    words.push(intents.length > 0 ? { tokens, cjk, glue, compound, intents } : { tokens, cjk, glue, compound });
+    i = j;
+  }
+  // Function words are glue only beside a content word: a query of glue alone is searched as typed.
+  const content = words.some((word) => !word.glue);
+  const terms: QueryTerm[] = [];
+  const compounds: Compound[] = [];
+  const seen = new Set<string>();
+  let groups = 0;
+  let lastCompound = -1;
+  const intentWords: Array<{ kinds: readonly IntentKind[]; group: number }> = [];
+  words.forEach((word, w) => {
+    const glue = content && word.glue;
+    let added = false;
+    // A word typed again (`CSS` after `spotter.css`) adds none of its other forms either: they
+    // would make a query word of their own that only they can match.
+    const repeated = word.tokens.every(([token, , longer, variant]) => variant || longer !== undefined || seen.has(token));
+    for (const [token, weight, longer, variant] of word.tokens) {
+      const key = longer === undefined ? token : `${token}\u0000${longer}`;
+      if (seen.has(key) || (variant && repeated)) continue;
+      seen.add(key);
+      const term: QueryTerm = { token, group: glue ? FUNCTION_WORD_GROUP : groups, cjk: word.cjk, weight: glue ? weight * FUNCTION_WORD_WEIGHT : weight };
+      if (longer !== undefined) term.longer = longer;
+      if (variant) term.variant = true;
+      terms.push(term);
+      added = true;
+    }
+    if (word.compound >= 0 && word.compound !== lastCompound) {
+      compounds.push({ text: compoundTexts[word.compound]!, group: groups });
+      lastCompound = word.compound;
+    }
+    // A word, or the compound's last word, ends the query word (if any of its terms is new).
+    if (word.compound >= 0 && words[w + 1]?.compound === word.compound) return;
+    if (glue || !added) {
+      if (!glue && terms[terms.length - 1]?.group === groups) groups++;
+      else if (word.compound >= 0 && compounds[compounds.length - 1]?.group === groups) compounds.pop();
+      return;
+    }
+    if (word.intents) intentWords.push({ kinds: word.intents, group: groups });
+    groups++;
+  });
+  const parsed: ParsedQuery = { terms, groups, compounds };
+  const intent = queryIntent(intentWords);
+  if (intent) parsed.intent = intent;
+  if (content && compounds.length === 0 && runs.includes("why")) parsed.asksWhy = true;
+  if (terms.length >= 2 && runs.length >= 1) {
+    parsed.phrase = new RegExp(runs.map(escapeRegExp).join("[^\\p{L}\\p{N}]{0,3}"), "u");
+    // Only for an ASCII pattern (under /iu a few non-ASCII letters, ſ and K, match ASCII ones).
+    // Without the u flag (several times faster in JSC): in ASCII, \p{L} is A-Z a-z and \p{N} 0-9.
+    if (runs.every(isAscii)) parsed.phraseAscii = new RegExp(runs.map(escapeRegExp).join("[^A-Za-z0-9]{0,3}"), "i");
+  }
+  return parsed;
+}
+
+/**
+ * Occurrences of a query term in one text, with exactly the tokenizer's boundaries:
+ * a whole word, or one camelCase hump of a word; CJK terms match anywhere inside a CJK run.
+ */
+export function countTerm(text: string, folded: string, term: QueryTerm, positions?: number[]): number {
+  const token = term.token;
+  const len = token.length;
+  let count = 0;
+  let from = 0;
+  for (;;) {
+    const at = folded.indexOf(token, from);
+    if (at < 0) break;
+    if (term.cjk || termAt(text, at, at + len, term)) {
+      count++;
+      positions?.push(at);
+    }
+    from = at + 1;
+  }
+  return count;
+}
+
+/** Whether the query term occurs at text[start, end) (its token's span): as a term, or as the start of a longer decimal it matches. */
+export function termAt(text: string, start: number, end: number, term: QueryTerm): boolean {
+  return term.longer === undefined ? isTermAt(text, start, end) : isLongerDecimalAt(text, start, end, term.longer);
+}
+
+/**
+ * Whether text[start, end), a decimal, begins a longer decimal term there: one not inside a word
+ * or dotted number, whose next digit is at least `next`, no longer than MAX_TOKEN (the index
+ * holds it as a term).
+ */
+function isLongerDecimalAt(text: string, start: number, end: number, next: number): boolean {
+  if (start > 0 && (isWordChar(text, start - 1) || (text.charCodeAt(start - 1) === 0x2e && isDigitAt(text, start - 2)))) return false;
+  if (!isDigitAt(text, end) || text.charCodeAt(end) - 0x30 < next) return false;
+  let k = end + 1;
+  while (isDigitAt(text, k)) k++;
+  if (k - start > MAX_TOKEN || (k < text.length && isWordChar(text, k))) return false;
+  return !(text.charCodeAt(k) === 0x2e && isDigitAt(text, k + 1));
+}
