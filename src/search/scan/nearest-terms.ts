@@ -7,8 +7,8 @@ import type { HistoryMessage } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import { maybeYield, now, sliceSpent } from "../scheduler.ts";
 import { docText, partChunks, partPieces } from "../text/documents.ts";
-import { fold } from "../text/normalize.ts";
-import { TokenSpans, tokenSpans } from "../text/tokenize.ts";
+import { fold, isAscii } from "../text/normalize.ts";
+import { MAX_TOKEN, MIN_TOKEN, TokenSpans, humpAt, isWordChar, tokenSpans } from "../text/tokenize.ts";
 import { correctionDistance, isNearer, maxEdits, type NearestTerm } from "../text/typos.ts";
 
 /** A term seen by the pass: in how many chunks, and the last chunk counted. */
@@ -23,6 +23,40 @@ function isLetters(folded: string, start: number, end: number): boolean {
     if (c < 97 || c > 122) return false;
   }
   return true;
+}
+
+/** The letters a term of ASCII text may start with (`letters`, lower case a–z), in either case. */
+export function termStartPattern(letters: string): RegExp {
+  return new RegExp(`[${letters}${letters.toUpperCase()}]`, "g");
+}
+
+/**
+ * The tokenizer's terms of ASCII `text` that start with a letter `starts` (termStartPattern) finds:
+ * each as [start, end), a word whole (from a word start) and its camelCase parts, as tokenSpans
+ * gives them (the same terms, found without walking the rest of the text).
+ */
+export function termsStartingAt(text: string, starts: RegExp, visit: (start: number, end: number) => void): void {
+  starts.lastIndex = 0;
+  for (let match = starts.exec(text); match !== null; match = starts.exec(text)) {
+    const start = match.index;
+    const wordStart = start === 0 || !isWordChar(text, start - 1);
+    // Inside a word, only an upper-case letter can start a term (a camelCase hump).
+    if (!wordStart && text.charCodeAt(start) > 0x5a) continue;
+    let wordEnd = start + 1;
+    while (wordEnd < text.length && isWordChar(text, wordEnd)) wordEnd++;
+    let partEnd = start + 1;
+    while (partEnd < wordEnd && !humpAt(text, partEnd, wordEnd)) partEnd++;
+    if (wordStart) {
+      term(start, wordEnd, visit);
+      // Split at a hump: its first part is a term too.
+      if (partEnd < wordEnd) term(start, partEnd, visit);
+    } else if (humpAt(text, start, wordEnd)) term(start, partEnd, visit);
+  }
+}
+
+/** A word or part is a term at MIN_TOKEN to MAX_TOKEN code units (one starting with a letter). */
+function term(start: number, end: number, visit: (start: number, end: number) => void): void {
+  if (end - start >= MIN_TOKEN && end - start <= MAX_TOKEN) visit(start, end);
 }
 
 /**
@@ -44,20 +78,33 @@ export async function nearestTermsByScan(
   const seen = new Map<string, Seen>();
   const spans = new TokenSpans();
   let doc = 0;
+  // A candidate is letters a–z only (isLetters): in ASCII text it starts with one of the words'
+  // first letters, so only those places are looked at; other text is tokenized whole.
+  const letters = String.fromCharCode(...[...firstLetters].filter((code) => code >= 97 && code <= 122));
+  const starts = letters.length > 0 ? termStartPattern(letters) : undefined;
+  const seeTerm = (term: string): void => {
+    if (!firstLetters.has(term.charCodeAt(0)) || !isLetters(term, 0, term.length)) return;
+    const entry = seen.get(term);
+    if (!entry) seen.set(term, { df: 1, lastDoc: doc });
+    else if (entry.lastDoc !== doc) {
+      entry.df++;
+      entry.lastDoc = doc;
+    }
+  };
   const count = (piece: string): void => {
+    if (isAscii(piece)) {
+      // Folding ASCII is lower-casing: only the candidates are, not the whole piece.
+      if (starts) termsStartingAt(piece, starts, (start, end) => {
+        if (end - start >= minLength && end - start <= maxLength) seeTerm(piece.slice(start, end).toLowerCase());
+      });
+      return;
+    }
     const folded = fold(piece);
     tokenSpans(piece, spans);
     for (let i = 0; i < spans.size; i += 2) {
       const start = spans.data[i]!;
       const end = spans.data[i + 1]!;
-      if (end - start < minLength || end - start > maxLength || !firstLetters.has(folded.charCodeAt(start)) || !isLetters(folded, start, end)) continue;
-      const term = folded.slice(start, end);
-      const entry = seen.get(term);
-      if (!entry) seen.set(term, { df: 1, lastDoc: doc });
-      else if (entry.lastDoc !== doc) {
-        entry.df++;
-        entry.lastDoc = doc;
-      }
+      if (end - start >= minLength && end - start <= maxLength) seeTerm(folded.slice(start, end));
     }
   };
   for (const message of messages) {
