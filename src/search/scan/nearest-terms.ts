@@ -8,7 +8,7 @@ import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import { maybeYield, now, sliceSpent } from "../scheduler.ts";
 import { docText, partChunks, partPieces } from "../text/documents.ts";
 import { fold, isAscii } from "../text/normalize.ts";
-import { MAX_TOKEN, MIN_TOKEN, TokenSpans, humpAt, isWordChar, tokenSpans } from "../text/tokenize.ts";
+import { MAX_TOKEN, MIN_TOKEN, TokenSpans, humpAt, isWordChar, runEnd, tokenSpans } from "../text/tokenize.ts";
 import { correctionDistance, isNearer, maxEdits, type NearestTerm } from "../text/typos.ts";
 
 /** A term seen by the pass: in how many chunks, and the last chunk counted. */
@@ -42,8 +42,7 @@ export function termsStartingAt(text: string, starts: RegExp, visit: (start: num
     const wordStart = start === 0 || !isWordChar(text, start - 1);
     // Inside a word, only an upper-case letter can start a term (a camelCase hump).
     if (!wordStart && text.charCodeAt(start) > 0x5a) continue;
-    let wordEnd = start + 1;
-    while (wordEnd < text.length && isWordChar(text, wordEnd)) wordEnd++;
+    const wordEnd = runEnd(text, start);
     let partEnd = start + 1;
     while (partEnd < wordEnd && !humpAt(text, partEnd, wordEnd)) partEnd++;
     if (wordStart) {
