@@ -30,21 +30,15 @@ export function termGates(terms: ParsedQuery["terms"]): { gates: number[]; order
   return { gates, order };
 }
 
-interface TermFinders {
-  terms: ParsedQuery["terms"];
-  /** Each ASCII term as a case-insensitive global pattern (undefined for a non-ASCII term). */
-  finders: Array<RegExp | undefined>;
+/** Which terms' tokens hold which (termGates), and per term without a gate the terms holding it. */
+export interface TermNesting {
   gates: number[];
   order: number[];
   /** Per term without a gate: the terms holding its token, with the offset of its token in theirs. */
   within: Array<Array<[term: number, offset: number]>>;
-  /** Scratch: 1 where a term's token does not occur in the text being counted. */
-  absent: Uint8Array;
-  /** Scratch: each term's count in the text being counted. */
-  counts: Int32Array;
 }
 
-export function termFinders(terms: ParsedQuery["terms"]): TermFinders {
+export function termNesting(terms: ParsedQuery["terms"]): TermNesting {
   const { gates, order } = termGates(terms);
   const within = terms.map((): Array<[number, number]> => []);
   for (let t = 0; t < terms.length; t++) {
@@ -52,7 +46,25 @@ export function termFinders(terms: ParsedQuery["terms"]): TermFinders {
     while (gates[root]! >= 0) root = gates[root]!;
     if (root !== t) within[root]!.push([t, terms[t]!.token.indexOf(terms[root]!.token)]);
   }
-  const finders = terms.map((term) => (isAscii(term.token) ? new RegExp(escapeRegExp(term.token), "gi") : undefined));
+  return { gates, order, within };
+}
+
+interface TermFinders extends TermNesting {
+  terms: ParsedQuery["terms"];
+  /**
+   * Each ASCII term without a gate as a case-insensitive global pattern (undefined for the
+   * others: a gated term is checked where its gate's occurs, a non-ASCII one in the fold).
+   */
+  finders: Array<RegExp | undefined>;
+  /** Scratch: 1 where a term's token does not occur in the text being counted. */
+  absent: Uint8Array;
+  /** Scratch: each term's count in the text being counted. */
+  counts: Int32Array;
+}
+
+export function termFinders(terms: ParsedQuery["terms"]): TermFinders {
+  const { gates, order, within } = termNesting(terms);
+  const finders = terms.map((term, t) => (gates[t]! < 0 && isAscii(term.token) ? new RegExp(escapeRegExp(term.token), "gi") : undefined));
   return { terms, finders, gates, order, within, absent: new Uint8Array(terms.length), counts: new Int32Array(terms.length) };
 }
 
