@@ -372,7 +372,9 @@ export function createPostingsIndexComponent(attributes: AttributeSchema, groupi
     throw new Error("search index is in memory only");
   };
   const properties = [TEXT_PROPERTY, INPUT_PROPERTY, ...Object.keys(attributes)];
-  const types = { [TEXT_PROPERTY]: "string" as const, [INPUT_PROPERTY]: "string" as const, ...attributes };
+  // To Orama an ordinal is an enum (of numbers).
+  const attributeTypes = Object.fromEntries(Object.entries(attributes).map(([property, type]) => [property, type === "ordinal" ? ("enum" as const) : type]));
+  const types = { [TEXT_PROPERTY]: "string" as const, [INPUT_PROPERTY]: "string" as const, ...attributeTypes };
   const spans = new TokenSpans();
   return {
     create: () => new PostingsIndexStore(attributes),
