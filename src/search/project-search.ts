@@ -8,7 +8,8 @@
 
 import type { SessionInfo } from "../history/types.ts";
 import { addStats, emptyStats, type CollectionStats } from "./rank/bm25.ts";
-import { compareResults, completeHits, type MessageResult } from "./rank/rank.ts";
+import { Candidates, topAcross } from "./rank/candidates.ts";
+import type { MessageResult } from "./rank/rank.ts";
 import { maybeYield, now } from "./scheduler.ts";
 import type { CollectedSession, Query } from "./session-search.ts";
 import { bestNearest, correctQuery, unmatchedWords, type NearestTerm } from "./text/typos.ts";
@@ -21,8 +22,8 @@ export interface SessionResult extends MessageResult {
 }
 
 export interface ProjectSearchOutcome {
-  /** Per session, its own results (ranked), for callers that rank sessions. */
-  perSession: Map<string, SessionResult[]>;
+  /** Per session with matches, its candidate messages (ranked on demand), for callers that rank sessions. */
+  candidates: Map<string, Candidates>;
   /** All results merged, best first, cut to `limit`. */
   results: SessionResult[];
   /** Sessions not searched (budget ran out). */
@@ -36,7 +37,8 @@ export interface ProjectSearchOutcome {
 /** One session's documents, and how to rank them (against the given statistics, if any). */
 export interface SessionFound {
   collected: CollectedSession;
-  rank(global?: CollectionStats): MessageResult[];
+  /** Its candidate messages, scored against the given statistics if any. */
+  candidates(global?: CollectionStats): Candidates;
   turnOf(messageId: string): number;
   /** The term of its documents nearest to each word (typos); undefined past the deadline. */
   nearestTerms?(words: readonly string[]): Promise<Map<string, NearestTerm> | undefined>;
@@ -106,21 +108,21 @@ export async function searchProject(
       addStats(global, stats);
     }
   }
-  const perSession = new Map<string, SessionResult[]>();
+  const candidates = new Map<string, Candidates>();
+  const turnOf = new Map<string, SessionFound["turnOf"]>();
   for (const { session, found: one } of found) {
     if (one.collected.docs.length === 0) continue;
     await maybeYield();
-    const results = one.rank(global);
-    if (results.length === 0) continue;
-    perSession.set(
-      session.id,
-      results.map((result) => Object.assign(result, { sessionId: session.id, turnNumber: one.turnOf(result.message.id) })),
-    );
+    candidates.set(session.id, one.candidates(global));
+    turnOf.set(session.id, one.turnOf);
   }
-  const results = [...perSession.values()].flat().sort(compareResults).slice(0, options.limit);
-  // Sessions ranked their results with snippets for the first only: finish those returned.
-  for (const result of results) completeHits(result);
-  return { perSession, results, unsearched, corrections, query };
+  // Only the candidates that can reach the merged first `limit` are boosted, and only those
+  // returned get hits and snippets.
+  const results = (await topAcross(candidates, options.limit)).map(({ key, group }): SessionResult => {
+    const result = candidates.get(key)!.result(group);
+    return Object.assign(result, { sessionId: key, turnNumber: turnOf.get(key)!(result.message.id) });
+  });
+  return { candidates, results, unsearched, corrections, query };
 }
 
 /**

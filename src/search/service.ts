@@ -16,11 +16,11 @@ import type { HitType } from "./text/documents.ts";
 import { literalMatcher, regexMatcher } from "./scan/pattern.ts";
 import { RegexRunner } from "./scan/regex-runner.ts";
 import { searchProject, type SessionResult } from "./project-search.ts";
-import { rankSessions, type RankedSession } from "./rank/rank-sessions.ts";
+import { rankSessions } from "./rank/rank-sessions.ts";
 import { MESSAGE_SCORE_PARTS, messageScore, partScore, rankPool } from "./rank/rank.ts";
 import type { SearchFilters } from "./scored.ts";
 import { asSearch, maybeYield, now } from "./scheduler.ts";
-import { collectSession, nearestTerms, rankSession, type Query } from "./session-search.ts";
+import { collectSession, nearestTerms, sessionCandidates, type Query } from "./session-search.ts";
 import { parseQuery } from "./text/query.ts";
 import { ViewCache } from "./view-cache.ts";
 
@@ -217,24 +217,25 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
       query,
       async (session, deadline, query, corrected, first) => {
         const view = await viewBefore(session.id, callerSessionId, deadline, signal);
-        if (!view) return { collected: { docs: [], via: "scan", timedOut: true }, rank: () => [], turnOf: () => 0 };
+        if (!view) {
+          const none = { docs: [], via: "scan" as const };
+          return { collected: { ...none, timedOut: true }, candidates: () => sessionCandidates(none, query, limits, { visibility }), turnOf: () => 0 };
+        }
         // The read and the view were one synchronous stretch: the search starts a fresh one
         // when that one is spent (a forced turn per session would cost a project search its budget).
         await maybeYield();
         signal?.throwIfAborted();
-        // Snippets for each session's best result now (history_sessions shows it); the rest only
-        // for the results the merged answer keeps (searchProject completes them).
         const alone = sessions.length === 1;
         const indexed = indexedSession(session.id);
         // A search again with typos corrected scans as the first pass did: waiting for the build
         // its scan started would give the first search of a session the build's time.
         const waitForBuild = alone && !corrected;
         const pool = alone ? rankPool(limit) : undefined;
-        const searchOptions = { visibility, indexed, deadline, hitsFor: 1, signal, waitForBuild, pool, first: first?.collected };
+        const searchOptions = { visibility, indexed, deadline, signal, waitForBuild, pool, first: first?.collected };
         const collected = await collectSession(view, query, filters, searchOptions);
         return {
           collected,
-          rank: (global) => rankSession(collected, query, limits, searchOptions, global),
+          candidates: (global) => sessionCandidates(collected, query, limits, searchOptions, global),
           turnOf: (id: string) => view.turnNumbers[view.indexById.get(id) ?? -1] ?? 0,
           nearestTerms: (words: readonly string[]) => nearestTerms(view, collected, words, searchOptions),
         };
@@ -304,8 +305,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
       const filters: SearchFilters = { types: new Set<HitType>(["text", "tool"]) };
       const outcome = await runSearch("", query, filters, 3, all, request.signal);
       unsearched = outcome.unsearched;
-      const ranked: RankedSession[] = rankSessions(all, outcome.perSession, outcome.query.kind === "keyword" ? outcome.query.parsed : query.parsed);
-      chosen = ranked.slice(0, request.limit);
+      chosen = await rankSessions(all, outcome.candidates, outcome.query.kind === "keyword" ? outcome.query.parsed : query.parsed, request.limit);
     } else {
       chosen = all.slice(0, request.limit).map((session) => ({ session }));
     }

@@ -7,7 +7,8 @@ import type { SessionView } from "../history/view.ts";
 import type { IndexedSession } from "./index/build.ts";
 import { patternScan, type Matcher } from "./scan/pattern.ts";
 import { emptyStats, type CollectionStats } from "./rank/bm25.ts";
-import { rankMessages, textReader, type MessageResult } from "./rank/rank.ts";
+import { Candidates } from "./rank/candidates.ts";
+import { candidateGroups, textReader } from "./rank/rank.ts";
 import { rescore } from "./rank/rescore.ts";
 import { nearestTermsByScan } from "./scan/nearest-terms.ts";
 import { rescanCounts, sameScan } from "./scan/rescan.ts";
@@ -32,8 +33,6 @@ export interface ResultLimits {
 
 export interface SessionSearchOptions {
   visibility: ToolVisibility;
-  /** Results that get hits and snippets right away (the rest carry pendingHits); all by default. */
-  hitsFor?: number;
   /** The session's index holder; absent = scan only. */
   indexed?: IndexedSession;
   deadline?: number;
@@ -172,23 +171,20 @@ export async function nearestTerms(
   return nearestTermsByScan(view.messages.slice(0, view.visibleEnd), options.visibility, words, options);
 }
 
-/** Ranks a session's documents into messages with hits (`global`: rescored with those statistics first, rescore.ts). */
-export function rankSession(
+/**
+ * A session's documents as candidate messages, ranked lazily (rank/candidates.ts); `global`:
+ * rescored with those statistics first (rescore.ts).
+ */
+export function sessionCandidates(
   collected: CollectedSession,
   query: Query,
   limits: ResultLimits,
-  options: Pick<SessionSearchOptions, "visibility" | "hitsFor">,
+  options: Pick<SessionSearchOptions, "visibility">,
   global?: CollectionStats,
-): MessageResult[] {
+): Candidates {
   const textOf = textReader(options.visibility);
   if (global && query.kind === "keyword") rescore(collected.docs, query.parsed, global, collected.stats ?? global, textOf);
-  const marks =
-    query.kind === "keyword" ? (text: string) => keywordMarks(text, query.parsed) : (_: string, doc: ScoredDoc) => patternMarks(doc.spans);
-  return rankMessages(collected.docs, {
-    ...limits,
-    visibility: options.visibility,
-    parsed: query.kind === "keyword" ? query.parsed : undefined,
-    marks,
-    ...(options.hitsFor !== undefined ? { hitsFor: options.hitsFor } : {}),
-  });
+  const parsed = query.kind === "keyword" ? query.parsed : undefined;
+  const marks = parsed ? (text: string) => keywordMarks(text, parsed) : (_: string, doc: ScoredDoc) => patternMarks(doc.spans);
+  return new Candidates(candidateGroups(collected.docs, limits.limit), parsed, textOf, { maxHits: limits.maxHits, maxSnippets: limits.maxSnippets, snippetChars: limits.snippetChars, marks });
 }

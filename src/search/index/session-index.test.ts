@@ -112,10 +112,12 @@ describe("session index search", () => {
         const kept = new Set([...byMessage].filter(([, list]) => scoreOf(list) >= last - 1e-9 * Math.max(1, last)).map(([id]) => id));
         const cut = made.search(query, filters, view, groups);
         expect(cut).toEqual(all.filter((hit) => kept.has(hit.message.id)));
-        const order = (hit: IndexHit) => Number(hit.meta.id.slice(1));
+        // Insertion order: the message's place, its part's, the chunk's start.
+        const order = (hit: IndexHit) => [messages.indexOf(hit.message), hit.message.parts.findIndex((part) => part.id === hit.meta.partId), hit.meta.start];
+        const before = (a: number[], b: number[]) => a[0]! < b[0]! || (a[0] === b[0] && (a[1]! < b[1]! || (a[1] === b[1] && a[2]! < b[2]!)));
         for (let i = 1; i < all.length; i++) {
           const [a, b] = [all[i - 1]!, all[i]!];
-          expect(a.score > b.score || (a.score === b.score && order(a) < order(b))).toBe(true);
+          expect(a.score > b.score || (a.score === b.score && before(order(a), order(b)))).toBe(true);
         }
       }),
       { numRuns: 100 },

@@ -21,17 +21,21 @@ import type { ParsedQuery } from "../text/query.ts";
 /**
  * What a search filters documents on, besides the text. Per message filters (role, time, the
  * view's hidden messages) become a set of excluded messages: every property costs Orama's insert
- * a pass per document.
+ * a pass per document. A document's message is its Indexed slot, an ordinal (to Orama an enum).
  */
-const ATTRIBUTES = { message: "enum", type: "enum", tool: "enum" } as const;
-const SCHEMA = { text: "string", input: "string", ...ATTRIBUTES } as const;
+const ATTRIBUTES = { message: "ordinal", type: "enum", tool: "enum" } as const;
+const SCHEMA = { text: "string", input: "string", message: "enum", type: "enum", tool: "enum" } as const;
 
 type ChunkIndex = Orama<typeof SCHEMA, IIndex<PostingsIndexStore>, IDocumentsStore<MetaStore>>;
 type Where = Partial<WhereCondition<typeof SCHEMA>>;
 
-/** Heap per document and per message beyond the typed arrays (meta object, ids, Orama's id maps); measured in the bench. */
-export const DOC_OVERHEAD_BYTES = 300;
-export const MESSAGE_OVERHEAD_BYTES = 180;
+/**
+ * Heap per document and per message beyond the typed arrays (meta object, Orama's id and its id
+ * maps; the message's entry); fitted to the bench's measured heap (2,000 and 10,000 messages,
+ * Node and Bun).
+ */
+export const DOC_OVERHEAD_BYTES = 220;
+export const MESSAGE_OVERHEAD_BYTES = 100;
 
 /** How a session's index is made: what of a message is searchable, and which messages a search returns. */
 export interface IndexSetup {
@@ -42,8 +46,15 @@ export interface IndexSetup {
 
 interface Indexed {
   message: HistoryMessage;
-  /** Orama ids of the message's documents. */
-  docs: string[];
+  /** Numbers this indexing of the message (a changed message gets a new one): its documents' `message` attribute. */
+  slot: number;
+  /** How many documents it has; their Orama ids are docId(slot, 0…docs-1). */
+  docs: number;
+}
+
+/** A document's Orama id: from its message's slot and its place among the message's documents, so no list of ids is kept. */
+function docId(slot: number, k: number): string {
+  return `${slot}.${k}`;
 }
 
 export interface IndexHit {
@@ -153,19 +164,20 @@ export class SessionIndex {
   /** Indexes one message a document at a time, yielding after each, so a caller can pause. */
   *addMessageSteps(message: HistoryMessage): Generator<void> {
     this.removeMessage(message.id);
-    const indexed: Indexed = { message, docs: [] };
+    const indexed: Indexed = { message, slot: this.messagesInserted++, docs: 0 };
     this.messages.set(message.id, indexed);
-    this.messagesInserted++;
     let partId: string | undefined;
     for (const doc of messageDocs(message, this.visibility)) {
       if (doc.partId !== partId) {
         partId = doc.partId;
         this.partsInserted++;
       }
+      this.docsInserted++;
       const chunk: ChunkDocument = {
-        id: `d${this.docsInserted++}`,
+        id: docId(indexed.slot, indexed.docs),
         text: doc.text,
-        message: message.id,
+        message: indexed.slot,
+        messageId: message.id,
         type: doc.type,
         part: doc.partId,
         start: doc.start,
@@ -175,7 +187,7 @@ export class SessionIndex {
       if (doc.input > 0) chunk.input = doc.text.slice(0, doc.input);
       insert(this.db, chunk);
       this.setPart(this.db.data.docs.internalId(chunk.id), this.partsInserted);
-      indexed.docs.push(chunk.id);
+      indexed.docs++;
       yield;
     }
   }
@@ -192,7 +204,7 @@ export class SessionIndex {
   removeMessage(messageId: string): void {
     const indexed = this.messages.get(messageId);
     if (!indexed) return;
-    for (const id of indexed.docs) remove(this.db, id);
+    for (let k = 0; k < indexed.docs; k++) remove(this.db, docId(indexed.slot, k));
     this.messages.delete(messageId);
     this.inStep = [];
   }
@@ -231,15 +243,15 @@ export class SessionIndex {
   }
 
   /**
-   * Ids of indexed messages a search may not return: those the view does not show (its hidden
+   * Slots of indexed messages a search may not return: those the view does not show (its hidden
    * tail, and any it does not hold as indexed) and those the per-message filters reject.
    */
-  private excludedMessages(filters: SearchFilters, view: SessionView): string[] {
+  private excludedMessages(filters: SearchFilters, view: SessionView): number[] {
     const { role, after, before } = filters;
     const perMessage = role !== undefined || after !== undefined || before !== undefined;
-    if (!perMessage && this.inStepWith(view.messages)) return view.messages.slice(view.visibleEnd).map((message) => message.id);
-    const excluded: string[] = [];
-    for (const [id, { message }] of this.messages) {
+    if (!perMessage && this.inStepWith(view.messages)) return view.messages.slice(view.visibleEnd).map((message) => this.messages.get(message.id)!.slot);
+    const excluded: number[] = [];
+    for (const [id, { message, slot }] of this.messages) {
       const at = view.indexById.get(id);
       const shown = at !== undefined && at < view.visibleEnd && view.messages[at] === message;
       const created = message.created;
@@ -247,7 +259,7 @@ export class SessionIndex {
         (role === undefined || message.role === role) &&
         (after === undefined || (created !== undefined && created > after)) &&
         (before === undefined || (created !== undefined && created < before));
-      if (!shown || !accepted) excluded.push(id);
+      if (!shown || !accepted) excluded.push(slot);
     }
     return excluded;
   }

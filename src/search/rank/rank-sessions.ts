@@ -3,7 +3,9 @@
 
 import type { SessionInfo } from "../../history/types.ts";
 import { fold } from "../text/normalize.ts";
-import type { SessionResult } from "../project-search.ts";
+import { maybeYield } from "../scheduler.ts";
+import { Candidates, beatenBy, topAcross } from "./candidates.ts";
+import { insertBest, type Group } from "./rank.ts";
 import { countTerm, FUNCTION_WORD_GROUP, type ParsedQuery } from "../text/query.ts";
 
 export interface RankedSession {
@@ -21,26 +23,66 @@ export function titleCoverage(title: string, parsed: ParsedQuery): number {
   return groups.size / parsed.groups;
 }
 
-export function rankSessions(
+/** Weights of a session's three best messages in its content score. */
+const CONTENT_WEIGHTS = [1, 0.3, 0.15];
+
+interface Entry {
+  session: SessionInfo;
+  /** Place in the listing: equal scores and times keep it. */
+  order: number;
+  title: number;
+  candidates: Candidates | undefined;
+  /** The highest score the session can reach (its candidates' bounds), until it is ranked. */
+  score: number;
+  best?: Group;
+}
+
+/** Higher score first, then the more recently updated, then listing order. */
+function compareEntries(a: Entry, b: Entry): number {
+  return b.score - a.score || (b.session.updated ?? 0) - (a.session.updated ?? 0) || a.order - b.order;
+}
+
+/**
+ * The `limit` sessions whose content (their three best messages) and title match the query best,
+ * each with its best snippet. A session's candidates are ranked only while its highest reachable
+ * score can still place it (rank/candidates.ts).
+ */
+export async function rankSessions(
   sessions: readonly SessionInfo[],
-  perSession: Map<string, SessionResult[]>,
+  candidates: ReadonlyMap<string, Candidates>,
   parsed: ParsedQuery,
-): RankedSession[] {
-  const ranked: RankedSession[] = [];
-  let bestContent = 0;
-  for (const results of perSession.values()) bestContent = Math.max(bestContent, results[0]?.score ?? 0);
-  for (const session of sessions) {
-    const results = perSession.get(session.id) ?? [];
-    let content = 0;
-    results.slice(0, 3).forEach((result, i) => (content += result.score * [1, 0.3, 0.15][i]!));
+  limit: number,
+): Promise<RankedSession[]> {
+  const bestContent = (await topAcross(candidates, 1))[0]?.group.score ?? 0;
+  const scored = (entry: Entry, content: number) => content * (1 + 0.5 * entry.title) + entry.title * 0.25 * (bestContent || 1);
+  const entries: Entry[] = [];
+  sessions.forEach((session, order) => {
     const title = titleCoverage(session.title, parsed);
-    if (content === 0 && title === 0) continue;
-    const score = content * (1 + 0.5 * title) + title * 0.25 * (bestContent || 1);
-    const entry: RankedSession = { session, score };
-    const snippet = results[0]?.hits[0]?.snippets[0];
-    if (snippet !== undefined) entry.snippet = snippet;
-    ranked.push(entry);
+    const found = candidates.get(session.id);
+    if (!found && title === 0) return;
+    const entry: Entry = { session, order, title, candidates: found, score: 0 };
+    let bound = 0;
+    CONTENT_WEIGHTS.forEach((weight, i) => (bound += weight * (found?.boundAt(i) ?? 0)));
+    entry.score = scored(entry, bound);
+    entries.push(entry);
+  });
+  entries.sort(compareEntries);
+  const ranked: Entry[] = [];
+  for (const entry of entries) {
+    if (ranked.length >= limit && beatenBy(entry.score, ranked[limit - 1]!.score)) break;
+    const top = entry.candidates?.top(CONTENT_WEIGHTS.length) ?? [];
+    let content = 0;
+    top.forEach((group, i) => (content += group.score * CONTENT_WEIGHTS[i]!));
+    if (content === 0 && entry.title === 0) continue;
+    entry.score = scored(entry, content);
+    if (top[0]) entry.best = top[0];
+    insertBest(ranked, entry, limit, compareEntries);
+    await maybeYield();
   }
-  ranked.sort((a, b) => b.score - a.score || (b.session.updated ?? 0) - (a.session.updated ?? 0));
-  return ranked;
+  return ranked.map(({ session, score, candidates, best }) => {
+    const result: RankedSession = { session, score };
+    const snippet = best && candidates?.result(best).hits[0]?.snippets[0];
+    if (snippet !== undefined) result.snippet = snippet;
+    return result;
+  });
 }

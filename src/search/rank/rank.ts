@@ -12,10 +12,10 @@ import { partTextPieces, sliceOfPieces, type HitType } from "../text/documents.t
 import type { ScoredDoc } from "../scored.ts";
 import { snippets, type Mark } from "../text/snippets.ts";
 import type { ParsedQuery } from "../text/query.ts";
-import { causeBoost } from "./cause.ts";
-import { intentBoost } from "./intent.ts";
-import { phraseBoost } from "./phrase.ts";
-import { PROXIMITY_CANDIDATES, PROXIMITY_CHUNKS, PROXIMITY_MIN_WORDS, proximityBoost } from "./proximity.ts";
+import { CAUSE_BOOST, causeBoost } from "./cause.ts";
+import { INTENT_BOOST, intentBoost } from "./intent.ts";
+import { PHRASE_BOOST, phraseBoost } from "./phrase.ts";
+import { PROXIMITY_BOOST, PROXIMITY_CANDIDATES, PROXIMITY_CHUNKS, PROXIMITY_MIN_WORDS, proximityBoost } from "./proximity.ts";
 
 /** Share of a message's next few parts, and of a part's next few chunks, in its score (swept with the other constants: see bm25.ts's K1). */
 export const OTHER_SHARE = 0.25;
@@ -46,37 +46,19 @@ export interface MessageResult {
   hits: HitResult[];
   /** Hits (parts) matched beyond those returned. */
   remainHits: number;
-  /** Builds `hits` and `remainHits` when ranking left them for later (see completeHits). */
-  pendingHits?: () => { hits: HitResult[]; remain: number };
 }
 
-/** Fills in hits and snippets a ranking deferred (no-op when they are there). */
-export function completeHits(result: MessageResult): void {
-  if (!result.pendingHits) return;
-  const { hits, remain } = result.pendingHits();
-  result.hits = hits;
-  result.remainHits = remain;
-  delete result.pendingHits;
-}
-
-export interface RankOptions {
-  limit: number;
+/** How a result's hits and snippets are made. */
+export interface HitOptions {
   maxHits: number;
   maxSnippets: number;
   snippetChars: number;
-  visibility: ToolVisibility;
-  /** Keyword query (phrase and proximity boosts); absent for literal/regex. */
-  parsed?: ParsedQuery;
   /** Where the query matches a chunk's text, for snippets. */
   marks(text: string, doc: ScoredDoc): Mark[];
-  /**
-   * How many leading results get their hits and snippets now; the rest carry pendingHits
-   * (a project search builds snippets only for the results it finally returns).
-   */
-  hitsFor?: number;
 }
 
-interface Group {
+/** A message's matching chunks and its score. */
+export interface Group {
   message: HistoryMessage;
   docs: ScoredDoc[];
   score: number;
@@ -164,19 +146,22 @@ export function compareResults(a: { score: number; message: HistoryMessage }, b:
 export function selectBest<T>(items: readonly T[], k: number, compare: (a: T, b: T) => number): T[] {
   if (items.length <= k) return [...items].sort(compare);
   const best: T[] = [];
-  for (const item of items) {
-    if (best.length === k && compare(item, best[k - 1]!) >= 0) continue;
-    let lo = 0;
-    let hi = best.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (compare(item, best[mid]!) < 0) hi = mid;
-      else lo = mid + 1;
-    }
-    best.splice(lo, 0, item);
-    if (best.length > k) best.pop();
-  }
+  for (const item of items) insertBest(best, item, k, compare);
   return best;
+}
+
+/** Inserts `item` into `best` (the first items under `compare`, in order), keeping at most `k`. */
+export function insertBest<T>(best: T[], item: T, k: number, compare: (a: T, b: T) => number): void {
+  if (best.length >= k && compare(item, best[k - 1]!) >= 0) return;
+  let lo = 0;
+  let hi = best.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compare(item, best[mid]!) < 0) hi = mid;
+    else lo = mid + 1;
+  }
+  best.splice(lo, 0, item);
+  if (best.length > k) best.pop();
 }
 
 /** Chunk text, cut from the part's text pieces (read once per part per ranking; never joined whole). */
@@ -197,7 +182,7 @@ export function textReader(visibility: ToolVisibility): (doc: ScoredDoc) => stri
   };
 }
 
-function buildHits(group: Group, options: RankOptions, textOf: (doc: ScoredDoc) => string): { hits: HitResult[]; remain: number } {
+function buildHits(group: Group, options: HitOptions, textOf: (doc: ScoredDoc) => string): { hits: HitResult[]; remain: number } {
   const parts = new Map<string, ScoredDoc[]>();
   for (const doc of group.docs) {
     const list = parts.get(doc.partId);
@@ -221,8 +206,11 @@ function buildHits(group: Group, options: RankOptions, textOf: (doc: ScoredDoc) 
   return { hits, remain: Math.max(0, ordered.length - options.maxHits) };
 }
 
-/** Groups chunks by message, applies the phrase and proximity boosts to the leading candidates, ranks, builds hits. */
-export function rankMessages(docs: ScoredDoc[], options: RankOptions): MessageResult[] {
+/**
+ * A session's candidate messages: its chunks grouped by message, scored before the boosts, the
+ * best rankPool(limit) of them, best first. Nothing further down can reach the first `limit`.
+ */
+export function candidateGroups(docs: readonly ScoredDoc[], limit: number): Group[] {
   const byMessage = new Map<string, Group>();
   for (const doc of docs) {
     const group = byMessage.get(doc.message.id);
@@ -231,34 +219,49 @@ export function rankMessages(docs: ScoredDoc[], options: RankOptions): MessageRe
   }
   const all = [...byMessage.values()];
   for (const group of all) group.score = groupScore(group);
-  // Only the boost pool needs ordering: nothing past it can reach the first `limit`.
-  const groups = selectBest(all, rankPool(options.limit), compareResults);
-  const textOf = textReader(options.visibility);
-  const parsed = options.parsed;
-  if (parsed && (parsed.phrase || parsed.compounds.length > 0 || parsed.intent || parsed.asksWhy || parsed.groups >= PROXIMITY_MIN_WORDS)) {
-    const pool = groups.slice(0, rankPool(options.limit));
-    for (const [rank, group] of pool.entries()) {
-      // groupScore left the docs best first.
-      const checked = Math.min(group.docs.length, PHRASE_CHUNKS);
-      for (let i = 0; i < checked; i++) {
-        const doc = group.docs[i]!;
-        const text = textOf(doc);
-        // Proximity beside, not instead of, the whole phrase (the phrase also holds the words in
-        // order), on fewer candidates and chunks: it locates every occurrence of the query's words.
-        const near = rank < PROXIMITY_CANDIDATES && i < PROXIMITY_CHUNKS ? proximityBoost(parsed, text) : 1;
-        doc.score *= phraseBoost(parsed, text) * near * intentBoost(parsed, doc, text) * causeBoost(parsed, doc, text);
-      }
-      group.score = groupScore(group);
-    }
-    pool.sort(compareResults);
-    groups.splice(0, pool.length, ...pool);
+  return selectBest(all, rankPool(limit), compareResults);
+}
+
+/** Whether any boost (phrase, compound, proximity, intent, cause) can apply to the query. */
+function boostable(parsed: ParsedQuery | undefined): parsed is ParsedQuery {
+  return parsed !== undefined && (parsed.phrase !== undefined || parsed.compounds.length > 0 || parsed.intent !== undefined || parsed.asksWhy === true || parsed.groups >= PROXIMITY_MIN_WORDS);
+}
+
+/**
+ * The most the boosts can raise the score of the message at `rank` of its session's candidates
+ * (each boost's own maximum, for the boosts the query can get): a message's score is a sum of
+ * its chunks' scores with positive weights, so it grows at most as much as its chunks do.
+ */
+export function maxBoost(parsed: ParsedQuery | undefined, rank: number): number {
+  if (!boostable(parsed)) return 1;
+  let most = parsed.phrase !== undefined || parsed.compounds.length > 0 ? PHRASE_BOOST : 1;
+  if (rank < PROXIMITY_CANDIDATES && parsed.groups >= PROXIMITY_MIN_WORDS && !parsed.intent) most *= 1 + PROXIMITY_BOOST;
+  if (parsed.intent) most *= INTENT_BOOST;
+  if (parsed.asksWhy) most *= CAUSE_BOOST;
+  return most;
+}
+
+/**
+ * Applies the boosts to the message at `rank` of its session's candidates (best first before the
+ * boosts) and scores it again.
+ */
+export function boostGroup(group: Group, rank: number, parsed: ParsedQuery | undefined, textOf: (doc: ScoredDoc) => string): void {
+  if (!boostable(parsed)) return;
+  // groupScore left the docs best first.
+  const checked = Math.min(group.docs.length, PHRASE_CHUNKS);
+  for (let i = 0; i < checked; i++) {
+    const doc = group.docs[i]!;
+    const text = textOf(doc);
+    // Proximity beside, not instead of, the whole phrase (the phrase also holds the words in
+    // order), on fewer candidates and chunks: it locates every occurrence of the query's words.
+    const near = rank < PROXIMITY_CANDIDATES && i < PROXIMITY_CHUNKS ? proximityBoost(parsed, text) : 1;
+    doc.score *= phraseBoost(parsed, text) * near * intentBoost(parsed, doc, text) * causeBoost(parsed, doc, text);
   }
-  const eager = options.hitsFor ?? options.limit;
-  return groups.slice(0, options.limit).map((group, rank) => {
-    if (rank >= eager) {
-      return { message: group.message, score: group.score, hits: [], remainHits: 0, pendingHits: () => buildHits(group, options, textOf) };
-    }
-    const { hits, remain } = buildHits(group, options, textOf);
-    return { message: group.message, score: group.score, hits, remainHits: remain };
-  });
+  group.score = groupScore(group);
+}
+
+/** A ranked message with its hits and snippets. */
+export function messageResult(group: Group, options: HitOptions, textOf: (doc: ScoredDoc) => string): MessageResult {
+  const { hits, remain } = buildHits(group, options, textOf);
+  return { message: group.message, score: group.score, hits, remainHits: remain };
 }

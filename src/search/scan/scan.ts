@@ -51,11 +51,13 @@ export function termNesting(terms: ParsedQuery["terms"]): TermNesting {
 
 interface TermFinders extends TermNesting {
   terms: ParsedQuery["terms"];
+  /** The ASCII terms without a gate (none holds another's token). */
+  roots: number[];
   /**
-   * Each ASCII term without a gate as a case-insensitive global pattern (undefined for the
-   * others: a gated term is checked where its gate's occurs, a non-ASCII one in the fold).
+   * Those terms' tokens as one case-insensitive global pattern (undefined for none): one pass
+   * over a text finds them all, and as no root holds another, at most one matches at a place.
    */
-  finders: Array<RegExp | undefined>;
+  rootFinder: RegExp | undefined;
   /** Scratch: 1 where a term's token does not occur in the text being counted. */
   absent: Uint8Array;
   /** Scratch: each term's count in the text being counted. */
@@ -64,8 +66,9 @@ interface TermFinders extends TermNesting {
 
 export function termFinders(terms: ParsedQuery["terms"]): TermFinders {
   const { gates, order, within } = termNesting(terms);
-  const finders = terms.map((term, t) => (gates[t]! < 0 && isAscii(term.token) ? new RegExp(escapeRegExp(term.token), "gi") : undefined));
-  return { terms, finders, gates, order, within, absent: new Uint8Array(terms.length), counts: new Int32Array(terms.length) };
+  const roots = terms.map((_, t) => t).filter((t) => gates[t]! < 0 && isAscii(terms[t]!.token));
+  const rootFinder = roots.length > 0 ? new RegExp(roots.map((t) => escapeRegExp(terms[t]!.token)).join("|"), "gi") : undefined;
+  return { terms, roots, rootFinder, gates, order, within, absent: new Uint8Array(terms.length), counts: new Int32Array(terms.length) };
 }
 
 /** Whether ASCII `text` holds the lower-case ASCII `token` at `start`, ignoring case. */
@@ -79,31 +82,30 @@ function holdsAt(text: string, start: number, token: string): boolean {
 }
 
 /**
- * Counts on ASCII text in one pass per term without a gate: every occurrence of a term holding
- * that term's token contains an occurrence of it (at its offset), so the terms holding it are
- * only checked where it occurs (a stemmed word's forms cost one pass, not one each).
+ * Counts on ASCII text in one pass for all terms without a gate (roots): every occurrence of a
+ * term holding a root's token contains an occurrence of it (at its offset), so the terms holding
+ * it are only checked where it occurs (a stemmed word's forms cost nothing more than the stem).
  */
 function countAscii(text: string, query: TermFinders): void {
-  const { terms, finders, gates, within, counts } = query;
+  const { terms, roots, rootFinder, within, counts } = query;
   counts.fill(0);
-  for (let r = 0; r < terms.length; r++) {
-    const finder = finders[r];
-    if (gates[r]! >= 0 || !finder) continue;
-    const len = terms[r]!.token.length;
-    const holders = within[r]!;
-    finder.lastIndex = 0;
-    // test() instead of exec(): no match array per occurrence. The pattern is the token itself
-    // (ASCII, case-insensitive), so a match ends `len` after where it starts.
-    while (finder.test(text)) {
-      const at = finder.lastIndex - len;
-      if (termAt(text, at, at + len, terms[r]!)) counts[r]!++;
-      for (const [t, offset] of holders) {
-        const term = terms[t]!;
-        const start = at - offset;
-        if (holdsAt(text, start, term.token) && termAt(text, start, start + term.token.length, term)) counts[t]!++;
-      }
-      finder.lastIndex = at + 1;
+  if (!rootFinder) return;
+  rootFinder.lastIndex = 0;
+  // test() instead of exec(): no match array per occurrence. The root matched is the one whose
+  // token ends where the match does (no root is another's suffix); the next search starts one
+  // past its start, so occurrences overlapping it are found too.
+  while (rootFinder.test(text)) {
+    const matchEnd = rootFinder.lastIndex;
+    let r = roots[0]!;
+    for (let k = 1; k < roots.length && !holdsAt(text, matchEnd - terms[r]!.token.length, terms[r]!.token); k++) r = roots[k]!;
+    const at = matchEnd - terms[r]!.token.length;
+    if (termAt(text, at, matchEnd, terms[r]!)) counts[r]!++;
+    for (const [t, offset] of within[r]!) {
+      const term = terms[t]!;
+      const start = at - offset;
+      if (holdsAt(text, start, term.token) && termAt(text, start, start + term.token.length, term)) counts[t]!++;
     }
+    rootFinder.lastIndex = at + 1;
   }
 }
 

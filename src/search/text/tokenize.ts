@@ -127,10 +127,24 @@ export function tokenSpans(text: string, spans: TokenSpans): void {
         if (k + 1 < j) spans.push(k, k + 2);
       }
     } else {
-      j = runEnd(text, i);
-      const end = dottedEnd(text, i, j);
-      pushTerms(spans, text, i, j, end);
-      j = end;
+      // One pass finds the word's end and whether it is all digits (maybe a dotted number) or has
+      // a capital (maybe humps): a word that is neither, most words, is one term as it stands.
+      let digits = cls === DIGIT;
+      let upper = false;
+      for (; j < n; j++) {
+        const c = charClass(text.charCodeAt(j));
+        if (c === SEP || c === CJK) break;
+        if (c !== DIGIT) {
+          digits = false;
+          if (c === UPPER) upper = true;
+        }
+      }
+      if (digits) {
+        const end = dottedEnd(text, i, j);
+        pushTerms(spans, text, i, j, end);
+        j = end;
+      } else if (upper) pushWord(spans, text, i, j);
+      else if (j - i >= MIN_TOKEN && j - i <= MAX_TOKEN) spans.push(i, j);
     }
     i = j;
   }

@@ -2,12 +2,13 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Attributes } from "./attributes.ts";
 
-const SCHEMA = { kind: "enum", size: "number" } as const;
+const SCHEMA = { kind: "enum", size: "number", slot: "ordinal" } as const;
 const KINDS = ["a", "b", "c"];
 
 interface Row {
   kind?: string;
   size?: number;
+  slot?: number;
   alive: boolean;
 }
 
@@ -17,17 +18,23 @@ function load(rows: Row[]): { attributes: Attributes; alive: Uint8Array } {
   rows.forEach((row, doc) => {
     if (row.kind !== undefined) attributes.set("kind", doc, row.kind);
     if (row.size !== undefined) attributes.set("size", doc, row.size);
+    if (row.slot !== undefined) attributes.set("slot", doc, row.slot);
     alive[doc] = row.alive ? 1 : 0;
   });
   return { attributes, alive };
 }
 
-const row = fc.record({ kind: fc.option(fc.constantFrom(...KINDS), { nil: undefined }), size: fc.option(fc.integer({ min: 0, max: 9 }), { nil: undefined }), alive: fc.boolean() });
+const row = fc.record({
+  kind: fc.option(fc.constantFrom(...KINDS), { nil: undefined }),
+  size: fc.option(fc.integer({ min: 0, max: 9 }), { nil: undefined }),
+  slot: fc.option(fc.integer({ min: 0, max: 9 }), { nil: undefined }),
+  alive: fc.boolean(),
+});
 
 describe("where clauses over attributes", () => {
   it("select exactly the live documents each operator accepts, as Orama defines them", () => {
     fc.assert(
-      fc.property(fc.array(row, { maxLength: 40 }), fc.constantFrom(...KINDS), fc.subarray(KINDS), fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 9 }), (rows, kind, kinds, x, y) => {
+      fc.property(fc.array(row, { maxLength: 40 }), fc.constantFrom(...KINDS), fc.subarray(KINDS), fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 9 }), fc.subarray([0, 3, 5, 9, 12]), (rows, kind, kinds, x, y, slots) => {
         const { attributes, alive } = load(rows);
         const cases: Array<[object, (r: Row) => boolean]> = [
           [{ kind: { eq: kind } }, (r) => r.kind === kind],
@@ -40,6 +47,9 @@ describe("where clauses over attributes", () => {
           [{ or: [{ kind: { eq: kind } }, { size: { eq: x } }] }, (r) => r.kind === kind || r.size === x],
           [{ not: { kind: { in: kinds } } }, (r) => r.kind === undefined || !kinds.includes(r.kind)],
           [{ kind: { in: kinds }, size: { gte: x } }, (r) => r.kind !== undefined && kinds.includes(r.kind) && r.size !== undefined && r.size >= x],
+          [{ slot: { eq: x } }, (r) => r.slot === x],
+          [{ slot: { in: slots } }, (r) => r.slot !== undefined && slots.includes(r.slot)],
+          [{ slot: { nin: slots } }, (r) => r.slot === undefined || !slots.includes(r.slot)],
         ];
         for (const [where, accepts] of cases) {
           const expected = rows.flatMap((r, doc) => (r.alive && accepts(r) ? [doc] : []));
@@ -50,6 +60,23 @@ describe("where clauses over attributes", () => {
         }
       }),
     );
+  });
+
+  it("code an ordinal by its value, with no table: equal values share a code and none is 0", () => {
+    fc.assert(
+      fc.property(fc.array(row, { maxLength: 40 }), (rows) => {
+        const { attributes } = load(rows);
+        const codes = attributes.codes("slot");
+        const highest = Math.max(0, ...rows.map((r) => (r.slot === undefined ? 0 : r.slot + 1)));
+        expect(attributes.codeCount("slot")).toBe(highest);
+        rows.forEach((r, doc) => {
+          expect(codes[doc]).toBe(r.slot === undefined ? 0 : r.slot + 1);
+          expect(codes[doc]).toBeLessThanOrEqual(highest);
+        });
+      }),
+    );
+    expect(() => new Attributes(SCHEMA).set("slot", 0, "a")).toThrow(/integer from 0/);
+    expect(() => new Attributes(SCHEMA).set("slot", 0, -1)).toThrow(/integer from 0/);
   });
 
   it("refuse unknown properties and operators, and changes to a selection", () => {

@@ -4,7 +4,13 @@
 
 import type { SearchableValue } from "@orama/orama";
 
-export type AttributeSchema = Readonly<Record<string, "enum" | "number">>;
+/**
+ * Per property: "enum" (any values, coded through a table), "ordinal" (an enum whose values are
+ * small non-negative integers the owner numbers densely, each its own code: no table, which for
+ * one value per message held as much heap as the typed arrays of the postings' headroom), or
+ * "number". To Orama an ordinal is an enum with number values.
+ */
+export type AttributeSchema = Readonly<Record<string, "enum" | "ordinal" | "number">>;
 
 type EnumValue = string | number | boolean;
 
@@ -14,12 +20,19 @@ interface EnumColumn {
   values: Int32Array;
 }
 
+/** Codes are value + 1; `count` is the highest code set. */
+interface OrdinalColumn {
+  kind: "ordinal";
+  count: number;
+  values: Int32Array;
+}
+
 interface NumberColumn {
   kind: "number";
   values: Float64Array;
 }
 
-type Column = EnumColumn | NumberColumn;
+type Column = EnumColumn | OrdinalColumn | NumberColumn;
 
 type DocTest = (doc: number) => boolean;
 
@@ -28,7 +41,13 @@ export class Attributes {
 
   constructor(schema: AttributeSchema) {
     for (const [property, type] of Object.entries(schema)) {
-      this.columns.set(property, type === "enum" ? { kind: "enum", codes: new Map(), values: new Int32Array(256) } : { kind: "number", values: new Float64Array(256).fill(NaN) });
+      const column: Column =
+        type === "enum"
+          ? { kind: "enum", codes: new Map(), values: new Int32Array(256) }
+          : type === "ordinal"
+            ? { kind: "ordinal", count: 0, values: new Int32Array(256) }
+            : { kind: "number", values: new Float64Array(256).fill(NaN) };
+      this.columns.set(property, column);
     }
   }
 
@@ -39,6 +58,12 @@ export class Attributes {
     if (column.kind === "number") {
       if (typeof value !== "number") throw new Error(`attribute ${property} takes a number`);
       column.values[doc] = value;
+      return;
+    }
+    if (column.kind === "ordinal") {
+      if (!isOrdinal(value)) throw new Error(`attribute ${property} takes an integer from 0`);
+      column.values[doc] = value + 1;
+      if (value + 1 > column.count) column.count = value + 1;
       return;
     }
     if (!isEnumValue(value)) throw new Error(`attribute ${property} takes an enum value`);
@@ -59,15 +84,15 @@ export class Attributes {
   /** Per document, the code of its value of an enum property (equal values, equal codes; 0 = none). */
   codes(property: string): Int32Array {
     const column = this.column(property);
-    if (column.kind !== "enum") throw new Error(`attribute ${property} is not an enum`);
+    if (column.kind === "number") throw new Error(`attribute ${property} is not an enum`);
     return column.values;
   }
 
-  /** How many distinct values of an enum property have codes (codes run 1 to this). */
+  /** The highest code of an enum property (codes run 1 to this). */
   codeCount(property: string): number {
     const column = this.column(property);
-    if (column.kind !== "enum") throw new Error(`attribute ${property} is not an enum`);
-    return column.codes.size;
+    if (column.kind === "number") throw new Error(`attribute ${property} is not an enum`);
+    return column.kind === "enum" ? column.codes.size : column.count;
   }
 
   /** Heap bytes held by the arrays. */
@@ -80,7 +105,7 @@ export class Attributes {
   /** Drops growth headroom past `docs` documents (after a build). */
   trim(docs: number): void {
     for (const column of this.columns.values()) {
-      if (column.kind === "enum") column.values = column.values.slice(0, docs + 64);
+      if (column.kind === "number") column.values = column.values.slice(0, docs + 64);
       else column.values = column.values.slice(0, docs + 64);
     }
   }
@@ -116,7 +141,7 @@ export class Attributes {
     if (typeof operation !== "object" || operation === null) throw new Error(`where.${property} takes an operator object`);
     const tests: DocTest[] = [];
     for (const [operator, operand] of Object.entries(operation)) {
-      tests.push(column.kind === "enum" ? enumTest(column, property, operator, operand) : numberTest(column, property, operator, operand));
+      tests.push(column.kind === "number" ? numberTest(column, property, operator, operand) : enumTest(column, property, operator, operand));
     }
     if (tests.length === 1) return tests[0]!;
     return (doc) => tests.every((test) => test(doc));
@@ -191,20 +216,30 @@ function isEnumValue(value: unknown): value is EnumValue {
   return typeof value === "string" || typeof value === "number" || typeof value === "boolean";
 }
 
-function enumTest(column: EnumColumn, property: string, operator: string, operand: unknown): DocTest {
+function isOrdinal(value: unknown): value is number {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0 && value < 0x7fffffff;
+}
+
+/** The code of an enum value in the column (undefined: no document has it). */
+function codeOf(column: EnumColumn | OrdinalColumn, value: unknown): number | undefined {
+  if (column.kind === "ordinal") return isOrdinal(value) ? value + 1 : undefined;
+  return isEnumValue(value) ? column.codes.get(value) : undefined;
+}
+
+function enumTest(column: EnumColumn | OrdinalColumn, property: string, operator: string, operand: unknown): DocTest {
   const values = column.values;
   const codesOf = (list: unknown): Set<number> => {
     if (!Array.isArray(list)) throw new Error(`where.${property}.${operator} takes a list`);
     const codes = new Set<number>();
     for (const value of list) {
-      const code = column.codes.get(value);
+      const code = codeOf(column, value);
       if (code !== undefined) codes.add(code);
     }
     return codes;
   };
   switch (operator) {
     case "eq": {
-      const code = (isEnumValue(operand) && column.codes.get(operand)) || -1;
+      const code = codeOf(column, operand) ?? -1;
       return (doc) => values[doc] === code;
     }
     case "in": {
@@ -247,7 +282,7 @@ function numberTest(column: NumberColumn, property: string, operator: string, op
 function grow(column: Column, need: number): void {
   let size = column.values.length * 2;
   while (size < need) size *= 2;
-  if (column.kind === "enum") {
+  if (column.kind !== "number") {
     const values = new Int32Array(size);
     values.set(column.values);
     column.values = values;

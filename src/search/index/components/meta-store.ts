@@ -8,7 +8,9 @@ import type { HitType } from "../../text/documents.ts";
 export interface ChunkDocument {
   id: string;
   text: string;
-  message: string;
+  /** The owner's number for the message (the `message` attribute). */
+  message: number;
+  messageId: string;
   type: HitType;
   tool?: string;
   part: string;
@@ -21,7 +23,6 @@ export interface ChunkDocument {
 
 /** What the store keeps of a document (and search returns). */
 export interface DocMeta {
-  id: string;
   messageId: string;
   partId: string;
   type: HitType;
@@ -49,7 +50,7 @@ export class MetaStore {
 
 /** The metadata of a ChunkDocument (Orama hands the store any document). */
 function metaOf(doc: AnyDocument): DocMeta {
-  const meta: DocMeta = { id: doc.id, messageId: doc.message, partId: doc.part, type: doc.type, start: doc.start, end: doc.end };
+  const meta: DocMeta = { messageId: doc.messageId, partId: doc.part, type: doc.type, start: doc.start, end: doc.end };
   if (doc.tool !== undefined) meta.tool = doc.tool;
   if (typeof doc.input === "string") meta.input = doc.input.length;
   return meta;

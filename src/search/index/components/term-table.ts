@@ -17,15 +17,21 @@ export class TermTable {
   /** Hash slots holding term ids (EMPTY when free); size is a power of two, at most half full. */
   private slots = new Int32Array(2048).fill(EMPTY);
   count = 0;
-  /** Ids of the all a–z terms by length, in id order (typo lookups read one or a few lengths). */
-  private letterTerms: Array<IdList | undefined> = [];
-  /** Ids of the decimal terms (digits, a dot, digits), in id order (a decimal quoted shorter reads them). */
-  private decimalTerms: IdList = { ids: new Int32Array(64), size: 0 };
+  /**
+   * The letter and decimal terms' ids, made by the first lookup that reads them and kept up from
+   * then on: most indexes never correct a typo nor widen a decimal, and filing every new term
+   * cost each build a pass over its characters and the lists' heap (335 KB of the 10,000-message
+   * bench session's index).
+   */
+  private classes: TermClasses | undefined;
 
   /** Heap bytes held by the table's arrays. */
   bytes(): number {
-    let idLists = this.decimalTerms.ids.byteLength;
-    for (const list of this.letterTerms) idLists += list?.ids.byteLength ?? 0;
+    let idLists = 0;
+    if (this.classes) {
+      idLists += this.classes.decimals.ids.byteLength;
+      for (const list of this.classes.letters) idLists += list?.ids.byteLength ?? 0;
+    }
     return this.chars.byteLength + this.start.byteLength + this.length.byteLength + this.hashes.byteLength + this.slots.byteLength + idLists;
   }
 
@@ -56,27 +62,14 @@ export class TermTable {
     if (this.charTop + length > this.chars.length) this.chars = grow16(this.chars, this.charTop + length);
     const chars = this.chars;
     const at = this.charTop;
-    let letters = true;
-    // Digits, one dot, digits: dots seen, and where the last one is (-1 when one is not a decimal).
-    let dots = 0;
-    let dotAt = -1;
-    for (let k = 0; k < length; k++) {
-      const c = folded.charCodeAt(start + k);
-      chars[at + k] = c;
-      if (c < 97 || c > 122) letters = false;
-      if (c === 0x2e) {
-        dots++;
-        dotAt = k;
-      } else if (c < 48 || c > 57) dots = 2;
-    }
+    for (let k = 0; k < length; k++) chars[at + k] = folded.charCodeAt(start + k);
     this.charTop += length;
-    if (letters) this.fileLetterTerm(id, length);
-    else if (dots === 1 && dotAt > 0 && dotAt < length - 1) append(this.decimalTerms, id);
     this.start[id] = at;
     this.length[id] = length;
     this.hashes[id] = hash;
     this.slots[slot] = id;
     if (this.count * 2 > this.slots.length) this.rehash();
+    if (this.classes) this.classify(this.classes, id);
     return id;
   }
 
@@ -86,7 +79,7 @@ export class TermTable {
    * Reads only the terms of those lengths: a typo lookup on a 30 MB session walked every term.
    */
   forEachLetterTerm(minLength: number, maxLength: number, visit: (chars: Uint16Array, start: number, length: number, id: number) => void): void {
-    const lists = this.letterTerms.slice(Math.max(0, minLength), Math.max(0, maxLength + 1)).filter((list) => list !== undefined);
+    const lists = this.classified().letters.slice(Math.max(0, minLength), Math.max(0, maxLength + 1)).filter((list) => list !== undefined);
     let ids: Int32Array;
     if (lists.length === 1) ids = lists[0]!.ids.subarray(0, lists[0]!.size);
     else {
@@ -106,7 +99,7 @@ export class TermTable {
    * being the digit after it. One pass over the decimal terms, none over the others.
    */
   forEachLongerDecimal(prefix: string, visit: (id: number, next: number) => void): void {
-    const { ids, size } = this.decimalTerms;
+    const { ids, size } = this.classified().decimals;
     const chars = this.chars;
     const first = prefix.charCodeAt(0);
     for (let i = 0; i < size; i++) {
@@ -119,10 +112,37 @@ export class TermTable {
     }
   }
 
-  private fileLetterTerm(id: number, length: number): void {
-    let list = this.letterTerms[length];
-    if (!list) this.letterTerms[length] = list = { ids: new Int32Array(64), size: 0 };
-    append(list, id);
+  private classified(): TermClasses {
+    if (!this.classes) {
+      const classes: TermClasses = { letters: [], decimals: { ids: new Int32Array(64), size: 0 } };
+      for (let id = 0; id < this.count; id++) this.classify(classes, id);
+      this.classes = classes;
+    }
+    return this.classes;
+  }
+
+  /** Files the term under its length when it is all a–z, among the decimals when it is digits, one dot, digits. */
+  private classify(classes: TermClasses, id: number): void {
+    const chars = this.chars;
+    const at = this.start[id]!;
+    const length = this.length[id]!;
+    let letters = true;
+    // Dots seen, and where the last one is; 2 once a character is neither a digit nor a dot.
+    let dots = 0;
+    let dotAt = -1;
+    for (let k = 0; k < length; k++) {
+      const c = chars[at + k]!;
+      if (c < 97 || c > 122) letters = false;
+      if (c === 0x2e) {
+        dots++;
+        dotAt = k;
+      } else if (c < 48 || c > 57) dots = 2;
+    }
+    if (letters) {
+      let list = classes.letters[length];
+      if (!list) classes.letters[length] = list = { ids: new Int32Array(64), size: 0 };
+      append(list, id);
+    } else if (dots === 1 && dotAt > 0 && dotAt < length - 1) append(classes.decimals, id);
   }
 
   /** The term's text. */
@@ -177,6 +197,12 @@ export class TermTable {
 interface IdList {
   ids: Int32Array;
   size: number;
+}
+
+/** Ids of the all a–z terms by length, and of the decimal terms, each in id order. */
+interface TermClasses {
+  letters: Array<IdList | undefined>;
+  decimals: IdList;
 }
 
 function append(list: IdList, id: number): void {

@@ -1,0 +1,93 @@
+// One session's candidate messages, boosted only as far down as a message can still reach the
+// results asked for. The boosts (phrase, proximity, intent, cause) read each candidate's text and
+// cost most of a ranking; a project search ranks hundreds of sessions for ten results. A boost
+// raises a message's score at most maxBoost times (rank.ts), so a message whose score before
+// the boosts, times that bound, is below the k-th best boosted score can never pass it: the
+// first k are then exact without boosting the rest.
+
+import { maybeYield } from "../scheduler.ts";
+import type { ScoredDoc } from "../scored.ts";
+import type { ParsedQuery } from "../text/query.ts";
+import { boostGroup, compareResults, insertBest, maxBoost, messageResult, type Group, type MessageResult, type HitOptions } from "./rank.ts";
+
+/**
+ * Scores this close are ties to compareResults (1e-9): a bound must clear the k-th score by more
+ * than that, and more than rounding can add to a boosted score.
+ */
+const MARGIN = 1e-6;
+
+/** Whether a message scoring at most `bound` sorts after one scoring `score`, whatever else it holds. */
+export function beatenBy(bound: number, score: number): boolean {
+  return score - bound > MARGIN * Math.max(1, Math.abs(score));
+}
+
+export class Candidates {
+  /** Each candidate's highest reachable score (before the boosts × maxBoost at its rank): never rising down the list. */
+  private readonly bounds: number[];
+  /** Candidates [0, boosted) have their boosts. */
+  private boosted = 0;
+  /** The boosted candidates, best first. */
+  private readonly best: Group[] = [];
+
+  /** `groups`: best first before the boosts (candidateGroups). */
+  constructor(
+    private readonly groups: readonly Group[],
+    private readonly parsed: ParsedQuery | undefined,
+    private readonly textOf: (doc: ScoredDoc) => string,
+    private readonly options: HitOptions,
+  ) {
+    this.bounds = groups.map((group, rank) => group.score * maxBoost(parsed, rank));
+  }
+
+  /** The highest score a candidate not yet boosted can reach; -Infinity when none is left. */
+  get bound(): number {
+    return this.boosted < this.groups.length ? this.bounds[this.boosted]! : -Infinity;
+  }
+
+  /** Boosts the next candidate (by score before the boosts) and returns it. */
+  next(): Group | undefined {
+    const group = this.groups[this.boosted];
+    if (!group) return undefined;
+    boostGroup(group, this.boosted++, this.parsed, this.textOf);
+    insertBest(this.best, group, Infinity, compareResults);
+    return group;
+  }
+
+  /** The first `k` candidates after the boosts, in order, exactly as if every candidate were boosted. */
+  top(k: number): Group[] {
+    while (this.boosted < this.groups.length && (this.best.length < k || !beatenBy(this.bound, this.best[k - 1]!.score))) this.next();
+    return this.best.slice(0, k);
+  }
+
+  /**
+   * The highest score the `i`-th (from 0) candidate after the boosts can reach: the i-th bound,
+   * as at least i + 1 candidates reach the i-th best score.
+   */
+  boundAt(i: number): number {
+    return this.bounds[i] ?? 0;
+  }
+
+  /** A candidate as a result, with its hits and snippets. */
+  result(group: Group): MessageResult {
+    return messageResult(group, this.options, this.textOf);
+  }
+}
+
+/**
+ * The first `k` candidates over several sessions, in order, with the session each comes from,
+ * exactly as if every session were ranked whole: each step boosts the candidate with the highest
+ * reachable score, until none left can pass the k-th.
+ */
+export async function topAcross<K>(sessions: ReadonlyMap<K, Candidates>, k: number): Promise<Array<{ key: K; group: Group }>> {
+  const best: Array<{ key: K; group: Group }> = [];
+  const compare = (a: { group: Group }, b: { group: Group }) => compareResults(a.group, b.group);
+  const entries = [...sessions];
+  for (;;) {
+    let lead: [K, Candidates] | undefined;
+    for (const entry of entries) if (entry[1].bound > (lead?.[1].bound ?? -Infinity)) lead = entry;
+    if (!lead || (best.length >= k && beatenBy(lead[1].bound, best[k - 1]!.group.score))) return best;
+    const group = lead[1].next()!;
+    insertBest(best, { key: lead[0], group }, k, compare);
+    await maybeYield();
+  }
+}
