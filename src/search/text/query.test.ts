@@ -1,7 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import fc from "fast-check";
 import { fold } from "./normalize.ts";
-import { countTerm, hasPhrase, parseQuery } from "./query.ts";
+import { Phrase, countTerm, hasPhrase, parseQuery } from "./query.ts";
+import { keywordMarks } from "./snippets.ts";
 import { tokenize } from "./tokenize.ts";
 
 function count(text: string, term: string): number {
@@ -80,6 +81,20 @@ describe("hasPhrase", () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it("compiles no Unicode pattern for a non-ASCII text lacking a word of the phrase", () => {
+    const parsed = parseQuery("rate limiter");
+    const folded = vi.spyOn(Phrase.prototype, "folded");
+    try {
+      expect(hasPhrase(parsed, "无线 rate only, no limit here")).toBe(false);
+      expect(keywordMarks("无线 rate only", parsed).map((mark) => mark.key)).toEqual([0]);
+      expect(folded).not.toHaveBeenCalled();
+      expect(hasPhrase(parsed, "无线 RATE-Limiter")).toBe(true);
+      expect(folded).toHaveBeenCalled();
+    } finally {
+      folded.mockRestore();
+    }
   });
 
   it("finds, on ASCII text, the same matches with the ASCII pattern as the folded one over the fold", () => {

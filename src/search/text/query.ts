@@ -100,13 +100,24 @@ export class Phrase {
     if (this.ascii && isAscii(text)) return { pattern: this.asciiText(global), overText: true };
     return { pattern: this.folded(global), overText: false };
   }
+
+  /**
+   * False when `folded` (a text's fold) cannot hold the phrase: a match holds each word as
+   * written in the fold. Checked before a pattern runs over folded text, so text lacking a word
+   * never compiles the Unicode one.
+   */
+  mayOccur(folded: string): boolean {
+    return this.runs.every((run) => folded.includes(run));
+  }
 }
 
 /** Whether the query's whole phrase occurs in `text` (folded), without folding ASCII-only text. */
 export function hasPhrase(parsed: ParsedQuery, text: string): boolean {
-  if (!parsed.phrase) return false;
-  const { pattern, overText } = parsed.phrase.forText(text);
-  return pattern.test(overText ? text : fold(text));
+  const phrase = parsed.phrase;
+  if (!phrase) return false;
+  if (phrase.ascii && isAscii(text)) return phrase.asciiText().test(text);
+  const folded = fold(text);
+  return phrase.mayOccur(folded) && phrase.folded().test(folded);
 }
 
 export function escapeRegExp(text: string): string {

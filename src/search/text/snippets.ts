@@ -18,7 +18,7 @@ const MAX_MARKS = 400;
 export function keywordMarks(text: string, parsed: ParsedQuery): Mark[] {
   const folded = fold(text);
   const marks: Mark[] = [];
-  if (parsed.phrase) {
+  if (parsed.phrase?.mayOccur(folded)) {
     // Over the fold, which for ASCII text is the text lower-cased: the ASCII pattern's offsets.
     const global = parsed.phrase.forText(text, true).pattern;
     global.lastIndex = 0;
