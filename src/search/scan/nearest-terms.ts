@@ -10,6 +10,7 @@ import { docText, partChunks, partPieces } from "../text/documents.ts";
 import { fold, isAscii } from "../text/normalize.ts";
 import { MAX_TOKEN, MIN_TOKEN, TokenSpans, humpAt, isWordChar, runEnd, tokenSpans } from "../text/tokenize.ts";
 import { correctionDistance, isNearer, maxEdits, type NearestTerm } from "../text/typos.ts";
+import type { ScanOptions } from "./scan.ts";
 
 /** A term seen by the pass: in how many chunks, and the last chunk counted. */
 interface Seen {
@@ -37,8 +38,10 @@ export function termStartPattern(letters: string): RegExp {
  */
 export function termsStartingAt(text: string, starts: RegExp, visit: (start: number, end: number) => void): void {
   starts.lastIndex = 0;
-  for (let match = starts.exec(text); match !== null; match = starts.exec(text)) {
-    const start = match.index;
+  // test() instead of exec(): no match array per letter found. The pattern is one character, so
+  // a match starts just before lastIndex.
+  while (starts.test(text)) {
+    const start = starts.lastIndex - 1;
     const wordStart = start === 0 || !isWordChar(text, start - 1);
     // Inside a word, only an upper-case letter can start a term (a camelCase hump).
     if (!wordStart && text.charCodeAt(start) > 0x5a) continue;
@@ -66,7 +69,7 @@ export async function nearestTermsByScan(
   messages: readonly HistoryMessage[],
   visibility: ToolVisibility,
   words: readonly string[],
-  options: { deadline?: number; signal?: AbortSignal | undefined } = {},
+  options: Pick<ScanOptions, "deadline" | "signal" | "parts"> = {},
 ): Promise<Map<string, NearestTerm> | undefined> {
   const nearest = new Map<string, NearestTerm>();
   if (words.length === 0) return nearest;
@@ -106,9 +109,10 @@ export async function nearestTermsByScan(
       if (end - start >= minLength && end - start <= maxLength) seeTerm(folded.slice(start, end));
     }
   };
+  let k = 0;
   for (const message of messages) {
     for (const part of message.parts) {
-      const found = partPieces(part, visibility);
+      const found = options.parts ? options.parts[k++] : partPieces(part, visibility);
       if (!found) continue;
       for (const chunk of partChunks(found)) {
         doc++;

@@ -5,7 +5,7 @@
 import type { HistoryMessage } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import { queryWeights, scoreCounts, type CollectionStats } from "../rank/bm25.ts";
-import { INPUT_WEIGHT, chunkCount, docText, partChunks, partPieces, type DocPieces } from "../text/documents.ts";
+import { INPUT_WEIGHT, chunkCount, docText, partChunks, partPieces, type DocPieces, type PartPieces } from "../text/documents.ts";
 import { fold, isAscii } from "../text/normalize.ts";
 import { maybeYield, now, sliceSpent } from "../scheduler.ts";
 import type { DocFilter, ScoredDoc } from "../scored.ts";
@@ -30,7 +30,26 @@ export function termGates(terms: ParsedQuery["terms"]): { gates: number[]; order
   return { gates, order };
 }
 
-interface TermFinders {
+/** Which terms' tokens hold which (termGates), and per term without a gate the terms holding it. */
+export interface TermNesting {
+  gates: number[];
+  order: number[];
+  /** Per term without a gate: the terms holding its token, with the offset of its token in theirs. */
+  within: Array<Array<[term: number, offset: number]>>;
+}
+
+export function termNesting(terms: ParsedQuery["terms"]): TermNesting {
+  const { gates, order } = termGates(terms);
+  const within = terms.map((): Array<[number, number]> => []);
+  for (let t = 0; t < terms.length; t++) {
+    let root = t;
+    while (gates[root]! >= 0) root = gates[root]!;
+    if (root !== t) within[root]!.push([t, terms[t]!.token.indexOf(terms[root]!.token)]);
+  }
+  return { gates, order, within };
+}
+
+interface TermFinders extends TermNesting {
   terms: ParsedQuery["terms"];
   /** The ASCII terms without a gate (none holds another's token). */
   roots: number[];
@@ -39,10 +58,6 @@ interface TermFinders {
    * over a text finds them all, and as no root holds another, at most one matches at a place.
    */
   rootFinder: RegExp | undefined;
-  gates: number[];
-  order: number[];
-  /** Per term without a gate: the terms holding its token, with the offset of its token in theirs. */
-  within: Array<Array<[term: number, offset: number]>>;
   /** Scratch: 1 where a term's token does not occur in the text being counted. */
   absent: Uint8Array;
   /** Scratch: each term's count in the text being counted. */
@@ -50,13 +65,7 @@ interface TermFinders {
 }
 
 export function termFinders(terms: ParsedQuery["terms"]): TermFinders {
-  const { gates, order } = termGates(terms);
-  const within = terms.map((): Array<[number, number]> => []);
-  for (let t = 0; t < terms.length; t++) {
-    let root = t;
-    while (gates[root]! >= 0) root = gates[root]!;
-    if (root !== t) within[root]!.push([t, terms[t]!.token.indexOf(terms[root]!.token)]);
-  }
+  const { gates, order, within } = termNesting(terms);
   const roots = terms.map((_, t) => t).filter((t) => gates[t]! < 0 && isAscii(terms[t]!.token));
   const rootFinder = roots.length > 0 ? new RegExp(roots.map((t) => escapeRegExp(terms[t]!.token)).join("|"), "gi") : undefined;
   return { terms, roots, rootFinder, gates, order, within, absent: new Uint8Array(terms.length), counts: new Int32Array(terms.length) };
@@ -135,6 +144,8 @@ export interface ScanOptions {
   stats?: CollectionStats;
   /** Cancellation: the scan rejects with the signal's reason at its next slice. */
   signal?: AbortSignal | undefined;
+  /** The same messages' parts as an earlier scan read them (ScanCounts.parts), so none is read again. */
+  parts?: ScanCounts["parts"];
 }
 
 /**
@@ -186,6 +197,12 @@ export interface ScanCounts {
   length: number;
   /** Chunks whose text was searched for the terms (the others were ruled out by their part). */
   counted: number;
+  /**
+   * Every part's searchable pieces, one entry per part of the messages in order (undefined: none):
+   * a pass again over the same messages (typo lookup, search again) reads them from here instead
+   * of rendering each tool call's input again.
+   */
+  parts: Array<PartPieces | undefined>;
 }
 
 /** Counts the terms in every chunk of the messages; undefined past the deadline. */
@@ -203,9 +220,12 @@ export async function countSession(
   let docs = 0;
   let counted = 0;
   let totalLength = 0;
+  const parts: Array<PartPieces | undefined> = [];
+  const known = options.parts;
   for (const message of messages) {
     for (const part of message.parts) {
-      const found = partPieces(part, visibility);
+      const found = known ? known[parts.length] : partPieces(part, visibility);
+      parts.push(found);
       if (!found) continue;
       totalLength += found.total;
       // Most parts hold no query term: one native pass over their pieces rules them out, with
@@ -255,7 +275,7 @@ export async function countSession(
       if (options.deadline !== undefined && now() > options.deadline) return undefined;
     }
   }
-  return { messages, visibility, terms, candidates, df, docs, length: totalLength, counted };
+  return { messages, visibility, terms, candidates, df, docs, length: totalLength, counted, parts };
 }
 
 /** The counted chunks scored with BM25 against the counts' own statistics (filled into options.stats). */
