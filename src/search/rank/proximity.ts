@@ -6,7 +6,7 @@
 import { fold } from "../text/normalize.ts";
 import { isTermAt } from "../text/tokenize.ts";
 import { FUNCTION_WORD_GROUP, type ParsedQuery } from "../text/query.ts";
-import { termFinders } from "../scan/scan.ts";
+import { termNesting } from "../scan/scan.ts";
 import { findCompound } from "./phrase.ts";
 
 /** Longest stretch of text (code units, about two sentences) whose words count as standing together. */
@@ -41,7 +41,7 @@ export interface Occurrences {
 }
 
 /**
- * Per query: the terms searched for (roots, as the cold scan's termFinders gates them: a term with
+ * Per query: the terms searched for (roots, as the cold scan's termNesting gates them: a term with
  * no shorter term inside it; the terms holding it are checked where it occurs), the terms a span
  * counts, and per term and compound (numbered after the terms) its length and query word.
  */
@@ -59,11 +59,11 @@ const termsOf = new WeakMap<ParsedQuery, ProximityTerms>();
 function proximityTerms(parsed: ParsedQuery): ProximityTerms {
   let known = termsOf.get(parsed);
   if (!known) {
-    const finders = termFinders(parsed.terms);
+    const nesting = termNesting(parsed.terms);
     const compoundGroups = new Set(parsed.compounds.map((compound) => compound.group));
     const counted = parsed.terms.map((term) => term.group !== FUNCTION_WORD_GROUP && !compoundGroups.has(term.group));
-    const holders = finders.within.map((list) => list.filter(([t]) => counted[t]));
-    const roots = parsed.terms.map((_, t) => t).filter((t) => finders.gates[t]! < 0 && (counted[t] || holders[t]!.length > 0));
+    const holders = nesting.within.map((list) => list.filter(([t]) => counted[t]));
+    const roots = parsed.terms.map((_, t) => t).filter((t) => nesting.gates[t]! < 0 && (counted[t] || holders[t]!.length > 0));
     const length = [...parsed.terms.map((term) => term.token.length), ...parsed.compounds.map((compound) => compound.text.length)];
     const group = [...parsed.terms.map((term) => term.group), ...parsed.compounds.map((compound) => compound.group)];
     known = { roots, holders, counted, length, group };

@@ -37,8 +37,10 @@ export function termStartPattern(letters: string): RegExp {
  */
 export function termsStartingAt(text: string, starts: RegExp, visit: (start: number, end: number) => void): void {
   starts.lastIndex = 0;
-  for (let match = starts.exec(text); match !== null; match = starts.exec(text)) {
-    const start = match.index;
+  // test() instead of exec(): no match array per letter found. The pattern is one character, so
+  // a match starts just before lastIndex.
+  while (starts.test(text)) {
+    const start = starts.lastIndex - 1;
     const wordStart = start === 0 || !isWordChar(text, start - 1);
     // Inside a word, only an upper-case letter can start a term (a camelCase hump).
     if (!wordStart && text.charCodeAt(start) > 0x5a) continue;

@@ -30,7 +30,26 @@ export function termGates(terms: ParsedQuery["terms"]): { gates: number[]; order
   return { gates, order };
 }
 
-interface TermFinders {
+/** Which terms' tokens hold which (termGates), and per term without a gate the terms holding it. */
+export interface TermNesting {
+  gates: number[];
+  order: number[];
+  /** Per term without a gate: the terms holding its token, with the offset of its token in theirs. */
+  within: Array<Array<[term: number, offset: number]>>;
+}
+
+export function termNesting(terms: ParsedQuery["terms"]): TermNesting {
+  const { gates, order } = termGates(terms);
+  const within = terms.map((): Array<[number, number]> => []);
+  for (let t = 0; t < terms.length; t++) {
+    let root = t;
+    while (gates[root]! >= 0) root = gates[root]!;
+    if (root !== t) within[root]!.push([t, terms[t]!.token.indexOf(terms[root]!.token)]);
+  }
+  return { gates, order, within };
+}
+
+interface TermFinders extends TermNesting {
   terms: ParsedQuery["terms"];
   /** The ASCII terms without a gate (none holds another's token). */
   roots: number[];
@@ -39,10 +58,6 @@ interface TermFinders {
    * over a text finds them all, and as no root holds another, at most one matches at a place.
    */
   rootFinder: RegExp | undefined;
-  gates: number[];
-  order: number[];
-  /** Per term without a gate: the terms holding its token, with the offset of its token in theirs. */
-  within: Array<Array<[term: number, offset: number]>>;
   /** Scratch: 1 where a term's token does not occur in the text being counted. */
   absent: Uint8Array;
   /** Scratch: each term's count in the text being counted. */
@@ -50,13 +65,7 @@ interface TermFinders {
 }
 
 export function termFinders(terms: ParsedQuery["terms"]): TermFinders {
-  const { gates, order } = termGates(terms);
-  const within = terms.map((): Array<[number, number]> => []);
-  for (let t = 0; t < terms.length; t++) {
-    let root = t;
-    while (gates[root]! >= 0) root = gates[root]!;
-    if (root !== t) within[root]!.push([t, terms[t]!.token.indexOf(terms[root]!.token)]);
-  }
+  const { gates, order, within } = termNesting(terms);
   const roots = terms.map((_, t) => t).filter((t) => gates[t]! < 0 && isAscii(terms[t]!.token));
   const rootFinder = roots.length > 0 ? new RegExp(roots.map((t) => escapeRegExp(terms[t]!.token)).join("|"), "gi") : undefined;
   return { terms, roots, rootFinder, gates, order, within, absent: new Uint8Array(terms.length), counts: new Int32Array(terms.length) };

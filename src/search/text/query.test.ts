@@ -15,8 +15,8 @@ describe("parseQuery", () => {
     const parsed = parseQuery("line item totals");
     expect(parsed.terms.filter((t) => t.weight === 1).map((t) => t.token)).toEqual(["line", "item", "totals"]);
     expect(parsed.groups).toBe(3);
-    expect(parsed.phrase?.test(fold("computeLineItemTotals"))).toBe(true);
-    expect(parsed.phrase?.test("line totals item")).toBe(false);
+    expect(parsed.phrase?.folded().test(fold("computeLineItemTotals"))).toBe(true);
+    expect(parsed.phrase?.folded().test("line totals item")).toBe(false);
   });
 
   it("uses bigrams for multi-character CJK and the character alone for one", () => {
@@ -76,7 +76,23 @@ describe("hasPhrase", () => {
       fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 12 }), fc.array(fc.constantFrom(...pieces), { minLength: 2, maxLength: 4 }), (text, query) => {
         const parsed = parseQuery(query.join(" "));
         const joined = text.join("");
-        expect(hasPhrase(parsed, joined)).toBe(parsed.phrase ? parsed.phrase.test(fold(joined)) : false);
+        expect(hasPhrase(parsed, joined)).toBe(parsed.phrase ? parsed.phrase.folded().test(fold(joined)) : false);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("finds, on ASCII text, the same matches with the ASCII pattern as the folded one over the fold", () => {
+    const pieces = ["rate", "Limiter", "RATE-limiter", "stop", "STOP", "cafe", " ", "--", "_", "x", "K", "3.6"];
+    const all = (pattern: RegExp, text: string) => [...text.matchAll(pattern)].map((m) => [m.index, m[0].length]);
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 12 }), fc.array(fc.constantFrom(...pieces), { minLength: 2, maxLength: 4 }), (text, query) => {
+        const phrase = parseQuery(query.join(" ")).phrase;
+        if (!phrase) return;
+        const folded = fold(text.join(""));
+        const { pattern, overText } = phrase.forText(text.join(""), true);
+        expect(overText).toBe(phrase.ascii);
+        expect(all(pattern, folded)).toEqual(all(phrase.folded(true), folded));
       }),
       { numRuns: 500 },
     );

@@ -52,10 +52,8 @@ export interface ParsedQuery {
   terms: QueryTerm[];
   /** Query words coverage counts (function words beside content words are not). */
   groups: number;
-  /** Whole-phrase pattern over folded text: the query's words in order, little in between. */
-  phrase?: RegExp;
-  /** The same pattern, case-insensitive: on ASCII-only text it matches where `phrase` matches the fold. */
-  phraseAscii?: RegExp;
+  /** The whole phrase: the query's words in order, little in between (two or more terms). */
+  phrase?: Phrase;
   compounds: Compound[];
   /** What the query's wording asks for: a command run, a change made (text/intent.ts); absent for neither. */
   intent?: QueryIntent;
@@ -67,11 +65,48 @@ export interface ParsedQuery {
   asksWhy?: true;
 }
 
+/**
+ * A query's whole phrase as patterns, each compiled when first asked for: a search of ASCII text
+ * with an ASCII query never needs the Unicode one, the costliest to compile (several ms in a
+ * fresh process, once per query).
+ */
+export class Phrase {
+  /** Whether every word is ASCII, so the ASCII pattern exists. */
+  readonly ascii: boolean;
+  private readonly patterns: Array<RegExp | undefined> = [];
+
+  constructor(private readonly runs: readonly string[]) {
+    this.ascii = runs.every(isAscii);
+  }
+
+  /** Over folded text; `global` for a shared pattern whose lastIndex the caller sets first. */
+  folded(global = false): RegExp {
+    const k = global ? 1 : 0;
+    return (this.patterns[k] ??= new RegExp(this.runs.map(escapeRegExp).join("[^\\p{L}\\p{N}]{0,3}"), global ? "gu" : "u"));
+  }
+
+  /**
+   * Case-insensitive, for ASCII text only (this.ascii): it matches there, at the same offsets,
+   * where `folded` matches the fold. Without the u flag (several times faster in JSC), as under
+   * /iu a few non-ASCII letters (ſ, K) match ASCII ones; in ASCII, \p{L} is A-Z a-z and \p{N} 0-9.
+   */
+  asciiText(global = false): RegExp {
+    const k = global ? 3 : 2;
+    return (this.patterns[k] ??= new RegExp(this.runs.map(escapeRegExp).join("[^A-Za-z0-9]{0,3}"), global ? "gi" : "i"));
+  }
+
+  /** The pattern for `text`, and whether it runs over the text itself (else over its fold). */
+  forText(text: string, global = false): { pattern: RegExp; overText: boolean } {
+    if (this.ascii && isAscii(text)) return { pattern: this.asciiText(global), overText: true };
+    return { pattern: this.folded(global), overText: false };
+  }
+}
+
 /** Whether the query's whole phrase occurs in `text` (folded), without folding ASCII-only text. */
 export function hasPhrase(parsed: ParsedQuery, text: string): boolean {
   if (!parsed.phrase) return false;
-  if (parsed.phraseAscii && isAscii(text)) return parsed.phraseAscii.test(text);
-  return parsed.phrase.test(fold(text));
+  const { pattern, overText } = parsed.phrase.forText(text);
+  return pattern.test(overText ? text : fold(text));
 }
 
 export function escapeRegExp(text: string): string {
@@ -80,8 +115,8 @@ export function escapeRegExp(text: string): string {
 
 /** Terms of a query: the same tokens as indexing, grouped by query word, deduplicated. */
 export function parseQuery(query: string): ParsedQuery {
-  // Parsed queries are immutable (their patterns are not global, so hold no state): the last
-  // few are kept, so a repeated query does not recompile its patterns.
+  // Parsed queries are immutable (a global phrase pattern's lastIndex is set by each use): the
+  // last few are kept, so a repeated query does not recompile its patterns.
   const cached = parsedQueries.get(query);
   if (cached) return cached;
   const parsed = parseQueryUncached(query);
@@ -251,12 +286,7 @@ function parseQueryUncached(query: string): ParsedQuery {
   const intent = queryIntent(intentWords);
   if (intent) parsed.intent = intent;
   if (content && compounds.length === 0 && runs.includes("why")) parsed.asksWhy = true;
-  if (terms.length >= 2 && runs.length >= 1) {
-    parsed.phrase = new RegExp(runs.map(escapeRegExp).join("[^\\p{L}\\p{N}]{0,3}"), "u");
-    // Only for an ASCII pattern (under /iu a few non-ASCII letters, ſ and K, match ASCII ones).
-    // Without the u flag (several times faster in JSC): in ASCII, \p{L} is A-Z a-z and \p{N} 0-9.
-    if (runs.every(isAscii)) parsed.phraseAscii = new RegExp(runs.map(escapeRegExp).join("[^A-Za-z0-9]{0,3}"), "i");
-  }
+  if (terms.length >= 2 && runs.length >= 1) parsed.phrase = new Phrase(runs);
   return parsed;
 }
 

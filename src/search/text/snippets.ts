@@ -19,7 +19,9 @@ export function keywordMarks(text: string, parsed: ParsedQuery): Mark[] {
   const folded = fold(text);
   const marks: Mark[] = [];
   if (parsed.phrase) {
-    const global = new RegExp(parsed.phrase.source, "gu");
+    // Over the fold, which for ASCII text is the text lower-cased: the ASCII pattern's offsets.
+    const global = parsed.phrase.forText(text, true).pattern;
+    global.lastIndex = 0;
     let m: RegExpExecArray | null;
     while ((m = global.exec(folded)) && marks.length < 50) {
       marks.push({ start: m.index, end: m.index + m[0].length, key: -1 });

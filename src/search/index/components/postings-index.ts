@@ -8,6 +8,7 @@
 
 import type { AnyIndexStore, IIndex, SearchableValue, Tokenizer } from "@orama/orama";
 import { coverageFactor, groupBit, queryWeights, termScore, wordsMatched, type CollectionStats } from "../../rank/bm25.ts";
+import { SEP, charClass } from "../../text/normalize.ts";
 import { TokenSpans } from "../../text/tokenize.ts";
 import { type ParsedQuery, type QueryTerm } from "../../text/query.ts";
 import { Attributes, type AttributeSchema } from "./attributes.ts";
@@ -366,6 +367,21 @@ function tokenizerOf(tokenizer: Tokenizer): TermTokenizer {
   return tokenizer;
 }
 
+/**
+ * Whether a chunk's input (its leading part) has as its terms exactly the text's terms that start
+ * within it: it is a prefix of the text that ends the text or is followed by a separator other
+ * than a dot (a dot may join the numbers of a version), so no term runs across its end. A tool
+ * call's signature is followed by a line break; its terms (a tenth of the dev sessions' text)
+ * are then not folded and tokenized a second time.
+ */
+export function inputSpansInText(text: string, input: string): boolean {
+  const end = input.length;
+  if (end > text.length || !text.startsWith(input)) return false;
+  if (end === text.length) return true;
+  const code = text.charCodeAt(end);
+  return code !== 0x2e && charClass(code) === SEP;
+}
+
 /** The index component for a schema of `text` plus the given filterable attributes. */
 export function createPostingsIndexComponent(attributes: AttributeSchema, grouping: ResultGrouping): IIndex<PostingsIndexStore> {
   const unsupported = (): never => {
@@ -376,6 +392,11 @@ export function createPostingsIndexComponent(attributes: AttributeSchema, groupi
   const attributeTypes = Object.fromEntries(Object.entries(attributes).map(([property, type]) => [property, type === "ordinal" ? ("enum" as const) : type]));
   const types = { [TEXT_PROPERTY]: "string" as const, [INPUT_PROPERTY]: "string" as const, ...attributeTypes };
   const spans = new TokenSpans();
+  // The text whose spans `spans` holds, and its document (-1: none): Orama inserts a document's
+  // properties in order, so its input finds its text's spans there.
+  let spansDoc = -1;
+  let spansText = "";
+  let spansFolded = "";
   return {
     create: () => new PostingsIndexStore(attributes),
     insert(_impl, index, prop, _id, internalId, value: SearchableValue, _type, _language, tokenizer) {
@@ -384,9 +405,20 @@ export function createPostingsIndexComponent(attributes: AttributeSchema, groupi
         return;
       }
       if (typeof value !== "string") throw new Error(`${prop} must be a string`);
+      if (prop === INPUT_PROPERTY && spansDoc === internalId && inputSpansInText(spansText, value)) {
+        addOccurrences(index.postings, internalId, spansFolded, spans, INPUT_WEIGHT - 1, value.length);
+        return;
+      }
       const folded = tokenizerOf(tokenizer).spans(value, spans);
-      if (prop === TEXT_PROPERTY) addDocument(index.postings, internalId, folded, spans, value.length);
-      else addOccurrences(index.postings, internalId, folded, spans, INPUT_WEIGHT - 1);
+      if (prop === TEXT_PROPERTY) {
+        addDocument(index.postings, internalId, folded, spans, value.length);
+        spansDoc = internalId;
+        spansText = value;
+        spansFolded = folded;
+      } else {
+        addOccurrences(index.postings, internalId, folded, spans, INPUT_WEIGHT - 1);
+        spansDoc = -1;
+      }
     },
     // Called once per property the stored document still has: marking dead is idempotent.
     remove(_impl, index, _prop, _id, internalId) {

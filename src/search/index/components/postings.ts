@@ -168,14 +168,15 @@ export function countPostings(store: PostingsStore, term: number): number {
 }
 
 /**
- * Adds `times` occurrences of each of `spans`' terms (over `folded`) to a document's postings; on
- * a document added already (its length unchanged), a heavier field's terms (a tool call's input)
- * count more.
+ * Adds `times` occurrences of each of `spans`' terms (over `folded`) that start before `before` to
+ * a document's postings; on a document added already (its length unchanged), a heavier field's
+ * terms (a tool call's input) count more.
  */
-export function addOccurrences(store: PostingsStore, doc: number, folded: string, spans: TokenSpans, times: number): void {
+export function addOccurrences(store: PostingsStore, doc: number, folded: string, spans: TokenSpans, times: number, before = Infinity): void {
   const data = spans.data;
   const terms = store.terms;
-  for (let i = 0; i < spans.size; i += 2) {
+  // Spans come in order of their start.
+  for (let i = 0; i < spans.size && data[i]! < before; i += 2) {
     const before = terms.count;
     const term = terms.intern(folded, data[i]!, data[i + 1]!);
     const isNew = term === before;
