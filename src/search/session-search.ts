@@ -168,7 +168,10 @@ export async function nearestTerms(
     return nearest;
   }
   const view = searchableView(sessionView);
-  return nearestTermsByScan(view.messages.slice(0, view.visibleEnd), options.visibility, words, options);
+  const messages = view.messages.slice(0, view.visibleEnd);
+  // The scan that found the words missing read every part already: its pieces are read again.
+  const scanned = collected.scan && sameScan(collected.scan, messages, options.visibility) ? collected.scan.parts : undefined;
+  return nearestTermsByScan(messages, options.visibility, words, { deadline: options.deadline, signal: options.signal, parts: scanned });
 }
 
 /**

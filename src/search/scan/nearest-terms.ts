@@ -10,6 +10,7 @@ import { docText, partChunks, partPieces } from "../text/documents.ts";
 import { fold, isAscii } from "../text/normalize.ts";
 import { MAX_TOKEN, MIN_TOKEN, TokenSpans, humpAt, isWordChar, runEnd, tokenSpans } from "../text/tokenize.ts";
 import { correctionDistance, isNearer, maxEdits, type NearestTerm } from "../text/typos.ts";
+import type { ScanOptions } from "./scan.ts";
 
 /** A term seen by the pass: in how many chunks, and the last chunk counted. */
 interface Seen {
@@ -68,7 +69,7 @@ export async function nearestTermsByScan(
   messages: readonly HistoryMessage[],
   visibility: ToolVisibility,
   words: readonly string[],
-  options: { deadline?: number; signal?: AbortSignal | undefined } = {},
+  options: Pick<ScanOptions, "deadline" | "signal" | "parts"> = {},
 ): Promise<Map<string, NearestTerm> | undefined> {
   const nearest = new Map<string, NearestTerm>();
   if (words.length === 0) return nearest;
@@ -108,9 +109,10 @@ export async function nearestTermsByScan(
       if (end - start >= minLength && end - start <= maxLength) seeTerm(folded.slice(start, end));
     }
   };
+  let k = 0;
   for (const message of messages) {
     for (const part of message.parts) {
-      const found = partPieces(part, visibility);
+      const found = options.parts ? options.parts[k++] : partPieces(part, visibility);
       if (!found) continue;
       for (const chunk of partChunks(found)) {
         doc++;

@@ -4,7 +4,7 @@ import { assistant, textMessage, toolCall, user } from "../../history/testing/me
 import { toolVisibility } from "../../history/tool-visibility.ts";
 import { buildView } from "../../history/view.ts";
 import { emptyStats } from "../rank/bm25.ts";
-import { collectSession, type Query } from "../session-search.ts";
+import { collectSession, nearestTerms, type Query } from "../session-search.ts";
 import type { DocFilter } from "../scored.ts";
 import { parseQuery } from "../text/query.ts";
 import { correctQuery } from "../text/typos.ts";
@@ -43,6 +43,23 @@ describe("a cold search again with corrected typos", () => {
     const again = await collectSession(buildView("s1", grown, false), corrected, filters, { visibility, first });
     expect(again.scan!.counted).toBe(3);
     expect(again.docs.map((doc) => doc.message.id)).toEqual(grown.map((message) => message.id));
+  });
+
+  it("renders each tool call once over the first pass, the typo lookup and the search again", async () => {
+    const call = toolCall("bash", { command: "grep -n histogram plot.py" }, "completed", "12: histogram river\n");
+    const input = call.input;
+    let reads = 0;
+    Object.defineProperty(call, "input", { get: () => (reads++, input), enumerable: true });
+    const view = buildView("s1", [user("river stone"), assistant(["the histogram", call])], false);
+    const filters = { types: new Set(["text", "tool"] as const) };
+    reads = 0;
+    const first = await collectSession(view, { kind: "keyword", text: "histgram river", parsed: parseQuery("histgram river") }, filters, { visibility });
+    const nearest = await nearestTerms(view, first, ["histgram"], { visibility });
+    expect(nearest?.get("histgram")).toEqual({ term: "histogram", distance: 1, df: 2 });
+    const corrected: Query = { kind: "keyword", ...correctQuery("histgram river", new Map([["histgram", "histogram"]])) };
+    const again = await collectSession(view, corrected, filters, { visibility, first });
+    expect(again.docs.map((doc) => doc.type)).toEqual(["text", "text", "tool"]);
+    expect(reads).toBe(1);
   });
 
   // Words, their typos, other forms, a decimal and its parts, camelCase and snake_case names.

@@ -43,7 +43,7 @@ export async function rescanCounts(
   });
   let more: ScanCounts | undefined;
   if (added.length > 0) {
-    more = await countSession(first.messages, first.visibility, added, accept, options);
+    more = await countSession(first.messages, first.visibility, added, accept, { ...options, parts: first.parts });
     if (!more) return undefined;
   }
   const pick = (fromFirst: readonly number[], fromMore: readonly number[] | undefined): number[] =>
@@ -69,5 +69,6 @@ export async function rescanCounts(
     docs: first.docs,
     length: first.length,
     counted: more?.counted ?? 0,
+    parts: first.parts,
   };
 }

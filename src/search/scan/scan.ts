@@ -5,7 +5,7 @@
 import type { HistoryMessage } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import { queryWeights, scoreCounts, type CollectionStats } from "../rank/bm25.ts";
-import { INPUT_WEIGHT, chunkCount, docText, partChunks, partPieces, type DocPieces } from "../text/documents.ts";
+import { INPUT_WEIGHT, chunkCount, docText, partChunks, partPieces, type DocPieces, type PartPieces } from "../text/documents.ts";
 import { fold, isAscii } from "../text/normalize.ts";
 import { maybeYield, now, sliceSpent } from "../scheduler.ts";
 import type { DocFilter, ScoredDoc } from "../scored.ts";
@@ -144,6 +144,8 @@ export interface ScanOptions {
   stats?: CollectionStats;
   /** Cancellation: the scan rejects with the signal's reason at its next slice. */
   signal?: AbortSignal | undefined;
+  /** The same messages' parts as an earlier scan read them (ScanCounts.parts), so none is read again. */
+  parts?: ScanCounts["parts"];
 }
 
 /**
@@ -195,6 +197,12 @@ export interface ScanCounts {
   length: number;
   /** Chunks whose text was searched for the terms (the others were ruled out by their part). */
   counted: number;
+  /**
+   * Every part's searchable pieces, one entry per part of the messages in order (undefined: none):
+   * a pass again over the same messages (typo lookup, search again) reads them from here instead
+   * of rendering each tool call's input again.
+   */
+  parts: Array<PartPieces | undefined>;
 }
 
 /** Counts the terms in every chunk of the messages; undefined past the deadline. */
@@ -212,9 +220,12 @@ export async function countSession(
   let docs = 0;
   let counted = 0;
   let totalLength = 0;
+  const parts: Array<PartPieces | undefined> = [];
+  const known = options.parts;
   for (const message of messages) {
     for (const part of message.parts) {
-      const found = partPieces(part, visibility);
+      const found = known ? known[parts.length] : partPieces(part, visibility);
+      parts.push(found);
       if (!found) continue;
       totalLength += found.total;
       // Most parts hold no query term: one native pass over their pieces rules them out, with
@@ -264,7 +275,7 @@ export async function countSession(
       if (options.deadline !== undefined && now() > options.deadline) return undefined;
     }
   }
-  return { messages, visibility, terms, candidates, df, docs, length: totalLength, counted };
+  return { messages, visibility, terms, candidates, df, docs, length: totalLength, counted, parts };
 }
 
 /** The counted chunks scored with BM25 against the counts' own statistics (filled into options.stats). */
