@@ -182,9 +182,11 @@ export class SessionIndex {
         part: doc.partId,
         start: doc.start,
         end: doc.end,
+        // Every chunk has the same shape (absent values undefined, which Orama skips): chunks of
+        // two shapes made the insert path deoptimize.
+        tool: doc.tool,
+        input: doc.input > 0 ? doc.text.slice(0, doc.input) : undefined,
       };
-      if (doc.tool !== undefined) chunk.tool = doc.tool;
-      if (doc.input > 0) chunk.input = doc.text.slice(0, doc.input);
       insert(this.db, chunk);
       this.setPart(this.db.data.docs.internalId(chunk.id), this.partsInserted);
       indexed.docs++;

@@ -175,11 +175,8 @@ export function docText(doc: DocPieces): string {
  * signature and output), so a 200 KB output is sliced, never copied whole.
  */
 export function messageDocs(message: HistoryMessage, visibility: ToolVisibility): DocInput[] {
-  return messageDocPieces(message, visibility).map((doc) => {
-    const input: DocInput = { partId: doc.partId, type: doc.type, start: doc.start, end: doc.end, text: docText(doc), input: doc.input };
-    if (doc.tool !== undefined) input.tool = doc.tool;
-    return input;
-  });
+  // One shape for every document (tool undefined when absent): the index's insert path reads them.
+  return messageDocPieces(message, visibility).map((doc): DocInput => ({ partId: doc.partId, type: doc.type, tool: doc.tool, start: doc.start, end: doc.end, text: docText(doc), input: doc.input }));
 }
 
 /** Rough size of what messageDocs would produce, without building tool texts. */
