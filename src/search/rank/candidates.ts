@@ -53,18 +53,32 @@ export class Candidates {
     return group;
   }
 
+  /** Whether the first `k` candidates after the boosts are known: none left can pass the k-th. */
+  settled(k: number): boolean {
+    return this.boosted >= this.groups.length || (this.best.length >= k && beatenBy(this.bound, this.best[k - 1]!.score));
+  }
+
   /** The first `k` candidates after the boosts, in order, exactly as if every candidate were boosted. */
   top(k: number): Group[] {
-    while (this.boosted < this.groups.length && (this.best.length < k || !beatenBy(this.bound, this.best[k - 1]!.score))) this.next();
+    while (!this.settled(k)) this.next();
     return this.best.slice(0, k);
   }
 
   /**
-   * The highest score the `i`-th (from 0) candidate after the boosts can reach: the i-th bound,
-   * as at least i + 1 candidates reach the i-th best score.
+   * The highest score the `i`-th (from 0) candidate after the boosts can reach, given those
+   * boosted so far: the i-th of their scores and the others' bounds together, as a candidate not
+   * yet boosted scores at most its bound. 0 past the last candidate.
    */
-  boundAt(i: number): number {
-    return this.bounds[i] ?? 0;
+  reach(i: number): number {
+    let b = 0;
+    let u = this.boosted;
+    for (let k = 0; k < i; k++) {
+      if (b < this.best.length && (u >= this.groups.length || this.best[b]!.score >= this.bounds[u]!)) b++;
+      else u++;
+    }
+    const boostedScore = this.best[b]?.score ?? 0;
+    const unboosted = this.bounds[u] ?? 0;
+    return Math.max(boostedScore, unboosted);
   }
 
   /** A candidate as a result, with its hits and snippets. */

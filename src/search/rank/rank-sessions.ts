@@ -32,7 +32,7 @@ interface Entry {
   order: number;
   title: number;
   candidates: Candidates | undefined;
-  /** The highest score the session can reach (its candidates' bounds), until it is ranked. */
+  /** The highest score the session can reach (what its candidates can reach), until it is ranked. */
   score: number;
   best?: Group;
 }
@@ -42,10 +42,18 @@ function compareEntries(a: Entry, b: Entry): number {
   return b.score - a.score || (b.session.updated ?? 0) - (a.session.updated ?? 0) || a.order - b.order;
 }
 
+/** The highest content score a session can reach now (rank/candidates.ts's reach of its three best). */
+function contentReach(candidates: Candidates | undefined): number {
+  let reach = 0;
+  if (candidates) CONTENT_WEIGHTS.forEach((weight, i) => (reach += weight * candidates.reach(i)));
+  return reach;
+}
+
 /**
  * The `limit` sessions whose content (their three best messages) and title match the query best,
- * each with its best snippet. A session's candidates are ranked only while its highest reachable
- * score can still place it (rank/candidates.ts).
+ * each with its best snippet. The session with the highest reachable score is looked at next: its
+ * next candidate boosted (which lowers what it can reach) until its three best are known, then
+ * ranked; until no session left can place (rank/candidates.ts).
  */
 export async function rankSessions(
   sessions: readonly SessionInfo[],
@@ -55,28 +63,35 @@ export async function rankSessions(
 ): Promise<RankedSession[]> {
   const bestContent = (await topAcross(candidates, 1))[0]?.group.score ?? 0;
   const scored = (entry: Entry, content: number) => content * (1 + 0.5 * entry.title) + entry.title * 0.25 * (bestContent || 1);
-  const entries: Entry[] = [];
+  const pending: Entry[] = [];
   sessions.forEach((session, order) => {
     const title = titleCoverage(session.title, parsed);
     const found = candidates.get(session.id);
     if (!found && title === 0) return;
     const entry: Entry = { session, order, title, candidates: found, score: 0 };
-    let bound = 0;
-    CONTENT_WEIGHTS.forEach((weight, i) => (bound += weight * (found?.boundAt(i) ?? 0)));
-    entry.score = scored(entry, bound);
-    entries.push(entry);
+    entry.score = scored(entry, contentReach(found));
+    pending.push(entry);
   });
-  entries.sort(compareEntries);
   const ranked: Entry[] = [];
-  for (const entry of entries) {
+  while (pending.length > 0) {
+    let lead = 0;
+    for (let i = 1; i < pending.length; i++) if (compareEntries(pending[i]!, pending[lead]!) < 0) lead = i;
+    const entry = pending[lead]!;
     if (ranked.length >= limit && beatenBy(entry.score, ranked[limit - 1]!.score)) break;
-    const top = entry.candidates?.top(CONTENT_WEIGHTS.length) ?? [];
-    let content = 0;
-    top.forEach((group, i) => (content += group.score * CONTENT_WEIGHTS[i]!));
-    if (content === 0 && entry.title === 0) continue;
-    entry.score = scored(entry, content);
-    if (top[0]) entry.best = top[0];
-    insertBest(ranked, entry, limit, compareEntries);
+    const found = entry.candidates;
+    if (found && !found.settled(CONTENT_WEIGHTS.length)) {
+      found.next();
+      entry.score = scored(entry, contentReach(found));
+    } else {
+      pending.splice(lead, 1);
+      const top = found?.top(CONTENT_WEIGHTS.length) ?? [];
+      let content = 0;
+      top.forEach((group, i) => (content += group.score * CONTENT_WEIGHTS[i]!));
+      if (content === 0 && entry.title === 0) continue;
+      entry.score = scored(entry, content);
+      if (top[0]) entry.best = top[0];
+      insertBest(ranked, entry, limit, compareEntries);
+    }
     await maybeYield();
   }
   return ranked.map(({ session, score, candidates, best }) => {
