@@ -9,21 +9,13 @@ import { maybeYield, now, sliceSpent } from "../scheduler.ts";
 import { docText, partChunks, partPieces } from "../text/documents.ts";
 import { fold, isAscii } from "../text/normalize.ts";
 import { MAX_TOKEN, MIN_TOKEN, TokenSpans, humpAt, isWordChar, runEnd, tokenSpans } from "../text/tokenize.ts";
-import { correctionDistance, isNearer, maxEdits, type NearestTerm } from "../text/typos.ts";
+import { correctionDistance, isLetters, isNearer, maxEdits, type NearestTerm } from "../text/typos.ts";
 import type { ScanOptions } from "./scan.ts";
 
 /** A term seen by the pass: in how many chunks, and the last chunk counted. */
 interface Seen {
   df: number;
   lastDoc: number;
-}
-
-function isLetters(folded: string, start: number, end: number): boolean {
-  for (let k = start; k < end; k++) {
-    const c = folded.charCodeAt(k);
-    if (c < 97 || c > 122) return false;
-  }
-  return true;
 }
 
 /** The letters a term of ASCII text may start with (`letters`, lower case a–z), in either case. */
@@ -85,7 +77,7 @@ export async function nearestTermsByScan(
   const letters = String.fromCharCode(...[...firstLetters].filter((code) => code >= 97 && code <= 122));
   const starts = letters.length > 0 ? termStartPattern(letters) : undefined;
   const seeTerm = (term: string): void => {
-    if (!firstLetters.has(term.charCodeAt(0)) || !isLetters(term, 0, term.length)) return;
+    if (!firstLetters.has(term.charCodeAt(0)) || !isLetters(term)) return;
     const entry = seen.get(term);
     if (!entry) seen.set(term, { df: 1, lastDoc: doc });
     else if (entry.lastDoc !== doc) {

@@ -94,7 +94,14 @@ export function correctionDistance(word: string, chars: ArrayLike<number>, start
   return boundedDistance(word, chars, start, length, max);
 }
 
-const WORD = /^[a-z]+$/;
+/** Whether `text` is lower-case letters a–z alone: the only words corrected, and the only terms a correction may be. */
+export function isLetters(text: string): boolean {
+  for (let k = 0; k < text.length; k++) {
+    const c = text.charCodeAt(k);
+    if (c < 97 || c > 122) return false;
+  }
+  return text.length > 0;
+}
 
 /**
  * Query words worth correcting: letters only, 4+ long, none of their terms (parts, other forms)
@@ -113,7 +120,7 @@ export function unmatchedWords(parsed: ParsedQuery, df: readonly number[]): stri
   const words: string[] = [];
   const seen = new Set<number>();
   parsed.terms.forEach((term, t) => {
-    const worth = !term.cjk && maxEdits(term.token.length) > 0 && WORD.test(term.token);
+    const worth = !term.cjk && maxEdits(term.token.length) > 0 && isLetters(term.token);
     if (compound.has(term.group)) {
       if (worth && (df[t] ?? 0) === 0) words.push(term.token);
       return;
