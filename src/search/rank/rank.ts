@@ -106,10 +106,12 @@ export const PHRASE_CHUNKS = 2 * MESSAGE_SCORE_PARTS;
 export function bestPartScores(chunks: readonly { score: number; partId: string }[]): number[] {
   if (chunks.length === 1) return [chunks[0]!.score];
   // Chunks come best first: a part's first chunk is its best. No map: a message has few parts.
-  const parts: string[] = [];
+  // Ranking calls this for every candidate message of a search: only the result is allocated.
+  const parts = scratchParts;
+  const others = scratchOthers;
+  const matched = scratchMatched;
+  parts.length = others.length = matched.length = 0;
   const best: number[] = [];
-  const others: number[] = [];
-  const matched: number[] = [];
   for (const chunk of chunks) {
     const p = parts.indexOf(chunk.partId);
     if (p < 0) {
@@ -122,14 +124,53 @@ export function bestPartScores(chunks: readonly { score: number; partId: string 
     if (matched[p]! <= OTHER_CHUNKS_COUNTED) others[p]! += chunk.score;
     matched[p]!++;
   }
-  const scores = best.map((score, p) => spreadScore(score, others[p]!, matched[p]!));
-  return scores.length === 1 ? scores : scores.sort((a, b) => b - a).slice(0, MESSAGE_SCORE_PARTS);
+  parts.length = 0; // holds no part id past the call
+  for (let p = 0; p < best.length; p++) best[p] = spreadScore(best[p]!, others[p]!, matched[p]!);
+  sortDescending(best, itself);
+  if (best.length > MESSAGE_SCORE_PARTS) best.length = MESSAGE_SCORE_PARTS;
+  return best;
+}
+
+/** bestPartScores's working lists, per part of the message: its id, its next chunks' scores, its chunk count. */
+const scratchParts: string[] = [];
+const scratchOthers: number[] = [];
+const scratchMatched: number[] = [];
+
+const itself = (value: number): number => value;
+const scoreOf = (item: { score: number }): number => item.score;
+/** Up to this length a list is sorted by insertion. */
+const INSERTION_SORT_MAX = 16;
+
+/**
+ * Sorts `items` by `value`, highest first, keeping equal items in their order, as a stable sort
+ * does. Short lists by insertion: Array.prototype.sort allocates its work state on every call
+ * (hundreds of bytes in V8), and ranking sorts once or twice per candidate message, most of
+ * them a handful of chunks (a cold project search ranks some 20,000).
+ */
+function sortDescending<T>(items: T[], value: (item: T) => number): void {
+  if (items.length > INSERTION_SORT_MAX) {
+    items.sort((a, b) => value(b) - value(a));
+    return;
+  }
+  for (let i = 1; i < items.length; i++) {
+    const item = items[i]!;
+    const v = value(item);
+    let j = i;
+    for (; j > 0 && value(items[j - 1]!) < v; j--) items[j] = items[j - 1]!;
+    items[j] = item;
+  }
 }
 
 function groupScore(group: Group): number {
-  if (group.docs.length > 1) group.docs.sort((a, b) => b.score - a.score);
-  const best = bestPartScores(group.docs);
-  const score = messageScore(best, 0, best.length);
+  const docs = group.docs;
+  let score: number;
+  // One chunk: its score is the message's (bestPartScores and messageScore leave it as it is).
+  if (docs.length === 1) score = docs[0]!.score;
+  else {
+    sortDescending(docs, scoreOf);
+    const best = bestPartScores(docs);
+    score = messageScore(best, 0, best.length);
+  }
   return isCompactionSummary(group.message) ? score * SUMMARY_WEIGHT : score;
 }
 
@@ -160,7 +201,10 @@ export function insertBest<T>(best: T[], item: T, k: number, compare: (a: T, b: 
     if (compare(item, best[mid]!) < 0) hi = mid;
     else lo = mid + 1;
   }
-  best.splice(lo, 0, item);
+  // Shifted by hand: splice returns a new (empty) array on every call.
+  best.push(item);
+  for (let i = best.length - 1; i > lo; i--) best[i] = best[i - 1]!;
+  best[lo] = item;
   if (best.length > k) best.pop();
 }
 
