@@ -107,34 +107,37 @@ export function bestPartScores(chunks: readonly { score: number; partId: string 
   if (chunks.length === 1) return [chunks[0]!.score];
   // Chunks come best first: a part's first chunk is its best. No map: a message has few parts.
   // Ranking calls this for every candidate message of a search: only the result is allocated.
-  const parts = scratchParts;
-  const others = scratchOthers;
-  const matched = scratchMatched;
-  parts.length = others.length = matched.length = 0;
-  const best: number[] = [];
+  const { parts, best, others, matched } = partScratch;
+  let count = 0;
   for (const chunk of chunks) {
-    const p = parts.indexOf(chunk.partId);
-    if (p < 0) {
-      parts.push(chunk.partId);
-      best.push(chunk.score);
-      others.push(0);
-      matched.push(1);
+    let p = 0;
+    while (p < count && parts[p] !== chunk.partId) p++;
+    if (p === count) {
+      parts[count] = chunk.partId;
+      best[count] = chunk.score;
+      others[count] = 0;
+      matched[count++] = 1;
       continue;
     }
     if (matched[p]! <= OTHER_CHUNKS_COUNTED) others[p]! += chunk.score;
     matched[p]!++;
   }
-  parts.length = 0; // holds no part id past the call
-  for (let p = 0; p < best.length; p++) best[p] = spreadScore(best[p]!, others[p]!, matched[p]!);
-  sortDescending(best, itself);
-  if (best.length > MESSAGE_SCORE_PARTS) best.length = MESSAGE_SCORE_PARTS;
-  return best;
+  const scores = new Array<number>(count);
+  for (let p = 0; p < count; p++) {
+    scores[p] = spreadScore(best[p]!, others[p]!, matched[p]!);
+    parts[p] = ""; // holds no part id past the call
+  }
+  sortDescending(scores, itself);
+  if (scores.length > MESSAGE_SCORE_PARTS) scores.length = MESSAGE_SCORE_PARTS;
+  return scores;
 }
 
-/** bestPartScores's working lists, per part of the message: its id, its next chunks' scores, its chunk count. */
-const scratchParts: string[] = [];
-const scratchOthers: number[] = [];
-const scratchMatched: number[] = [];
+/**
+ * bestPartScores's working lists, per part of the message: its id, its best chunk's score, its
+ * next chunks' scores, its chunk count. Written by index and never shortened (in V8 a length set
+ * to 0 frees the backing store), so they keep their room from call to call.
+ */
+const partScratch = { parts: [] as string[], best: [] as number[], others: [] as number[], matched: [] as number[] };
 
 const itself = (value: number): number => value;
 const scoreOf = (item: { score: number }): number => item.score;
