@@ -231,7 +231,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
         // its scan started would give the first search of a session the build's time.
         const waitForBuild = alone && !corrected;
         const pool = alone ? rankPool(limit) : undefined;
-        const searchOptions = { visibility, indexed, deadline, signal, waitForBuild, pool, first: first?.collected };
+        const searchOptions = { visibility, indexed, deadline, signal, waitForBuild, turnPerPhase: alone, pool, first: first?.collected };
         const collected = await collectSession(view, query, filters, searchOptions);
         return {
           collected,

@@ -13,7 +13,7 @@ import { rescore } from "./rank/rescore.ts";
 import { nearestTermsByScan } from "./scan/nearest-terms.ts";
 import { rescanCounts, sameScan } from "./scan/rescan.ts";
 import { countSession, scoreScan, type ScanCounts } from "./scan/scan.ts";
-import { maybeYield } from "./scheduler.ts";
+import { maybeYield, yieldToLoop } from "./scheduler.ts";
 import type { DocFilter, ScoredDoc, SearchFilters } from "./scored.ts";
 import { keywordMarks, patternMarks } from "./text/snippets.ts";
 import type { ParsedQuery } from "./text/query.ts";
@@ -41,6 +41,13 @@ export interface SessionSearchOptions {
    * it. One session's search only: a project search's budget is not spent on one session's build.
    */
   waitForBuild?: boolean;
+  /**
+   * A cold scan starts, and its ranking follows, each on a fresh turn of the event loop (one
+   * session's search: the host then waits on one phase at a time, not on its read, scan and
+   * ranking together). A project search yields only when a slice is spent: a forced turn per
+   * session would cost it its budget.
+   */
+  turnPerPhase?: boolean;
   /** Cancels the scan at its next slice. */
   signal?: AbortSignal;
   /**
@@ -126,6 +133,10 @@ export async function collectSession(sessionView: SessionView, query: Query, fil
       }
     }
     if (!docs) {
+      if (options.turnPerPhase) {
+        await yieldToLoop();
+        options.signal?.throwIfAborted();
+      }
       stats = emptyStats(query.parsed.terms.length);
       const messages = visible();
       const first = options.first?.scan;
@@ -141,7 +152,7 @@ export async function collectSession(sessionView: SessionView, query: Query, fil
   }
   if (!docs) return { docs: [], via, timedOut: true };
   // Ranking is one synchronous stretch: start it on a fresh slice.
-  if (via === "scan") await maybeYield();
+  if (via === "scan") await (options.turnPerPhase ? yieldToLoop() : maybeYield());
   const collected: CollectedSession = { docs, via };
   if (stats) collected.stats = stats;
   if (scan) collected.scan = scan;
