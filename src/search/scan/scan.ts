@@ -205,6 +205,15 @@ export interface ScanCounts {
   parts: Array<PartPieces | undefined>;
 }
 
+/** What a scan for a query's terms compiles, kept per terms array: a project search scans hundreds of sessions for the same terms. */
+const scanSetups = new WeakMap<ParsedQuery["terms"], { quick: RegExp | undefined; finders: TermFinders }>();
+
+function scanSetup(terms: ParsedQuery["terms"]): { quick: RegExp | undefined; finders: TermFinders } {
+  let setup = scanSetups.get(terms);
+  if (!setup) scanSetups.set(terms, (setup = { quick: quickFilter({ terms }), finders: termFinders(terms) }));
+  return setup;
+}
+
 /** Counts the terms in every chunk of the messages; undefined past the deadline. */
 export async function countSession(
   messages: readonly HistoryMessage[],
@@ -213,8 +222,8 @@ export async function countSession(
   accept: DocFilter,
   options: ScanOptions = {},
 ): Promise<ScanCounts | undefined> {
-  const quick = quickFilter({ terms });
-  const query = termFinders(terms);
+  // Shared by concurrent scans: a finder's state lives only within one synchronous countTerms.
+  const { quick, finders: query } = scanSetup(terms);
   const df = new Array<number>(terms.length).fill(0);
   const candidates: Candidate[] = [];
   let docs = 0;
@@ -252,10 +261,12 @@ export async function countSession(
         let tfs: number[] | undefined;
         let text: string | undefined;
         if (doc.whole) {
-          doc.pieces.forEach((piece, k) => {
+          const pieces = doc.pieces;
+          for (let k = 0; k < pieces.length; k++) {
+            const piece = pieces[k]!;
             if (!quick || quick.test(piece)) tfs = countTerms(piece, query, tfs, k === 0 && doc.input > 0 ? INPUT_WEIGHT : 1);
-          });
-          if (doc.pieces.length === 1) text = doc.pieces[0];
+          }
+          if (pieces.length === 1) text = pieces[0];
         } else {
           text = docText(doc);
           if (quick && !quick.test(text)) tfs = undefined;
