@@ -1,11 +1,11 @@
 // Resolving a message id in a view, with errors that say what to do instead.
 
 import { HistoryError } from "./errors.ts";
-import type { SessionView } from "./view.ts";
+import { messageIndex, type SessionView } from "./view.ts";
 
 /** Index of a visible message; throws for unknown or hidden ids. */
 export function visibleIndex(view: SessionView, messageId: string): number {
-  const index = view.indexById.get(messageId);
+  const index = messageIndex(view.messages, messageId);
   if (index === undefined) {
     throw new HistoryError(
       `Message ${messageId} not found in session ${view.sessionId}. Use history_browse_messages or history_search to find valid message ids.`,

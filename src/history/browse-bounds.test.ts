@@ -5,7 +5,7 @@ import { byteLength, toJson } from "./compact.ts";
 import { MAX_ANSWER_BYTES } from "./limits.ts";
 import { assistant, toolCall, user } from "./testing/messages.ts";
 import type { HistoryMessage } from "./types.ts";
-import { buildView } from "./view.ts";
+import { buildView, messageIndex } from "./view.ts";
 
 const CJK = "限流器使用令牌桶算法每个密钥每分钟一百个请求。".repeat(100);
 
@@ -25,8 +25,8 @@ describe("browse answers stay under the byte cap", () => {
     expect(window.note).toMatch(/cut to \d+ messages/);
     const ids = window.messages.map((m) => m.message_id);
     expect(ids).toContain(anchor);
-    const first = view.indexById.get(ids[0]!)!;
-    const last = view.indexById.get(ids.at(-1)!)!;
+    const first = messageIndex(view.messages, ids[0]!)!;
+    const last = messageIndex(view.messages, ids.at(-1)!)!;
     // Balanced around the anchor, and the edge ids are the neighbours left out.
     expect(Math.abs(200 - first - (last - 200))).toBeLessThanOrEqual(1);
     expect(window.before_message_id).toBe(view.messages[first - 1]!.id);

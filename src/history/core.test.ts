@@ -3,7 +3,7 @@ import { browseMessages } from "./browse-messages.ts";
 import { browseTurns } from "./browse-turns.ts";
 import { HistoryError } from "./errors.ts";
 import { assistant, compactionPair, toolCall, user } from "./testing/messages.ts";
-import { buildView } from "./view.ts";
+import { buildView, messageIndex } from "./view.ts";
 
 const options = { previewChars: 80, cap: 50, directory: "/project" };
 
@@ -100,5 +100,14 @@ describe("messages window", () => {
     const shuffled = [messages[3]!, messages[0]!, messages[1]!, messages[0]!, messages[2]!];
     const view = buildView("ses_test", shuffled, false);
     expect(view.messages.map((m) => m.id)).toEqual(messages.slice(0, 4).map((m) => m.id));
+  });
+
+  it("finds a message's position by its id, and no position for an id it does not hold", () => {
+    const messages = session();
+    const view = buildView("ses_test", [...messages].reverse(), false);
+    expect(messages.map((m) => messageIndex(view.messages, m.id))).toEqual(messages.map((_, i) => i));
+    // Ids sorting before, between and after the view's own.
+    for (const id of ["msg_", `${messages[2]!.id}0`, `${messages.at(-1)!.id}z`]) expect(messageIndex(view.messages, id)).toBeUndefined();
+    expect(messageIndex([], messages[0]!.id)).toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { visibleIndex } from "../history/anchor.ts";
 import type { HistoryMessage } from "../history/types.ts";
-import { buildView } from "../history/view.ts";
+import { buildView, messageIndex } from "../history/view.ts";
 import { mapMessage } from "../host/map.ts";
 import { buildChart, fallbackChart, type ChartOptions } from "./chart.ts";
 import { SessionBuilder } from "../history/testing/session-builder.ts";
@@ -97,7 +97,7 @@ describe("buildChart", () => {
     if (messages.length > 0) {
       expect(messages.at(-1)!.message_id).toBe(builder.messages[99]!.id);
       // Paging back starts right before the first message shown.
-      const first = view.indexById.get(messages[0]!.message_id as string)!;
+      const first = messageIndex(view.messages, messages[0]!.message_id as string)!;
       expect(chart).toContain(`history_browse_messages(message_id="${view.messages[first - 1]!.id}"`);
     }
   });

@@ -62,6 +62,7 @@ export async function searchProject(
     const found: Array<{ session: SessionInfo; found: SessionFound }> = [];
     let next = 0;
     unsearched = 0;
+    const scans = new ScanKeeper(corrected ? undefined : query);
     const worker = async (): Promise<void> => {
       while (next < sessions.length && !options.signal?.aborted) {
         const session = sessions[next++]!;
@@ -82,6 +83,7 @@ export async function searchProject(
           continue;
         }
         found.push({ session, found: one });
+        scans.add(one.collected);
       }
     };
     const workers: Promise<void>[] = [];
@@ -123,6 +125,40 @@ export async function searchProject(
     return Object.assign(result, { sessionId: key, turnNumber: turnOf.get(key)!(result.message.id) });
   });
   return { candidates, results, unsearched, corrections, query };
+}
+
+/**
+ * Keeps the sessions' scan counts (CollectedSession.scan) only while the typo pass may need them:
+ * it and the search again it leads to run only for a word found in no session searched, so once
+ * each word has been found in some session the counts kept are dropped and no more are kept.
+ * Their rendered parts are most of what a cold project search holds; kept to the end, they
+ * outlived the young generation's collections and were copied into the old one.
+ */
+class ScanKeeper {
+  private readonly kept: CollectedSession[] = [];
+  /** Per query term, its document frequency over the sessions searched so far. */
+  private df: number[] | undefined;
+
+  /** `query`: a first pass's (a search again with corrections makes no further correction). */
+  constructor(private readonly query: Query | undefined) {
+    if (query?.kind === "keyword") this.df = query.parsed.terms.map(() => 0);
+  }
+
+  add(collected: CollectedSession): void {
+    const df = this.df;
+    const stats = collected.stats;
+    if (df && stats && this.query?.kind === "keyword") {
+      stats.df.forEach((count, t) => (df[t]! += count));
+      if (unmatchedWords(this.query.parsed, df).length > 0) {
+        this.kept.push(collected);
+        return;
+      }
+      this.df = undefined;
+      for (const earlier of this.kept) delete earlier.scan;
+      this.kept.length = 0;
+    }
+    delete collected.scan;
+  }
 }
 
 /**

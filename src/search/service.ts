@@ -7,7 +7,7 @@ import { authoredText } from "../history/preview.ts";
 import { clip } from "../history/text.ts";
 import type { HistoryMessage, Role, SessionInfo } from "../history/types.ts";
 import type { ToolVisibility } from "../history/tool-visibility.ts";
-import type { SessionView } from "../history/view.ts";
+import { messageIndex, type SessionView } from "../history/view.ts";
 import type { HistorySource } from "../host/source.ts";
 import { BoundedMap } from "../util/bounded-map.ts";
 import { BuildQueue, IndexedSession } from "./index/build.ts";
@@ -236,7 +236,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
         return {
           collected,
           candidates: (global) => sessionCandidates(collected, query, limits, searchOptions, global),
-          turnOf: (id: string) => view.turnNumbers[view.indexById.get(id) ?? -1] ?? 0,
+          turnOf: (id: string) => view.turnNumbers[messageIndex(view.messages, id) ?? -1] ?? 0,
           nearestTerms: (words: readonly string[]) => nearestTerms(view, collected, words, searchOptions),
         };
       },

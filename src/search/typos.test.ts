@@ -7,7 +7,7 @@ import { formatSearchAnswer } from "./format.ts";
 import { testService } from "./testing/service.ts";
 import { TermTable } from "./index/components/term-table.ts";
 import { parseQuery } from "./text/query.ts";
-import { bestNearest, boundedDistance, CORRECTION_WEIGHT, correctionDistance, correctQuery, editDistance, maxEdits, rewriteQuery, unmatchedWords } from "./text/typos.ts";
+import { bestNearest, boundedDistance, CORRECTION_WEIGHT, correctionDistance, correctQuery, editDistance, isLetterOrNumberAt, maxEdits, rewriteQuery, unmatchedWords } from "./text/typos.ts";
 
 const T0 = Date.UTC(2025, 0, 1);
 
@@ -18,6 +18,20 @@ describe("typo corrections", () => {
     expect(editDistance("cat", "dog", 1)).toBe(2);
     expect([maxEdits(3), maxEdits(5), maxEdits(9)]).toEqual([0, 1, 2]);
     expect(rewriteQuery("Step Histgram cut", new Map([["histgram", "histogram"]]))).toBe("Step histogram cut");
+  });
+
+  it("replace a word only where no letter or number of any script touches it", () => {
+    expect(rewriteQuery("histgram2 histgram", new Map([["histgram", "histogram"]]))).toBe("histgram2 histogram");
+    expect(rewriteQuery("éhistgram histgram½ (histgram)", new Map([["histgram", "histogram"]]))).toBe("éhistgram histgram½ (histogram)");
+    // Every UTF-16 code unit is told apart as \p{L} and \p{N} tell it (ASCII by its code).
+    const pattern = /[\p{L}\p{N}]/u;
+    const wrong: number[] = [];
+    for (let code = 0; code <= 0xffff; code++) {
+      const ch = String.fromCharCode(code);
+      if (isLetterOrNumberAt(`-${ch}`, 1) !== pattern.test(ch)) wrong.push(code);
+    }
+    expect(wrong).toEqual([]);
+    expect([isLetterOrNumberAt("a", -1), isLetterOrNumberAt("a", 1)]).toEqual([false, false]);
   });
 
   it("search a word found nowhere as its nearest indexed term once the index is built, and say so", async () => {

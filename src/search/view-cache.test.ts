@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { assistant, compactionPair, user } from "../history/testing/messages.ts";
 import type { HistoryMessage } from "../history/types.ts";
 import { visibleTurns } from "../history/turns.ts";
-import { buildView } from "../history/view.ts";
+import { buildView, messageIndex } from "../history/view.ts";
 import { ViewCache } from "./view-cache.ts";
 
 function plain(view: ReturnType<typeof buildView>) {
@@ -12,7 +12,8 @@ function plain(view: ReturnType<typeof buildView>) {
     same: view.messages,
     turns: view.turnNumbers,
     visibleEnd: view.visibleEnd,
-    index: view.messages.map((m) => view.indexById.get(m.id)),
+    // Lookups by binary search find each message where it is (the cache keeps id order).
+    index: view.messages.map((m) => messageIndex(view.messages, m.id)),
     // Worked out once per view object: a reused view must still give its session's turns.
     visibleTurns: visibleTurns(view),
   };

@@ -35,18 +35,13 @@ function extendView(view: SessionView, tail: readonly HistoryMessage[]): Session
   }
   const messages = view.messages.concat(tail);
   const turnNumbers = view.turnNumbers.slice();
-  // The map is shared with the old view: its extra ids point past the old view's messages,
-  // which every lookup checks (messages[index] === message).
-  const indexById = view.indexById;
   let turn = turnNumbers[turnNumbers.length - 1] ?? 0;
   for (let i = view.messages.length; i < messages.length; i++) {
-    const message = messages[i]!;
-    indexById.set(message.id, i);
-    if (startsTurn(message)) turn++;
+    if (startsTurn(messages[i]!)) turn++;
     turnNumbers.push(turn);
   }
-  const visibleEnd = view.self ? liveContextStart(messages, indexById) : messages.length;
-  return { sessionId: view.sessionId, messages, turnNumbers, indexById, visibleEnd, self: view.self };
+  const visibleEnd = view.self ? liveContextStart(messages) : messages.length;
+  return { sessionId: view.sessionId, messages, turnNumbers, visibleEnd, self: view.self };
 }
 
 export class ViewCache {

@@ -252,16 +252,21 @@ export class SessionIndex {
     const { role, after, before } = filters;
     const perMessage = role !== undefined || after !== undefined || before !== undefined;
     if (!perMessage && this.inStepWith(view.messages)) return view.messages.slice(view.visibleEnd).map((message) => this.messages.get(message.id)!.slot);
+    // By slot, the indexed messages the view shows in the version indexed.
+    const shown = new Uint8Array(this.messagesInserted);
+    for (let i = 0; i < view.visibleEnd; i++) {
+      const message = view.messages[i]!;
+      const indexed = this.messages.get(message.id);
+      if (indexed?.message === message) shown[indexed.slot] = 1;
+    }
     const excluded: number[] = [];
-    for (const [id, { message, slot }] of this.messages) {
-      const at = view.indexById.get(id);
-      const shown = at !== undefined && at < view.visibleEnd && view.messages[at] === message;
+    for (const { message, slot } of this.messages.values()) {
       const created = message.created;
       const accepted =
         (role === undefined || message.role === role) &&
         (after === undefined || (created !== undefined && created > after)) &&
         (before === undefined || (created !== undefined && created < before));
-      if (!shown || !accepted) excluded.push(slot);
+      if (shown[slot] === 0 || !accepted) excluded.push(slot);
     }
     return excluded;
   }

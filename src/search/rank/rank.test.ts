@@ -1,10 +1,12 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { textMessage, toolPart } from "../../history/testing/messages.ts";
 import type { HistoryMessage } from "../../history/types.ts";
 import { MemorySource } from "../../host/testing/memory-source.ts";
 import { FILLER } from "../testing/filler.ts";
 import { idsOnBothPaths } from "../testing/service.ts";
-import { bestPartScores, messageScore, OTHER_SHARE, partScore } from "./rank.ts";
+import type { ScoredDoc } from "../scored.ts";
+import { bestPartScores, candidateGroups, messageScore, OTHER_SHARE, partScore } from "./rank.ts";
 
 const T0 = Date.UTC(2025, 0, 1);
 
@@ -29,6 +31,28 @@ describe("message score", () => {
     expect(messageScore([a, 6, 4], 0, 3)).toBeCloseTo(a + OTHER_SHARE * (6 + 4), 9);
     // A part matching in 100 chunks gains little over its best one.
     expect(partScore([10, 9, 9, 9, 9], 0, 5, 100)).toBeCloseTo(10 + (OTHER_SHARE * 36) / 100, 9);
+  });
+});
+
+describe("candidate messages", () => {
+  it("orders each message's chunks best first as a stable sort does, short lists and long", () => {
+    const messages = [text("user", "one"), text("assistant", "two"), text("user", "three")];
+    // Few distinct scores, so many ties; up to 40 chunks a message (past the insertion-sort length).
+    const doc = fc.record({ message: fc.nat(2), part: fc.nat(3), score: fc.constantFrom(1, 2, 2.5, 3) });
+    fc.assert(
+      fc.property(fc.array(doc, { maxLength: 100 }), (shapes) => {
+        const docs: ScoredDoc[] = shapes.map(({ message, part, score }, i) => ({ message: messages[message]!, partId: `prt_${part}`, type: "text", start: i, end: i + 1, score }));
+        for (const group of candidateGroups(docs, 100)) {
+          const own = docs.filter((d) => d.message === group.message);
+          const sorted = [...own].sort((a, b) => b.score - a.score);
+          expect(group.docs).toEqual(sorted);
+          const scores = bestPartScores(sorted);
+          expect(scores).toEqual([...scores].sort((a, b) => b - a));
+          expect(group.score).toBe(messageScore(scores, 0, scores.length));
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 

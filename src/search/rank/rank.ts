@@ -106,30 +106,74 @@ export const PHRASE_CHUNKS = 2 * MESSAGE_SCORE_PARTS;
 export function bestPartScores(chunks: readonly { score: number; partId: string }[]): number[] {
   if (chunks.length === 1) return [chunks[0]!.score];
   // Chunks come best first: a part's first chunk is its best. No map: a message has few parts.
-  const parts: string[] = [];
-  const best: number[] = [];
-  const others: number[] = [];
-  const matched: number[] = [];
+  // Ranking calls this for every candidate message of a search: only the result is allocated.
+  const { parts, best, others, matched } = partScratch;
+  let count = 0;
   for (const chunk of chunks) {
-    const p = parts.indexOf(chunk.partId);
-    if (p < 0) {
-      parts.push(chunk.partId);
-      best.push(chunk.score);
-      others.push(0);
-      matched.push(1);
+    let p = 0;
+    while (p < count && parts[p] !== chunk.partId) p++;
+    if (p === count) {
+      parts[count] = chunk.partId;
+      best[count] = chunk.score;
+      others[count] = 0;
+      matched[count++] = 1;
       continue;
     }
     if (matched[p]! <= OTHER_CHUNKS_COUNTED) others[p]! += chunk.score;
     matched[p]!++;
   }
-  const scores = best.map((score, p) => spreadScore(score, others[p]!, matched[p]!));
-  return scores.length === 1 ? scores : scores.sort((a, b) => b - a).slice(0, MESSAGE_SCORE_PARTS);
+  const scores = new Array<number>(count);
+  for (let p = 0; p < count; p++) {
+    scores[p] = spreadScore(best[p]!, others[p]!, matched[p]!);
+    parts[p] = ""; // holds no part id past the call
+  }
+  sortDescending(scores, itself);
+  if (scores.length > MESSAGE_SCORE_PARTS) scores.length = MESSAGE_SCORE_PARTS;
+  return scores;
+}
+
+/**
+ * bestPartScores's working lists, per part of the message: its id, its best chunk's score, its
+ * next chunks' scores, its chunk count. Written by index and never shortened (in V8 a length set
+ * to 0 frees the backing store), so they keep their room from call to call.
+ */
+const partScratch = { parts: [] as string[], best: [] as number[], others: [] as number[], matched: [] as number[] };
+
+const itself = (value: number): number => value;
+const scoreOf = (item: { score: number }): number => item.score;
+/** Up to this length a list is sorted by insertion. */
+const INSERTION_SORT_MAX = 16;
+
+/**
+ * Sorts `items` by `value`, highest first, keeping equal items in their order, as a stable sort
+ * does. Short lists by insertion: Array.prototype.sort allocates its work state on every call
+ * (hundreds of bytes in V8), and ranking sorts once or twice per candidate message, most of
+ * them a handful of chunks (a cold project search ranks some 20,000).
+ */
+function sortDescending<T>(items: T[], value: (item: T) => number): void {
+  if (items.length > INSERTION_SORT_MAX) {
+    items.sort((a, b) => value(b) - value(a));
+    return;
+  }
+  for (let i = 1; i < items.length; i++) {
+    const item = items[i]!;
+    const v = value(item);
+    let j = i;
+    for (; j > 0 && value(items[j - 1]!) < v; j--) items[j] = items[j - 1]!;
+    items[j] = item;
+  }
 }
 
 function groupScore(group: Group): number {
-  if (group.docs.length > 1) group.docs.sort((a, b) => b.score - a.score);
-  const best = bestPartScores(group.docs);
-  const score = messageScore(best, 0, best.length);
+  const docs = group.docs;
+  let score: number;
+  // One chunk: its score is the message's (bestPartScores and messageScore leave it as it is).
+  if (docs.length === 1) score = docs[0]!.score;
+  else {
+    sortDescending(docs, scoreOf);
+    const best = bestPartScores(docs);
+    score = messageScore(best, 0, best.length);
+  }
   return isCompactionSummary(group.message) ? score * SUMMARY_WEIGHT : score;
 }
 
@@ -160,7 +204,10 @@ export function insertBest<T>(best: T[], item: T, k: number, compare: (a: T, b: 
     if (compare(item, best[mid]!) < 0) hi = mid;
     else lo = mid + 1;
   }
-  best.splice(lo, 0, item);
+  // Shifted by hand: splice returns a new (empty) array on every call.
+  best.push(item);
+  for (let i = best.length - 1; i > lo; i--) best[i] = best[i - 1]!;
+  best[lo] = item;
   if (best.length > k) best.pop();
 }
 

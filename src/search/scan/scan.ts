@@ -100,9 +100,12 @@ function countAscii(text: string, query: TermFinders): void {
     for (let k = 1; k < roots.length && !holdsAt(text, matchEnd - terms[r]!.token.length, terms[r]!.token); k++) r = roots[k]!;
     const at = matchEnd - terms[r]!.token.length;
     if (termAt(text, at, matchEnd, terms[r]!)) counts[r]!++;
-    for (const [t, offset] of within[r]!) {
+    // Indexed, not for-of: an iterator per occurrence found (Node, 5 MB a cold project search).
+    const holding = within[r]!;
+    for (let h = 0; h < holding.length; h++) {
+      const t = holding[h]![0];
       const term = terms[t]!;
-      const start = at - offset;
+      const start = at - holding[h]![1];
       if (holdsAt(text, start, term.token) && termAt(text, start, start + term.token.length, term)) counts[t]!++;
     }
     rootFinder.lastIndex = at + 1;
@@ -261,12 +264,11 @@ export async function countSession(
         let tfs: number[] | undefined;
         let text: string | undefined;
         if (doc.whole) {
-          const pieces = doc.pieces;
-          for (let k = 0; k < pieces.length; k++) {
-            const piece = pieces[k]!;
+          for (let k = 0; k < doc.pieces.length; k++) {
+            const piece = doc.pieces[k]!;
             if (!quick || quick.test(piece)) tfs = countTerms(piece, query, tfs, k === 0 && doc.input > 0 ? INPUT_WEIGHT : 1);
           }
-          if (pieces.length === 1) text = pieces[0];
+          if (doc.pieces.length === 1) text = doc.pieces[0];
         } else {
           text = docText(doc);
           if (quick && !quick.test(text)) tfs = undefined;

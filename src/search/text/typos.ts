@@ -132,13 +132,26 @@ export function unmatchedWords(parsed: ParsedQuery, df: readonly number[]): stri
   return words;
 }
 
+const LETTER_OR_NUMBER = /[\p{L}\p{N}]/u;
+
+/**
+ * Whether text[k] is a letter or number (\p{L}, \p{N}; false outside the text). An ASCII one is
+ * told by its code: the Unicode pattern, slow to compile in a fresh process, is for the others.
+ */
+export function isLetterOrNumberAt(text: string, k: number): boolean {
+  if (k < 0 || k >= text.length) return false;
+  const c = text.charCodeAt(k);
+  if (c < 0x80) return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+  return LETTER_OR_NUMBER.test(text[k]!);
+}
+
 /** `query` with the first whole-word occurrence of each folded word replaced by its correction. */
 export function rewriteQuery(query: string, corrections: ReadonlyMap<string, string>): string {
   let out = query;
   for (const [word, correction] of corrections) {
     const folded = fold(out);
     let at = folded.indexOf(word);
-    while (at >= 0 && (/[\p{L}\p{N}]/u.test(folded[at - 1] ?? "") || /[\p{L}\p{N}]/u.test(folded[at + word.length] ?? ""))) at = folded.indexOf(word, at + 1);
+    while (at >= 0 && (isLetterOrNumberAt(folded, at - 1) || isLetterOrNumberAt(folded, at + word.length))) at = folded.indexOf(word, at + 1);
     if (at >= 0) out = out.slice(0, at) + correction + out.slice(at + word.length);
   }
   return out;
