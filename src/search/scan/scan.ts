@@ -209,6 +209,15 @@ export interface ScanCounts {
   parts: Array<PartPieces | undefined>;
 }
 
+/** What a scan for a query's terms compiles, kept per terms array: a project search scans hundreds of sessions for the same terms. */
+const scanSetups = new WeakMap<ParsedQuery["terms"], { quick: RegExp | undefined; finders: TermFinders }>();
+
+function scanSetup(terms: ParsedQuery["terms"]): { quick: RegExp | undefined; finders: TermFinders } {
+  let setup = scanSetups.get(terms);
+  if (!setup) scanSetups.set(terms, (setup = { quick: quickFilter({ terms }), finders: termFinders(terms) }));
+  return setup;
+}
+
 /** Counts the terms in every chunk of the messages; undefined past the deadline. */
 export async function countSession(
   messages: readonly HistoryMessage[],
@@ -217,8 +226,8 @@ export async function countSession(
   accept: DocFilter,
   options: ScanOptions = {},
 ): Promise<ScanCounts | undefined> {
-  const quick = quickFilter({ terms });
-  const query = termFinders(terms);
+  // Shared by concurrent scans: a finder's state lives only within one synchronous countTerms.
+  const { quick, finders: query } = scanSetup(terms);
   const df = new Array<number>(terms.length).fill(0);
   const candidates: Candidate[] = [];
   let docs = 0;
