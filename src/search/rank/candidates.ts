@@ -5,6 +5,7 @@
 // the boosts, times that bound, is below the k-th best boosted score can never pass it: the
 // first k are then exact without boosting the rest.
 
+import { BinaryHeap } from "../../util/binary-heap.ts";
 import { maybeYield } from "../scheduler.ts";
 import type { ScoredDoc } from "../scored.ts";
 import type { ParsedQuery } from "../text/query.ts";
@@ -95,13 +96,17 @@ export class Candidates {
 export async function topAcross<K>(sessions: ReadonlyMap<K, Candidates>, k: number): Promise<Array<{ key: K; group: Group }>> {
   const best: Array<{ key: K; group: Group }> = [];
   const compare = (a: { group: Group }, b: { group: Group }) => compareResults(a.group, b.group);
-  const entries = [...sessions];
+  // Sessions by the highest score they can still reach, on a tie the first listed; one with no
+  // candidate left (bound -Infinity) is never taken.
+  const leads = new BinaryHeap<{ key: K; found: Candidates; order: number }>((a, b) => b.found.bound - a.found.bound || a.order - b.order);
+  let order = 0;
+  for (const [key, found] of sessions) if (found.bound > -Infinity) leads.push({ key, found, order: order++ });
   for (;;) {
-    let lead: [K, Candidates] | undefined;
-    for (const entry of entries) if (entry[1].bound > (lead?.[1].bound ?? -Infinity)) lead = entry;
-    if (!lead || (best.length >= k && beatenBy(lead[1].bound, best[k - 1]!.group.score))) return best;
-    const group = lead[1].next()!;
-    insertBest(best, { key: lead[0], group }, k, compare);
+    const lead = leads.pop();
+    if (!lead || (best.length >= k && beatenBy(lead.found.bound, best[k - 1]!.group.score))) return best;
+    const group = lead.found.next()!;
+    insertBest(best, { key: lead.key, group }, k, compare);
+    if (lead.found.bound > -Infinity) leads.push(lead);
     await maybeYield();
   }
 }

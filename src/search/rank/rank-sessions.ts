@@ -2,6 +2,7 @@
 // each with its best snippet.
 
 import type { SessionInfo } from "../../history/types.ts";
+import { BinaryHeap } from "../../util/binary-heap.ts";
 import { fold } from "../text/normalize.ts";
 import { maybeYield } from "../scheduler.ts";
 import { Candidates, beatenBy, topAcross } from "./candidates.ts";
@@ -63,7 +64,8 @@ export async function rankSessions(
 ): Promise<RankedSession[]> {
   const bestContent = (await topAcross(candidates, 1))[0]?.group.score ?? 0;
   const scored = (entry: Entry, content: number) => content * (1 + 0.5 * entry.title) + entry.title * 0.25 * (bestContent || 1);
-  const pending: Entry[] = [];
+  // compareEntries is a total order (listing order breaks every tie): the heap's first is the one a scan would pick.
+  const pending = new BinaryHeap<Entry>(compareEntries);
   sessions.forEach((session, order) => {
     const title = titleCoverage(session.title, parsed);
     const found = candidates.get(session.id);
@@ -73,17 +75,14 @@ export async function rankSessions(
     pending.push(entry);
   });
   const ranked: Entry[] = [];
-  while (pending.length > 0) {
-    let lead = 0;
-    for (let i = 1; i < pending.length; i++) if (compareEntries(pending[i]!, pending[lead]!) < 0) lead = i;
-    const entry = pending[lead]!;
+  for (let entry = pending.pop(); entry; entry = pending.pop()) {
     if (ranked.length >= limit && beatenBy(entry.score, ranked[limit - 1]!.score)) break;
     const found = entry.candidates;
     if (found && !found.settled(CONTENT_WEIGHTS.length)) {
       found.next();
       entry.score = scored(entry, contentReach(found));
+      pending.push(entry);
     } else {
-      pending.splice(lead, 1);
       const top = found?.top(CONTENT_WEIGHTS.length) ?? [];
       let content = 0;
       top.forEach((group, i) => (content += group.score * CONTENT_WEIGHTS[i]!));

@@ -104,7 +104,7 @@ export async function nearestTermsByScan(
   let k = 0;
   for (const message of messages) {
     for (const part of message.parts) {
-      const found = options.parts ? options.parts[k++] : partPieces(part, visibility);
+      const found = options.parts?.[k++] ?? partPieces(part, visibility);
       if (!found) continue;
       for (const chunk of partChunks(found)) {
         doc++;

@@ -62,6 +62,17 @@ describe("a cold search again with corrected typos", () => {
     expect(reads).toBe(1);
   });
 
+  it("keeps no pieces of a text the prefilter rules out, and the typo lookup reads that text from its part", async () => {
+    const messages = [user("the histogram river"), assistant(["nothing here but stone", toolCall("bash", { command: "ls" }, "completed", "plot.py\n")])];
+    const view = buildView("s1", messages, false);
+    const filters = { types: new Set(["text", "tool"] as const) };
+    const first = await collectSession(view, { kind: "keyword", text: "river", parsed: parseQuery("river") }, filters, { visibility });
+    const [asked, [ruledOut, call]] = [messages[0]!.parts, messages[1]!.parts];
+    expect(first.scan!.parts.map((part) => part?.partId)).toEqual([asked[0]!.id, undefined, call!.id]);
+    expect(ruledOut!.kind).toBe("text");
+    expect((await nearestTerms(view, first, ["stome"], { visibility }))?.get("stome")?.term).toBe("stone");
+  });
+
   // Words, their typos, other forms, a decimal and its parts, camelCase and snake_case names.
   const WORDS = ["histogram", "histgram", "histograms", "pattern", "patterns", "patern", "collect", "collected", "colect", "limit", "limits", "3.6.9", "3.6", "stepHistogram", "path_simplify", "Histogram", "HISTOGRAM", "histogramme", "ΣΤΕΠ"];
   const text = fc.array(fc.constantFrom(...WORDS, "and", "the"), { minLength: 1, maxLength: 6 }).map((words) => words.join(" "));

@@ -5,7 +5,7 @@
 import type { HistoryMessage } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import { queryWeights, scoreCounts, type CollectionStats } from "../rank/bm25.ts";
-import { INPUT_WEIGHT, chunkCount, docText, partChunks, partPieces, type DocPieces, type PartPieces } from "../text/documents.ts";
+import { INPUT_WEIGHT, chunkCount, docText, partChunks, partPieces, partSearchText, searchablePieces, textChunkCount, type DocPieces, type PartPieces } from "../text/documents.ts";
 import { fold, isAscii } from "../text/normalize.ts";
 import { maybeYield, now, sliceSpent } from "../scheduler.ts";
 import type { DocFilter, ScoredDoc } from "../scored.ts";
@@ -201,11 +201,21 @@ export interface ScanCounts {
   /** Chunks whose text was searched for the terms (the others were ruled out by their part). */
   counted: number;
   /**
-   * Every part's searchable pieces, one entry per part of the messages in order (undefined: none):
-   * a pass again over the same messages (typo lookup, search again) reads them from here instead
-   * of rendering each tool call's input again.
+   * Every part's searchable pieces, one entry per part of the messages in order (undefined: none,
+   * or a text the prefilter ruled out, read again from its part when needed): a pass again over
+   * the same messages (typo lookup, search again) reads them from here instead of rendering each
+   * tool call's input again.
    */
   parts: Array<PartPieces | undefined>;
+}
+
+/** What a scan for a query's terms compiles, kept per terms array: a project search scans hundreds of sessions for the same terms. */
+const scanSetups = new WeakMap<ParsedQuery["terms"], { quick: RegExp | undefined; finders: TermFinders }>();
+
+function scanSetup(terms: ParsedQuery["terms"]): { quick: RegExp | undefined; finders: TermFinders } {
+  let setup = scanSetups.get(terms);
+  if (!setup) scanSetups.set(terms, (setup = { quick: quickFilter({ terms }), finders: termFinders(terms) }));
+  return setup;
 }
 
 /** Counts the terms in every chunk of the messages; undefined past the deadline. */
@@ -216,8 +226,8 @@ export async function countSession(
   accept: DocFilter,
   options: ScanOptions = {},
 ): Promise<ScanCounts | undefined> {
-  const quick = quickFilter({ terms });
-  const query = termFinders(terms);
+  // Shared by concurrent scans: a finder's state lives only within one synchronous countTerms.
+  const { quick, finders: query } = scanSetup(terms);
   const df = new Array<number>(terms.length).fill(0);
   const candidates: Candidate[] = [];
   let docs = 0;
@@ -227,7 +237,19 @@ export async function countSession(
   const known = options.parts;
   for (const message of messages) {
     for (const part of message.parts) {
-      const found = known ? known[parts.length] : partPieces(part, visibility);
+      let found = known?.[parts.length];
+      if (found === undefined && part.kind !== "tool") {
+        const searchable = partSearchText(part, visibility);
+        // A text the prefilter rules out is counted by its length alone, made into no pieces (its
+        // text is the part's own, read again if asked): most parts of a project search are such.
+        if (searchable && searchable.text.length > 0 && quick && !quick.test(searchable.text)) {
+          parts.push(undefined);
+          totalLength += searchable.text.length;
+          docs += textChunkCount(searchable.text);
+          continue;
+        }
+        found = searchable && searchablePieces(part.id, searchable);
+      } else found ??= partPieces(part, visibility);
       parts.push(found);
       if (!found) continue;
       totalLength += found.total;

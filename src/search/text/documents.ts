@@ -123,19 +123,29 @@ export function partPieces(part: HistoryPart, visibility: ToolVisibility): PartP
     found = { partId: part.id, type: "tool", tool: part.tool, pieces, total: 0, input };
   } else {
     const searchable = partSearchText(part, visibility);
-    if (!searchable) return undefined;
-    found = { partId: part.id, type: searchable.type, pieces: [searchable.text], total: 0, input: 0 };
+    return searchable && searchablePieces(part.id, searchable);
   }
   for (const piece of found.pieces) found.total += piece.length;
   return found.total === 0 ? undefined : found;
 }
 
+/** A part's searchable text (partSearchText, not a tool call's) as its one piece; undefined when empty. */
+export function searchablePieces(partId: string, searchable: { type: HitType; text: string }): PartPieces | undefined {
+  const { type, text } = searchable;
+  return text.length === 0 ? undefined : { partId, type, pieces: [text], total: text.length, input: 0 };
+}
+
 /** How many documents (chunks) a part's text makes. */
-export function chunkCount(part: PartPieces): number {
+export function chunkCount(part: Pick<PartPieces, "pieces" | "total">): number {
   if (part.total <= CHUNK_CHARS) return 1;
   let count = 0;
   for (let start = 0; start < part.total; start = chunkEndOfPieces(part.pieces, part.total, start)) count++;
   return count;
+}
+
+/** How many documents (chunks) a text of one piece makes. */
+export function textChunkCount(text: string): number {
+  return text.length <= CHUNK_CHARS ? 1 : chunkCount({ pieces: [text], total: text.length });
 }
 
 /** The documents (chunks) of one part, as ranges over its pieces. */

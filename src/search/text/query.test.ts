@@ -65,6 +65,32 @@ describe("countTerm", () => {
     }
   });
 
+  it("finds a word, a hump or a number exactly where the tokenizer makes it a term, beside any text", () => {
+    const pieces = ["a", "b", "Z", "Q", "x", "7", "0", ".", "_", " ", "-", "é", "É", "abc", "getHTTP", "Server", "3.6.9", "v1.2", "rateLimiter", "LIMIT", "\n"];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 24 }), (parts) => {
+        const text = parts.join("");
+        const folded = fold(text);
+        const tokens = tokenize(text);
+        // Every word or hump token a query can have: runs of two or more letters and digits inside
+        // the text, whether the tokenizer made them terms or not.
+        const candidates = new Set<string>();
+        for (let s = 0; s < folded.length; s++) {
+          for (let e = s + 1; e <= Math.min(folded.length, s + 8); e++) {
+            const run = folded.slice(s, e);
+            if (!/^[\p{L}\p{N}]+$/u.test(run)) break;
+            if (run.length >= 2) candidates.add(run);
+          }
+        }
+        for (const token of candidates) {
+          const term = { token, group: 0, cjk: false, weight: 1 };
+          expect([token, countTerm(text, folded, term)]).toEqual([token, tokens.filter((t) => t === token).length]);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it("counts CJK terms anywhere in a run", () => {
     expect(count("无线耳机和耳机", "耳机")).toBe(2);
   });

@@ -175,13 +175,17 @@ function hasDot(text: string, start: number, end: number): boolean {
 }
 
 export function isTermAt(text: string, start: number, end: number): boolean {
+  const wordStart = start === 0 || !isWordChar(text, start - 1);
+  const wordEnd = end === text.length || !isWordChar(text, end);
+  // Inside a word, a term starts and ends only at a hump, an upper-case letter: most occurrences
+  // found inside words (`rate` in `generate`) are ruled out here, before the word's end is read.
+  if (!wordStart && charClass(text.charCodeAt(start)) !== UPPER) return false;
+  if (!wordEnd && charClass(text.charCodeAt(end)) !== UPPER) return false;
   // A dotted number is a term only whole: 3.6 is not a term of 3.6.9, nor 6.9.
   if (hasDot(text, start, end)) {
     if (text.charCodeAt(start - 1) === 0x2e && isDigitAt(text, start - 2)) return false;
     if (text.charCodeAt(end) === 0x2e && isDigitAt(text, end + 1)) return false;
   }
-  const wordStart = start === 0 || !isWordChar(text, start - 1);
-  const wordEnd = end === text.length || !isWordChar(text, end);
   if (wordStart && wordEnd) return true;
   // One camelCase hump: starts at a word start or a hump, ends at a word end or a hump,
   // no hump inside.
