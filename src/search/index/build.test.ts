@@ -33,3 +33,21 @@ describe("IndexedSession's first build", () => {
     expect(session.index.has(later[later.length - 1]!)).toBe(true);
   });
 });
+
+describe("IndexedSession.update", () => {
+  it("does not walk the messages of a session with nothing indexed yet: it queues the first build", async () => {
+    const messages = Array.from({ length: 3 }, (_, i) => user(`walrus handshake number${i}`, { created: T0 + i * 1000 }));
+    let reads = 0;
+    for (const message of messages) {
+      const parts = message.parts;
+      Object.defineProperty(message, "parts", { get: () => (reads++, parts), enumerable: true });
+    }
+    const session = new IndexedSession(setup, new BuildQueue());
+    expect(session.update(messages)).toBe(Infinity);
+    expect(reads).toBe(0);
+    await session.current();
+    expect(session.built).toBe(true);
+    expect(session.index.messageCount).toBe(3);
+    expect(session.update(messages)).toBe(0);
+  });
+});

@@ -55,11 +55,19 @@ export class IndexedSession {
 
   /**
    * Points the index at the session's current messages and starts (or continues) bringing it up
-   * to date. Returns how much text (code units) is still to index.
+   * to date. Returns how much text (code units) is still to index: Infinity while nothing is
+   * indexed yet (its first build is queued), which no caller waits for.
    */
   update(messages: readonly HistoryMessage[]): number {
     this.target = messages;
-    const diff: MessageDiff = this.made ? this.made.diff(messages) : { added: [...messages], removed: [] };
+    // A project search passes hundreds of sessions never built on each search: their messages
+    // are not walked to size a build that nothing waits on.
+    if (!this.made) {
+      if (messages.length === 0) return 0;
+      this.start();
+      return Infinity;
+    }
+    const diff: MessageDiff = this.made.diff(messages);
     let pending = 0;
     for (const message of diff.added) pending += messageTextSize(message);
     if (diff.added.length === 0 && diff.removed.length === 0) return 0;
@@ -71,17 +79,21 @@ export class IndexedSession {
       this.index.diff(messages); // records the list the index is now in step with
       return 0;
     }
-    if (!this.running) {
-      if (this.built) this.running = this.loop().finally(() => (this.running = undefined));
-      else if (!this.queued) {
-        this.queued = true;
-        this.running = this.queue.run(() => this.loop()).finally(() => {
-          this.running = undefined;
-          this.queued = false;
-        });
-      }
-    }
+    this.start();
     return pending;
+  }
+
+  /** Starts the build loop unless it runs: at once when built, else queued behind other first builds. */
+  private start(): void {
+    if (this.running) return;
+    if (this.built) this.running = this.loop().finally(() => (this.running = undefined));
+    else if (!this.queued) {
+      this.queued = true;
+      this.running = this.queue.run(() => this.loop()).finally(() => {
+        this.running = undefined;
+        this.queued = false;
+      });
+    }
   }
 
   /** Resolves when the index has caught up with the last update(). */
