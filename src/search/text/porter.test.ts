@@ -1,10 +1,9 @@
-import { readFileSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { stemmer } from "@orama/stemmers/english";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DEV_CORPUS_DIR } from "../testing/eval/real/sessions.ts";
+import { realSessionFiles } from "../testing/eval/real/sessions.ts";
 import { porterStem } from "./porter.ts";
 
 /** Endings Porter's steps test, and the forms stem.ts builds: added to words to reach every step. */
@@ -18,8 +17,8 @@ const ENDINGS = [
 /** Every lower-case a–z word of the dev corpus (its JSON text lower-cased). */
 function corpusWords(): string[] {
   const words = new Set<string>();
-  for (const file of readdirSync(DEV_CORPUS_DIR).filter((name) => name.endsWith(".json.gz"))) {
-    const text = gunzipSync(readFileSync(join(DEV_CORPUS_DIR, file))).toString("utf8").toLowerCase();
+  for (const file of realSessionFiles()) {
+    const text = gunzipSync(readFileSync(file)).toString("utf8").toLowerCase();
     for (const word of text.match(/[a-z]+/g) ?? []) if (word.length <= 30) words.add(word);
   }
   return [...words];

@@ -28,11 +28,16 @@ export function loadRealSession(file: string): RealSession {
   return { name, info, messages };
 }
 
-/** Every session of the folder, in file-name order. */
-export function loadRealSessions(dir: string = DEV_CORPUS_DIR): RealSession[] {
+/** The folder's session files (paths), in file-name order; a missing folder is an error saying where it was looked for. */
+export function realSessionFiles(dir: string = DEV_CORPUS_DIR): string[] {
   if (!existsSync(dir)) throw new Error(`the real-session corpus is not at ${dir}: the eval reads ../shared/corpus/dev/ beside the checkout, where CI places it`);
   return readdirSync(dir)
     .filter((file) => file.endsWith(".json.gz"))
     .sort()
-    .map((file) => loadRealSession(join(dir, file)));
+    .map((file) => join(dir, file));
+}
+
+/** Every session of the folder, in file-name order. */
+export function loadRealSessions(dir: string = DEV_CORPUS_DIR): RealSession[] {
+  return realSessionFiles(dir).map(loadRealSession);
 }
