@@ -1,6 +1,7 @@
 // A session's messages as one tool call sees them: deduplicated, chronological, turn-numbered,
 // and, for the calling session's own view, cut where the model's live context begins.
 
+import { byId, lowerBoundById } from "./id-order.ts";
 import type { HistoryMessage } from "./types.ts";
 
 export interface SessionView {
@@ -21,13 +22,13 @@ export function startsTurn(message: HistoryMessage): boolean {
 }
 
 function chronological(messages: readonly HistoryMessage[]): HistoryMessage[] {
-  const byId = new Map<string, HistoryMessage>();
-  for (const message of messages) byId.set(message.id, message);
-  const unique = [...byId.values()];
+  const latestById = new Map<string, HistoryMessage>();
+  for (const message of messages) latestById.set(message.id, message);
+  const unique = [...latestById.values()];
   // Host ids sort in creation order; pages may arrive in any order.
   for (let i = 1; i < unique.length; i++) {
     if (unique[i - 1]!.id > unique[i]!.id) {
-      unique.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      unique.sort(byId);
       break;
     }
   }
@@ -40,16 +41,8 @@ function chronological(messages: readonly HistoryMessage[]): HistoryMessage[] {
  * host's Bun such a map of a 329-message session held 46 KB (13 MB for the bench's 200 sessions).
  */
 export function messageIndex(messages: readonly HistoryMessage[], id: string): number | undefined {
-  let low = 0;
-  let high = messages.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >>> 1;
-    const at = messages[middle]!.id;
-    if (at < id) low = middle + 1;
-    else if (at > id) high = middle - 1;
-    else return middle;
-  }
-  return undefined;
+  const at = lowerBoundById(messages, id);
+  return messages[at]?.id === id ? at : undefined;
 }
 
 /**

@@ -11,7 +11,8 @@ import type { HistorySource, LoadOptions } from "./source.ts";
 import { mapMessage, mapSession } from "./map.ts";
 import { checkpoint, type HistoryReader, type ReadOptions, type SessionStamp } from "./reader.ts";
 import { sameMessage } from "./equal.ts";
-import { byId, withChanges } from "./message-list.ts";
+import { byId } from "../history/id-order.ts";
+import { withChanges } from "./message-list.ts";
 
 export interface CachedSourceOptions {
   /** Messages compared on every read to catch writes no event announced. */

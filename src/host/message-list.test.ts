@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { user } from "../history/testing/messages.ts";
 import type { HistoryMessage } from "../history/types.ts";
 import { sameMessage } from "./equal.ts";
-import { byId, withChanges } from "./message-list.ts";
+import { byId } from "../history/id-order.ts";
+import { withChanges } from "./message-list.ts";
 
 const message = (id: string, text: string): HistoryMessage => ({ ...user(text), id });
 

@@ -2,12 +2,9 @@
 // rebuilding it: a message appended to a 20,000-message session costs a copy of the list, not a
 // map of every message and a sort.
 
+import { byId, lowerBoundById } from "../history/id-order.ts";
 import type { HistoryMessage } from "../history/types.ts";
 import { sameMessage } from "./equal.ts";
-
-export function byId(a: HistoryMessage, b: HistoryMessage): number {
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-}
 
 /** Lists this module made or checked: in id order, one message per id. */
 const inIdOrder = new WeakSet<readonly HistoryMessage[]>();
@@ -17,18 +14,6 @@ function isInIdOrder(list: readonly HistoryMessage[]): boolean {
   for (let i = 1; i < list.length; i++) if (!(list[i - 1]!.id < list[i]!.id)) return false;
   inIdOrder.add(list);
   return true;
-}
-
-/** First index in `list` (id order) whose id is not below `id`. */
-function lowerBound(list: readonly HistoryMessage[], id: string): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[mid]!.id < id) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /**
@@ -50,7 +35,7 @@ export function withChanges(list: readonly HistoryMessage[], reread: ReadonlyMap
   }
   const out = list.slice();
   for (const [id, message] of reread) {
-    const at = lowerBound(out, id);
+    const at = lowerBoundById(out, id);
     const present = at < out.length && out[at]!.id === id;
     if (!message) {
       if (present) out.splice(at, 1);
