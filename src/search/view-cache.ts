@@ -1,13 +1,13 @@
 // The last few session views the search built, reused while the source's message list is
 // unchanged and extended in place when messages were only appended: a warm search, or the one
-// after a new turn, does not re-sort and re-map every message of a 10,000-message session.
+// after a new turn, does not re-sort and re-number every message of a 10,000-message session.
 // Lists are compared pointer by pointer, so a list edited in place is noticed.
 
 import type { HistoryMessage } from "../history/types.ts";
 import { buildView, liveContextStart, startsTurn, type SessionView } from "../history/view.ts";
 import { BoundedMap } from "../util/bounded-map.ts";
 
-/** Views kept (each holds a few arrays and a map the size of its session). */
+/** Views kept (each holds a few arrays the size of its session). */
 export const MAX_VIEWS = 4;
 
 interface Entry {
