@@ -4,6 +4,7 @@
 import { fold } from "./normalize.ts";
 import { countTerm, type ParsedQuery } from "./query.ts";
 import { isHighSurrogate, isLowSurrogate } from "../../history/text.ts";
+import { lowerBound } from "../../util/lower-bound.ts";
 
 export interface Mark {
   start: number;
@@ -52,36 +53,70 @@ export function renderWindow(text: string, start: number, end: number): string {
   return `${start > 0 ? "…" : ""}${body}${end < text.length ? "…" : ""}`;
 }
 
-/** Up to `max` windows of at most `chars` code units, best-covering first chosen, in text order. */
+const markStart = (mark: Mark): number => mark.start;
+
+/**
+ * Up to `max` windows of at most `chars` code units, best-covering first chosen, in text order.
+ * A window is placed around each mark and scored by the marks it covers (more for each distinct
+ * key); the best window wins, ties going to the earlier start, then to the earlier mark. A chunk
+ * may carry hundreds of marks: each window reads only the marks inside it, and nothing is
+ * allocated per mark.
+ */
 export function snippets(text: string, marks: Mark[], chars: number, max: number): string[] {
   if (marks.length === 0) return text.length === 0 ? [] : [renderWindow(text, 0, Math.min(text.length, chars))];
   marks.sort((a, b) => a.start - b.start);
-  const windows: Array<{ start: number; end: number; score: number }> = [];
-  for (const mark of marks) {
+  const count = marks.length;
+  const starts = new Int32Array(count);
+  const ends = new Int32Array(count);
+  const scores = new Float64Array(count);
+  let maxKey = -1;
+  for (const mark of marks) if (mark.key > maxKey) maxKey = mark.key;
+  // Per key (offset by one: the phrase is -1), the last window that counted it.
+  const countedIn = new Int32Array(maxKey + 2).fill(-1);
+  for (let w = 0; w < count; w++) {
+    const mark = marks[w]!;
     const span = Math.min(mark.end - mark.start, chars);
     const lead = Math.floor((chars - span) / 3);
-    let start = Math.max(0, mark.start - lead);
-    const end = Math.min(text.length, start + chars);
-    start = Math.max(0, end - chars);
-    const keys = new Set<number>();
+    const end = Math.min(text.length, Math.max(0, mark.start - lead) + chars);
+    const start = Math.max(0, end - chars);
     let score = 0;
-    for (const other of marks) {
+    for (let o = lowerBound(marks, markStart, start); o < count; o++) {
+      const other = marks[o]!;
       if (other.start >= end) break;
-      if (other.start >= start && other.end <= end) {
-        if (!keys.has(other.key)) score += other.key === -1 ? 5 : 2;
-        keys.add(other.key);
-        score += 0.1;
+      if (other.end > end) continue;
+      if (countedIn[other.key + 1] !== w) {
+        countedIn[other.key + 1] = w;
+        score += other.key === -1 ? 5 : 2;
       }
+      score += 0.1;
     }
-    windows.push({ start, end, score });
+    starts[w] = start;
+    ends[w] = end;
+    scores[w] = score;
   }
-  windows.sort((a, b) => b.score - a.score || a.start - b.start);
-  const chosen: Array<{ start: number; end: number }> = [];
-  for (const window of windows) {
-    if (chosen.length >= max) break;
-    if (chosen.some((c) => window.start < c.end && c.start < window.end)) continue;
-    chosen.push(window);
+  // Best first, skipping a window that overlaps one chosen: a window passed over overlaps a
+  // chosen one for good, so picking the best of the rest each time gives the same choice as one pass in order.
+  const chosen: number[] = [];
+  const taken = new Uint8Array(count);
+  while (chosen.length < max) {
+    let best = -1;
+    for (let w = 0; w < count; w++) {
+      if (taken[w] === 1) continue;
+      if (best >= 0 && !(scores[w]! > scores[best]! || (scores[w] === scores[best] && starts[w]! < starts[best]!))) continue;
+      let overlaps = false;
+      for (const c of chosen) if (starts[w]! < ends[c]! && starts[c]! < ends[w]!) overlaps = true;
+      if (overlaps) taken[w] = 1;
+      else best = w;
+    }
+    if (best < 0) break;
+    taken[best] = 1;
+    chosen.push(best);
   }
-  chosen.sort((a, b) => a.start - b.start);
-  return chosen.map((c) => renderWindow(text, c.start, c.end)).filter((s) => s.length > 0);
+  chosen.sort((a, b) => starts[a]! - starts[b]!);
+  const rendered: string[] = [];
+  for (const c of chosen) {
+    const snippet = renderWindow(text, starts[c]!, ends[c]!);
+    if (snippet.length > 0) rendered.push(snippet);
+  }
+  return rendered;
 }
