@@ -104,7 +104,6 @@ export const PHRASE_CHUNKS = 2 * MESSAGE_SCORE_PARTS;
 
 /** The scores of a message's best MESSAGE_SCORE_PARTS parts (partScore), best first, from its chunks sorted best first. */
 export function bestPartScores(chunks: readonly { score: number; partId: string }[]): number[] {
-  if (chunks.length === 1) return [chunks[0]!.score];
   // Chunks come best first: a part's first chunk is its best. No map: a message has few parts.
   // Ranking calls this for every candidate message of a search: only the result is allocated.
   const { parts, best, others, matched } = partScratch;

@@ -114,7 +114,7 @@ export class TermTable {
 
   private classified(): TermClasses {
     if (!this.classes) {
-      const classes: TermClasses = { letters: [], decimals: { ids: new Int32Array(64), size: 0 } };
+      const classes: TermClasses = { letters: [], decimals: emptyIdList() };
       for (let id = 0; id < this.count; id++) this.classify(classes, id);
       this.classes = classes;
     }
@@ -140,7 +140,7 @@ export class TermTable {
     }
     if (letters) {
       let list = classes.letters[length];
-      if (!list) classes.letters[length] = list = { ids: new Int32Array(64), size: 0 };
+      if (!list) classes.letters[length] = list = emptyIdList();
       append(list, id);
     } else if (dots === 1 && dotAt > 0 && dotAt < length - 1) append(classes.decimals, id);
   }
@@ -203,6 +203,10 @@ interface IdList {
 interface TermClasses {
   letters: Array<IdList | undefined>;
   decimals: IdList;
+}
+
+function emptyIdList(): IdList {
+  return { ids: new Int32Array(64), size: 0 };
 }
 
 function append(list: IdList, id: number): void {
