@@ -9,7 +9,7 @@ import { lowerBound } from "../../util/lower-bound.ts";
 export interface Mark {
   start: number;
   end: number;
-  /** Which term matched (windows covering more distinct keys are preferred). */
+  /** Which term matched, by its index; -1 for the whole phrase (windows covering more distinct keys are preferred). */
   key: number;
 }
 
