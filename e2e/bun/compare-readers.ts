@@ -1,8 +1,9 @@
 // Run by the host's own Bun (BUN_BE_BUN=1 <opencode binary> this-file.ts): reads one session
-// through the SQLite fast path and through the host's HTTP API, maps both, and prints whether
-// they agree. Usage: compare-readers.ts <dataDir> <sessionId> <serverUrl> <directory>
+// (its messages, and its info but for the agent, which only the host adds) through the SQLite
+// fast path and through the host's HTTP API, maps both, and prints whether they agree.
+// Usage: compare-readers.ts <dataDir> <sessionId> <serverUrl> <directory>
 import { sameValue } from "../../src/host/equal.ts";
-import { mapMessage } from "../../src/host/map.ts";
+import { mapMessage, mapSession } from "../../src/host/map.ts";
 import { openSqliteReader } from "../../src/host/sqlite-reader.ts";
 
 const [dataDir, sessionId, serverUrl, directory] = process.argv.slice(2) as [string, string, string, string];
@@ -17,5 +18,10 @@ const response = await fetch(`${serverUrl}/session/${sessionId}/message?director
 const fromHttp = ((await response.json()) as unknown[]).map((raw) => mapMessage(raw, sessionId));
 const firstDiff = fromHttp.findIndex((message, i) => !sameValue(message, fromSqlite[i]));
 const stamp = await reader.stamp(sessionId);
+const infoFromSqlite = mapSession(reader.sessionInfo(sessionId));
+const infoFromHttp = mapSession(await (await fetch(`${serverUrl}/session/${sessionId}?directory=${encodeURIComponent(directory)}`)).json());
+if (infoFromSqlite) delete infoFromSqlite.agent;
+if (infoFromHttp) delete infoFromHttp.agent;
 reader.close();
-console.log(JSON.stringify({ sqlite: fromSqlite.length, http: fromHttp.length, equal: sameValue(fromSqlite, fromHttp), firstDiff, stamp }));
+const infoEqual = infoFromSqlite !== undefined && sameValue(infoFromSqlite, infoFromHttp);
+console.log(JSON.stringify({ sqlite: fromSqlite.length, http: fromHttp.length, equal: sameValue(fromSqlite, fromHttp), firstDiff, stamp, infoEqual, info: infoEqual ? undefined : [infoFromSqlite, infoFromHttp] }));

@@ -100,15 +100,25 @@ export class CachedHistorySource implements HistorySource {
     return session;
   }
 
-  /** The session's info as first read, shared: for what never changes (its directory). */
-  sessionOnce(sessionId: string): Promise<SessionInfo> {
+  /**
+   * The session's info as first read, shared: for what never changes (its directory), so from the
+   * store when it holds the session (no agent), else from the host. `callerSessionId`, the
+   * calling session (it exists), may open the store.
+   */
+  sessionOnce(sessionId: string, callerSessionId?: string): Promise<SessionInfo> {
     let info = this.firstInfo.get(sessionId);
     if (!info) {
-      info = this.getSession(sessionId);
+      info = this.storedOrAsked(sessionId, callerSessionId);
       this.firstInfo.set(sessionId, info);
       info.catch(() => this.firstInfo.delete(sessionId));
     }
     return info;
+  }
+
+  /** The session's info from the store when it can say (no request to the host), else from the host. */
+  private async storedOrAsked(sessionId: string, probeSessionId?: string): Promise<SessionInfo> {
+    const stored = mapSession(await this.reader.storedSession?.(sessionId, probeSessionId));
+    return stored ?? this.getSession(sessionId);
   }
 
   /** Concurrent callers of one session share one read; it stops only when all of them cancelled. */
@@ -209,9 +219,10 @@ export class CachedHistorySource implements HistorySource {
 
   private async readAll(sessionId: string, read: ReadOptions): Promise<HistoryMessage[]> {
     if (!this.sessions.has(sessionId)) {
-      // The first read may share the info a permission check just fetched; a reload re-checks.
+      // Fails for a session that does not exist. The first read may share the info a permission
+      // check just fetched; a reload re-checks (in the store, when it is open and holds the session).
       const first = this.firstInfo.get(sessionId);
-      await (first && !this.loadedBefore.has(sessionId) ? first : this.getSession(sessionId));
+      await (first && !this.loadedBefore.has(sessionId) ? first : this.storedOrAsked(sessionId));
       this.loadedBefore.add(sessionId);
     }
     const raw = await this.reader.readAll(sessionId, read);

@@ -77,13 +77,17 @@ class MemoryStore implements SqliteReader {
       { id: "ses_elsewhere", title: "there", directory: "/q", time: { created: 2, updated: 9 } },
     ];
   }
+  sessionInfo(sessionId: string) {
+    return this.everySession().find((info) => info.id === sessionId);
+  }
   closed = 0;
   close() {
     this.closed++;
   }
 }
 
-function setup() {
+/** `strictProbe`: the store refuses to open for a session it does not hold, as openSqliteReader does. */
+function setup(strictProbe = false) {
   const client = new FakeClient();
   const messages = Array.from({ length: 10 }, (_, i) => rawText(SID, rawId("msg", i), "user", `m${i}`));
   client.addSession(SID, messages);
@@ -91,9 +95,14 @@ function setup() {
   const store = new MemoryStore();
   for (const message of messages) store.put(structuredClone(message));
   const logs: string[] = [];
-  const reader = withFastPath(createSdkReader(client, { pageSize: 50, timeoutMs: 1000 }), async () => store, (_, message) => logs.push(message));
+  const probes: string[] = [];
+  const open = async (probe: string) => {
+    probes.push(probe);
+    return !strictProbe || store.holds(probe) ? store : `does not hold session ${probe}`;
+  };
+  const reader = withFastPath(createSdkReader(client, { pageSize: 50, timeoutMs: 1000 }), open, (_, message) => logs.push(message));
   const source = new CachedHistorySource(reader, { checkSize: 5, maxSingleReads: 5, maxBytes: 1 << 30 });
-  return { client, store, reader, source, logs };
+  return { client, store, reader, source, logs, probes };
 }
 
 describe("SQLite fast path with SDK fallback", () => {
@@ -147,6 +156,35 @@ describe("SQLite fast path with SDK fallback", () => {
     store.fail = true;
     expect(await source.loadMessages(SID)).toHaveLength(10);
     expect(logs.some((line) => /SQLite fast path failed \(disk I\/O error\)/.test(line))).toBe(true);
+  });
+
+  it("reads a session's info from the store, opened with the caller's session, with no request to the host", async () => {
+    const { client, store, source, probes } = setup(true);
+    expect(await source.sessionOnce("ses_elsewhere", SID)).toMatchObject({ id: "ses_elsewhere", directory: "/q" });
+    expect(await source.sessionOnce(SID, SID)).toMatchObject({ id: SID, directory: "/p" });
+    expect(await source.loadMessages(SID)).toHaveLength(10);
+    expect(probes).toEqual([SID]);
+    expect(store.reads).toBeGreaterThan(0);
+    expect(client.calls.filter((c) => c.method === "session.get" || c.method === "session.messages")).toEqual([]);
+  });
+
+  it("asks the host for a session the store does not hold; a mistyped id never decides whether the store is used", async () => {
+    const { client, store, source, probes, logs } = setup(true);
+    await expect(source.sessionOnce("ses_mistyped", SID)).rejects.toThrow(/ses_mistyped not found/);
+    expect(client.calls.filter((c) => c.method === "session.get")).toHaveLength(1);
+    // Without a caller's session to open it, a closed store is not opened with the id asked for.
+    await expect(source.sessionOnce("ses_mistyped_too")).rejects.toThrow(/not found/);
+    expect(probes).toEqual([SID]);
+    expect(await source.loadMessages(SID)).toHaveLength(10);
+    expect(store.reads).toBeGreaterThan(0);
+    expect(logs.filter((line) => /fast path not used/.test(line))).toEqual([]);
+  });
+
+  it("opens no store for a session's info without the caller's session", async () => {
+    const { client, source, probes } = setup(true);
+    expect(await source.sessionOnce("ses_other")).toMatchObject({ id: "ses_other" });
+    expect(probes).toEqual([]);
+    expect(client.calls.filter((c) => c.method === "session.get")).toHaveLength(1);
   });
 
   it("lists every project's sessions from the store, newest first; the SDK alone cannot", async () => {

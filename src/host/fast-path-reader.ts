@@ -1,6 +1,8 @@
-// The SDK reader with the SQLite fast path in front of it for message reads. Sessions are always
-// listed and looked up through the SDK (it scopes them to the project). The fast path is opened
-// lazily, used only for sessions its database holds, and dropped for good on its first error.
+// The SDK reader with the SQLite fast path in front of it for message reads. Sessions are listed
+// and looked up through the SDK (it scopes lists to the project, and adds a session's agent); a
+// session's stored info (its directory, parent, times) may come from the store instead, without a
+// request to a host that is busy answering the model. The fast path is opened lazily, used only
+// for sessions its database holds, and dropped for good on its first error.
 
 import { HistoryError } from "../history/errors.ts";
 import type { Log } from "./log.ts";
@@ -54,6 +56,15 @@ export function withFastPath(sdk: HistoryReader, open: OpenFastPath, log: Log): 
       return reader.everySession();
     },
     getSession: (sessionId) => sdk.getSession(sessionId),
+    async storedSession(sessionId, probeSessionId) {
+      if (probeSessionId === undefined && fast === undefined) return undefined;
+      const reader = await fastFor(probeSessionId ?? sessionId).catch(() => undefined);
+      try {
+        return reader?.sessionInfo(sessionId);
+      } catch {
+        return undefined; // the SDK answers; a failing store is given up by the next message read
+      }
+    },
     async stamp(sessionId) {
       const reader = await fastFor(sessionId).catch(() => undefined);
       return reader ? reader.stamp(sessionId) : undefined;

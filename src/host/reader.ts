@@ -49,6 +49,14 @@ export interface HistoryReader extends MessageReads {
   everySession?(probeSessionId: string): Promise<unknown[]>;
   /** The session's info, or undefined when it does not exist. */
   getSession(sessionId: string): Promise<unknown | undefined>;
+  /**
+   * The session's info read from the store itself (the SQLite path), without a request to the
+   * host, or undefined when the store cannot say (not open, not holding it): ask getSession then.
+   * It lacks what only the host adds (the agent). `probeSessionId`, a session known to exist (the
+   * caller's own), may open the store; without it only a store already open answers, so a
+   * mistyped id never becomes the probe that decides whether the store is usable.
+   */
+  storedSession?(sessionId: string, probeSessionId?: string): Promise<unknown | undefined>;
   /** Releases what the reader holds open (the SQLite handle); reads after it go through the SDK. */
   close?(): Promise<void>;
 }

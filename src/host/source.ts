@@ -14,7 +14,7 @@ export interface HistorySource {
   /** Every session of every project, newest first; absent when the host's store cannot be read directly. */
   listEverySession?(callerSessionId: string): Promise<SessionInfo[]>;
   /** One session's info as first read, cached: for what never changes, such as its directory. */
-  sessionOnce?(sessionId: string): Promise<SessionInfo>;
+  sessionOnce?(sessionId: string, callerSessionId?: string): Promise<SessionInfo>;
   /** One session's info; throws HistoryError naming the id when it does not exist. */
   getSession(sessionId: string): Promise<SessionInfo>;
   /**

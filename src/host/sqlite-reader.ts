@@ -147,6 +147,8 @@ export interface SqliteReader extends MessageReads {
   changedSince(sessionId: string, since: SessionStamp): Promise<string[] | undefined>;
   /** Every session of every project, in the host's JSON shape. */
   everySession(): unknown[];
+  /** The session in the host's JSON shape as the store keeps it (no `agent`), or undefined when it holds none. */
+  sessionInfo(sessionId: string): Record<string, unknown> | undefined;
   close(): void;
 }
 
@@ -198,6 +200,7 @@ export function readerOver(db: Database): SqliteReader {
   const partRowsSince = db.query("SELECT DISTINCT message_id AS id FROM part WHERE session_id = ?1 AND rowid > ?2");
   const session = db.query("SELECT 1 FROM session WHERE id = ?");
   const sessions = db.query(`SELECT ${SESSION_COLUMNS} FROM session`);
+  const sessionById = db.query(`SELECT ${SESSION_COLUMNS} FROM session WHERE id = ?`);
   return {
     async readAll(sessionId, options: ReadOptions = {}) {
       const out: RawMessage[] = [];
@@ -257,6 +260,10 @@ export function readerOver(db: Database): SqliteReader {
     },
     everySession() {
       return (sessions.all() as SessionRow[]).map(sessionJson);
+    },
+    sessionInfo(sessionId) {
+      const row = sessionById.get(sessionId) as SessionRow | null;
+      return row ? sessionJson(row) : undefined;
     },
     close() {
       db.close();

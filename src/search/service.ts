@@ -275,9 +275,9 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
       return answer;
     }
     const sessionId = request.sessionId ?? request.callerSessionId;
-    // Only its id is used: the info first read (a lookup through the host's API on every warm
-    // call cost as much as the search); a session since deleted fails in its read.
-    const session = await (source.sessionOnce?.(sessionId) ?? source.getSession(sessionId));
+    // Only its id is used: the info first read (from the store, or the host's API: a lookup on
+    // every warm call cost as much as the search); a session since deleted fails in its read.
+    const session = await (source.sessionOnce?.(sessionId, request.callerSessionId) ?? source.getSession(sessionId));
     // One session: a larger budget that only guards a runaway regex or a huge cold scan.
     const budget = Math.max(SESSION_BUDGET_MS, config.project_time_budget_ms);
     const outcome = await runSearch(request.callerSessionId, query, filters, limit, [session], request.signal, budget);

@@ -10,7 +10,7 @@ export type CallContext = AskContext & { abort?: AbortSignal };
 /** Resolves when the caller may read `sessionId`: its own session, its project, or another project the user allows. */
 export async function mayRead(deps: ToolDeps, sessionId: string, context: CallContext, tool: string): Promise<void> {
   if (sessionId === context.sessionID) return;
-  const session = await (deps.source.sessionOnce?.(sessionId) ?? deps.source.getSession(sessionId));
+  const session = await (deps.source.sessionOnce?.(sessionId, context.sessionID) ?? deps.source.getSession(sessionId));
   await askToRead(session, context, tool);
 }
 
