@@ -172,7 +172,7 @@ describe("SQLite fast path with SDK fallback", () => {
     const { client, store, source, probes, logs } = setup(true);
     await expect(source.sessionOnce("ses_mistyped", SID)).rejects.toThrow(/ses_mistyped not found/);
     expect(client.calls.filter((c) => c.method === "session.get")).toHaveLength(1);
-    // Without a caller's session to open it, a closed store is not opened with the id asked for.
+    // The open store does not hold it either: the host is asked, and the store stays.
     await expect(source.sessionOnce("ses_mistyped_too")).rejects.toThrow(/not found/);
     expect(probes).toEqual([SID]);
     expect(await source.loadMessages(SID)).toHaveLength(10);
@@ -183,8 +183,11 @@ describe("SQLite fast path with SDK fallback", () => {
   it("opens no store for a session's info without the caller's session", async () => {
     const { client, source, probes } = setup(true);
     expect(await source.sessionOnce("ses_other")).toMatchObject({ id: "ses_other" });
+    await expect(source.sessionOnce("ses_mistyped", "")).rejects.toThrow(/not found/);
     expect(probes).toEqual([]);
-    expect(client.calls.filter((c) => c.method === "session.get")).toHaveLength(1);
+    expect(client.calls.filter((c) => c.method === "session.get")).toHaveLength(2);
+    expect(await source.loadMessages(SID)).toHaveLength(10);
+    expect(probes).toEqual([SID]);
   });
 
   it("lists every project's sessions from the store, newest first; the SDK alone cannot", async () => {

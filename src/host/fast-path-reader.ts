@@ -57,8 +57,9 @@ export function withFastPath(sdk: HistoryReader, open: OpenFastPath, log: Log): 
     },
     getSession: (sessionId) => sdk.getSession(sessionId),
     async storedSession(sessionId, probeSessionId) {
-      if (probeSessionId === undefined && fast === undefined) return undefined;
-      const reader = await fastFor(probeSessionId ?? sessionId).catch(() => undefined);
+      // No caller's session ("" from a caller without one): only a store already open answers.
+      if (!probeSessionId && fast === undefined) return undefined;
+      const reader = await fastFor(probeSessionId || sessionId).catch(() => undefined);
       try {
         return reader?.sessionInfo(sessionId);
       } catch {

@@ -53,7 +53,7 @@ export interface HistoryReader extends MessageReads {
    * The session's info read from the store itself (the SQLite path), without a request to the
    * host, or undefined when the store cannot say (not open, not holding it): ask getSession then.
    * It lacks what only the host adds (the agent). `probeSessionId`, a session known to exist (the
-   * caller's own), may open the store; without it only a store already open answers, so a
+   * caller's own), may open the store; without it (or empty) only a store already open answers, so a
    * mistyped id never becomes the probe that decides whether the store is usable.
    */
   storedSession?(sessionId: string, probeSessionId?: string): Promise<unknown | undefined>;
