@@ -8,8 +8,8 @@ import { HistoryError } from "../history/errors.ts";
 import type { HistoryMessage, SessionInfo } from "../history/types.ts";
 import { BoundedMap } from "../util/bounded-map.ts";
 import type { HistorySource, LoadOptions } from "./source.ts";
-import { mapMessage, mapSession } from "./map.ts";
-import { checkpoint, type HistoryReader, type ReadOptions, type SessionStamp } from "./reader.ts";
+import { V1_DECODE } from "./map.ts";
+import { checkpoint, type HistoryReader, type HostDecode, type RawMessage, type ReadOptions, type SessionStamp } from "./reader.ts";
 import { sameMessage } from "./equal.ts";
 import { byId } from "../history/id-order.ts";
 import { withChanges } from "./message-list.ts";
@@ -64,12 +64,12 @@ function sameStamp(a: SessionStamp, b: SessionStamp): boolean {
   return a.seq === b.seq && a.rows === b.rows;
 }
 
-function newestFirst(raw: unknown[]): SessionInfo[] {
-  const sessions = raw.map(mapSession).filter((s): s is SessionInfo => s !== undefined);
+function newestFirst(raw: unknown[], decode: (raw: unknown) => SessionInfo | undefined): SessionInfo[] {
+  const sessions = raw.map((entry) => decode(entry)).filter((s): s is SessionInfo => s !== undefined);
   return sessions.sort((a, b) => (b.updated ?? b.created ?? 0) - (a.updated ?? a.created ?? 0));
 }
 
-export class CachedHistorySource implements HistorySource {
+export class CachedHistorySource<Raw = RawMessage> implements HistorySource {
   /** Least recently read first; the session just read always stays, whatever its size. */
   private readonly sessions: BoundedMap<string, SessionEntry>;
   private readonly inflight = new Map<string, SharedLoad>();
@@ -77,23 +77,25 @@ export class CachedHistorySource implements HistorySource {
   private readonly loadedBefore = new Set<string>();
 
   constructor(
-    private readonly reader: HistoryReader,
+    private readonly reader: HistoryReader<Raw>,
     private readonly options: CachedSourceOptions,
+    /** The reader's host generation: OpenCode 1.x unless told otherwise. */
+    private readonly decode: HostDecode<Raw> = V1_DECODE,
   ) {
     this.sessions = new BoundedMap({ max: options.maxBytes, weight: (entry) => entry.bytes });
   }
 
   async listSessions(): Promise<SessionInfo[]> {
-    return newestFirst(await this.reader.listSessions());
+    return newestFirst(await this.reader.listSessions(), this.decode.session);
   }
 
   async listEverySession(callerSessionId: string): Promise<SessionInfo[]> {
     if (!this.reader.everySession) throw new HistoryError("Searching every project needs the host's SQLite store (store.sqlite_fast_path); search this project instead.");
-    return newestFirst(await this.reader.everySession(callerSessionId));
+    return newestFirst(await this.reader.everySession(callerSessionId), this.decode.session);
   }
 
   async getSession(sessionId: string): Promise<SessionInfo> {
-    const session = mapSession(await this.reader.getSession(sessionId));
+    const session = this.decode.session(await this.reader.getSession(sessionId));
     if (!session) {
       throw new HistoryError(`Session ${sessionId} not found. Use history_sessions to list this project's sessions.`);
     }
@@ -117,7 +119,7 @@ export class CachedHistorySource implements HistorySource {
 
   /** The session's info from the store when it can say (no request to the host), else from the host. */
   private async storedOrAsked(sessionId: string, probeSessionId?: string): Promise<SessionInfo> {
-    const stored = mapSession(await this.reader.storedSession?.(sessionId, probeSessionId));
+    const stored = this.decode.session(await this.reader.storedSession?.(sessionId, probeSessionId));
     return stored ?? this.getSession(sessionId);
   }
 
@@ -204,14 +206,14 @@ export class CachedHistorySource implements HistorySource {
     const reread = new Map<string, HistoryMessage | undefined>();
     for (const messageId of ids) {
       const raw = await this.reader.readOne(sessionId, messageId);
-      reread.set(messageId, raw ? mapMessage(raw, sessionId) : undefined);
+      reread.set(messageId, raw ? this.decode.message(raw, sessionId) : undefined);
     }
     return withChanges(entry.messages, reread);
   }
 
   private async reread(sessionId: string, messageId: string, current: Map<string, HistoryMessage>): Promise<void> {
     const raw = await this.reader.readOne(sessionId, messageId);
-    const message = raw ? mapMessage(raw, sessionId) : undefined;
+    const message = raw ? this.decode.message(raw, sessionId) : undefined;
     const cached = current.get(messageId);
     if (!message) current.delete(messageId);
     else if (!cached || !sameMessage(cached, message)) current.set(messageId, message);
@@ -228,7 +230,7 @@ export class CachedHistorySource implements HistorySource {
     const raw = await this.reader.readAll(sessionId, read);
     const out: HistoryMessage[] = [];
     for (const entry of raw) {
-      const message = mapMessage(entry, sessionId);
+      const message = this.decode.message(entry, sessionId);
       if (message) {
         out.push(message);
         // Estimated here, between pauses: store() then sums cached figures in one short block.
@@ -240,10 +242,10 @@ export class CachedHistorySource implements HistorySource {
     return out;
   }
 
-  private mapAll(sessionId: string, raw: unknown[]): HistoryMessage[] {
+  private mapAll(sessionId: string, raw: Raw[]): HistoryMessage[] {
     const out: HistoryMessage[] = [];
     for (const entry of raw) {
-      const message = mapMessage(entry, sessionId);
+      const message = this.decode.message(entry, sessionId);
       if (message) out.push(message);
     }
     return out;

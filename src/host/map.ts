@@ -2,6 +2,7 @@
 // so every field is checked, unknown part types are skipped, and nothing here throws.
 
 import type { HistoryMessage, HistoryPart, SessionInfo, ToolStatus } from "../history/types.ts";
+import type { HostDecode } from "./reader.ts";
 
 type Json = Record<string, unknown>;
 
@@ -130,3 +131,6 @@ export function mapSession(raw: unknown): SessionInfo | undefined {
     updated: number(time?.updated),
   };
 }
+
+/** OpenCode 1.x: SDK answers and store rows alike. */
+export const V1_DECODE: HostDecode<unknown> = { message: mapMessage, session: mapSession };

@@ -1,9 +1,21 @@
-// The raw reads a history source needs, in the host's own `{info, parts}` JSON shape.
-// Two implementations: the SDK client (always) and a read-only SQLite fast path (Bun only).
+// The raw reads a history source needs, in the host's own JSON shape, and how that shape becomes
+// the core's types. OpenCode 1.x readers (the SDK client, and a read-only SQLite fast path) give
+// `{info, parts}` entries; the OpenCode 2 reader gives `session_message` rows. Each generation
+// brings its own decoder, so nothing above the host adapter knows which one it reads.
 
+import type { HistoryMessage, SessionInfo } from "../history/types.ts";
+
+/** An OpenCode 1.x message as its SDK and its store give it. */
 export interface RawMessage {
   info: unknown;
   parts: unknown[];
+}
+
+/** A host generation's raw shapes into the core's types; defensive, never throws. */
+export interface HostDecode<Raw> {
+  /** undefined when the entry carries no history (or is malformed). */
+  message(raw: Raw, sessionId: string): HistoryMessage | undefined;
+  session(raw: unknown): SessionInfo | undefined;
 }
 
 /** How a long read shares the event loop and stops. */
@@ -24,16 +36,16 @@ export function checkpoint(options: ReadOptions): Promise<void> | undefined {
   return options.pause?.()?.then(() => options.signal?.throwIfAborted());
 }
 
-export interface MessageReads {
+export interface MessageReads<Raw = RawMessage> {
   /** Every message of the session, oldest first. */
-  readAll(sessionId: string, options?: ReadOptions): Promise<RawMessage[]>;
+  readAll(sessionId: string, options?: ReadOptions): Promise<Raw[]>;
   /** The newest `count` messages, oldest first. */
-  readNewest(sessionId: string, count: number): Promise<RawMessage[]>;
+  readNewest(sessionId: string, count: number): Promise<Raw[]>;
   /** One message, or undefined when it no longer exists. */
-  readOne(sessionId: string, messageId: string): Promise<RawMessage | undefined>;
+  readOne(sessionId: string, messageId: string): Promise<Raw | undefined>;
 }
 
-export interface HistoryReader extends MessageReads {
+export interface HistoryReader<Raw = RawMessage> extends MessageReads<Raw> {
   listSessions(): Promise<unknown[]>;
   /**
    * Optional cheap change detection (the SQLite path): a stamp that changes with every write to
