@@ -6,11 +6,9 @@
 // replace its answer with a chart of the stored history. State is per session, one-shot per
 // step, cleared by the end of the flow or by error/idle, and expires so nothing lingers.
 
-import type { HistoryMessage } from "../history/types.ts";
-import { buildView, type SessionView } from "../history/view.ts";
 import type { HookDeps } from "./deps.ts";
 import { BoundedMap } from "../util/bounded-map.ts";
-import { buildChart, fallbackChart } from "./chart.ts";
+import { chartOfSession, chartView } from "./session-chart.ts";
 
 /**
  * Replaces the host's summarization prompt. The host appends "The following is the conversation
@@ -197,46 +195,7 @@ export class CompactionCharting {
     output.text = await this.chartOrFallback(input.sessionID, entry);
   }
 
-  private async chartOrFallback(sessionId: string, entry: Pending): Promise<string> {
-    try {
-      const config = this.deps.config();
-      const messages = await this.deps.source.loadMessages(sessionId);
-      const view = chartView(sessionId, messages, entry);
-      return buildChart(view, {
-        recentTurns: config.context_charting.recent_turns,
-        recentMessages: config.context_charting.recent_messages,
-        maxChars: config.context_charting.max_chars,
-        previewChars: config.browse.preview_chars,
-        directory: this.deps.directory,
-      });
-    } catch (error) {
-      this.deps.log("error", `engram: chart of session ${sessionId} failed, storing the fallback: ${String(error)}`);
-      return fallbackChart(sessionId);
-    }
+  private chartOrFallback(sessionId: string, entry: Pending): Promise<string> {
+    return chartOfSession(this.deps, sessionId, (messages) => chartView(sessionId, messages, entry));
   }
-}
-
-/**
- * The session's own view as the tools will see it once the compaction is stored. The store may
- * not show the newest writes yet, and the verbatim tail's start is recorded only after the
- * summary: cut at what the host summarized, the compaction message and the summary, by id
- * (ids sort in creation order), so every id the chart cites stays browsable.
- */
-export function chartView(
-  sessionId: string,
-  messages: readonly HistoryMessage[],
-  bounds: { lastSummarizedId?: string; compactionMessageId?: string; summaryMessageId?: string },
-): SessionView {
-  const view = buildView(sessionId, messages, true);
-  let end = view.visibleEnd;
-  const cut = (before: (id: string) => boolean): void => {
-    let index = 0;
-    while (index < end && before(view.messages[index]!.id)) index++;
-    end = index;
-  };
-  const { lastSummarizedId, compactionMessageId, summaryMessageId } = bounds;
-  if (lastSummarizedId !== undefined) cut((id) => id <= lastSummarizedId);
-  if (compactionMessageId !== undefined) cut((id) => id < compactionMessageId);
-  if (summaryMessageId !== undefined) cut((id) => id < summaryMessageId);
-  return end === view.visibleEnd ? view : { ...view, visibleEnd: end };
 }

@@ -1,0 +1,73 @@
+// What both OpenCode generations share, built over one history reader: the config of the moment,
+// the cached history source, the search service and the six tool definitions. Each host's entry
+// (plugin.ts for 1.x, setup.ts for 2.x) builds its reader, calls this, and registers the result
+// the way its host takes it.
+
+import type { ToolDefinition } from "@opencode-ai/plugin";
+import { globalConfigDir, watchedConfig } from "./config/load.ts";
+import type { EngramConfig } from "./config/schema.ts";
+import { toolVisibility, type ToolVisibility } from "./history/tool-visibility.ts";
+import { CachedHistorySource } from "./host/cached-source.ts";
+import type { Log } from "./host/log.ts";
+import type { HistoryReader, HostDecode, RawMessage } from "./host/reader.ts";
+import { pauseIfDue } from "./search/scheduler.ts";
+import { createSearchService, type SearchService } from "./search/service.ts";
+import { ViewCache } from "./search/view-cache.ts";
+import { createBrowseMessagesTool } from "./tools/browse-messages.ts";
+import { createBrowseTurnsTool } from "./tools/browse-turns.ts";
+import type { ToolDeps } from "./tools/deps.ts";
+import { createPullMessageTool } from "./tools/pull-message.ts";
+import { createPullPartTool } from "./tools/pull-part.ts";
+import { createHistorySearchTool } from "./tools/search.ts";
+import { createHistorySessionsTool } from "./tools/sessions.ts";
+
+export interface Engram<Raw> {
+  config(): EngramConfig;
+  source: CachedHistorySource<Raw>;
+  search: SearchService;
+  /** The six history tools by name, as @opencode-ai/plugin definitions (zod arguments, string results). */
+  tools: Record<string, ToolDefinition>;
+}
+
+/** The config of the moment, re-read when its files change; built first, since it chooses the reader. */
+export function engramConfig(directory: string, log: Log): () => EngramConfig {
+  return watchedConfig([globalConfigDir(), directory], (message) => log("warn", message));
+}
+
+export function createEngram<Raw = RawMessage>(options: {
+  directory: string;
+  config: () => EngramConfig;
+  reader: HistoryReader<Raw>;
+  decode?: HostDecode<Raw>;
+}): Engram<Raw> {
+  const { config, directory } = options;
+  let visibilityFor: { input: readonly string[]; output: readonly string[]; compiled: ToolVisibility } | undefined;
+  const visibility = () => {
+    const current = config();
+    if (visibilityFor?.input !== current.show_tool_input || visibilityFor.output !== current.show_tool_output) {
+      visibilityFor = {
+        input: current.show_tool_input,
+        output: current.show_tool_output,
+        compiled: toolVisibility(current.show_tool_input, current.show_tool_output),
+      };
+    }
+    return visibilityFor.compiled;
+  };
+  const source = new CachedHistorySource<Raw>(
+    options.reader,
+    { checkSize: 20, maxSingleReads: 50, maxBytes: config().store.cache_bytes, pause: pauseIfDue },
+    options.decode,
+  );
+  const views = new ViewCache();
+  const deps: ToolDeps = { config, visibility, source, views, directory };
+  const search = createSearchService({ source, config, visibility, views });
+  const tools = {
+    history_browse_turns: createBrowseTurnsTool(deps),
+    history_browse_messages: createBrowseMessagesTool(deps),
+    history_pull_message: createPullMessageTool(deps),
+    history_pull_part: createPullPartTool(deps),
+    history_search: createHistorySearchTool(deps, search),
+    history_sessions: createHistorySessionsTool(deps, search),
+  };
+  return { config, source, search, tools };
+}
