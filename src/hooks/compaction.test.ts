@@ -3,7 +3,6 @@ import { visibleIndex } from "../history/anchor.ts";
 import { defaultConfig, type EngramConfig } from "../config/schema.ts";
 import { buildView } from "../history/view.ts";
 import { SUMMARIZER_MAX_OUTPUT_TOKENS, SUMMARIZER_PROMPT, type TransformMessage } from "./compaction.ts";
-import { chartView } from "./session-chart.ts";
 import type { HookDeps } from "./deps.ts";
 import { createHookSet } from "./index.ts";
 import { SessionBuilder } from "../history/testing/session-builder.ts";
@@ -219,19 +218,5 @@ describe("a summary stored without text", () => {
     withText[1]!.parts.push({ type: "text", text: "the chart" });
     await h.hooks["experimental.chat.messages.transform"]!({}, { messages: withText } as never);
     expect(withText[1]!.parts).toHaveLength(2);
-  });
-});
-
-describe("chartView", () => {
-  it("stops before the verbatim tail, the compaction and the summary even when the store lags", () => {
-    const builder = new SessionBuilder("ses_v").turns(6);
-    const lastSummarized = builder.messages[7]!; // the tail starts at messages[8]
-    const stale = [...builder.messages]; // the store has not seen the compaction yet
-    const view = chartView("ses_v", stale, { lastSummarizedId: lastSummarized.id, summaryMessageId: "msg_999999" });
-    expect(view.visibleEnd).toBe(8);
-    const compaction = builder.compaction();
-    const summary = builder.summary("s");
-    const fresh = chartView("ses_v", builder.messages, { compactionMessageId: compaction.id, summaryMessageId: summary.id });
-    expect(fresh.visibleEnd).toBe(12);
   });
 });
