@@ -30,7 +30,7 @@ afterAll(async () => {
   rmSync(packDir, { recursive: true, force: true });
 });
 
-/** Relative imports of a shipped TypeScript file, resolved against its folder. */
+/** Relative imports of a shipped TypeScript or JavaScript file, resolved against its folder. */
 function relativeImports(path: string, source: string): string[] {
   const specifiers = [...source.matchAll(/(?:import|export)\s[^"';]*?from\s+["'](\.[^"']+)["']|import\(\s*["'](\.[^"']+)["']\s*\)/g)];
   return specifiers.map((m) => posix.normalize(posix.join(posix.dirname(path), (m[1] ?? m[2])!)));
@@ -41,14 +41,14 @@ describe("the npm package", () => {
     const paths = packed.files.map((f) => f.path);
     const version = (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { version: string }).version;
     expect(packed.version).toBe(version);
-    for (const needed of ["package.json", "src/index.ts", "src/plugin.ts", "README.md", "CHANGELOG.md", "opencode-engram.jsonc", "docs/tools.md"]) {
+    for (const needed of ["package.json", "dist/index.js", "dist/setup.js", "server.js", "src/index.ts", "src/plugin.ts", "README.md", "CHANGELOG.md", "opencode-engram.jsonc", "docs/tools.md"]) {
       expect(paths, needed).toContain(needed);
     }
     const testish = paths.filter((p) => /\.test\.ts$|(^|\/)testing(\/|\.ts$)|(^|\/)(e2e|bench|demo|scripts)\//.test(p));
     expect(testish).toEqual([]);
     // Every module a shipped file imports is shipped too.
     const missing: string[] = [];
-    for (const path of paths.filter((p) => p.endsWith(".ts"))) {
+    for (const path of paths.filter((p) => p.endsWith(".ts") || p.endsWith(".js"))) {
       for (const target of relativeImports(path, readFileSync(join(repoRoot, path), "utf8"))) {
         if (!paths.includes(target)) missing.push(`${path} → ${target}`);
       }
