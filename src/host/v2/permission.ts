@@ -53,10 +53,22 @@ export interface PermissionAssertInput {
   readonly metadata?: Record<string, unknown>;
 }
 
-/** The slices of the OpenCode 2 plugin context the gate reads; any of them may be missing. */
+/**
+ * The slices of the OpenCode 2 plugin context the gate reads; any may be missing. Their methods
+ * are feature-detected: `permission.assert(PermissionAssertInput): Promise<void>` and
+ * `agent.get({agentID}): Promise<unknown>`.
+ */
 export interface PermissionHost {
-  readonly permission?: { readonly assert?: (input: PermissionAssertInput) => Promise<void> };
-  readonly agent?: { readonly get?: (input: { agentID: string }) => Promise<unknown> };
+  readonly permission?: object;
+  readonly agent?: object;
+}
+
+type Method<I> = (input: I) => Promise<unknown>;
+
+/** `domain[name]` bound to its domain when it is a function. */
+function method<I>(domain: object | undefined, name: string): Method<I> | undefined {
+  const value = domain === undefined ? undefined : (domain as Record<string, unknown>)[name];
+  return typeof value === "function" ? (value.bind(domain) as Method<I>) : undefined;
 }
 
 /** The call asking: its session, and the agent whose rules apply. */
@@ -117,10 +129,10 @@ function rulesOf(answer: unknown): PermissionRule[] | undefined {
 
 /** The calling agent's rules, or undefined when the host does not tell them. */
 async function agentRules(host: PermissionHost, agentID: string | undefined): Promise<readonly PermissionRule[] | undefined> {
-  const agent = host.agent;
-  if (!agentID || typeof agent?.get !== "function") return undefined;
+  const get = method<{ agentID: string }>(host.agent, "get");
+  if (!agentID || !get) return undefined;
   try {
-    return rulesOf(await agent.get({ agentID }));
+    return rulesOf(await get({ agentID }));
   } catch {
     return undefined; // an agent the host does not know: nothing read, nothing allowed
   }
@@ -151,8 +163,8 @@ function denial(input: AskInput): HistoryError {
  */
 export function otherProjectsAsk(host: PermissionHost, call: AskingCall, allowWithoutPrompt: () => boolean): Ask {
   return async (input) => {
-    const permission = host.permission;
-    if (typeof permission?.assert === "function") {
+    const assert = method<PermissionAssertInput>(host.permission, "assert");
+    if (assert) {
       const request: PermissionAssertInput = {
         sessionID: call.sessionID,
         action: input.permission,
@@ -161,7 +173,7 @@ export function otherProjectsAsk(host: PermissionHost, call: AskingCall, allowWi
         metadata: input.metadata,
         ...(call.agent ? { agent: call.agent } : {}),
       };
-      await permission.assert(request);
+      await assert(request);
       return;
     }
     const rules = await agentRules(host, call.agent);
