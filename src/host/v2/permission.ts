@@ -7,6 +7,10 @@
 //    no consent: on 1.x other projects ask by default, and they must not open silently here.
 // 3. Our config `permission.other_projects_without_prompt`.
 // 4. Otherwise a refusal that names the `permissions` rule and our key that would allow the read.
+// With assert the host evaluates the same rules, where `* * allow` would let our action through
+// unasked; askOtherProjectsByDefault (an agent transform, as 1.x's defaultOtherProjectsToAsk is a
+// config hook) puts an `ask` for our action right after that blanket rule, so the host prompts
+// unless a later rule of the user's says otherwise.
 //
 // Source (anomalyco/opencode):
 // - Permission domain without assert: packages/plugin/src/promise/adapter.ts@07bc181c and @a0787b6f
@@ -22,6 +26,8 @@
 // - Rules: packages/schema/src/permission.ts@047544f0 (Rule {action, resource, effect});
 //   evaluate() in packages/core/src/permission.ts (copies 56247026381, 60922279151): rulesets
 //   flattened, findLast over Wildcard.match(action) && Wildcard.match(resource), no match = ask.
+// - Agent editor list/get/update/add/remove/default: packages/plugin/src/effect/agent.ts@2ebfbd81;
+//   1.18.33's preview (dist/v2/effect/agent.d.ts) has the same AgentDraft, permissions included.
 // - Agent rules: packages/schema/src/agent.ts@3ece701d (Info.permissions; defaults start with
 //   `* * allow`); packages/core/src/config/plugin/agent.ts@03c12198 appends the config's top-level
 //   `permissions` to every agent. agent.get answers Location.response(Agent.Info) = {location, data}
@@ -29,7 +35,7 @@
 //   `data` key is unwrapped).
 
 import { HistoryError } from "../../history/errors.ts";
-import { EVERY_PROJECT, type AskContext } from "../../tools/reach.ts";
+import { EVERY_PROJECT, OTHER_PROJECTS_PERMISSION, type AskContext } from "../../tools/reach.ts";
 
 type Ask = NonNullable<AskContext["ask"]>;
 type AskInput = Parameters<Ask>[0];
@@ -183,4 +189,44 @@ export function otherProjectsAsk(host: PermissionHost, call: AskingCall, allowWi
     if (allowWithoutPrompt()) return;
     throw refusal(input);
   };
+}
+
+/** Our `ask` rule for every project: what 1.x's config hook adds when the user names no rule. */
+export const OTHER_PROJECTS_ASK: PermissionRule = { action: OTHER_PROJECTS_PERMISSION, resource: EVERY_PROJECT, effect: "ask" };
+
+/**
+ * Puts OTHER_PROJECTS_ASK right after the last blanket `* * allow` of an agent's rules, so that
+ * rule no longer lets other projects through unasked while every later rule (the user's) still
+ * wins. Rules without a blanket allow are left alone: no match already means ask.
+ */
+export function askOtherProjectsByDefault(permissions: PermissionRule[]): void {
+  let last = -1;
+  permissions.forEach((rule, index) => {
+    if (isBlanketAllow(rule)) last = index;
+  });
+  if (last < 0) return;
+  const next = permissions[last + 1];
+  if (next && next.action === OTHER_PROJECTS_ASK.action && next.resource === OTHER_PROJECTS_ASK.resource && next.effect === "ask") return; // a replay
+  permissions.splice(last + 1, 0, { ...OTHER_PROJECTS_ASK });
+}
+
+export interface V2AgentEditor {
+  list(): readonly { readonly id: string }[];
+  update(id: string, update: (agent: { permissions: PermissionRule[] }) => void): void;
+}
+
+interface Registration {
+  readonly dispose: () => Promise<void>;
+}
+
+/**
+ * Registers askOtherProjectsByDefault for every agent through `agent.transform`, or resolves to
+ * undefined when the context has no such domain. Dispose the Registration with the plugin.
+ */
+export async function registerOtherProjectsAsk(agent: object | undefined): Promise<Registration | undefined> {
+  const transform = method<(editor: V2AgentEditor) => void>(agent, "transform");
+  if (!transform) return undefined;
+  return (await transform((editor) => {
+    for (const { id } of editor.list()) editor.update(id, (info) => askOtherProjectsByDefault(info.permissions));
+  })) as Registration;
 }

@@ -218,9 +218,9 @@ export class StandInEventDomain {
 export type PermissionVariant =
   /** `assert` present (PR #46530): resolves, or rejects with `refusal`. */
   | { kind: "assert"; refusal?: Error }
-  /** No assert; the calling agent's rules are readable through `agent.get`. */
-  | { kind: "rules"; rules: readonly PermissionRule[] }
-  /** No assert and no readable rules: agent.get is absent, as in no host seen so far would have it. */
+  /** No assert; the agents' rules are readable through `agent.get` (as at adapter.ts@07bc181c). */
+  | { kind: "rules" }
+  /** No assert and no agent.get: rules cannot be read (an older or reduced context). */
   | { kind: "neither" };
 
 /** The agents' built-in rules at packages/schema/src/agent.ts@3ece701d (Agent.Info.empty). */
@@ -251,8 +251,71 @@ function reloadable() {
   return { transforms, domain: { transform: (callback: Transform<unknown>) => transforms.register(callback), reload: async () => {} } };
 }
 
+/** An agent as the stand-in keeps it (Agent.Info, the fields our code reads). */
+export interface StandInAgent {
+  id: string;
+  mode: "subagent" | "primary" | "all";
+  hidden: boolean;
+  permissions: PermissionRule[];
+}
+
+export interface StandInAgentEditor {
+  list(): readonly StandInAgent[];
+  get(id: string): StandInAgent | undefined;
+  default(id: string | undefined): void;
+  update(id: string, update: (agent: StandInAgent) => void): void;
+  add(agent: StandInAgent): void;
+  remove(id: string): void;
+}
+
+/** `ctx.agent`: transforms replayed over the configured agents; `get` only where rules are readable. */
+export class StandInAgentDomain {
+  readonly transforms = new Registry<Transform<StandInAgentEditor>>();
+  readonly gets: string[] = [];
+
+  constructor(private readonly agents: readonly StandInAgent[]) {}
+
+  readonly transform = (callback: Transform<StandInAgentEditor>): Promise<Registration> => this.transforms.register(callback);
+  readonly reload = async (): Promise<void> => {};
+
+  /** The agents after every active transform, in registration order (each replay starts afresh). */
+  effective(): Map<string, StandInAgent> {
+    const agents = new Map(this.agents.map((agent) => [agent.id, structuredClone(agent)]));
+    const editor: StandInAgentEditor = {
+      list: () => [...agents.values()],
+      get: (id) => agents.get(id),
+      default: () => {},
+      update: (id, update) => {
+        const agent = agents.get(id);
+        if (agent) update(agent);
+      },
+      add: (agent) => void agents.set(agent.id, agent),
+      remove: (id) => void agents.delete(id),
+    };
+    for (const transform of this.transforms.active) transform(editor);
+    return agents;
+  }
+
+  /** agent.get as the adapter resolves it: {location, data: Agent.Info} (not unwrapped). */
+  readable(location: V2Location) {
+    return {
+      transform: this.transform,
+      reload: this.reload,
+      list: async () => ({ location, data: [...this.effective().values()] }),
+      get: async (input: { agentID: string }) => {
+        this.gets.push(input.agentID);
+        const agent = this.effective().get(input.agentID);
+        if (!agent) throw new Error(`Agent not found: ${input.agentID}`);
+        return { location, data: agent };
+      },
+    };
+  }
+}
+
 export interface StandInOptions {
   location?: V2Location;
+  /** The `build` agent's rules before any plugin transform; default DEFAULT_AGENT_RULES. */
+  agentRules?: readonly PermissionRule[];
   options?: Record<string, unknown>;
   permission?: PermissionVariant;
   /** Tools the host has before any plugin (built-ins). */
@@ -269,17 +332,8 @@ export function standInHost(options: StandInOptions = {}) {
   const session = new StandInSessionDomain();
   const event = new StandInEventDomain();
   const registrationOnly = standInRegistrationOnlyContext(options.options ?? {});
-  const agentGets: string[] = [];
-  const agent =
-    variant.kind === "rules"
-      ? {
-          ...registrationOnly.context.agent,
-          get: async (input: { agentID: string }) => {
-            agentGets.push(input.agentID);
-            return { location, data: { id: input.agentID, mode: "all", hidden: false, permissions: variant.rules } };
-          },
-        }
-      : registrationOnly.context.agent;
+  const agents = new StandInAgentDomain([{ id: "build", mode: "primary", hidden: false, permissions: [...(options.agentRules ?? DEFAULT_AGENT_RULES)] }]);
+  const agent = variant.kind === "rules" ? agents.readable(location) : { transform: agents.transform, reload: agents.reload };
   const context = {
     ...registrationOnly.context,
     app: { name: "opencode", version: "2.0.0-standin", channel: "latest" },
@@ -290,7 +344,7 @@ export function standInHost(options: StandInOptions = {}) {
     event,
     permission: permissionDomain(variant, asserted, permissionHooks),
   };
-  return { context, tool, session, event, asserted, agentGets, permissionHooks, transforms: registrationOnly.transforms };
+  return { context, tool, session, event, agents, asserted, permissionHooks, transforms: registrationOnly.transforms };
 }
 
 /** The context of 1.x's embedded v2 pass: registration domains only, no tool/session/event. */
