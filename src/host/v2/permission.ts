@@ -36,6 +36,7 @@
 
 import { HistoryError } from "../../history/errors.ts";
 import { EVERY_PROJECT, OTHER_PROJECTS_PERMISSION, type AskContext } from "../../tools/reach.ts";
+import type { V2Registration } from "./tools.ts";
 
 type Ask = NonNullable<AskContext["ask"]>;
 type AskInput = Parameters<Ask>[0];
@@ -82,9 +83,6 @@ export interface AskingCall {
   readonly sessionID: string;
   readonly agent?: string;
 }
-
-/** Our config key that lets reads through where nothing else decides. */
-export const WITHOUT_PROMPT_KEY = "permission.other_projects_without_prompt";
 
 /** OpenCode's wildcard: `*` any run of characters, `?` one character, `\` read as `/`. */
 export function wildcardMatch(input: string, pattern: string): boolean {
@@ -215,18 +213,14 @@ export interface V2AgentEditor {
   update(id: string, update: (agent: { permissions: PermissionRule[] }) => void): void;
 }
 
-interface Registration {
-  readonly dispose: () => Promise<void>;
-}
-
 /**
  * Registers askOtherProjectsByDefault for every agent through `agent.transform`, or resolves to
  * undefined when the context has no such domain. Dispose the Registration with the plugin.
  */
-export async function registerOtherProjectsAsk(agent: object | undefined): Promise<Registration | undefined> {
+export async function registerOtherProjectsAsk(agent: object | undefined): Promise<V2Registration | undefined> {
   const transform = method<(editor: V2AgentEditor) => void>(agent, "transform");
   if (!transform) return undefined;
   return (await transform((editor) => {
     for (const { id } of editor.list()) editor.update(id, (info) => askOtherProjectsByDefault(info.permissions));
-  })) as Registration;
+  })) as V2Registration;
 }
