@@ -82,6 +82,10 @@ export const CONFIG_SCHEMA = {
     enable: bool(true),
     disable_for_agents: strings(),
   },
+  permission: {
+    /** On a host that cannot ask (OpenCode 2 without a permission prompt for plugins), read other projects when no permission rule decides. */
+    other_projects_without_prompt: bool(false),
+  },
 } satisfies ConfigSection;
 
 /** The value a declaration describes: a number, boolean or string list per option, a record per section. */

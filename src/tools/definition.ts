@@ -9,11 +9,15 @@ export interface ToolDefinitionOutput {
   jsonSchema?: unknown;
 }
 
-export function dropSchemaDialect(output: ToolDefinitionOutput): void {
-  const schema = output.jsonSchema;
-  if (typeof schema !== "object" || schema === null || !("$schema" in schema)) return;
+/** The schema without its `$schema` line: a new object when there was one, else the same value. */
+export function withoutSchemaDialect<T>(schema: T): T {
+  if (typeof schema !== "object" || schema === null || !("$schema" in schema)) return schema;
   const trimmed: Record<string, unknown> = { ...schema };
   delete trimmed.$schema;
+  return trimmed as T;
+}
+
+export function dropSchemaDialect(output: ToolDefinitionOutput): void {
   // A new object: the host keeps the original for the next request.
-  output.jsonSchema = trimmed;
+  output.jsonSchema = withoutSchemaDialect(output.jsonSchema);
 }

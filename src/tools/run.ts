@@ -65,6 +65,12 @@ export function parseArgs<S extends Shape>(schema: z.ZodObject<S>, raw: unknown,
   throw new ArgumentError(issueMessage(issue, sentAs.get(name) ?? name, args[name]));
 }
 
+/** An unexpected failure of `tool`, worded for the model: the message only, cut short, never a stack. */
+export function unexpectedFailure(tool: string, error: unknown): HistoryError {
+  const detail = error instanceof Error ? error.message : String(error);
+  return new HistoryError(`${tool} failed unexpectedly (${detail.slice(0, 300)}). Try again, or use another history tool.`);
+}
+
 export async function runTool<S extends Shape>(
   name: string,
   schema: z.ZodObject<S>,
@@ -76,7 +82,6 @@ export async function runTool<S extends Shape>(
     return toJson(await handler(parseArgs(schema, raw, aliases)));
   } catch (error) {
     if (error instanceof HistoryError || isHostRefusal(error)) throw error;
-    const detail = error instanceof Error ? error.message : String(error);
-    throw new HistoryError(`${name} failed unexpectedly (${detail.slice(0, 300)}). Try again, or use another history tool.`);
+    throw unexpectedFailure(name, error);
   }
 }

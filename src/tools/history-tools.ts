@@ -1,0 +1,23 @@
+// The six history tools by name, as both hosts register them (1.x through the `tool` hook, OpenCode 2
+// through ctx.tool.transform).
+
+import type { ToolDefinition } from "@opencode-ai/plugin";
+import type { SearchService } from "../search/service.ts";
+import { createBrowseMessagesTool } from "./browse-messages.ts";
+import { createBrowseTurnsTool } from "./browse-turns.ts";
+import type { ToolDeps } from "./deps.ts";
+import { createPullMessageTool } from "./pull-message.ts";
+import { createPullPartTool } from "./pull-part.ts";
+import { createHistorySearchTool } from "./search.ts";
+import { createHistorySessionsTool } from "./sessions.ts";
+
+export function createHistoryTools(deps: ToolDeps, search: SearchService): Record<string, ToolDefinition> {
+  return {
+    history_browse_turns: createBrowseTurnsTool(deps),
+    history_browse_messages: createBrowseMessagesTool(deps),
+    history_pull_message: createPullMessageTool(deps),
+    history_pull_part: createPullPartTool(deps),
+    history_search: createHistorySearchTool(deps, search),
+    history_sessions: createHistorySessionsTool(deps, search),
+  };
+}
