@@ -13,13 +13,8 @@ import type { HistoryReader, HostDecode, RawMessage } from "./host/reader.ts";
 import { pauseIfDue } from "./search/scheduler.ts";
 import { createSearchService, type SearchService } from "./search/service.ts";
 import { ViewCache } from "./search/view-cache.ts";
-import { createBrowseMessagesTool } from "./tools/browse-messages.ts";
-import { createBrowseTurnsTool } from "./tools/browse-turns.ts";
 import type { ToolDeps } from "./tools/deps.ts";
-import { createPullMessageTool } from "./tools/pull-message.ts";
-import { createPullPartTool } from "./tools/pull-part.ts";
-import { createHistorySearchTool } from "./tools/search.ts";
-import { createHistorySessionsTool } from "./tools/sessions.ts";
+import { createHistoryTools } from "./tools/history-tools.ts";
 
 export interface Engram<Raw> {
   config(): EngramConfig;
@@ -61,13 +56,5 @@ export function createEngram<Raw = RawMessage>(options: {
   const views = new ViewCache();
   const deps: ToolDeps = { config, visibility, source, views, directory };
   const search = createSearchService({ source, config, visibility, views });
-  const tools = {
-    history_browse_turns: createBrowseTurnsTool(deps),
-    history_browse_messages: createBrowseMessagesTool(deps),
-    history_pull_message: createPullMessageTool(deps),
-    history_pull_part: createPullPartTool(deps),
-    history_search: createHistorySearchTool(deps, search),
-    history_sessions: createHistorySessionsTool(deps, search),
-  };
-  return { config, source, search, tools };
+  return { config, source, search, tools: createHistoryTools(deps, search) };
 }

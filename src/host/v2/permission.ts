@@ -36,7 +36,7 @@
 
 import { HistoryError } from "../../history/errors.ts";
 import { EVERY_PROJECT, OTHER_PROJECTS_PERMISSION, type AskContext } from "../../tools/reach.ts";
-import type { V2Registration } from "./tools.ts";
+import type { V2Registration } from "./types.ts";
 
 type Ask = NonNullable<AskContext["ask"]>;
 type AskInput = Parameters<Ask>[0];

@@ -10,11 +10,7 @@ import type { HookDeps } from "../../hooks/deps.ts";
 import { chartOfSession, checkpointView } from "../../hooks/session-chart.ts";
 import { SessionFacts } from "../../hooks/sessions.ts";
 import { systemBlocks } from "../../hooks/system.ts";
-
-/** What `hook` resolves to. */
-export interface Registration {
-  dispose(): Promise<void>;
-}
+import type { V2Registration } from "./types.ts";
 
 interface SystemPart {
   type: string;
@@ -37,8 +33,8 @@ export interface CompactionEvent extends ContextEvent {
 }
 
 export interface SessionHookDomain {
-  hook(name: "context", callback: (event: ContextEvent) => Promise<void>): Promise<Registration>;
-  hook(name: "compaction", callback: (event: CompactionEvent) => Promise<void>): Promise<Registration>;
+  hook(name: "context", callback: (event: ContextEvent) => Promise<void>): Promise<V2Registration>;
+  hook(name: "compaction", callback: (event: CompactionEvent) => Promise<void>): Promise<V2Registration>;
 }
 
 /** The newest message the summarizer was handed: the chart covers the history up to it. */
@@ -50,7 +46,7 @@ function lastMessageId(messages: ContextEvent["messages"]): string | undefined {
   return undefined;
 }
 
-export async function registerSessionHooks(domain: SessionHookDomain, deps: HookDeps): Promise<Registration[]> {
+export async function registerSessionHooks(domain: SessionHookDomain, deps: HookDeps): Promise<V2Registration[]> {
   const sessions = new SessionFacts(deps.source, deps.log);
   const guard = async (hook: string, run: () => Promise<void>): Promise<void> => {
     try {

@@ -28,6 +28,7 @@ import { withoutSchemaDialect } from "../../tools/definition.ts";
 import { isHostRefusal } from "../../tools/reach.ts";
 import { unexpectedFailure } from "../../tools/run.ts";
 import type { V2ToolContext } from "./tool-context.ts";
+import type { V2Registration } from "./types.ts";
 
 const z = tools.schema;
 
@@ -50,10 +51,6 @@ export interface V2ToolInfo {
 
 export interface V2ToolEditor {
   add(tool: V2ToolInfo): void;
-}
-
-export interface V2Registration {
-  readonly dispose: () => Promise<void>;
 }
 
 /** `ctx.tool` of the OpenCode 2 plugin context, as far as registering goes. */
