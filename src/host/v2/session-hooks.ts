@@ -46,7 +46,8 @@ function lastMessageId(messages: ContextEvent["messages"]): string | undefined {
   return undefined;
 }
 
-export async function registerSessionHooks(domain: SessionHookDomain, deps: HookDeps): Promise<V2Registration[]> {
+/** `onSession` hears each session a hook runs for, before the hook reads its history. */
+export async function registerSessionHooks(domain: SessionHookDomain, deps: HookDeps, onSession: (sessionId: string) => void = () => {}): Promise<V2Registration[]> {
   const sessions = new SessionFacts(deps.source, deps.log);
   const guard = async (hook: string, run: () => Promise<void>): Promise<void> => {
     try {
@@ -58,6 +59,7 @@ export async function registerSessionHooks(domain: SessionHookDomain, deps: Hook
 
   const context = await domain.hook("context", (event) =>
     guard("context", async () => {
+      onSession(event.sessionID);
       if (event.kind !== undefined && event.kind !== "primary") return;
       sessions.observeAgent(event.sessionID, event.agent);
       const texts = event.system.map((part) => (typeof part?.text === "string" ? part.text : ""));
@@ -69,6 +71,7 @@ export async function registerSessionHooks(domain: SessionHookDomain, deps: Hook
 
   const compaction = await domain.hook("compaction", (event) =>
     guard("compaction", async () => {
+      onSession(event.sessionID);
       // Another plugin answered first (hooks run in registration order): its summary stands.
       if (event.result !== undefined || !deps.config().context_charting.enable) return;
       const sessionId = event.sessionID;
