@@ -86,6 +86,12 @@ export interface HistoryMessage {
   id: string;
   sessionId: string;
   role: Role;
+  /**
+   * The message's place in its session when the host records one that its ids may not follow (a
+   * sequence number); undefined when the ids sort in creation order. All of a session's messages
+   * have one or none.
+   */
+  position?: number;
   /** Epoch milliseconds; undefined when the host stored none. */
   created?: number;
   completed?: number;
