@@ -102,6 +102,11 @@ export interface HistoryMessage {
   error?: { name: string; message?: string };
   /** Synthetic user message the host adds after an auto compaction. */
   compactionContinue?: boolean;
+  /**
+   * A user-role message the host wrote rather than the person's prompt (injected context, a
+   * skill's text, a shell command the person ran): it belongs to the turn it falls in.
+   */
+  hostWritten?: boolean;
   parts: HistoryPart[];
 }
 

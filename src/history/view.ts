@@ -18,9 +18,9 @@ export interface SessionView {
   self: boolean;
 }
 
-/** A user message opens a turn unless the host wrote it (the auto-compaction "Continue…"). */
+/** A user message opens a turn unless the host wrote it (the auto-compaction "Continue…", injected context). */
 export function startsTurn(message: HistoryMessage): boolean {
-  return message.role === "user" && !message.compactionContinue;
+  return message.role === "user" && !message.compactionContinue && !message.hostWritten;
 }
 
 function chronological(messages: readonly HistoryMessage[]): HistoryMessage[] {
