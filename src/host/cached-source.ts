@@ -61,7 +61,7 @@ function estimateBytes(message: HistoryMessage): number {
 }
 
 function sameStamp(a: SessionStamp, b: SessionStamp): boolean {
-  return a.seq === b.seq && a.rows === b.rows;
+  return a.seq === b.seq && a.rows === b.rows && a.count === b.count && a.updated === b.updated;
 }
 
 function newestFirst(raw: unknown[], decode: (raw: unknown) => SessionInfo | undefined): SessionInfo[] {
