@@ -20,7 +20,8 @@ const REQUIRED_COLUMNS: Record<string, string[]> = {
   session_message: ["id", "session_id", "type", "seq", "time_created", "time_updated", "data"],
 };
 
-const SESSION_COLUMNS = "id, project_id, parent_id, title, directory, agent, time_created, time_updated";
+/** The session_v2 columns a V2SessionRow holds. */
+export const V2_SESSION_COLUMNS = "id, project_id, parent_id, title, directory, agent, time_created, time_updated";
 const MESSAGE_COLUMNS = "id, type, seq, time_created, time_updated, data";
 
 /** Missing tables or columns of OpenCode 2's history, as text; empty when the schema is one we read. */
@@ -124,9 +125,9 @@ export function v2ReaderOver(db: Database, projectId: string): V2Reader {
   const rowFacts = db.query("SELECT count(*) AS n, coalesce(max(time_updated), 0) AS u FROM session_message WHERE session_id = ?");
   const changedRows = db.query("SELECT id FROM session_message WHERE session_id = ?1 AND (seq > ?2 OR time_updated >= ?3)");
   const newRows = db.query("SELECT count(*) AS n FROM session_message WHERE session_id = ?1 AND seq > ?2");
-  const sessionsOf = db.query(`SELECT ${SESSION_COLUMNS} FROM session_v2 WHERE project_id = ?`);
-  const allSessions = db.query(`SELECT ${SESSION_COLUMNS} FROM session_v2`);
-  const sessionById = db.query(`SELECT ${SESSION_COLUMNS} FROM session_v2 WHERE id = ?`);
+  const sessionsOf = db.query(`SELECT ${V2_SESSION_COLUMNS} FROM session_v2 WHERE project_id = ?`);
+  const allSessions = db.query(`SELECT ${V2_SESSION_COLUMNS} FROM session_v2`);
+  const sessionById = db.query(`SELECT ${V2_SESSION_COLUMNS} FROM session_v2 WHERE id = ?`);
   /** The last stamp per session, kept while neither its event sequence nor its newest row moved. */
   const stamps = new Map<string, SessionStamp>();
 
