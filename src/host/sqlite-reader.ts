@@ -169,8 +169,11 @@ export interface SqliteReader extends MessageReads {
   close(): void;
 }
 
-/** Opens the first known-schema database holding `probeSessionId`, or explains why none fits. */
-export async function openSqliteReader(dir: string, probeSessionId: string): Promise<SqliteReader | string> {
+/**
+ * Opens the first database in `dir` that `accept` takes (it answers what it made of the open
+ * database, or why it will not read it, and the database is closed); or explains why none fits.
+ */
+export async function openFirst<T>(dir: string, accept: (db: Database) => T | string): Promise<T | string> {
   const candidates = candidateDatabases(dir);
   if (candidates.length === 0) return `no database in ${whereLooked(dir)}`;
   const reasons: string[] = [];
@@ -179,24 +182,26 @@ export async function openSqliteReader(dir: string, probeSessionId: string): Pro
     try {
       db = await openReadOnly(path);
       if (!db) return "not running in Bun";
-      const problems = schemaProblems(db);
-      if (problems.length > 0) {
-        reasons.push(`${path}: unknown schema (${problems.join(", ")})`);
-        db.close();
-        continue;
-      }
-      if (!db.query("SELECT 1 FROM session WHERE id = ?").get(probeSessionId)) {
-        reasons.push(`${path}: does not hold session ${probeSessionId}`);
-        db.close();
-        continue;
-      }
-      return readerOver(db);
+      const accepted = accept(db);
+      if (typeof accepted !== "string") return accepted;
+      reasons.push(`${path}: ${accepted}`);
+      db.close();
     } catch (error) {
       reasons.push(`${path}: ${error instanceof Error ? error.message : String(error)}`);
       db?.close();
     }
   }
   return reasons.join("; ");
+}
+
+/** Opens the first known-schema database holding `probeSessionId`, or explains why none fits. */
+export function openSqliteReader(dir: string, probeSessionId: string): Promise<SqliteReader | string> {
+  return openFirst(dir, (db) => {
+    const problems = schemaProblems(db);
+    if (problems.length > 0) return `unknown schema (${problems.join(", ")})`;
+    if (!db.query("SELECT 1 FROM session WHERE id = ?").get(probeSessionId)) return `does not hold session ${probeSessionId}`;
+    return readerOver(db);
+  });
 }
 
 export function readerOver(db: Database): SqliteReader {

@@ -5,9 +5,8 @@
 // Defensive like the 1.x mapper: the shapes moved between 2.0.x builds, nothing here throws.
 
 import type { HistoryMessage, HistoryPart, SessionInfo, ToolStatus } from "../../history/types.ts";
+import { number, object, string, type Json } from "../json-fields.ts";
 import type { HostDecode } from "../reader.ts";
-
-type Json = Record<string, unknown>;
 
 /** One `session_message` row as the OpenCode 2 reader returns it. */
 export interface V2MessageRow {
@@ -32,18 +31,6 @@ export interface V2SessionRow {
   agent: string | null;
   time_created: number | null;
   time_updated: number | null;
-}
-
-function object(value: unknown): Json | undefined {
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Json) : undefined;
-}
-
-function string(value: unknown): string | undefined {
-  return typeof value === "string" ? value : undefined;
-}
-
-function number(value: unknown): number | undefined {
-  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
 }
 
 function array(value: unknown): unknown[] {

@@ -10,7 +10,7 @@
 // assistant message) and removals (a revert).
 
 import { checkpoint, type HistoryReader, type ReadOptions, type SessionStamp } from "../reader.ts";
-import { candidateDatabases, nextPartsMessages, openReadOnly, whereLooked, type Database } from "../sqlite-reader.ts";
+import { nextPartsMessages, openFirst, type Database } from "../sqlite-reader.ts";
 import { storeGeneration, tableColumns } from "../store-generation.ts";
 import type { V2MessageRow, V2SessionRow } from "./map.ts";
 
@@ -75,34 +75,14 @@ export interface V2Reader extends HistoryReader<V2MessageRow> {
  * Opens the first OpenCode 2 store in `dir` (or the one OPENCODE_DB names) that holds
  * `probeSessionId`, scoped to `projectId` or else the probe session's project; or says why none fits.
  */
-export async function openV2Reader(dir: string, probeSessionId: string, projectId?: string): Promise<V2Reader | string> {
-  const candidates = candidateDatabases(dir);
-  if (candidates.length === 0) return `no database in ${whereLooked(dir)}`;
-  const reasons: string[] = [];
-  for (const path of candidates) {
-    let db: Database | undefined;
-    try {
-      db = await openReadOnly(path);
-      if (!db) return "not running in Bun";
-      const why = v2StoreProblem(db);
-      if (why) {
-        reasons.push(`${path}: ${why}`);
-        db.close();
-        continue;
-      }
-      const probe = db.query("SELECT project_id FROM session_v2 WHERE id = ?").get(probeSessionId) as { project_id: string } | null;
-      if (!probe) {
-        reasons.push(`${path}: does not hold session ${probeSessionId}`);
-        db.close();
-        continue;
-      }
-      return v2ReaderOver(db, projectId ?? probe.project_id);
-    } catch (error) {
-      reasons.push(`${path}: ${error instanceof Error ? error.message : String(error)}`);
-      db?.close();
-    }
-  }
-  return reasons.join("; ");
+export function openV2Reader(dir: string, probeSessionId: string, projectId?: string): Promise<V2Reader | string> {
+  return openFirst(dir, (db) => {
+    const why = v2StoreProblem(db);
+    if (why) return why;
+    const probe = db.query("SELECT project_id FROM session_v2 WHERE id = ?").get(probeSessionId) as { project_id: string } | null;
+    if (!probe) return `does not hold session ${probeSessionId}`;
+    return v2ReaderOver(db, projectId ?? probe.project_id);
+  });
 }
 
 /** Why this open store cannot be read as OpenCode 2's history, or undefined when it can. */
