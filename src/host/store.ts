@@ -7,58 +7,14 @@
 import type { SessionInfo } from "../history/types.ts";
 import { fileBytes } from "./file-bytes.ts";
 import { V1_DECODE } from "./map.ts";
-import type { HistoryReader, HostDecode, MessageReads, SessionStamp } from "./reader.ts";
+import type { HistoryReader } from "./reader.ts";
+import type { Store } from "./store-shape.ts";
 import { candidateDatabases, openReadOnly, readerOver, whereLooked, type Database } from "./sqlite-reader.ts";
-import { storeGeneration, tableColumns, type StoreGeneration } from "./store-generation.ts";
+import { storeGeneration, tableColumns } from "./store-generation.ts";
 import { v2SchemaProblems } from "./v2/sqlite-reader.ts";
 import { v2StoreOver } from "./v2/store.ts";
 
-export interface StoreStats {
-  sessions: number;
-  messages: number;
-  /** OpenCode 1.x only: OpenCode 2 keeps a message's parts inside its row. */
-  parts?: number;
-  /** The database file with its write-ahead log. */
-  bytes: number;
-  /** Bytes of message (and part) JSON: what a cold search of everything reads. */
-  dataBytes: number;
-}
-
-/** OpenCode 2 only: the 1.x tables it left in the file, frozen at its first start. */
-export interface LegacyCopy {
-  /** Sessions in the 1.x `session` table. */
-  sessions: number;
-  /** Of those, the ones absent from `session_v2`: written by 1.x after the import, or never imported. */
-  notImported: number;
-  /** The importer's state, kv['migration.v1-v2'].phase, when recorded. */
-  migration?: string;
-}
-
-/** A store's message reads, with the change stamps every generation's store gives. */
-export type StoreReads = MessageReads<unknown> & {
-  stamp(sessionId: string): Promise<SessionStamp>;
-  changedSince(sessionId: string, since: SessionStamp): Promise<string[] | undefined>;
-};
-
-export interface Store {
-  path: string;
-  generation: StoreGeneration;
-  reads: StoreReads;
-  /** The generation's raw shapes into the core's types. */
-  decode: HostDecode<unknown>;
-  /** Every session of every project, in the generation's raw shape (each has `id` and `directory`). */
-  sessions(): unknown[];
-  /** The session holding a message, if the store has it. */
-  sessionOfMessage(messageId: string): string | undefined;
-  /** Bytes of message (and part) JSON per session. */
-  sessionBytes(): Map<string, number>;
-  /** The OpenCode version that last wrote a session (the session table's `version` column), if recorded. */
-  writerVersion(): string | undefined;
-  stats(): StoreStats;
-  /** OpenCode 2 stores holding the 1.x tables too. */
-  legacy?: LegacyCopy;
-  close(): void;
-}
+export type { LegacyCopy, Store, StoreReads, StoreStats } from "./store-shape.ts";
 
 /** Why no store could be opened: no database file, a schema we do not know, or no Bun to read it. */
 export interface StoreProblem {

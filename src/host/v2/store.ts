@@ -6,7 +6,7 @@
 import { fileBytes } from "../file-bytes.ts";
 import type { Database } from "../sqlite-reader.ts";
 import { tableColumns } from "../store-generation.ts";
-import type { LegacyCopy, Store } from "../store.ts";
+import type { LegacyCopy, Store } from "../store-shape.ts";
 import { V2_DECODE } from "./map.ts";
 import { V2_SESSION_COLUMNS, v2ReaderOver } from "./sqlite-reader.ts";
 
