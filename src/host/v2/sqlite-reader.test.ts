@@ -18,6 +18,9 @@ describe("OpenCode 2 reader", () => {
     expect(reads.error).toBeUndefined();
     expect(reads.ids).toEqual(["msg_fork_9", "msg_fork_10", "msg_fork_100", "msg_aaa"]);
     expect(reads.seqs).toEqual([0, 1, 2, 3]);
+    // A pause offered between rows, and a cancelled read stops.
+    expect(reads.pauses).toBe(4);
+    expect(reads.stopped).toBe("cancelled");
     expect(reads.newest).toEqual(["msg_fork_100", "msg_aaa"]);
     expect(reads.one).toMatchObject({ agent: "build", content: [{ type: "text", text: "second" }] });
     expect(reads.missing).toBeNull();

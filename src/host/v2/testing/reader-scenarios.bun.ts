@@ -32,11 +32,17 @@ async function reads(): Promise<unknown> {
   builder.close();
   const reader = await openV2Reader(dir, "ses_a2");
   if (typeof reader === "string") return { error: reader };
-  const all = await reader.readAll("ses_a1", { pause: () => Promise.resolve() });
+  let pauses = 0;
+  const all = await reader.readAll("ses_a1", { pause: () => (pauses++, Promise.resolve()) });
+  const cancelled = new AbortController();
+  cancelled.abort(new Error("cancelled"));
+  const stopped = await reader.readAll("ses_a1", { signal: cancelled.signal }).then(() => "read", (error: Error) => error.message);
   const source = new CachedHistorySource(reader, { checkSize: 20, maxSingleReads: 50, maxBytes: 1 << 24 }, V2_DECODE);
   const result = {
     projectId: reader.projectId,
     ids: all.map((row) => row.id),
+    pauses,
+    stopped,
     seqs: all.map((row) => row.seq),
     newest: (await reader.readNewest("ses_a1", 2)).map((row) => row.id),
     one: (await reader.readOne("ses_a1", "msg_fork_100"))?.data,
