@@ -5,7 +5,8 @@
 // {input, error {type, message}, content?}; tool content is text {text} or file {uri, mime, name?}
 // (packages/schema/src/tool.ts@0f131b3e). Shell output is {output, cursor, size, truncated}
 // (packages/schema/src/shell.ts@3ece701d). Compaction and the live context: packages/core/src/
-// session/compaction.ts@031a4a9c (`recent` is a text copy of the newest messages) and
+// session/compaction.ts@031a4a9c (`recent` is a text copy of the newest messages; a user message's
+// `skills` are {name, text?}, their text sent to the model) and
 // packages/core/src/session/history.ts@008d5715 (the runner's messages start at the latest
 // completed compaction's seq).
 import { describe, expect, it } from "vitest";
@@ -22,8 +23,13 @@ function row(type: string, data: Record<string, unknown>, messageId = `msg_v2${S
 const map = (r: V2MessageRow) => mapV2Message(r, "ses_v2");
 
 describe("OpenCode 2 message rows", () => {
-  it("a user prompt: its text, files and agents, with the row's seq as its position", () => {
-    const r = row("user", { text: "Fix the limiter", files: [{ uri: "file:///p/src/a.ts", mime: "text/plain", name: "a.ts" }, { uri: "data:image/png;base64,xx", mime: "image/png" }], agents: [{ name: "review" }] });
+  it("a user prompt: its text, files, agents and activated skills, with the row's seq as its position", () => {
+    const r = row("user", {
+      text: "Fix the limiter",
+      files: [{ uri: "file:///p/src/a.ts", mime: "text/plain", name: "a.ts" }, { uri: "data:image/png;base64,xx", mime: "image/png" }],
+      agents: [{ name: "review" }],
+      skills: [{ name: "deploy", text: "How to deploy" }, { name: "empty" }],
+    });
     const message = map(r)!;
     expect(message).toMatchObject({ id: r.id, sessionId: "ses_v2", role: "user", position: r.seq, created: (r.data!.time as { created: number }).created });
     expect(message.parts).toMatchObject([
@@ -31,7 +37,9 @@ describe("OpenCode 2 message rows", () => {
       { kind: "file", mime: "text/plain", filename: "a.ts", url: "file:///p/src/a.ts", path: "/p/src/a.ts" },
       { kind: "file", mime: "image/png", url: undefined },
       { kind: "agent", name: "review" },
+      { kind: "text", text: "How to deploy", synthetic: true },
     ]);
+    expect(messagePreview(message, 80)).toBe("Fix the limiter");
     expect(buildView("ses_v2", [message], false).turnNumbers).toEqual([1]);
   });
 

@@ -120,6 +120,11 @@ function userParts(messageId: string, data: Json): HistoryPart[] {
     const name = string(object(raw)?.name);
     if (name) parts.push({ kind: "agent", id: partId(messageId, `agent${index}`), name });
   });
+  // Skills the prompt activated: their text went to the model with it, not typed by the person.
+  array(data.skills).forEach((raw, index) => {
+    const text = string(object(raw)?.text);
+    if (text) parts.push({ kind: "text", id: partId(messageId, `skill${index}`), text, synthetic: true });
+  });
   return parts;
 }
 
