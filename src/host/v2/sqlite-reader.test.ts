@@ -72,7 +72,8 @@ describe("store generation", () => {
     expect(verdicts.unknown).toMatch(/^unknown schema \(.*table session missing/);
   });
 
-  it("the OpenCode 2 reader refuses a 1.x store, saying why", () => {
+  it("the OpenCode 2 reader refuses a 1.x store, and OpenCode 2 tables lacking a column it reads, saying why", () => {
     expect(verdicts.v2ReaderOn1x).toMatch(/an OpenCode 1\.x store \(no session_v2 table\)$/);
+    expect(verdicts.v2WithoutColumn).toMatch(/unknown OpenCode 2 schema \(session_v2\.agent missing\)$/);
   });
 });

@@ -5,7 +5,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CachedHistorySource } from "../../cached-source.ts";
-import { openReadOnly } from "../../sqlite-reader.ts";
+import { openReadOnly, type Database } from "../../sqlite-reader.ts";
 import { storeGeneration } from "../../store-generation.ts";
 import { answer } from "../../testing/run-in-bun.ts";
 import { V2_DECODE } from "../map.ts";
@@ -108,19 +108,27 @@ async function generations(): Promise<unknown> {
       out.v2ReaderOn1x = typeof refused === "string" ? refused : "opened";
     }
   }
-  const empty = mkdtempSync(join(tmpdir(), "engram-v2-empty-"));
-  out.unknown = await (async () => {
-    const specifier = "bun:sqlite";
-    const { Database } = (await import(/* @vite-ignore */ specifier)) as { Database: new (path: string) => { exec(sql: string): void; close(): void } };
-    const raw = new Database(join(empty, "opencode.db"));
-    raw.exec("CREATE TABLE something (id text)");
-    raw.close();
-    const opened = (await openReadOnly(join(empty, "opencode.db")))!;
-    const verdict = storeGeneration(opened);
-    opened.close();
-    return verdict;
-  })();
+  out.unknown = await rawStore("CREATE TABLE something (id text)", async (db) => storeGeneration(db));
+  // OpenCode 2's tables without a column the reader needs.
+  out.v2WithoutColumn = await rawStore(
+    "CREATE TABLE session_v2 (id text, project_id text, parent_id text, title text, directory text, time_created integer, time_updated integer); CREATE TABLE session_message (id text, session_id text, type text, seq integer, time_created integer, time_updated integer, data text)",
+    async (_, dir) => String(await openV2Reader(dir, "ses_x")),
+  );
   return out;
+}
+
+/** A store written by hand (`sql`), read back through `read`. */
+async function rawStore(sql: string, read: (db: Database, dir: string) => Promise<string>): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), "engram-v2-raw-"));
+  const specifier = "bun:sqlite";
+  const module = (await import(/* @vite-ignore */ specifier)) as { Database: new (path: string) => { exec(sql: string): void; close(): void } };
+  const raw = new module.Database(join(dir, "opencode.db"));
+  raw.exec(sql);
+  raw.close();
+  const db = (await openReadOnly(join(dir, "opencode.db")))!;
+  const verdict = await read(db, dir);
+  db.close();
+  return verdict;
 }
 
 const SCENARIOS: Record<string, () => Promise<unknown>> = { reads, refresh, generations };
