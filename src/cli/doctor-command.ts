@@ -8,7 +8,8 @@ import { configFiles, globalConfigDir, loadConfig } from "../config/load.ts";
 import { parseJsonc } from "../config/jsonc.ts";
 import { resolveConfig } from "../config/validate.ts";
 import { CachedHistorySource } from "../host/cached-source.ts";
-import { isStoreProblem, openStore, storeReader, type Store } from "../host/store.ts";
+import { isStoreProblem, openStore, storeReader, storeSessions, type Store } from "../host/store.ts";
+import { GENERATION_NAMES } from "../host/store-generation.ts";
 import { createSearchService } from "../search/service.ts";
 import { toolVisibility } from "../history/tool-visibility.ts";
 import { UsageError, type Parsed } from "./argv.ts";
@@ -52,8 +53,8 @@ function runtimeCheck(): Check {
 /** Times a cold keyword search over the newest sessions (up to SAMPLE_BYTES) and scales it. */
 async function coldSearchCost(store: Store, root: string): Promise<string[]> {
   const bytes = store.sessionBytes();
-  const sessions = store.sessions() as { id: string; directory?: string; time?: { updated?: number } }[];
-  sessions.sort((a, b) => (b.time?.updated ?? 0) - (a.time?.updated ?? 0));
+  const sessions = storeSessions(store);
+  sessions.sort((a, b) => (b.updated ?? 0) - (a.updated ?? 0));
   const sample = new Set<string>();
   let sampled = 0;
   for (const session of sessions) {
@@ -67,7 +68,7 @@ async function coldSearchCost(store: Store, root: string): Promise<string[]> {
   const config = loadConfig([globalConfigDir(), root]).config;
   const timed = { ...config, search: { ...config.search, project_time_budget_ms: 10 * 60_000 } };
   const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
-  const source = new CachedHistorySource(storeReader(store, (session) => sample.has(session.id)), { checkSize: 20, maxSingleReads: 50, maxBytes: config.store.cache_bytes });
+  const source = new CachedHistorySource(storeReader(store, (session) => sample.has(session.id)), { checkSize: 20, maxSingleReads: 50, maxBytes: config.store.cache_bytes }, store.decode);
   const service = createSearchService({ source, config: () => timed, visibility: () => visibility });
   const started = performance.now();
   await service.search({ query: PROBE_QUERY, callerSessionId: "", scope: "project", types: ["text", "tool"], limit: 10 });
@@ -82,6 +83,34 @@ async function coldSearchCost(store: Store, root: string): Promise<string[]> {
     `estimate: this project (${size(project)}) ≈ ${(project / rate).toFixed(1)} s, every project (${size(total)}) ≈ ${(total / rate).toFixed(1)} s`,
     budget,
   ];
+}
+
+/** Who last wrote a session: on 1.x, a version other than the tested one is worth a look. */
+function writerCheck(store: Store): Check {
+  const version = store.writerVersion();
+  const tested = testedHostVersion();
+  if (store.generation === "opencode-2") {
+    const built = `this plugin reads OpenCode 2 stores as OpenCode's source describes them${tested ? `; it is tested on a real host with ${tested}` : ""}`;
+    return { name: "written by", status: "ok", detail: [version ? `OpenCode ${version} (${built})` : `no session records an OpenCode version (${built})`] };
+  }
+  return {
+    name: "written by",
+    status: version && tested && version !== tested ? "warn" : "ok",
+    detail: [version ? `OpenCode ${version}${tested ? ` (this plugin is tested with ${tested})` : ""}` : "no session records an OpenCode version"],
+  };
+}
+
+/** The 1.x tables an OpenCode 2 store still holds: not its history, but they tell what it lacks. */
+function legacyCheck(legacy: NonNullable<Store["legacy"]>): Check {
+  const migration = legacy.migration ? `; its import of them is at phase "${legacy.migration}" (kv migration.v1-v2)` : "; no import state recorded (kv migration.v1-v2)";
+  const detail = [`the 1.x tables (session, message, part) are a frozen copy: OpenCode 2 reads and writes only session_v2 and session_message${migration}`];
+  if (legacy.notImported === 0) detail.push(`all ${legacy.sessions} 1.x sessions are in OpenCode 2's tables`);
+  else {
+    detail.push(
+      `${legacy.notImported} of the ${legacy.sessions} 1.x sessions were never imported into OpenCode 2: neither OpenCode 2 nor this plugin there sees them (sessions OpenCode 1.x wrote after the import are among them)`,
+    );
+  }
+  return { name: "1.x tables", status: legacy.notImported > 0 ? "warn" : "ok", detail };
 }
 
 function opencodeConfigCheck(root: string): Check {
@@ -141,23 +170,18 @@ export async function doctorCommand(parsed: Parsed, ctx: CommandContext): Promis
     checks.push({ name: "store", status: "fail", detail: [store.message, ...hint] });
   }
   else {
-    checks.push({ name: "store", status: "ok", detail: [`${store.path} (schema known, opened read-only)`] });
-    const version = store.writerVersion();
-    const tested = testedHostVersion();
-    checks.push({
-      name: "written by",
-      status: version && tested && version !== tested ? "warn" : "ok",
-      detail: [version ? `OpenCode ${version}${tested ? ` (this plugin is tested with ${tested})` : ""}` : "no session records an OpenCode version"],
-    });
+    checks.push({ name: "store", status: "ok", detail: [`${store.path} (${GENERATION_NAMES[store.generation]} store, schema known, opened read-only)`] });
+    if (store.legacy) checks.push(legacyCheck(store.legacy));
+    checks.push(writerCheck(store));
     const stats = store.stats();
-    const mine = (store.sessions() as { directory?: string }[]).filter((session) => inProject(session, root)).length;
+    const mine = storeSessions(store).filter((session) => inProject(session, root)).length;
     io.progress("measuring a cold search…");
     const cost = await coldSearchCost(store, root);
     io.progress(undefined);
     checks.push({
       name: "history",
       status: "ok",
-      detail: [`${stats.sessions} sessions (${mine} in ${root}), ${stats.messages} messages, ${stats.parts} parts, ${size(stats.bytes)} on disk`, ...cost],
+      detail: [`${stats.sessions} sessions (${mine} in ${root}), ${stats.messages} messages, ${stats.parts !== undefined ? `${stats.parts} parts, ` : ""}${size(stats.bytes)} on disk`, ...cost],
     });
     store.close();
   }

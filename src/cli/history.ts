@@ -33,7 +33,7 @@ export interface History {
   /** Config problems, for one warning. */
   configProblems: string[];
   visibility: ToolVisibility;
-  source: CachedHistorySource;
+  source: CachedHistorySource<unknown>;
   search: SearchService;
   /** Called with (sessions read, sessions to read) as searches load sessions. */
   onLoad?: (loaded: number) => void;
@@ -56,7 +56,7 @@ export async function openHistory(options: { dataDir?: string; project?: string 
   const config: EngramConfig = { ...loaded.config, search: { ...loaded.config.search, project_time_budget_ms: CLI_SEARCH_BUDGET_MS } };
   const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
   const reader = storeReader(store, (session) => typeof session.directory === "string" && inProject({ directory: session.directory }, root));
-  const source = new CachedHistorySource(reader, { checkSize: 20, maxSingleReads: 50, maxBytes: config.store.cache_bytes });
+  const source = new CachedHistorySource(reader, { checkSize: 20, maxSingleReads: 50, maxBytes: config.store.cache_bytes }, store.decode);
   const history: History = {
     store,
     root,

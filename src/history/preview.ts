@@ -12,6 +12,7 @@ function label(message: HistoryMessage): string {
   const parts = message.parts;
   if (message.role === "user") {
     if (message.compactionContinue) return "[continue after compaction]";
+    if (message.hostWritten) return parts.some((part) => part.kind === "tool") ? "[command run by the user]" : "[added by the host]";
     if (parts.some((part) => part.kind === "compaction")) return "[compaction request]";
     const subtask = parts.find((part) => part.kind === "subtask");
     if (subtask) return subtask.description ? `[subtask request] ${subtask.description}` : "[subtask request]";

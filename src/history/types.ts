@@ -86,6 +86,12 @@ export interface HistoryMessage {
   id: string;
   sessionId: string;
   role: Role;
+  /**
+   * The message's place in its session when the host records one that its ids may not follow (a
+   * sequence number); undefined when the ids sort in creation order. All of a session's messages
+   * have one or none.
+   */
+  position?: number;
   /** Epoch milliseconds; undefined when the host stored none. */
   created?: number;
   completed?: number;
@@ -96,6 +102,11 @@ export interface HistoryMessage {
   error?: { name: string; message?: string };
   /** Synthetic user message the host adds after an auto compaction. */
   compactionContinue?: boolean;
+  /**
+   * A user-role message the host wrote rather than the person's prompt (injected context, a
+   * skill's text, a shell command the person ran): it belongs to the turn it falls in.
+   */
+  hostWritten?: boolean;
   parts: HistoryPart[];
 }
 

@@ -1,12 +1,14 @@
 // A session's messages as one tool call sees them: deduplicated, chronological, turn-numbered,
 // and, for the calling session's own view, cut where the model's live context begins.
 
-import { byId, lowerBoundById } from "./id-order.ts";
+import { messageIndex, inSessionOrder } from "./message-order.ts";
 import type { HistoryMessage } from "./types.ts";
+
+export { messageIndex };
 
 export interface SessionView {
   sessionId: string;
-  /** Every stored message, one per id, in id order (which is chronological): `messageIndex` finds one. */
+  /** Every stored message, one per id, in session order (chronological): `messageIndex` finds one. */
   messages: HistoryMessage[];
   /** Turn number of each message (same index); 0 for messages before the first user turn. */
   turnNumbers: number[];
@@ -16,19 +18,19 @@ export interface SessionView {
   self: boolean;
 }
 
-/** A user message opens a turn unless the host wrote it (the auto-compaction "Continue…"). */
+/** A user message opens a turn unless the host wrote it (the auto-compaction "Continue…", injected context). */
 export function startsTurn(message: HistoryMessage): boolean {
-  return message.role === "user" && !message.compactionContinue;
+  return message.role === "user" && !message.compactionContinue && !message.hostWritten;
 }
 
 function chronological(messages: readonly HistoryMessage[]): HistoryMessage[] {
   const latestById = new Map<string, HistoryMessage>();
   for (const message of messages) latestById.set(message.id, message);
   const unique = [...latestById.values()];
-  // Host ids sort in creation order; pages may arrive in any order.
+  // Pages may arrive in any order.
   for (let i = 1; i < unique.length; i++) {
-    if (unique[i - 1]!.id > unique[i]!.id) {
-      unique.sort(byId);
+    if (inSessionOrder(unique[i - 1]!, unique[i]!) > 0) {
+      unique.sort(inSessionOrder);
       break;
     }
   }
@@ -36,23 +38,13 @@ function chronological(messages: readonly HistoryMessage[]): HistoryMessage[] {
 }
 
 /**
- * Position of the message with this id in messages sorted by id, by binary search. A view keeps
- * no map from ids to positions: project scope keeps a view per session it searched, and in the
- * host's Bun such a map of a 329-message session held 46 KB (13 MB for the bench's 200 sessions).
- */
-export function messageIndex(messages: readonly HistoryMessage[], id: string): number | undefined {
-  const at = lowerBoundById(messages, id);
-  return messages[at]?.id === id ? at : undefined;
-}
-
-/**
- * Where the model's live context starts after a compaction: the last user message holding a
- * compaction part, or its tail_start_id when the host kept a verbatim tail before it.
+ * Where the model's live context starts after a compaction: the last message holding a compaction
+ * part (the request, or the compaction itself where the host stores it as one message), or its
+ * tail_start_id when the host kept a verbatim tail before it.
  */
 export function liveContextStart(messages: readonly HistoryMessage[]): number {
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i]!;
-    if (message.role !== "user") continue;
     const compaction = message.parts.find((part) => part.kind === "compaction");
     if (!compaction) continue;
     const tail = compaction.tailStartId !== undefined ? messageIndex(messages, compaction.tailStartId) : undefined;

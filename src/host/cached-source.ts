@@ -11,7 +11,7 @@ import type { HistorySource, LoadOptions } from "./source.ts";
 import { V1_DECODE } from "./map.ts";
 import { checkpoint, type HistoryReader, type HostDecode, type RawMessage, type ReadOptions, type SessionStamp } from "./reader.ts";
 import { sameMessage } from "./equal.ts";
-import { byId } from "../history/id-order.ts";
+import { inSessionOrder } from "../history/message-order.ts";
 import { withChanges } from "./message-list.ts";
 
 export interface CachedSourceOptions {
@@ -61,7 +61,7 @@ function estimateBytes(message: HistoryMessage): number {
 }
 
 function sameStamp(a: SessionStamp, b: SessionStamp): boolean {
-  return a.seq === b.seq && a.rows === b.rows;
+  return a.seq === b.seq && a.rows === b.rows && a.count === b.count && a.updated === b.updated;
 }
 
 function newestFirst(raw: unknown[], decode: (raw: unknown) => SessionInfo | undefined): SessionInfo[] {
@@ -256,16 +256,16 @@ export class CachedHistorySource<Raw = RawMessage> implements HistorySource {
     entry.dirty = new Set();
     const current = new Map(entry.messages.map((message) => [message.id, message]));
     const newest = this.mapAll(sessionId, await this.reader.readNewest(sessionId, this.options.checkSize));
-    const oldestNewId = newest[0]?.id;
-    const cachedNewestId = entry.messages[entry.messages.length - 1]?.id;
+    const oldestNew = newest[0];
+    const cachedNewest = entry.messages[entry.messages.length - 1];
     // A full page whose oldest message is unknown and newer than the cache: we missed more than a page.
-    if (newest.length >= this.options.checkSize && oldestNewId && !current.has(oldestNewId) && (!cachedNewestId || oldestNewId > cachedNewestId)) {
+    if (newest.length >= this.options.checkSize && oldestNew && !current.has(oldestNew.id) && (!cachedNewest || inSessionOrder(oldestNew, cachedNewest) > 0)) {
       return this.readAll(sessionId, read);
     }
     const inPage = new Set(newest.map((message) => message.id));
     // Cached messages inside the page's range that the page lacks were removed (revert).
-    if (oldestNewId !== undefined) {
-      for (const message of entry.messages) if (message.id >= oldestNewId && !inPage.has(message.id)) current.delete(message.id);
+    if (oldestNew !== undefined) {
+      for (const message of entry.messages) if (inSessionOrder(message, oldestNew) >= 0 && !inPage.has(message.id)) current.delete(message.id);
     }
     for (const message of newest) {
       const cached = current.get(message.id);
@@ -273,7 +273,7 @@ export class CachedHistorySource<Raw = RawMessage> implements HistorySource {
       dirty.delete(message.id);
     }
     for (const messageId of dirty) if (current.has(messageId)) await this.reread(sessionId, messageId, current);
-    return [...current.values()].sort(byId);
+    return [...current.values()].sort(inSessionOrder);
   }
 
   private store(sessionId: string, messages: HistoryMessage[], stamp: SessionStamp | undefined): void {

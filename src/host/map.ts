@@ -2,21 +2,8 @@
 // so every field is checked, unknown part types are skipped, and nothing here throws.
 
 import type { HistoryMessage, HistoryPart, SessionInfo, ToolStatus } from "../history/types.ts";
+import { number, object, string } from "./json-fields.ts";
 import type { HostDecode } from "./reader.ts";
-
-type Json = Record<string, unknown>;
-
-function object(value: unknown): Json | undefined {
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Json) : undefined;
-}
-
-function string(value: unknown): string | undefined {
-  return typeof value === "string" ? value : undefined;
-}
-
-function number(value: unknown): number | undefined {
-  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
-}
 
 const TOOL_STATUSES = new Set<ToolStatus>(["pending", "running", "completed", "error"]);
 

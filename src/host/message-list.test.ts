@@ -3,10 +3,12 @@ import { describe, expect, it } from "vitest";
 import { user } from "../history/testing/messages.ts";
 import type { HistoryMessage } from "../history/types.ts";
 import { sameMessage } from "./equal.ts";
-import { byId } from "../history/id-order.ts";
+import { inSessionOrder } from "../history/message-order.ts";
 import { withChanges } from "./message-list.ts";
 
-const message = (id: string, text: string): HistoryMessage => ({ ...user(text), id });
+/** Positioned messages sort against their ids (as OpenCode 2's forked rows can). */
+const message = (id: string, text: string, positioned = false): HistoryMessage =>
+  positioned ? { ...user(text), id, position: 1000 - Number(id.slice(4)) } : { ...user(text), id };
 
 /** What a refresh gave before: every message in a map, the re-read ones applied, all sorted. */
 function rebuilt(list: readonly HistoryMessage[], reread: ReadonlyMap<string, HistoryMessage | undefined>): HistoryMessage[] {
@@ -15,7 +17,7 @@ function rebuilt(list: readonly HistoryMessage[], reread: ReadonlyMap<string, Hi
     if (!m) current.delete(id);
     else if (!current.has(id) || !sameMessage(current.get(id)!, m)) current.set(id, m);
   }
-  return [...current.values()].sort(byId);
+  return [...current.values()].sort(inSessionOrder);
 }
 
 describe("withChanges", () => {
@@ -26,14 +28,15 @@ describe("withChanges", () => {
         fc.uniqueArray(id, { maxLength: 30 }),
         fc.array(fc.tuple(id, fc.constantFrom("gone", "same", "other")), { maxLength: 8 }),
         fc.boolean(),
-        (ids, changes, shuffled) => {
-          const sorted = ids.map((i) => message(i, "text")).sort(byId);
+        fc.boolean(),
+        (ids, changes, shuffled, positioned) => {
+          const sorted = ids.map((i) => message(i, "text", positioned)).sort(inSessionOrder);
           const list = shuffled ? [...sorted].reverse() : sorted;
           const reread = new Map<string, HistoryMessage | undefined>();
           for (const [changed, kind] of changes) {
             const cached = list.find((m) => m.id === changed);
             // "same": read again unchanged (an equal copy), or new when not cached.
-            reread.set(changed, kind === "gone" ? undefined : kind === "same" && cached ? { ...cached } : message(changed, kind));
+            reread.set(changed, kind === "gone" ? undefined : kind === "same" && cached ? { ...cached } : message(changed, kind, positioned));
           }
           const got = withChanges(list, reread);
           const expected = rebuilt(list, reread);

@@ -2,46 +2,57 @@
 // rebuilding it: a message appended to a 20,000-message session costs a copy of the list, not a
 // map of every message and a sort.
 
-import { byId, lowerBoundById } from "../history/id-order.ts";
+import { insertionIndex, inSessionOrder, messageIndex } from "../history/message-order.ts";
 import type { HistoryMessage } from "../history/types.ts";
 import { sameMessage } from "./equal.ts";
 
-/** Lists this module made or checked: in id order, one message per id. */
-const inIdOrder = new WeakSet<readonly HistoryMessage[]>();
+/** Lists this module made or checked: in session order, one message per id. */
+const inOrder = new WeakSet<readonly HistoryMessage[]>();
 
-function isInIdOrder(list: readonly HistoryMessage[]): boolean {
-  if (inIdOrder.has(list)) return true;
-  for (let i = 1; i < list.length; i++) if (!(list[i - 1]!.id < list[i]!.id)) return false;
-  inIdOrder.add(list);
+function isInOrder(list: readonly HistoryMessage[]): boolean {
+  if (inOrder.has(list)) return true;
+  const ids = new Set<string>();
+  for (let i = 0; i < list.length; i++) {
+    if (i > 0 && !(inSessionOrder(list[i - 1]!, list[i]!) < 0)) return false;
+    // Strictly ascending ids are distinct; positions are not ids, so a positioned list is checked.
+    if (list[i]!.position !== undefined) {
+      if (ids.has(list[i]!.id)) return false;
+      ids.add(list[i]!.id);
+    }
+  }
+  inOrder.add(list);
   return true;
 }
 
 /**
- * `list` with the re-read messages applied, in id order: a message read again replaces the one of
- * its id unless equal (the cached object stays), a new one is inserted, and an id read as
- * undefined (gone from the store) is removed. A list not in id order is rebuilt and sorted.
+ * `list` with the re-read messages applied, in session order: a message read again replaces the
+ * one of its id unless equal (the cached object stays), a new one is inserted, and an id read as
+ * undefined (gone from the store) is removed. A list not in session order is rebuilt and sorted.
  */
 export function withChanges(list: readonly HistoryMessage[], reread: ReadonlyMap<string, HistoryMessage | undefined>): HistoryMessage[] {
-  if (!isInIdOrder(list)) {
+  if (!isInOrder(list)) {
     const current = new Map(list.map((message) => [message.id, message]));
     for (const [id, message] of reread) {
       const cached = current.get(id);
       if (!message) current.delete(id);
       else if (!cached || !sameMessage(cached, message)) current.set(id, message);
     }
-    const sorted = [...current.values()].sort(byId);
-    inIdOrder.add(sorted);
+    const sorted = [...current.values()].sort(inSessionOrder);
+    inOrder.add(sorted);
     return sorted;
   }
   const out = list.slice();
   for (const [id, message] of reread) {
-    const at = lowerBoundById(out, id);
-    const present = at < out.length && out[at]!.id === id;
+    const at = messageIndex(out, id);
     if (!message) {
-      if (present) out.splice(at, 1);
-    } else if (!present) out.splice(at, 0, message);
-    else if (!sameMessage(out[at]!, message)) out[at] = message;
+      if (at !== undefined) out.splice(at, 1);
+    } else if (at === undefined) out.splice(insertionIndex(out, message), 0, message);
+    else if (inSessionOrder(out[at]!, message) !== 0) {
+      // Its position changed: take it out and put it where it now belongs.
+      out.splice(at, 1);
+      out.splice(insertionIndex(out, message), 0, message);
+    } else if (!sameMessage(out[at]!, message)) out[at] = message;
   }
-  inIdOrder.add(out);
+  inOrder.add(out);
   return out;
 }

@@ -73,10 +73,17 @@ export interface HistoryReader<Raw = RawMessage> extends MessageReads<Raw> {
   close?(): Promise<void>;
 }
 
-/** Cost independent of the session's size: two index lookups. */
+/** Cheap to take: index lookups (OpenCode 1.x); OpenCode 2 adds one scan of the session's row times when its event sequence moved. */
 export interface SessionStamp {
   /** The host's own per-session event sequence: every message and part write the host makes adds one (-1: none yet). */
   seq: number;
-  /** Highest row id of the session's parts: rows written outside the host's events (`opencode import`). */
+  /**
+   * Highest row id of the session's parts (OpenCode 1.x) or highest `seq` of its message rows
+   * (OpenCode 2): rows written outside the host's events (`opencode import`), new rows.
+   */
   rows: number;
+  /** OpenCode 2: how many message rows the session has, so a removal (a revert) is noticed. */
+  count?: number;
+  /** OpenCode 2: the newest `time_updated` of the session's message rows, to find rows rewritten in place. */
+  updated?: number;
 }

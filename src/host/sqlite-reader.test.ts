@@ -1,5 +1,29 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { nextPartsMessages, PARTS_BYTES } from "./sqlite-reader.ts";
+import { candidateDatabases, nextPartsMessages, PARTS_BYTES } from "./sqlite-reader.ts";
+
+describe("candidateDatabases", () => {
+  // The host resolves OPENCODE_DB the same way in 1.18.33 (its bundle) and OpenCode 2
+  // (packages/core/src/database/database.ts@4dba5c9f, anomalyco/opencode): absolute as given,
+  // relative under the data dir, ":memory:" for no file.
+  const dir = mkdtempSync(join(tmpdir(), "engram-candidates-"));
+  for (const name of ["opencode.db", "opencode-beta.db", "custom.db"]) writeFileSync(join(dir, name), "");
+  mkdirSync(join(dir, "elsewhere"));
+  writeFileSync(join(dir, "elsewhere", "mine.db"), "");
+
+  it("opencode.db first, then channel builds' files", () => {
+    expect(candidateDatabases(dir, {})).toEqual([join(dir, "opencode.db"), join(dir, "opencode-beta.db")]);
+  });
+
+  it("only the file OPENCODE_DB names, when it is set", () => {
+    expect(candidateDatabases(dir, { OPENCODE_DB: "custom.db" })).toEqual([join(dir, "custom.db")]);
+    expect(candidateDatabases(dir, { OPENCODE_DB: join(dir, "elsewhere", "mine.db") })).toEqual([join(dir, "elsewhere", "mine.db")]);
+    expect(candidateDatabases(dir, { OPENCODE_DB: "absent.db" })).toEqual([]);
+    expect(candidateDatabases(dir, { OPENCODE_DB: ":memory:" })).toEqual([]);
+  });
+});
 
 describe("nextPartsMessages (messages per parts query of a whole-session read)", () => {
   it("scales the count to the bytes the last query fetched", () => {

@@ -10,7 +10,7 @@
 
 import { existsSync, readdirSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { checkpoint, type MessageReads, type RawMessage, type ReadOptions, type SessionStamp } from "./reader.ts";
 import { SESSION_COLUMNS, sessionJson, type SessionRow } from "./session-rows.ts";
 
@@ -51,8 +51,19 @@ export function dataDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(base, "opencode");
 }
 
-/** opencode.db first, then channel builds' opencode-<channel>.db. */
-export function candidateDatabases(dir: string): string[] {
+/**
+ * The store files to try: the one OPENCODE_DB names (absolute, or relative to the data dir), as
+ * the host itself resolves it (1.18.33 and OpenCode 2 alike); else opencode.db first, then channel
+ * builds' opencode-<channel>.db.
+ */
+export function candidateDatabases(dir: string, env: NodeJS.ProcessEnv = process.env): string[] {
+  const named = env.OPENCODE_DB?.trim();
+  if (named) {
+    // An in-memory store leaves nothing on disk to read.
+    if (named === ":memory:") return [];
+    const path = isAbsolute(named) ? named : join(dir, named);
+    return existsSync(path) ? [path] : [];
+  }
   const out: string[] = [];
   if (existsSync(join(dir, "opencode.db"))) out.push(join(dir, "opencode.db"));
   try {
@@ -61,6 +72,12 @@ export function candidateDatabases(dir: string): string[] {
     // no data dir
   }
   return out;
+}
+
+/** Where candidateDatabases looked, for a message saying it found nothing. */
+export function whereLooked(dir: string, env: NodeJS.ProcessEnv = process.env): string {
+  const named = env.OPENCODE_DB?.trim();
+  return named ? `${dir} (OPENCODE_DB=${named})` : dir;
 }
 
 /** Missing tables or columns, as text; empty when the schema is one we know. */
@@ -152,34 +169,39 @@ export interface SqliteReader extends MessageReads {
   close(): void;
 }
 
-/** Opens the first known-schema database holding `probeSessionId`, or explains why none fits. */
-export async function openSqliteReader(dir: string, probeSessionId: string): Promise<SqliteReader | string> {
+/**
+ * Opens the first database in `dir` that `accept` takes (it answers what it made of the open
+ * database, or why it will not read it, and the database is closed); or explains why none fits.
+ */
+export async function openFirst<T>(dir: string, accept: (db: Database) => T | string): Promise<T | string> {
   const candidates = candidateDatabases(dir);
-  if (candidates.length === 0) return `no database in ${dir}`;
+  if (candidates.length === 0) return `no database in ${whereLooked(dir)}`;
   const reasons: string[] = [];
   for (const path of candidates) {
     let db: Database | undefined;
     try {
       db = await openReadOnly(path);
       if (!db) return "not running in Bun";
-      const problems = schemaProblems(db);
-      if (problems.length > 0) {
-        reasons.push(`${path}: unknown schema (${problems.join(", ")})`);
-        db.close();
-        continue;
-      }
-      if (!db.query("SELECT 1 FROM session WHERE id = ?").get(probeSessionId)) {
-        reasons.push(`${path}: does not hold session ${probeSessionId}`);
-        db.close();
-        continue;
-      }
-      return readerOver(db);
+      const accepted = accept(db);
+      if (typeof accepted !== "string") return accepted;
+      reasons.push(`${path}: ${accepted}`);
+      db.close();
     } catch (error) {
       reasons.push(`${path}: ${error instanceof Error ? error.message : String(error)}`);
       db?.close();
     }
   }
   return reasons.join("; ");
+}
+
+/** Opens the first known-schema database holding `probeSessionId`, or explains why none fits. */
+export function openSqliteReader(dir: string, probeSessionId: string): Promise<SqliteReader | string> {
+  return openFirst(dir, (db) => {
+    const problems = schemaProblems(db);
+    if (problems.length > 0) return `unknown schema (${problems.join(", ")})`;
+    if (!db.query("SELECT 1 FROM session WHERE id = ?").get(probeSessionId)) return `does not hold session ${probeSessionId}`;
+    return readerOver(db);
+  });
 }
 
 export function readerOver(db: Database): SqliteReader {

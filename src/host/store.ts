@@ -1,35 +1,20 @@
 // The host's SQLite store opened read-only without a running host (the command line): every
 // session of every project, any session's messages, and the figures `doctor` reports. Bun only,
-// like the plugin's fast path; opened read-only and query-only, so it can never write.
+// like the plugin's readers; opened read-only and query-only, so it can never write. The store's
+// generation (store-generation.ts) decides which tables are its history: OpenCode 1.x's
+// session/message/part, or OpenCode 2's session_v2/session_message (v2/store.ts), never both.
 
-import { statSync } from "node:fs";
+import type { SessionInfo } from "../history/types.ts";
+import { fileBytes } from "./file-bytes.ts";
+import { V1_DECODE } from "./map.ts";
 import type { HistoryReader } from "./reader.ts";
-import { candidateDatabases, openReadOnly, readerOver, schemaProblems, type Database, type SqliteReader } from "./sqlite-reader.ts";
+import type { Store } from "./store-shape.ts";
+import { candidateDatabases, openReadOnly, readerOver, whereLooked, type Database } from "./sqlite-reader.ts";
+import { storeGeneration, tableColumns } from "./store-generation.ts";
+import { v2SchemaProblems } from "./v2/sqlite-reader.ts";
+import { v2StoreOver } from "./v2/store.ts";
 
-export interface StoreStats {
-  sessions: number;
-  messages: number;
-  parts: number;
-  /** The database file with its write-ahead log. */
-  bytes: number;
-  /** Bytes of message and part JSON: what a cold search of everything reads. */
-  dataBytes: number;
-}
-
-export interface Store {
-  path: string;
-  reader: SqliteReader;
-  /** Every session of every project, in the host's JSON shape. */
-  sessions(): unknown[];
-  /** The session holding a message, if the store has it. */
-  sessionOfMessage(messageId: string): string | undefined;
-  /** Bytes of message and part JSON per session. */
-  sessionBytes(): Map<string, number>;
-  /** The OpenCode version that last wrote a session (the `session.version` column), if recorded. */
-  writerVersion(): string | undefined;
-  stats(): StoreStats;
-  close(): void;
-}
+export type { LegacyCopy, Store, StoreReads, StoreStats } from "./store-shape.ts";
 
 /** Why no store could be opened: no database file, a schema we do not know, or no Bun to read it. */
 export interface StoreProblem {
@@ -41,30 +26,21 @@ export function isStoreProblem<T extends object>(value: T | StoreProblem): value
   return "kind" in value;
 }
 
-function fileBytes(path: string): number {
-  let bytes = 0;
-  for (const file of [path, `${path}-wal`]) {
-    try {
-      bytes += statSync(file).size;
-    } catch {
-      // no WAL file
-    }
-  }
-  return bytes;
-}
-
-function hasColumn(db: Database, table: string, column: string): boolean {
-  return (db.query(`PRAGMA table_info(${table})`).all() as { name: string }[]).some((row) => row.name === column);
+/** The store's sessions in the core's shape. */
+export function storeSessions(store: Store): SessionInfo[] {
+  return store.sessions().map((raw) => store.decode.session(raw)).filter((session): session is SessionInfo => session !== undefined);
 }
 
 function storeOver(path: string, db: Database): Store {
   const reader = readerOver(db);
   const messageSession = db.query("SELECT session_id FROM message WHERE id = ?");
   const count = (table: string) => (db.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
-  const version = hasColumn(db, "session", "version") ? db.query("SELECT version FROM session ORDER BY time_updated DESC LIMIT 1") : undefined;
+  const version = tableColumns(db, "session").has("version") ? db.query("SELECT version FROM session ORDER BY time_updated DESC LIMIT 1") : undefined;
   return {
     path,
-    reader,
+    generation: "opencode-1",
+    reads: reader,
+    decode: V1_DECODE,
     sessions: () => reader.everySession(),
     sessionOfMessage(messageId) {
       const row = messageSession.get(messageId) as { session_id: string } | null | undefined;
@@ -94,16 +70,18 @@ function storeOver(path: string, db: Database): Store {
 /** Opens the first database in `dir` whose schema we know (opencode.db before channel builds'). */
 export async function openStore(dir: string): Promise<Store | StoreProblem> {
   const candidates = candidateDatabases(dir);
-  if (candidates.length === 0) return { kind: "missing", message: `no OpenCode database in ${dir} (looked for opencode.db)` };
+  if (candidates.length === 0) return { kind: "missing", message: `no OpenCode database in ${whereLooked(dir)} (looked for opencode.db)` };
   const problems: StoreProblem[] = [];
   for (const path of candidates) {
     let db: Database | undefined;
     try {
       db = await openReadOnly(path);
       if (!db) return { kind: "runtime", message: "reading the store needs Bun's SQLite driver (run through the opencode-engram launcher)" };
-      const missing = schemaProblems(db);
-      if (missing.length === 0) return storeOver(path, db);
-      problems.push({ kind: "schema", message: `${path}: unknown schema (${missing.join(", ")})` });
+      const generation = storeGeneration(db);
+      const missing = generation === "opencode-2" ? v2SchemaProblems(db) : [];
+      if (generation === "opencode-1") return storeOver(path, db);
+      if (generation === "opencode-2" && missing.length === 0) return v2StoreOver(path, db);
+      problems.push({ kind: "schema", message: `${path}: ${generation === "opencode-2" ? `unknown OpenCode 2 schema (${missing.join(", ")})` : generation}` });
       db.close();
     } catch (error) {
       db?.close();
@@ -114,17 +92,17 @@ export async function openStore(dir: string): Promise<Store | StoreProblem> {
 }
 
 /** A history reader over the store: `inScope` picks the sessions `listSessions` returns. */
-export function storeReader(store: Store, inScope: (session: { id: string; directory?: unknown }) => boolean): HistoryReader {
-  const { reader } = store;
-  const find = (sessionId: string) => (store.sessions() as { id: string }[]).find((session) => session.id === sessionId);
+export function storeReader(store: Store, inScope: (session: { id: string; directory?: unknown }) => boolean): HistoryReader<unknown> {
+  const { reads } = store;
+  const every = () => store.sessions() as { id: string; directory?: unknown }[];
   return {
-    readAll: (sessionId) => reader.readAll(sessionId),
-    readNewest: (sessionId, count) => reader.readNewest(sessionId, count),
-    readOne: (sessionId, messageId) => reader.readOne(sessionId, messageId),
-    stamp: (sessionId) => reader.stamp(sessionId),
-    changedSince: (sessionId, updated) => reader.changedSince(sessionId, updated),
-    listSessions: async () => (store.sessions() as { id: string; directory?: unknown }[]).filter(inScope),
-    everySession: async () => store.sessions(),
-    getSession: async (sessionId) => find(sessionId),
+    readAll: (sessionId, options) => reads.readAll(sessionId, options),
+    readNewest: (sessionId, count) => reads.readNewest(sessionId, count),
+    readOne: (sessionId, messageId) => reads.readOne(sessionId, messageId),
+    stamp: (sessionId) => reads.stamp(sessionId),
+    changedSince: (sessionId, since) => reads.changedSince(sessionId, since),
+    listSessions: async () => every().filter(inScope),
+    everySession: async () => every(),
+    getSession: async (sessionId) => every().find((session) => session.id === sessionId),
   };
 }

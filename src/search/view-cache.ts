@@ -4,6 +4,7 @@
 // Lists are compared pointer by pointer, so a list edited in place is noticed.
 
 import type { HistoryMessage } from "../history/types.ts";
+import { inSessionOrder } from "../history/message-order.ts";
 import { buildView, liveContextStart, startsTurn, type SessionView } from "../history/view.ts";
 import { BoundedMap } from "../util/bounded-map.ts";
 
@@ -26,12 +27,13 @@ function commonPrefix(a: readonly HistoryMessage[], b: readonly HistoryMessage[]
 
 /** The view of `old` + `tail`, when the tail only adds newer messages (else undefined). */
 function extendView(view: SessionView, tail: readonly HistoryMessage[]): SessionView | undefined {
-  let lastId = view.messages[view.messages.length - 1]?.id;
-  if (lastId === undefined) return undefined;
+  let last = view.messages[view.messages.length - 1];
+  if (last === undefined) return undefined;
   for (const message of tail) {
-    // Host ids sort in creation order: a newer, distinct id keeps the list chronological.
-    if (!(message.id > lastId)) return undefined;
-    lastId = message.id;
+    // Each one after the last keeps the list in session order (a positioned list is checked for a repeated id too).
+    if (!(inSessionOrder(message, last) > 0)) return undefined;
+    if (message.position !== undefined && view.messages.some((known) => known.id === message.id)) return undefined;
+    last = message;
   }
   const messages = view.messages.concat(tail);
   const turnNumbers = view.turnNumbers.slice();

@@ -1,0 +1,79 @@
+// The OpenCode 2 reader against stores shaped like the host's (testing/v2-store.ts cites the
+// source of each fact), run in the host's own Bun: bun:sqlite does not exist in Node.
+// Facts checked here (anomalyco/opencode): rows are read in `seq` order, as
+// packages/core/src/session/history.ts@008d5715 reads them; a fork copies rows under ids
+// `msg_<event>_<seq>` (packages/core/src/session/projector.ts@008d5715), which sort against seq;
+// the projector rewrites a streaming message's row in place and a revert removes rows.
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { runInBun } from "../testing/run-in-bun.ts";
+
+const scenarios = fileURLToPath(new URL("./testing/reader-scenarios.bun.ts", import.meta.url));
+const run = (name: string) => runInBun<Record<string, any>>(scenarios, name);
+
+describe("OpenCode 2 reader", () => {
+  const reads = run("reads");
+
+  it("reads a session's rows in seq order, whatever their ids, in pieces", () => {
+    expect(reads.error).toBeUndefined();
+    expect(reads.ids).toEqual(["msg_fork_9", "msg_fork_10", "msg_fork_100", "msg_aaa"]);
+    expect(reads.seqs).toEqual([0, 1, 2, 3]);
+    // A pause offered between rows, and a cancelled read stops.
+    expect(reads.pauses).toBe(4);
+    expect(reads.stopped).toBe("cancelled");
+    expect(reads.newest).toEqual(["msg_fork_100", "msg_aaa"]);
+    expect(reads.one).toMatchObject({ agent: "build", content: [{ type: "text", text: "second" }] });
+    expect(reads.missing).toBeNull();
+  });
+
+  it("gives the cache the messages in seq order, the model switch left out", () => {
+    expect(reads.mapped).toEqual(["msg_fork_9", "msg_fork_100", "msg_aaa"]);
+  });
+
+  it("lists the probe's project (children included) or every project; looks sessions up in the store", () => {
+    expect(reads.projectId).toBe("prj_a");
+    expect(reads.project).toEqual(["ses_a1", "ses_a2"]);
+    expect(reads.every).toEqual(["ses_a1", "ses_a2", "ses_b1"]);
+    expect(reads.scoped).toEqual(["ses_b1"]);
+    expect(reads.child).toMatchObject({ id: "ses_a2", parentId: "ses_a1", agent: "general", directory: "/work/a" });
+    expect(reads.stored).toMatchObject({ id: "ses_b1", project_id: "prj_b", directory: "/work/b" });
+    expect(reads.absent).toBeNull();
+    expect(reads.otherProbe).toBe("refused");
+  });
+});
+
+describe("OpenCode 2 reader under the cache (CachedHistorySource with V2_DECODE)", () => {
+  const steps = run("refresh");
+
+  it("answers from the cache while the session is unchanged", () => {
+    expect(steps.first).toEqual(["question", "draft"]);
+    expect(steps.unchangedKeepsList).toBe(true);
+  });
+
+  it("finds a new message and a row rewritten in place without reading the session again", () => {
+    expect(steps.added).toEqual(["question", "draft", "follow-up"]);
+    expect(steps.streamed).toEqual(["question", "draft, finished+and more", "follow-up"]);
+    expect(steps.readsBeforeRemoval).toBe(1);
+  });
+
+  it("drops a reverted message (a full read: the store cannot say which rows went)", () => {
+    expect(steps.reverted).toEqual(["question", "draft, finished+and more"]);
+    expect(steps.wholeReads).toBe(2);
+  });
+});
+
+describe("store generation", () => {
+  const verdicts = run("generations");
+
+  it("tells OpenCode 1.x (an empty session_message, no session_v2), OpenCode 2, and OpenCode 2 beside frozen 1.x tables", () => {
+    expect(verdicts["opencode-1"]).toBe("opencode-1");
+    expect(verdicts["opencode-2"]).toBe("opencode-2");
+    expect(verdicts["opencode-2-with-1x"]).toBe("opencode-2");
+    expect(verdicts.unknown).toMatch(/^unknown schema \(.*table session missing/);
+  });
+
+  it("the OpenCode 2 reader refuses a 1.x store, and OpenCode 2 tables lacking a column it reads, saying why", () => {
+    expect(verdicts.v2ReaderOn1x).toMatch(/an OpenCode 1\.x store \(no session_v2 table\)$/);
+    expect(verdicts.v2WithoutColumn).toMatch(/unknown OpenCode 2 schema \(session_v2\.agent missing\)$/);
+  });
+});

@@ -1,0 +1,173 @@
+// OpenCode 2's history read from its SQLite store (Bun only): a plugin's context there can neither
+// list sessions nor page a session's messages. Opened read-only and query-only, used only when
+// the schema is OpenCode 2's with the columns read here, and the file holds the probe session.
+// A message is one `session_message` row, read in `seq` order (the host's own order: its ids need
+// not follow it). Whole-session reads fetch as many rows per query as make about PARTS_BYTES and
+// parse them between pauses, so a long session never holds the event loop for its length.
+// Change detection: the session's event sequence (every write the host makes is a durable event
+// that advances it) and its highest row `seq`, two index lookups; when either moved, one scan of
+// the session's row times and a count tell new rows, rows rewritten in place (a streaming
+// assistant message) and removals (a revert).
+
+import { checkpoint, type HistoryReader, type ReadOptions, type SessionStamp } from "../reader.ts";
+import { nextPartsMessages, openFirst, type Database } from "../sqlite-reader.ts";
+import { storeGeneration, tableColumns } from "../store-generation.ts";
+import type { V2MessageRow, V2SessionRow } from "./map.ts";
+
+/** The columns read here; later migrations may add others. */
+const REQUIRED_COLUMNS: Record<string, string[]> = {
+  session_v2: ["id", "project_id", "parent_id", "title", "directory", "agent", "time_created", "time_updated"],
+  session_message: ["id", "session_id", "type", "seq", "time_created", "time_updated", "data"],
+};
+
+/** The session_v2 columns a V2SessionRow holds. */
+export const V2_SESSION_COLUMNS = "id, project_id, parent_id, title, directory, agent, time_created, time_updated";
+const MESSAGE_COLUMNS = "id, type, seq, time_created, time_updated, data";
+
+/** Missing tables or columns of OpenCode 2's history, as text; empty when the schema is one we read. */
+export function v2SchemaProblems(db: Database): string[] {
+  const problems: string[] = [];
+  for (const [table, columns] of Object.entries(REQUIRED_COLUMNS)) {
+    const present = tableColumns(db, table);
+    if (present.size === 0) problems.push(`table ${table} missing`);
+    else for (const column of columns) if (!present.has(column)) problems.push(`${table}.${column} missing`);
+  }
+  return problems;
+}
+
+interface Row {
+  id: string;
+  type: string;
+  seq: number;
+  time_created: number;
+  time_updated: number;
+  data: string;
+}
+
+function parse(data: string): Record<string, unknown> | undefined {
+  try {
+    const value = JSON.parse(data) as unknown;
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function messageRow(row: Row): V2MessageRow {
+  return { id: row.id, type: row.type, seq: row.seq, timeCreated: row.time_created, timeUpdated: row.time_updated, data: parse(row.data) };
+}
+
+export interface V2Reader extends HistoryReader<V2MessageRow> {
+  stamp(sessionId: string): Promise<SessionStamp>;
+  changedSince(sessionId: string, since: SessionStamp): Promise<string[] | undefined>;
+  /** Every session of every project in the store (the probe is the store's own). */
+  everySession(probeSessionId?: string): Promise<V2SessionRow[]>;
+  /** The sessions of the project it was opened for, subagent sessions included. */
+  listSessions(): Promise<V2SessionRow[]>;
+  getSession(sessionId: string): Promise<V2SessionRow | undefined>;
+  storedSession(sessionId: string): Promise<V2SessionRow | undefined>;
+  /** The project whose sessions listSessions gives. */
+  readonly projectId: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the first OpenCode 2 store in `dir` (or the one OPENCODE_DB names) that holds
+ * `probeSessionId`, scoped to `projectId` or else the probe session's project; or says why none fits.
+ */
+export function openV2Reader(dir: string, probeSessionId: string, projectId?: string): Promise<V2Reader | string> {
+  return openFirst(dir, (db) => {
+    const why = v2StoreProblem(db);
+    if (why) return why;
+    const probe = db.query("SELECT project_id FROM session_v2 WHERE id = ?").get(probeSessionId) as { project_id: string } | null;
+    if (!probe) return `does not hold session ${probeSessionId}`;
+    return v2ReaderOver(db, projectId ?? probe.project_id);
+  });
+}
+
+/** Why this open store cannot be read as OpenCode 2's history, or undefined when it can. */
+export function v2StoreProblem(db: Database): string | undefined {
+  const generation = storeGeneration(db);
+  if (generation !== "opencode-2") return generation === "opencode-1" ? "an OpenCode 1.x store (no session_v2 table)" : generation;
+  const problems = v2SchemaProblems(db);
+  return problems.length > 0 ? `unknown OpenCode 2 schema (${problems.join(", ")})` : undefined;
+}
+
+/** A reader over an open OpenCode 2 store; `projectId` scopes listSessions. */
+export function v2ReaderOver(db: Database, projectId: string): V2Reader {
+  const firstRows = db.query(`SELECT ${MESSAGE_COLUMNS} FROM session_message WHERE session_id = ?1 ORDER BY seq LIMIT ?2`);
+  const nextRows = db.query(`SELECT ${MESSAGE_COLUMNS} FROM session_message WHERE session_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3`);
+  const newestRows = db.query(`SELECT ${MESSAGE_COLUMNS} FROM session_message WHERE session_id = ?1 ORDER BY seq DESC LIMIT ?2`);
+  const oneRow = db.query(`SELECT ${MESSAGE_COLUMNS} FROM session_message WHERE session_id = ?1 AND id = ?2`);
+  const hasEventSequence = tableColumns(db, "event_sequence").has("seq");
+  const eventSeq = hasEventSequence ? db.query("SELECT seq FROM event_sequence WHERE aggregate_id = ?") : undefined;
+  const lastSeq = db.query("SELECT coalesce(max(seq), -1) AS s FROM session_message WHERE session_id = ?");
+  const rowFacts = db.query("SELECT count(*) AS n, coalesce(max(time_updated), 0) AS u FROM session_message WHERE session_id = ?");
+  const changedRows = db.query("SELECT id FROM session_message WHERE session_id = ?1 AND (seq > ?2 OR time_updated >= ?3)");
+  const newRows = db.query("SELECT count(*) AS n FROM session_message WHERE session_id = ?1 AND seq > ?2");
+  const sessionsOf = db.query(`SELECT ${V2_SESSION_COLUMNS} FROM session_v2 WHERE project_id = ?`);
+  const allSessions = db.query(`SELECT ${V2_SESSION_COLUMNS} FROM session_v2`);
+  const sessionById = db.query(`SELECT ${V2_SESSION_COLUMNS} FROM session_v2 WHERE id = ?`);
+  /** The last stamp per session, kept while neither its event sequence nor its newest row moved. */
+  const stamps = new Map<string, SessionStamp>();
+
+  function freshStamp(sessionId: string, seq: number, rows: number): SessionStamp {
+    const facts = rowFacts.get(sessionId) as { n: number; u: number };
+    return { seq, rows, count: facts.n, updated: facts.u };
+  }
+
+  const session = async (sessionId: string) => (sessionById.get(sessionId) as V2SessionRow | null) ?? undefined;
+  return {
+    projectId,
+    async readAll(sessionId, options: ReadOptions = {}) {
+      const out: V2MessageRow[] = [];
+      let chunk = 8;
+      let rows = firstRows.all(sessionId, chunk) as Row[];
+      while (rows.length > 0) {
+        let bytes = 0;
+        for (const row of rows) {
+          bytes += row.data.length;
+          out.push(messageRow(row));
+          const due = checkpoint(options);
+          if (due) await due;
+        }
+        if (rows.length < chunk) break;
+        chunk = nextPartsMessages(rows.length, bytes);
+        rows = nextRows.all(sessionId, rows[rows.length - 1]!.seq, chunk) as Row[];
+      }
+      return out;
+    },
+    async readNewest(sessionId, count) {
+      return (newestRows.all(sessionId, count) as Row[]).reverse().map(messageRow);
+    },
+    async readOne(sessionId, messageId) {
+      const row = oneRow.get(sessionId, messageId) as Row | null;
+      return row ? messageRow(row) : undefined;
+    },
+    async stamp(sessionId) {
+      const seq = (eventSeq?.get(sessionId) as { seq: number } | null | undefined)?.seq ?? -1;
+      const rows = (lastSeq.get(sessionId) as { s: number }).s;
+      const known = stamps.get(sessionId);
+      // Without an event sequence a row rewritten in place moves nothing cheap: take the times every time.
+      if (known && seq >= 0 && known.seq === seq && known.rows === rows) return known;
+      const stamp = freshStamp(sessionId, seq, rows);
+      stamps.set(sessionId, stamp);
+      return stamp;
+    },
+    async changedSince(sessionId, since) {
+      if (since.count === undefined || since.updated === undefined) return undefined;
+      const count = (rowFacts.get(sessionId) as { n: number }).n;
+      const added = (newRows.get(sessionId, since.rows) as { n: number }).n;
+      // Fewer rows than before plus the new ones: some were removed, and only a full read says which.
+      if (count < since.count + added) return undefined;
+      return (changedRows.all(sessionId, since.rows, since.updated) as { id: string }[]).map((row) => row.id);
+    },
+    listSessions: async () => sessionsOf.all(projectId) as V2SessionRow[],
+    everySession: async () => allSessions.all() as V2SessionRow[],
+    getSession: session,
+    storedSession: session,
+    async close() {
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,136 @@
+// Run in the host's Bun by sqlite-reader.test.ts (runInBun): builds OpenCode 2-shaped stores and
+// reports what the OpenCode 2 reader, the cache over it and the generation check make of them.
+
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CachedHistorySource } from "../../cached-source.ts";
+import { openReadOnly, type Database } from "../../sqlite-reader.ts";
+import { storeGeneration } from "../../store-generation.ts";
+import { answer } from "../../testing/run-in-bun.ts";
+import { V2_DECODE } from "../map.ts";
+import { openV2Reader, type V2Reader } from "../sqlite-reader.ts";
+import { V2StoreBuilder, type StoreShape } from "./v2-store.ts";
+
+const text = (value: string) => ({ type: "text", text: value });
+
+async function store(shape: StoreShape): Promise<{ dir: string; builder: V2StoreBuilder }> {
+  const dir = mkdtempSync(join(tmpdir(), "engram-v2-"));
+  return { dir, builder: await V2StoreBuilder.create(join(dir, "opencode.db"), shape) };
+}
+
+async function reads(): Promise<unknown> {
+  const { dir, builder } = await store("opencode-2");
+  builder.session({ id: "ses_a1", projectId: "prj_a", directory: "/work/a", title: "Limiter" });
+  builder.session({ id: "ses_a2", projectId: "prj_a", directory: "/work/a", parentId: "ses_a1", agent: "general" });
+  builder.session({ id: "ses_b1", projectId: "prj_b", directory: "/work/b" });
+  // Ids that sort against the seq order (a fork's copies are msg_<event>_<seq>).
+  builder.message("ses_a1", "user", { text: "first" }, "msg_fork_9");
+  builder.message("ses_a1", "agent-switched", { agent: "build" }, "msg_fork_10");
+  builder.message("ses_a1", "assistant", { agent: "build", content: [text("second")] }, "msg_fork_100");
+  builder.message("ses_a1", "user", { text: "third" }, "msg_aaa");
+  builder.close();
+  const reader = await openV2Reader(dir, "ses_a2");
+  if (typeof reader === "string") return { error: reader };
+  let pauses = 0;
+  const all = await reader.readAll("ses_a1", { pause: () => (pauses++, Promise.resolve()) });
+  const cancelled = new AbortController();
+  cancelled.abort(new Error("cancelled"));
+  const stopped = await reader.readAll("ses_a1", { signal: cancelled.signal }).then(() => "read", (error: Error) => error.message);
+  const source = new CachedHistorySource(reader, { checkSize: 20, maxSingleReads: 50, maxBytes: 1 << 24 }, V2_DECODE);
+  const result = {
+    projectId: reader.projectId,
+    ids: all.map((row) => row.id),
+    pauses,
+    stopped,
+    seqs: all.map((row) => row.seq),
+    newest: (await reader.readNewest("ses_a1", 2)).map((row) => row.id),
+    one: (await reader.readOne("ses_a1", "msg_fork_100"))?.data,
+    missing: (await reader.readOne("ses_a1", "msg_none")) ?? null,
+    mapped: (await source.loadMessages("ses_a1")).map((message) => message.id),
+    project: (await source.listSessions()).map((session) => session.id).sort(),
+    every: (await source.listEverySession("ses_a2")).map((session) => session.id).sort(),
+    child: await source.getSession("ses_a2"),
+    stored: await reader.storedSession("ses_b1"),
+    absent: (await reader.getSession("ses_none")) ?? null,
+    otherProbe: typeof (await openV2Reader(dir, "ses_none")) === "string" ? "refused" : "opened",
+    scoped: await scopedTo(dir),
+  };
+  await reader.close();
+  return result;
+}
+
+async function scopedTo(dir: string): Promise<string[]> {
+  const reader = (await openV2Reader(dir, "ses_a1", "prj_b")) as V2Reader;
+  const ids = (await reader.listSessions()).map((session) => session.id);
+  await reader.close();
+  return ids;
+}
+
+/** A cached session kept current as rows are added, rewritten in place and removed. */
+async function refresh(): Promise<unknown> {
+  const { dir, builder } = await store("opencode-2");
+  builder.session({ id: "ses_r", projectId: "prj_r", directory: "/work/r" });
+  builder.message("ses_r", "user", { text: "question" });
+  const answerId = builder.message("ses_r", "assistant", { agent: "build", content: [text("draft")] });
+  const reader = (await openV2Reader(dir, "ses_r")) as V2Reader;
+  let wholeReads = 0;
+  const counted: V2Reader = { ...reader, readAll: (sessionId, options) => (wholeReads++, reader.readAll(sessionId, options)) };
+  const source = new CachedHistorySource(counted, { checkSize: 20, maxSingleReads: 50, maxBytes: 1 << 24 }, V2_DECODE);
+  const texts = async () => (await source.loadMessages("ses_r")).map((message) => message.parts.map((part) => (part.kind === "text" ? part.text : part.kind)).join("+"));
+  const steps: Record<string, unknown> = {};
+  steps.first = await texts();
+  const firstList = await source.loadMessages("ses_r");
+  steps.unchangedKeepsList = firstList === (await source.loadMessages("ses_r"));
+  const followUp = builder.message("ses_r", "user", { text: "follow-up" });
+  steps.added = await texts();
+  builder.update("ses_r", answerId, { content: [text("draft, finished"), text("and more")], time: { created: 1, completed: 2 } });
+  steps.streamed = await texts();
+  steps.readsBeforeRemoval = wholeReads;
+  builder.remove("ses_r", [followUp]);
+  steps.reverted = await texts();
+  steps.wholeReads = wholeReads;
+  builder.close();
+  await reader.close();
+  return steps;
+}
+
+async function generations(): Promise<unknown> {
+  const out: Record<string, string> = {};
+  for (const shape of ["opencode-1", "opencode-2", "opencode-2-with-1x"] as const) {
+    const { dir, builder } = await store(shape);
+    builder.close();
+    const db = (await openReadOnly(join(dir, "opencode.db")))!;
+    out[shape] = storeGeneration(db);
+    db.close();
+    if (shape === "opencode-1") {
+      const refused = await openV2Reader(dir, "ses_x");
+      out.v2ReaderOn1x = typeof refused === "string" ? refused : "opened";
+    }
+  }
+  out.unknown = await rawStore("CREATE TABLE something (id text)", async (db) => storeGeneration(db));
+  // OpenCode 2's tables without a column the reader needs.
+  out.v2WithoutColumn = await rawStore(
+    "CREATE TABLE session_v2 (id text, project_id text, parent_id text, title text, directory text, time_created integer, time_updated integer); CREATE TABLE session_message (id text, session_id text, type text, seq integer, time_created integer, time_updated integer, data text)",
+    async (_, dir) => String(await openV2Reader(dir, "ses_x")),
+  );
+  return out;
+}
+
+/** A store written by hand (`sql`), read back through `read`. */
+async function rawStore(sql: string, read: (db: Database, dir: string) => Promise<string>): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), "engram-v2-raw-"));
+  const specifier = "bun:sqlite";
+  const module = (await import(/* @vite-ignore */ specifier)) as { Database: new (path: string) => { exec(sql: string): void; close(): void } };
+  const raw = new module.Database(join(dir, "opencode.db"));
+  raw.exec(sql);
+  raw.close();
+  const db = (await openReadOnly(join(dir, "opencode.db")))!;
+  const verdict = await read(db, dir);
+  db.close();
+  return verdict;
+}
+
+const SCENARIOS: Record<string, () => Promise<unknown>> = { reads, refresh, generations };
+
+await answer(async (name: string) => SCENARIOS[name]!());
