@@ -1,11 +1,13 @@
-// How the swebench sessions of the real-session eval were drawn (issue 22): the eligible sessions of
-// ../shared/corpus/swebench/ in file-name order, shuffled by a seeded generator, the first ones
-// taken. Eligible: at least MIN_MESSAGES messages (enough to ask about), and not the same run as a
-// session of another corpus folder (swebench/ also holds the dev runs and the holdout's runs,
-// which must never be labelled). split.ts commits the outcome; the corpus test redraws it.
+// How the swebench sessions of the real-session eval were drawn (issue 22): the eligible sessions
+// of ../shared/corpus/swebench/ in file-name order, shuffled by a seeded generator (mulberry32),
+// the first ones taken. Eligible: at least MIN_MESSAGES messages (enough to ask about), and not the
+// same run as a session of another corpus folder (swebench/ also holds the dev runs and the
+// holdout's runs, which must never be labelled). split.ts commits the outcome; the corpus test
+// redraws it.
 
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { seededRandom } from "../../seeded-random.ts";
 
 export const SOURCES_FILE = fileURLToPath(new URL("../../../../../../shared/corpus/sources.json", import.meta.url));
 /** The issue's number: fixed before the draw, so no draw was chosen by what it gave. */
@@ -16,18 +18,6 @@ interface Source {
   file: string;
   path?: string;
   messages?: number;
-}
-
-/** A small seeded generator (mulberry32): the same sequence on every machine. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** The first `count` eligible swebench sessions in the seeded order, as names (file without folder and `.json.gz`). */
@@ -42,7 +32,7 @@ export function drawSwebenchSessions(count: number, sourcesFile: string = SOURCE
     .filter((e) => (e.messages ?? 0) >= MIN_MESSAGES && (e.path === undefined || !elsewhere.has(e.path)))
     .map((e) => e.file.replace(/^.*\//, "").replace(/\.json\.gz$/, ""))
     .sort();
-  const random = seeded(DRAW_SEED);
+  const random = seededRandom(DRAW_SEED);
   for (let i = eligible.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [eligible[i], eligible[j]] = [eligible[j]!, eligible[i]!];

@@ -32,14 +32,16 @@ export interface Answer {
   above: string[];
 }
 
+/** The corpus folder a session came from: its project in the eval. */
+const projectOf = (session: RealSession): string => session.folder ?? "dev";
+
 /** Sessions in memory, one source per corpus folder (a project each). */
-export function realSources(sessions: readonly RealSession[]): Map<string, MemorySource> {
+function realSources(sessions: readonly RealSession[]): Map<string, MemorySource> {
   const sources = new Map<string, MemorySource>();
   for (const session of sessions) {
-    const folder = session.folder ?? "dev";
-    const source = sources.get(folder) ?? new MemorySource();
+    const source = sources.get(projectOf(session)) ?? new MemorySource();
     source.add(session.info, session.messages);
-    sources.set(folder, source);
+    sources.set(projectOf(session), source);
   }
   return sources;
 }
@@ -76,11 +78,10 @@ export async function runRealEval(
   sessions: readonly RealSession[] = loadEvalSessions(),
   questions: readonly RealQuestion[] = REAL_QUESTIONS,
 ): Promise<Answer[]> {
-  const sources = realSources(sessions);
-  const byName = new Map(sessions.map((s) => [s.name, { id: s.info.id, source: sources.get(s.folder ?? "dev")! }]));
-  const warm = new Map([...sources].map(([folder, source]) => [folder, newService(source)]));
-  if (path === "warm") for (const session of sessions) await warm.get(session.folder ?? "dev")!.indexed(session.info.id);
-  const warmOf = new Map([...sources].map(([folder, source]) => [source, warm.get(folder)!]));
+  // Per project its source and one service kept across questions (the warm path's).
+  const projects = new Map([...realSources(sessions)].map(([folder, source]) => [folder, { source, warm: newService(source) }]));
+  const byName = new Map(sessions.map((s) => [s.name, { id: s.info.id, project: projects.get(projectOf(s))! }]));
+  if (path === "warm") for (const { id, project } of byName.values()) await project.warm.indexed(id);
   const answers: Answer[] = [];
   for (const scope of SCOPES) {
     for (const question of questions) {
@@ -88,7 +89,7 @@ export async function runRealEval(
       const session = byName.get(question.session);
       if (!session) throw new Error(`question "${question.query}" names unknown session ${question.session}`);
       // Cold: a fresh service per question, so every question takes the scan path.
-      const service = path === "cold" ? newService(session.source) : warmOf.get(session.source)!;
+      const service = path === "cold" ? newService(session.project.source) : session.project.warm;
       answers.push({ question, scope, half: halfOf(question.session), ...(await ask(service, question, scope, session.id)) });
       if (path === "cold") dropIndexes(service);
     }
