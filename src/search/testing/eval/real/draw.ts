@@ -6,10 +6,13 @@
 // redraws it.
 
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { seededRandom } from "../../seeded-random.ts";
+import { CORPUS_DIR } from "./sessions.ts";
 
-export const SOURCES_FILE = fileURLToPath(new URL("../../../../../../shared/corpus/sources.json", import.meta.url));
+/** Where each corpus file came from, and how many messages it holds. */
+export const SOURCES_FILE = join(CORPUS_DIR, "sources.json");
 /** The number: fixed before the draw, so no draw was chosen by what it gave. */
 export const DRAW_SEED = 22;
 export const MIN_MESSAGES = 30;
