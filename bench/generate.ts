@@ -2,17 +2,7 @@
 // 200 KB tool outputs.
 
 import type { HistoryMessage, HistoryPart } from "../src/history/types.ts";
-
-export function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from "../src/search/testing/seeded-random.ts";
 
 const WORDS =
   "the a of to and in is it that for on with as this we was be by at or are from but not have an they which one you were all there their been has more when if will would about out up them some into what than its only other new could time these two may then first any like now over such our after also did many before must through back years where much your way well down should because each just those people how too little state good very make world still own see men work long get here between both life being under never day same another know while last might us great old year off come since against go came right used take three".split(
@@ -80,7 +70,7 @@ export interface GenOptions {
 }
 
 export function generateSession(options: GenOptions): HistoryMessage[] {
-  const r = rng(options.seed);
+  const r = seededRandom(options.seed);
   const out: HistoryMessage[] = [];
   const hugeAt = new Set<number>();
   for (let i = 0; i < options.hugeOutputs; i++) hugeAt.add(Math.floor(((i + 0.5) / options.hugeOutputs) * options.messages) | 1);

@@ -1,7 +1,10 @@
-// What the real-session eval must reach. The floors are the goal or, where search already does
-// better, a regression guard just under what it reaches (rounded down). Raise them, never lower.
+// What the real-session eval must keep reaching: regression guards on the check half only (split.ts),
+// the half no rule or constant is chosen on. Each floor is what the check half reached when it was
+// set, less one question's worth (1/n of its cell), rounded down: issue 22's margin, within which a
+// change may move the check half. Never raised past what the check half shows; never lowered.
 
 import type { RealQuestionKind } from "./questions.ts";
+import type { Scope } from "./run-real-eval.ts";
 
 export interface Floor {
   recallAt5: number;
@@ -10,11 +13,14 @@ export interface Floor {
   kindRecallAt5: Record<RealQuestionKind, number>;
 }
 
-/** Issue 9's goal, per scope: recall@5 ≥ 0.95, MRR ≥ 0.85, no kind under 0.9 recall@5. */
+/** Issue 9's goal, per scope: recall@5 ≥ 0.95, MRR ≥ 0.85, no kind under 0.9 recall@5. A target, printed beside the figures, not a floor. */
 export const REAL_EVAL_GOAL = { recallAt5: 0.95, mrr: 0.85, kindRecallAt5: 0.9 } as const;
 
-/** Floors per scope, holding on both the cold and the warm path (main after issue 9 points 1–7, 9, query function words, tool-call inputs, paths and names, typos corrected over the scope; 122 questions; answer lists audited; command and change questions prefer the call that did it; query words standing close together; project scope judging length against the own session; typos corrected alike cold and warm, keeping the first letter; why questions preferring an explanation; project scope weighing a session by its share of the query's words; software-engineering abbreviations). */
-export const REAL_EVAL_FLOORS: Record<"session" | "project", Floor> = {
-  session: { recallAt5: 0.97, mrr: 0.85, kindRecallAt5: { prose: 0.92, identifier: 0.99, error: 1, path: 0.99, number: 1, command: 0.99, typo: 0.9 } },
-  project: { recallAt5: 0.97, mrr: 0.86, kindRecallAt5: { prose: 0.9, identifier: 0.99, error: 1, path: 0.99, number: 0.99, command: 0.99, typo: 0.9 } },
+/**
+ * Check-half floors per scope, on the cold and the warm path alike: set at 5eca63a's ranking with issue 9's
+ * and issue 22's questions (check half: session 100 questions, 0.880 / 0.697; project 94, 0.830 / 0.717).
+ */
+export const REAL_EVAL_CHECK_FLOORS: Record<Scope, Floor> = {
+  session: { recallAt5: 0.87, mrr: 0.68, kindRecallAt5: { prose: 0.76, identifier: 0.88, error: 0.9, path: 0.81, number: 0.92, command: 0.8, typo: 0.6 } },
+  project: { recallAt5: 0.81, mrr: 0.7, kindRecallAt5: { prose: 0.65, identifier: 0.88, error: 0.9, path: 0.77, number: 0.9, command: 0.8, typo: 0.6 } },
 };

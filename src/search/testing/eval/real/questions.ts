@@ -1,13 +1,13 @@
 // Labelled questions over the real sessions of ../shared/corpus/dev, asked the way an agent asks
-// after a compaction. Each lists every message that states the answer (any of them counts).
-// Ids are the host's message ids, as loadRealSessions() maps them.
+// after a compaction (issue 9's set). Each lists every message that states the answer (any of them
+// counts). Ids are the host's message ids, as loadRealSession() maps them.
 
 export type RealQuestionKind = "prose" | "identifier" | "error" | "path" | "number" | "command" | "typo";
 
 export interface RealQuestion {
   query: string;
   kind: RealQuestionKind;
-  /** Corpus file (without `.json.gz`) holding the session the fact lives in. */
+  /** Corpus file (without `.json.gz`) holding the session the fact lives in; split.ts lists it. */
   session: string;
   /** Too tied to its own session to ask of the whole project: asked within the session only. */
   sessionOnly?: true;
@@ -15,7 +15,7 @@ export interface RealQuestion {
   answers: string[];
 }
 
-export const REAL_QUESTIONS: RealQuestion[] = [
+export const ISSUE9_QUESTIONS: RealQuestion[] = [
   // mini-django-15629
   { query: "why did foreign keys lose the primary key's collation in the MySQL migration", kind: "prose", session: "mini-django-15629", answers: ["msg_a995cef60002rV0JL3kC2oHWeE", "msg_a995d02e800aONsH4lSPuGXByJ", "msg_a995d7048028nlMscigz4cenlG", "msg_a995da3100417Vp04LUXPBRbsJ", "msg_a995e08a0064LKJImNQIGkBZHM", "msg_a995e2bc806eurricjoJ5iXJ7o", "msg_a995e627807dQqbbofuar62xmm", "msg_a996046d80c0c72NaGrfvvH4Hk"] },
   { query: "how did we reproduce the generated MySQL ALTER statements without a database driver", kind: "prose", session: "mini-django-15629", sessionOnly: true, answers: ["msg_a995d4d20019YTb2bYHxYRd5pR", "msg_a995d58d801exMD04ihskLzkP4", "msg_a995e627807dQqbbofuar62xmm", "msg_a995f6c18083T5Q2tfy3UY4AFa"] },

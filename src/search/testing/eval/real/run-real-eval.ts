@@ -1,12 +1,14 @@
 // Asks the labelled questions of the real sessions through the search service, per session and
-// project-wide, on the cold path (scan) or the warm path (built indexes), and scores the answers.
+// project-wide, on the cold path (scan) or the warm path (built indexes), and ranks the answers.
+// Each corpus folder is its own project: dev/'s 8 sessions, and the sessions drawn from swebench/.
 
 import type { SearchService } from "../../../service.ts";
 import { MemorySource } from "../../../../host/testing/memory-source.ts";
 import { testService } from "../../service.ts";
-import { metrics, type Metrics } from "../run-eval.ts";
-import { REAL_QUESTIONS, type RealQuestion, type RealQuestionKind } from "./questions.ts";
-import { loadRealSessions, type RealSession } from "./sessions.ts";
+import { REAL_QUESTIONS } from "./question-sets.ts";
+import type { RealQuestion, RealQuestionKind } from "./questions.ts";
+import { loadEvalSessions, type RealSession } from "./sessions.ts";
+import { halfOf, type Half } from "./split.ts";
 
 export type Scope = "session" | "project";
 export const SCOPES: readonly Scope[] = ["session", "project"];
@@ -17,14 +19,11 @@ const CALLER = "ses_eval_caller";
 /** Results looked at per question: a first relevant hit below this counts as not found. */
 const LIMIT = 10;
 
-export interface ScopeReport {
-  overall: Metrics;
-  byKind: Partial<Record<RealQuestionKind, Metrics>>;
-}
-
-export interface Miss {
+/** One question asked in one scope. */
+export interface Answer {
   question: RealQuestion;
   scope: Scope;
+  half: Half;
   /** Rank of the first labelled message, undefined when not in the top LIMIT. */
   rank: number | undefined;
   /** What came first instead: `session/message`. */
@@ -33,16 +32,18 @@ export interface Miss {
   above: string[];
 }
 
-export interface RealEvalReport {
-  byScope: Record<Scope, ScopeReport>;
-  misses: Miss[];
-}
+/** The corpus folder a session came from: its project in the eval. */
+const projectOf = (session: RealSession): string => session.folder ?? "dev";
 
-/** The dev corpus as one project in memory. */
-export function realSource(sessions: readonly RealSession[] = loadRealSessions()): MemorySource {
-  const source = new MemorySource();
-  for (const session of sessions) source.add(session.info, session.messages);
-  return source;
+/** Sessions in memory, one source per corpus folder (a project each). */
+function realSources(sessions: readonly RealSession[]): Map<string, MemorySource> {
+  const sources = new Map<string, MemorySource>();
+  for (const session of sessions) {
+    const source = sources.get(projectOf(session)) ?? new MemorySource();
+    source.add(session.info, session.messages);
+    sources.set(projectOf(session), source);
+  }
+  return sources;
 }
 
 function newService(source: MemorySource): SearchService {
@@ -50,7 +51,7 @@ function newService(source: MemorySource): SearchService {
   return testService(source, (config) => (config.search.project_time_budget_ms = 60_000));
 }
 
-async function ask(service: SearchService, question: RealQuestion, scope: Scope, sessionId: string): Promise<Omit<Miss, "question" | "scope">> {
+async function ask(service: SearchService, question: RealQuestion, scope: Scope, sessionId: string): Promise<Pick<Answer, "rank" | "top" | "above">> {
   const answer = await service.search({
     query: question.query,
     callerSessionId: CALLER,
@@ -71,54 +72,27 @@ function dropIndexes(service: SearchService): void {
   for (const key of service.cache.keys()) service.cache.delete(key);
 }
 
-export async function runRealEval(path: "cold" | "warm", sessions: readonly RealSession[] = loadRealSessions()): Promise<RealEvalReport> {
-  const source = realSource(sessions);
-  const sessionIds = new Map(sessions.map((s) => [s.name, s.info.id]));
-  const warm = newService(source);
-  if (path === "warm") for (const session of sessions) await warm.indexed(session.info.id);
-  const results: Miss[] = [];
+/** Every question in each scope it is asked in (session-only ones not project-wide), in order: per scope, per question. */
+export async function runRealEval(
+  path: "cold" | "warm",
+  sessions: readonly RealSession[] = loadEvalSessions(),
+  questions: readonly RealQuestion[] = REAL_QUESTIONS,
+): Promise<Answer[]> {
+  // Per project its source and one service kept across questions (the warm path's).
+  const projects = new Map([...realSources(sessions)].map(([folder, source]) => [folder, { source, warm: newService(source) }]));
+  const byName = new Map(sessions.map((s) => [s.name, { id: s.info.id, project: projects.get(projectOf(s))! }]));
+  if (path === "warm") for (const { id, project } of byName.values()) await project.warm.indexed(id);
+  const answers: Answer[] = [];
   for (const scope of SCOPES) {
-    for (const question of REAL_QUESTIONS) {
+    for (const question of questions) {
       if (scope === "project" && question.sessionOnly) continue;
-      const sessionId = sessionIds.get(question.session);
-      if (!sessionId) throw new Error(`question "${question.query}" names unknown session ${question.session}`);
+      const session = byName.get(question.session);
+      if (!session) throw new Error(`question "${question.query}" names unknown session ${question.session}`);
       // Cold: a fresh service per question, so every question takes the scan path.
-      const service = path === "cold" ? newService(source) : warm;
-      results.push({ question, scope, ...(await ask(service, question, scope, sessionId)) });
+      const service = path === "cold" ? newService(session.project.source) : session.project.warm;
+      answers.push({ question, scope, half: halfOf(question.session), ...(await ask(service, question, scope, session.id)) });
       if (path === "cold") dropIndexes(service);
     }
   }
-  const byScope = {} as Record<Scope, ScopeReport>;
-  for (const scope of SCOPES) {
-    const inScope = results.filter((r) => r.scope === scope);
-    const byKind: ScopeReport["byKind"] = {};
-    for (const kind of KINDS) {
-      const ofKind = inScope.filter((r) => r.question.kind === kind);
-      if (ofKind.length > 0) byKind[kind] = metrics(ofKind.map((r) => r.rank));
-    }
-    byScope[scope] = { overall: metrics(inScope.map((r) => r.rank)), byKind };
-  }
-  return { byScope, misses: results.filter((r) => r.rank !== 1) };
-}
-
-/** `showMisses`: list the questions not answered first; `showAbove`: with the ids ranked above their answer. */
-export function formatRealReport(path: string, report: RealEvalReport, showMisses = true, showAbove = false): string {
-  const cell = (m: Metrics | undefined) =>
-    m ? `${String(m.queries).padStart(5)}  ${m.recallAt5.toFixed(3)}  ${m.mrr.toFixed(3)}` : `${"0".padStart(5)}      -      -`;
-  const lines = [
-    `real-session eval (${path})`,
-    `${"".padEnd(12)}${SCOPES.map((s) => s.padEnd(24)).join("")}`.trimEnd(),
-    `${"kind".padEnd(12)}${SCOPES.map(() => "    n  R@5    MRR      ").join("")}`.trimEnd(),
-  ];
-  for (const name of ["overall", ...KINDS] as const) {
-    const cells = SCOPES.map((scope) => cell(name === "overall" ? report.byScope[scope].overall : report.byScope[scope].byKind[name]).padEnd(24));
-    lines.push(`${name.padEnd(12)}${cells.join("")}`.trimEnd());
-  }
-  if (showMisses) {
-    for (const miss of report.misses) {
-      lines.push(`  ${miss.scope.padEnd(7)} rank ${String(miss.rank ?? "-").padStart(2)}  [${miss.question.kind}] ${miss.question.query}  (first: ${miss.top ?? "nothing"})`);
-      if (showAbove) lines.push(`      above: ${miss.above.join(" ")}`);
-    }
-  }
-  return lines.join("\n");
+  return answers;
 }

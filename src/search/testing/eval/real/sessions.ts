@@ -1,5 +1,5 @@
-// Loads the real sessions of ../shared/corpus/dev (opencode export shape, gzipped) through the
-// host adapter's own mapping, so the eval searches exactly what the plugin would see.
+// Loads the real sessions of ../shared/corpus/ (opencode export shape, gzipped) through the host
+// adapter's own mapping, so the eval searches exactly what the plugin would see.
 
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -7,13 +7,17 @@ import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import type { HistoryMessage, SessionInfo } from "../../../../history/types.ts";
 import { mapMessage, mapSession } from "../../../../host/map.ts";
+import { SPLIT, type CorpusFolder } from "./split.ts";
 
-/** `../shared/corpus/dev` beside the checkout (CI places `../shared/` there too). */
-export const DEV_CORPUS_DIR = fileURLToPath(new URL("../../../../../../shared/corpus/dev/", import.meta.url));
+/** `../shared/corpus/` beside the checkout (CI places `../shared/` there too). */
+export const CORPUS_DIR = fileURLToPath(new URL("../../../../../../shared/corpus/", import.meta.url));
+export const DEV_CORPUS_DIR = join(CORPUS_DIR, "dev/");
 
 export interface RealSession {
   /** File name without `.json.gz`, e.g. `mini-django-15629`: how the questions name a session. */
   name: string;
+  /** The corpus folder it came from: the eval's project. */
+  folder?: CorpusFolder;
   info: SessionInfo;
   messages: HistoryMessage[];
 }
@@ -40,4 +44,10 @@ export function realSessionFiles(dir: string = DEV_CORPUS_DIR): string[] {
 /** Every session of the folder, in file-name order. */
 export function loadRealSessions(dir: string = DEV_CORPUS_DIR): RealSession[] {
   return realSessionFiles(dir).map(loadRealSession);
+}
+
+/** Every session of the eval's split (dev/ and the drawn swebench/ ones), in the split's order, each with its folder. */
+export function loadEvalSessions(corpusDir: string = CORPUS_DIR): RealSession[] {
+  if (!existsSync(corpusDir)) throw new Error(`the real-session corpus is not at ${corpusDir}: the eval reads ../shared/corpus/ beside the checkout, where CI places it`);
+  return SPLIT.map((s) => ({ ...loadRealSession(join(corpusDir, s.folder, `${s.name}.json.gz`)), folder: s.folder }));
 }

@@ -1,11 +1,11 @@
-// Prints messages of the dev corpus in full (every part's text, each tool call's input and output),
+// Prints messages of the eval's sessions in full (every part's text, each tool call's input and output),
 // so whoever labels the real-session eval judges a message on everything it says:
 //   node --import ./bench/ts-loader.mjs src/search/testing/eval/real/show.ts msg_… [msg_…]
 
 import { fileURLToPath } from "node:url";
 import type { HistoryMessage, HistoryPart } from "../../../../history/types.ts";
 import { toolCallSignature, toolResultText } from "../../../../history/tool-text.ts";
-import { loadRealSessions, type RealSession } from "./sessions.ts";
+import { loadEvalSessions, type RealSession } from "./sessions.ts";
 
 function formatPart(part: HistoryPart): string {
   switch (part.kind) {
@@ -47,10 +47,10 @@ export function findMessage(sessions: readonly RealSession[], id: string): { ses
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const sessions = loadRealSessions();
+  const sessions = loadEvalSessions();
   for (const id of process.argv.slice(2)) {
     const found = findMessage(sessions, id);
-    console.log(found ? formatMessage(found.session.name, found.message) : `=== ${id}: not in the dev corpus`);
+    console.log(found ? formatMessage(found.session.name, found.message) : `=== ${id}: not in the eval's sessions`);
     console.log();
   }
 }

@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { DEV_CORPUS_DIR, loadRealSession, loadRealSessions } from "./sessions.ts";
+import { DEV_CORPUS_DIR, loadEvalSessions, loadRealSession, loadRealSessions } from "./sessions.ts";
+import { SPLIT } from "./split.ts";
 
 describe("real-session loader", () => {
   const sessions = loadRealSessions();
@@ -18,6 +19,15 @@ describe("real-session loader", () => {
       "mini-requests-1142",
       "mini-scikit-learn-25102",
     ]);
+  });
+
+  it("loads the split's sessions, in its order, each from its folder, tool calls mapped alike", () => {
+    const all = loadEvalSessions();
+    expect(all.map((s) => [s.name, s.folder])).toEqual(SPLIT.map((s) => [s.name, s.folder]));
+    const drawn = all.find((s) => s.folder === "swebench")!;
+    const tools = drawn.messages.flatMap((m) => m.parts).filter((p) => p.kind === "tool");
+    expect(tools.length).toBeGreaterThan(10);
+    expect(tools.every((p) => p.kind === "tool" && p.tool === "bash" && typeof (p.input as { command?: unknown }).command === "string")).toBe(true);
   });
 
   it("keeps the host's message ids, in order, under the session's id", () => {
