@@ -1,0 +1,141 @@
+// Run in the host's Bun by src/setup.test.ts (runInBun): the package's default export set up on a
+// stand-in OpenCode 2 context (src/host/v2/testing/stand-in-host.ts) over a store holding OpenCode 2's
+// tables (src/host/v2/testing/v2-store.ts), then driven the way the host drives it: the tools
+// through the editor they were added to, the session hooks through the hook registry. Reports what
+// each step answered; the test holds the answers to what the contract says.
+
+import { mkdirSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { answer } from "../host/testing/run-in-bun.ts";
+import { standInHost, standInRegistrationOnlyContext, type PermissionVariant } from "../host/v2/testing/stand-in-host.ts";
+import { V2StoreBuilder } from "../host/v2/testing/v2-store.ts";
+import engram from "../index.ts";
+
+const text = (value: string) => ({ type: "text", text: value });
+const DIRECTORY = "/work/limiter";
+const OTHER = "/work/billing";
+
+async function seedStore(): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), "engram-v2-entry-"));
+  // The plugin reads the host's data folder and the global config folder from these.
+  process.env.XDG_DATA_HOME = join(root, "data");
+  process.env.XDG_CONFIG_HOME = join(root, "config");
+  mkdirSync(join(root, "data", "opencode"), { recursive: true });
+  const store = await V2StoreBuilder.create(join(root, "data", "opencode", "opencode.db"), "opencode-2");
+  store.session({ id: "ses_main", projectId: "prj_limiter", directory: DIRECTORY, title: "Per-key rate limiter" });
+  store.session({ id: "ses_child", projectId: "prj_limiter", directory: DIRECTORY, parentId: "ses_main", agent: "general", title: "Check the limiter" });
+  store.session({ id: "ses_other", projectId: "prj_billing", directory: OTHER, title: "Invoice rounding" });
+  store.message("ses_main", "user", { text: "Our public API needs per-key rate limiting; Northwind complains about bursts." }, "msg_0001");
+  store.message("ses_main", "assistant", { agent: "build", content: [text("Decision: a sliding-window limiter, not a token bucket, 120 requests per minute per key.")] }, "msg_0002");
+  store.message("ses_main", "user", { text: "Run the server once." }, "msg_0003");
+  store.message(
+    "ses_main",
+    "assistant",
+    {
+      agent: "build",
+      content: [
+        {
+          type: "tool",
+          id: "call_1",
+          name: "shell",
+          state: { status: "completed", input: { command: "node server.js" }, content: [text("Error: LIMITER_REDIS_URL is not set")] },
+          time: { created: 1 },
+        },
+      ],
+    },
+    "msg_0004",
+  );
+  store.message("ses_main", "user", { text: "Ops wants the limit configurable." }, "msg_0005");
+  store.message("ses_main", "assistant", { agent: "build", content: [text("RATE_LIMIT_PER_MIN now overrides the limit; the default stays 120.")] }, "msg_0006");
+  store.message("ses_child", "user", { text: "Check that the limiter answers 429." }, "msg_0101");
+  store.message("ses_other", "user", { text: "How are invoices rounded?" }, "msg_0201");
+  store.message("ses_other", "assistant", { agent: "build", content: [text("Half-even, to the cent.")] }, "msg_0202");
+  store.close();
+}
+
+type Host = ReturnType<typeof standInHost>;
+
+function caller(host: Host, sessionID = "ses_main") {
+  return async (name: string, input: unknown): Promise<{ content?: string; json?: unknown; keys: string[] }> => {
+    const tool = host.tool.effective().get(name) as { execute(input: unknown, context: unknown): Promise<Record<string, unknown>> };
+    const result = await tool.execute(input, { sessionID, agent: "build", messageID: "msg_9999", id: "call_x" });
+    const content = typeof result.content === "string" ? result.content : undefined;
+    let json: unknown;
+    try {
+      json = content === undefined ? undefined : JSON.parse(content);
+    } catch {
+      json = undefined; // an error text, not an answer
+    }
+    return { content, json, keys: Object.keys(result) };
+  };
+}
+
+async function started(permission: PermissionVariant) {
+  const host = standInHost({ location: { directory: DIRECTORY, project: { id: "prj_limiter", directory: DIRECTORY } }, permission });
+  const cleanup = await engram.setup(host.context);
+  return { host, cleanup, call: caller(host) };
+}
+
+async function scenario(): Promise<unknown> {
+  await seedStore();
+  const registrationOnly = standInRegistrationOnlyContext();
+  const fromRegistrationOnly = await engram.setup(registrationOnly.context);
+
+  const { host, cleanup, call } = await started({ kind: "neither" });
+  const tools = [...host.tool.effective().values()].filter((tool) => tool.name.startsWith("history_"));
+  const contextEvent = (sessionID: string, agent = "build") => ({ sessionID, agent, kind: "primary", system: [text("You are opencode.")], messages: [] });
+  const guidance = await host.session.run("context", contextEvent("ses_main"));
+  const navigator = await host.session.run("context", contextEvent("ses_child", "general"));
+
+  const turns = await call("history_browse_turns", {});
+  const search = await call("history_search", { query: "token bucket" });
+  const pulled = await call("history_pull_message", { message_id: "msg_0002" });
+  const toolHit = await call("history_search", { query: "LIMITER_REDIS_URL", scope: "project" });
+  const sessions = await call("history_sessions", { include_children: true });
+  const badArgument = await call("history_browse_turns", { turn_number: "first" });
+  const unknownSession = await call("history_browse_turns", { session_id: "ses_nowhere" });
+  const otherRefused = await call("history_browse_turns", { session_id: "ses_other" });
+  const globalRefused = await call("history_search", { query: "invoices", scope: "global" });
+
+  const compaction = await host.session.run("compaction", {
+    ...contextEvent("ses_main"),
+    kind: "compaction",
+    messages: [{ id: "msg_0001" }, { id: "msg_0002" }, { id: "msg_0003" }, { id: "msg_0004" }],
+  } as Record<string, unknown>);
+  const summary = (compaction.result as { summary?: string } | undefined)?.summary ?? "";
+  const cited = [...new Set([...summary.matchAll(/"message_id":"(msg_[^"]+)"/g)].map((match) => match[1]!))];
+  const citedPulls = await Promise.all(cited.map(async (id) => ((await call("history_pull_message", { message_id: id })).json as { message_id?: string } | undefined)?.message_id ?? null));
+
+  await cleanup?.();
+  const afterCleanup = [...host.tool.effective().keys()].filter((name) => name.startsWith("history_"));
+
+  const asking = await started({ kind: "assert" });
+  const otherAsked = await asking.call("history_browse_turns", { session_id: "ses_other" });
+  const asked = asking.host.asserted;
+  await asking.cleanup?.();
+
+  return {
+    registrationOnly: { returned: fromRegistrationOnly ?? null, transforms: Object.values(registrationOnly.transforms).reduce((n, registry) => n + registry.made.length, 0) },
+    tools: tools.map((tool) => ({ name: tool.name, codemode: tool.options?.codemode, inputType: (tool.input as { type?: string }).type, hasSchemaLine: "$schema" in (tool.input as object) })),
+    guidance: guidance.system.map((part) => (part as { text: string }).text),
+    navigator: navigator.system.map((part) => (part as { text: string }).text),
+    turns,
+    search,
+    pulled,
+    toolHit,
+    sessions,
+    badArgument,
+    unknownSession,
+    otherRefused,
+    globalRefused,
+    summary,
+    cited,
+    citedPulls,
+    afterCleanup,
+    otherAsked,
+    asked,
+  };
+}
+
+await answer(scenario);
