@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { candidateDatabases, nextPartsMessages, PARTS_BYTES } from "./sqlite-reader.ts";
+import { candidateDatabases, nextPartsMessages, nodeDatabase, PARTS_BYTES } from "./sqlite-reader.ts";
 
 describe("candidateDatabases", () => {
   // The host resolves OPENCODE_DB the same way in 1.18.33 (its bundle) and OpenCode 2
@@ -36,5 +36,31 @@ describe("nextPartsMessages (messages per parts query of a whole-session read)",
     expect(nextPartsMessages(200, 100)).toBe(256);
     expect(nextPartsMessages(1, 50 * PARTS_BYTES)).toBe(1);
     expect(nextPartsMessages(4, 0)).toBe(8);
+  });
+});
+
+describe("nodeDatabase (node:sqlite in the shape of bun:sqlite)", () => {
+  it("prepares each query, passes parameters through, and answers a missing row as null", () => {
+    const prepared: string[] = [];
+    const calls: unknown[][] = [];
+    const db = nodeDatabase({
+      prepare(sql) {
+        prepared.push(sql);
+        return {
+          all: (...params) => (calls.push(params), [{ id: "ses_a" }]),
+          get: (...params) => (calls.push(params), params[0] === "ses_a" ? { id: "ses_a" } : undefined),
+        };
+      },
+      exec: (sql) => void prepared.push(`exec ${sql}`),
+      close: () => void prepared.push("close"),
+    });
+    const byId = db.query("SELECT id FROM session WHERE id = ?1");
+    expect(byId.get("ses_a")).toEqual({ id: "ses_a" });
+    expect(byId.get("ses_none")).toBeNull();
+    expect(db.query("SELECT id FROM session LIMIT ?1").all(5)).toEqual([{ id: "ses_a" }]);
+    db.exec("PRAGMA query_only = ON");
+    db.close();
+    expect(prepared).toEqual(["SELECT id FROM session WHERE id = ?1", "SELECT id FROM session LIMIT ?1", "exec PRAGMA query_only = ON", "close"]);
+    expect(calls).toEqual([["ses_a"], ["ses_none"], [5]]);
   });
 });

@@ -1,4 +1,4 @@
-// Read-only fast path on the host's own SQLite store (Bun only). About 7x faster than the SDK for a
+// Read-only fast path on the host's own SQLite store. About 7x faster than the SDK for a
 // whole session. Used only after a check that the tables have the columns we know and that the
 // file holds the session asked for; opened read-only and query-only, so it can never write.
 // A whole session's parts are read for a few messages at a time, one query each (a query per
@@ -91,13 +91,50 @@ export function schemaProblems(db: Database): string[] {
   return problems;
 }
 
+/** The slice of `node:sqlite`'s DatabaseSync we use (Node 22.5 and later). */
+export interface NodeSqliteDatabase {
+  prepare(sql: string): { all(...params: unknown[]): unknown[]; get(...params: unknown[]): unknown };
+  exec(sql: string): void;
+  close(): void;
+}
+
+/** Node's driver in the shape of Bun's: a statement per query, and no row as null (Node answers undefined). */
+export function nodeDatabase(db: NodeSqliteDatabase): Database {
+  return {
+    query(sql) {
+      const statement = db.prepare(sql);
+      return { all: (...params) => statement.all(...params), get: (...params) => statement.get(...params) ?? null };
+    },
+    exec: (sql) => db.exec(sql),
+    close: () => db.close(),
+  };
+}
+
+/** Why no store can be read in this runtime (openReadOnly answered undefined). */
+export const NO_SQLITE_DRIVER = "no SQLite driver in this runtime (Bun's bun:sqlite, or node:sqlite from Node 22.5)";
+
+/**
+ * The store opened read-only and query-only, so it can never write: with Bun's driver where the
+ * host runs in Bun (OpenCode 1.x, OpenCode 2's Bun executable), with `node:sqlite` where it runs in
+ * Node (OpenCode 2 also ships a Node executable); undefined when the runtime has neither.
+ */
 export async function openReadOnly(path: string): Promise<Database | undefined> {
-  if (typeof (globalThis as { Bun?: unknown }).Bun === "undefined") return undefined;
-  const specifier = "bun:sqlite";
-  const module = (await import(/* @vite-ignore */ specifier)) as { Database: new (path: string, options: object) => Database };
-  const db = new module.Database(path, { readonly: true });
+  if (typeof (globalThis as { Bun?: unknown }).Bun !== "undefined") {
+    const specifier = "bun:sqlite";
+    const module = (await import(/* @vite-ignore */ specifier)) as { Database: new (path: string, options: object) => Database };
+    const db = new module.Database(path, { readonly: true });
+    db.exec("PRAGMA query_only = ON");
+    return db;
+  }
+  const specifier = "node:sqlite";
+  const module = (await import(/* @vite-ignore */ specifier).catch(() => undefined)) as
+    | { DatabaseSync: new (path: string, options: object) => NodeSqliteDatabase }
+    | undefined;
+  if (!module) return undefined;
+  // readOnly is ignored before Node 22.12; query_only refuses writes on every version.
+  const db = new module.DatabaseSync(path, { readOnly: true });
   db.exec("PRAGMA query_only = ON");
-  return db;
+  return nodeDatabase(db);
 }
 
 interface Row {
@@ -181,7 +218,7 @@ export async function openFirst<T>(dir: string, accept: (db: Database) => T | st
     let db: Database | undefined;
     try {
       db = await openReadOnly(path);
-      if (!db) return "not running in Bun";
+      if (!db) return NO_SQLITE_DRIVER;
       const accepted = accept(db);
       if (typeof accepted !== "string") return accepted;
       reasons.push(`${path}: ${accepted}`);
