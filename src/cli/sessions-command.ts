@@ -16,7 +16,7 @@ export async function sessionsCommand(parsed: Parsed, ctx: CommandContext): Prom
   const request: SessionsRequest = { limit: intFlag(parsed, "limit", 1, 1000) ?? 20, includeChildren: parsed.switches.has("children") };
   const query = parsed.values.get("query");
   if (query !== undefined) request.query = query;
-  if (parsed.switches.has("global")) request.global = { callerSessionId: "" };
+  if (parsed.switches.has("global")) request.global = true;
   const where = parsed.switches.has("global") ? "in the store" : `for ${history.root}`;
   history.onLoad = (loaded) => ctx.io.progress(`reading sessions… ${loaded}`);
   const answer = await history.search.sessions(request);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { textMessage } from "../history/testing/messages.ts";
+import { compactionPair, textMessage } from "../history/testing/messages.ts";
 import type { HistoryMessage } from "../history/types.ts";
 import { MemorySource } from "../host/testing/memory-source.ts";
-import type { SearchRequest } from "./service.ts";
+import type { SearchRequest, SearchService } from "./service.ts";
 import { testService } from "./testing/service.ts";
 
 const T0 = Date.UTC(2025, 0, 1);
@@ -78,6 +78,73 @@ describe("project scope", () => {
       expect(ids).not.toContain(own[2]!.id);
       expect(ids).toEqual(expect.arrayContaining([own[0]!.id, own[1]!.id]));
       if (request.scope === "project") expect(ids).toContain(other[0]!.id);
+    }
+  });
+
+  /**
+   * The caller's session: a decision before its last compaction, then live messages (a turn after
+   * the compaction and the question being asked) that match the query better than anything else.
+   */
+  function compactedCaller(source: MemorySource): { before: HistoryMessage[]; live: HistoryMessage[] } {
+    const before = [
+      textMessage("ses_caller", "user", "Which sync protocol should we use?", T0),
+      textMessage("ses_caller", "assistant", "We picked the walrus protocol for sync.", T0 + 1000),
+    ];
+    const compaction = compactionPair(true).map((message, i) => ({ ...message, sessionId: "ses_caller", created: T0 + 2000 + i * 1000 }));
+    const live = [
+      textMessage("ses_caller", "user", "Back to the walrus protocol sync decision: which walrus protocol sync decision?", T0 + 4000),
+      textMessage("ses_caller", "assistant", "Looking up the walrus protocol sync decision now.", T0 + 5000),
+      textMessage("ses_caller", "user", "What was the walrus protocol sync decision, and why that walrus protocol?", T0 + 6000),
+    ];
+    source.add({ id: "ses_caller", title: "session ses_caller", created: T0, updated: T0 + 6000 }, [...before, ...compaction, ...live]);
+    return { before, live };
+  }
+
+  /** The service before and after every session's index is built. */
+  async function* bothPaths(source: MemorySource, ids: string[]): AsyncGenerator<SearchService> {
+    yield testService(source);
+    const service = testService(source);
+    for (const id of ids) await service.indexed(id);
+    yield service;
+  }
+
+  it("leaves out the calling session's messages from its last compaction on, in project and global scope, and finds its earlier ones", async () => {
+    const source = new MemorySource();
+    const { before, live } = compactedCaller(source);
+    const other = addSession(source, "ses_other", [...FILLER, "Is the walrus protocol documented?"], T0 + 100_000);
+    // Global scope lists every session of the store; here, the same sessions.
+    const everywhere = Object.assign(source, { listEverySession: () => source.listSessions() });
+    for await (const service of bothPaths(everywhere, ["ses_caller", "ses_other"])) {
+      for (const scope of ["project", "global"] as const) {
+        const results = (await service.search({ ...projectRequest("walrus protocol sync decision"), scope })).results;
+        const ids = results.map((r) => r.message.id);
+        for (const message of live) expect(ids).not.toContain(message.id);
+        expect(ids[0]).toBe(before[1]!.id);
+        expect(ids).toContain(other[3]!.id);
+        // Asked from another session, the same messages are the best matches.
+        const outside = (await service.search({ ...projectRequest("walrus protocol sync decision", "ses_elsewhere"), scope })).results;
+        expect(live.map((message) => message.id)).toContain(outside[0]!.message.id);
+      }
+    }
+  });
+
+  it("ranks the calling session in history_sessions by its messages before its live context, and still lists it", async () => {
+    const source = new MemorySource();
+    compactedCaller(source);
+    addSession(source, "ses_other", [...FILLER, "Is the walrus protocol documented?"], T0 + 100_000);
+    for await (const service of bothPaths(source, ["ses_caller", "ses_other"])) {
+      // Only the live messages say "decision": the caller's session does not match it.
+      const decision = await service.sessions({ query: "decision", limit: 5, includeChildren: true, callerSessionId: "ses_caller" });
+      expect(decision.sessions.map((s) => s.session.id)).toEqual([]);
+      const outside = await service.sessions({ query: "decision", limit: 5, includeChildren: true, callerSessionId: "ses_elsewhere" });
+      expect(outside.sessions.map((s) => s.session.id)).toEqual(["ses_caller"]);
+      // Its earlier messages still rank it, with their snippet; its turns and first request are the session's own.
+      const walrus = await service.sessions({ query: "walrus protocol", limit: 5, includeChildren: true, callerSessionId: "ses_caller" });
+      const own = walrus.sessions.find((s) => s.session.id === "ses_caller")!;
+      expect(own.snippet).toContain("picked the walrus protocol");
+      expect(own.preview).toBe("Which sync protocol should we use?");
+      expect({ turns: own.turns, preview: own.preview }).toEqual({ turns: outside.sessions[0]!.turns, preview: outside.sessions[0]!.preview });
+      expect(own.turns).toBeGreaterThan(1);
     }
   });
 });

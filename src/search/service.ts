@@ -71,8 +71,13 @@ export interface SessionsRequest {
   query?: string;
   limit: number;
   includeChildren: boolean;
-  /** Every project's sessions (needs the caller, whose store is read). */
-  global?: { callerSessionId: string };
+  /**
+   * The calling session ("" or absent from the CLI): what it has in context does not rank it, and
+   * global scope reads the store holding it.
+   */
+  callerSessionId?: string;
+  /** Every project's sessions. */
+  global?: boolean;
   signal?: AbortSignal;
 }
 
@@ -296,14 +301,16 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
 
   async function sessions(request: SessionsRequest): Promise<SessionsAnswer> {
     const config = options.config();
-    const all = (await listScope(request.global?.callerSessionId)).filter((s) => request.includeChildren || s.parentId === undefined);
+    const callerSessionId = request.callerSessionId ?? "";
+    const all = (await listScope(request.global ? callerSessionId : undefined)).filter((s) => request.includeChildren || s.parentId === undefined);
     let chosen: Array<{ session: SessionInfo; snippet?: string }>;
     let unsearched = 0;
     if (request.query !== undefined) {
       const query = compileQuery({ query: request.query }, regexRunner);
       if (query.kind !== "keyword") throw new ArgumentError("query must contain a searchable word");
       const filters: SearchFilters = { types: new Set<HitType>(["text", "tool"]) };
-      const outcome = await runSearch("", query, filters, 3, all, request.signal);
+      // The caller's session is ranked by what it said before its live context, as search sees it.
+      const outcome = await runSearch(callerSessionId, query, filters, 3, all, request.signal);
       unsearched = outcome.unsearched;
       chosen = await rankSessions(all, outcome.candidates, outcome.query.kind === "keyword" ? outcome.query.parsed : query.parsed, request.limit);
     } else {

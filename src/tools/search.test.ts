@@ -61,6 +61,16 @@ describe("history_search", () => {
     const out = JSON.parse((await search.execute({ query: "zeppelin", session_id: "ses_own" } as never, ctx)) as string);
     expect(out.messages).toBeUndefined();
     expect(out.hint).toMatch(/scope="project"/);
+    expect(out.hint).not.toMatch(/in your context/);
+  });
+
+  it("leaves out the caller's live turn in project scope, and says so when nothing else matches", async () => {
+    const { search } = setup();
+    // ses_own's only turn is the one asking: all of it is in the caller's context.
+    const out = JSON.parse((await search.execute({ query: "retry policy", scope: "project" } as never, { sessionID: "ses_own" } as never)) as string);
+    expect(out.messages).toBeUndefined();
+    expect(out.hint).toMatch(/scope="global"/);
+    expect(out.hint).toMatch(/messages still in your context are not searched in your own session/);
   });
 
   it("validates every argument with its range", async () => {
@@ -101,5 +111,15 @@ describe("history_sessions", () => {
     expect(out.sessions[0].snippet).toMatch(/pelican/);
     await expect(sessions.execute({ limit: 101 } as never, ctx)).rejects.toThrow(/limit must be an integer from 1 to 100/);
     await expect(sessions.execute({ query: "" } as never, ctx)).rejects.toThrow(/query must not be empty/);
+  });
+
+  it("does not rank the calling session by its live turn, and still lists it without a query", async () => {
+    const { sessions, ctx } = setup();
+    const ids = async (args: Record<string, unknown>, sessionID: string) =>
+      (JSON.parse((await sessions.execute(args as never, { sessionID } as never)) as string).sessions ?? []).map((s: { session_id: string }) => s.session_id);
+    // ses_own's only turn (the one asking, for its own caller) is all that says "policy".
+    expect(await ids({ query: "policy" }, "ses_own")).toEqual([]);
+    expect(await ids({ query: "policy" }, (ctx as { sessionID: string }).sessionID)).toEqual(["ses_own"]);
+    expect(await ids({}, "ses_own")).toEqual(["ses_own", "ses_old"]);
   });
 });

@@ -20,7 +20,8 @@ function emptyHint(request: SearchRequest): string {
   if (request.scope === "project") tips.push('scope="global" to search every project');
   if (!request.types.includes("reasoning")) tips.push('type="text|tool|reasoning" to include reasoning');
   if (request.role || request.tool || request.after !== undefined || request.before !== undefined) tips.push("drop the role/tool/after/before filters");
-  if (request.scope === "session" && request.sessionId === request.callerSessionId) {
+  // Every scope but another session's searches the caller's own session without its live context.
+  if (request.scope !== "session" || request.sessionId === request.callerSessionId) {
     tips.push("messages still in your context are not searched in your own session");
   }
   return `No message matches. ${tips.join("; ")}.`;

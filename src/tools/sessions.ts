@@ -28,10 +28,11 @@ export function createHistorySessionsTool(_deps: ToolDeps, service: SearchServic
         const limit = args.limit ?? DEFAULT_SESSIONS;
         const includeChildren = args.include_children ?? false;
         const query = args.query;
-        const request: SessionsRequest = query === undefined ? { limit, includeChildren } : { query, limit, includeChildren };
+        const request: SessionsRequest = { limit, includeChildren, callerSessionId: context.sessionID };
+        if (query !== undefined) request.query = query;
         if (args.scope === "global") {
           await askForEveryProject(context, "history_sessions");
-          request.global = { callerSessionId: context.sessionID };
+          request.global = true;
         }
         if (context.abort) request.signal = context.abort;
         const answer = await service.sessions(request);
