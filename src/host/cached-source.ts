@@ -4,13 +4,13 @@
 // bytes it holds. Whole reads run in pieces (`pause` between them) and stop when every caller
 // waiting on them has cancelled.
 
+import { isDeepStrictEqual } from "node:util";
 import { HistoryError } from "../history/errors.ts";
 import type { HistoryMessage, SessionInfo } from "../history/types.ts";
 import { BoundedMap } from "../util/bounded-map.ts";
 import type { HistorySource, LoadOptions } from "./source.ts";
 import { V1_DECODE } from "./map.ts";
 import { checkpoint, type HistoryReader, type HostDecode, type RawMessage, type ReadOptions, type SessionStamp } from "./reader.ts";
-import { sameMessage } from "./equal.ts";
 import { inSessionOrder } from "../history/message-order.ts";
 import { withChanges } from "./message-list.ts";
 
@@ -216,7 +216,7 @@ export class CachedHistorySource<Raw = RawMessage> implements HistorySource {
     const message = raw ? this.decode.message(raw, sessionId) : undefined;
     const cached = current.get(messageId);
     if (!message) current.delete(messageId);
-    else if (!cached || !sameMessage(cached, message)) current.set(messageId, message);
+    else if (!cached || !isDeepStrictEqual(cached, message)) current.set(messageId, message);
   }
 
   private async readAll(sessionId: string, read: ReadOptions): Promise<HistoryMessage[]> {
@@ -269,7 +269,7 @@ export class CachedHistorySource<Raw = RawMessage> implements HistorySource {
     }
     for (const message of newest) {
       const cached = current.get(message.id);
-      if (!cached || !sameMessage(cached, message)) current.set(message.id, message);
+      if (!cached || !isDeepStrictEqual(cached, message)) current.set(message.id, message);
       dirty.delete(message.id);
     }
     for (const messageId of dirty) if (current.has(messageId)) await this.reread(sessionId, messageId, current);
