@@ -94,6 +94,19 @@ describe("cached history source", () => {
     expect(await source.loadMessages(SID)).toHaveLength(30);
   });
 
+  it("aborts the host request in flight when every caller of a read cancelled", async () => {
+    const controller = new AbortController();
+    const { source, client } = setup(30);
+    client.beforeAnswer = (method) => {
+      if (method !== "session.messages") return;
+      client.faults.hang = true;
+      controller.abort();
+    };
+    await expect(source.loadMessages(SID, { signal: controller.signal })).rejects.toThrow(/abort/i);
+    const request = client.calls.find((c) => c.method === "session.messages")!.args as { signal?: AbortSignal };
+    expect(request.signal?.aborted).toBe(true);
+  });
+
   it("goes on with a shared read while another caller still waits for it", async () => {
     const controller = new AbortController();
     const { source, client } = setup(30, { pause: cancelAtSecondPause(controller) });
