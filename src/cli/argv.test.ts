@@ -1,7 +1,20 @@
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { runInBun } from "../host/testing/run-in-bun.ts";
 import { choiceFlag, intFlag, parseArgs, UsageError } from "./argv.ts";
 
 const spec = { values: ["limit", "scope"], switches: ["literal"] };
+
+/** Each bad argument list and the usage error it gives, in Node and in the host's Bun alike. */
+const BAD: Record<string, string> = {
+  "--colour": "unknown option --colour",
+  "-x": "unknown option -x",
+  "-hx": "unknown option -x",
+  "--limit": "--limit needs a value",
+  "--limit --json": "--limit needs a value",
+  "--limit -5": "--limit needs a value (one starting with - is written --limit=-…)",
+  "--literal=yes": "--literal takes no value",
+};
 
 describe("parseArgs", () => {
   it("takes positionals, values in both spellings, switches and the common flags", () => {
@@ -13,13 +26,21 @@ describe("parseArgs", () => {
 
   it("keeps everything after -- as positionals, so a query may start with dashes", () => {
     expect(parseArgs(["--", "--limit", "x"], spec).positionals).toEqual(["--limit", "x"]);
+    expect(parseArgs(["--limit=-5"], spec).values.get("limit")).toBe("-5");
   });
 
   it("names the flag that is unknown, missing its value, or given one it does not take", () => {
     expect(() => parseArgs(["--colour"], spec)).toThrow(new UsageError("unknown option --colour"));
-    expect(() => parseArgs(["--limit"], spec)).toThrow("--limit needs a value");
-    expect(() => parseArgs(["--limit", "--json"], spec)).toThrow("--limit needs a value");
-    expect(() => parseArgs(["--literal=yes"], spec)).toThrow("--literal takes no value");
+    for (const [argv, message] of Object.entries(BAD)) {
+      expect(() => parseArgs(argv.split(" "), spec), argv).toThrow(UsageError);
+      expect(() => parseArgs(argv.split(" "), spec), argv).toThrow(message);
+    }
+  });
+
+  it("gives the same usage errors in the host's Bun, where the command line runs", () => {
+    const module = fileURLToPath(new URL("./testing/usage-errors.bun.ts", import.meta.url));
+    const errors = runInBun<Record<string, string>>(module, { spec, cases: Object.keys(BAD).map((argv) => argv.split(" ")) });
+    for (const [argv, message] of Object.entries(BAD)) expect(errors[argv], argv).toContain(`UsageError: ${message}`);
   });
 
   it("checks integer and choice flags against their range", () => {

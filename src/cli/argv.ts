@@ -1,5 +1,8 @@
-// Command-line arguments: a command, positionals, and the flags that command declares. Anything
-// else is a usage error naming the flag, so a typo never silently changes a search.
+// Command-line arguments: a command, positionals, and the flags that command declares, parsed by
+// node:util's parseArgs in strict mode. Anything else is a usage error naming the flag, so a typo
+// never silently changes a search.
+
+import { parseArgs as parseWithUtil, type ParseArgsConfig } from "node:util";
 
 export class UsageError extends Error {
   override readonly name = "UsageError";
@@ -22,37 +25,38 @@ export interface Parsed {
 export const COMMON: FlagSpec = { values: ["data-dir"], switches: ["json", "help", "no-color"] };
 
 export function parseArgs(argv: readonly string[], spec: FlagSpec): Parsed {
-  const values = new Set([...spec.values, ...COMMON.values]);
-  const switches = new Set([...spec.switches, ...COMMON.switches]);
-  const parsed: Parsed = { positionals: [], values: new Map(), switches: new Set() };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === "--") {
-      parsed.positionals.push(...argv.slice(i + 1));
-      break;
-    }
-    if (arg === "-h") {
-      parsed.switches.add("help");
-      continue;
-    }
-    if (!arg.startsWith("--") || arg === "--") {
-      parsed.positionals.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf("=");
-    const name = arg.slice(2, eq === -1 ? undefined : eq);
-    if (switches.has(name)) {
-      if (eq !== -1) throw new UsageError(`--${name} takes no value`);
-      parsed.switches.add(name);
-    } else if (values.has(name)) {
-      const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
-      if (value === undefined || (eq === -1 && value.startsWith("--"))) throw new UsageError(`--${name} needs a value`);
-      parsed.values.set(name, value);
-    } else {
-      throw new UsageError(`unknown option --${name}`);
-    }
+  const options: NonNullable<ParseArgsConfig["options"]> = { help: { type: "boolean", short: "h" } };
+  for (const name of [...spec.values, ...COMMON.values]) options[name] = { type: "string" };
+  for (const name of [...spec.switches, ...COMMON.switches]) options[name] ??= { type: "boolean" };
+  let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseWithUtil({ args: [...argv], options, strict: true, allowPositionals: true }));
+  } catch (error) {
+    throw usageError(error);
+  }
+  const parsed: Parsed = { positionals, values: new Map(), switches: new Set() };
+  for (const [name, value] of Object.entries(values)) {
+    if (typeof value === "string") parsed.values.set(name, value);
+    else if (value === true) parsed.switches.add(name);
   }
   return parsed;
+}
+
+/** parseArgs' error in our words, naming the flag; its own message when the wording is not one we know. */
+function usageError(error: unknown): unknown {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== "string" || !code.startsWith("ERR_PARSE_ARGS_")) return error;
+  const message = (error as Error).message;
+  // Node and Bun quote the flag first: "Unknown option '--colour'…", "Option '--limit <value>'…";
+  // Bun names a short flag inside a group without its dash.
+  const quoted = /'([^'\s]+)/.exec(message)?.[1];
+  const flag = quoted === undefined || quoted.startsWith("-") ? quoted : `-${quoted}`;
+  if (flag === undefined) return new UsageError(message);
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return new UsageError(`unknown option ${flag}`);
+  if (code !== "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") return new UsageError(message);
+  if (/does not take an argument/.test(message)) return new UsageError(`${flag} takes no value`);
+  return new UsageError(`${flag} needs a value (one starting with - is written ${flag}=-…)`);
 }
 
 export function intFlag(parsed: Parsed, name: string, min: number, max: number): number | undefined {

@@ -5,7 +5,7 @@ import { createSdkReader } from "./sdk-reader.ts";
 
 const SID = "ses_a";
 
-function setup(count: number, options: Partial<{ pageSize: number; timeoutMs: number; maxBytes: number; pause: () => Promise<void> | undefined }> = {}) {
+function setup(count: number, options: Partial<{ pageSize: number; timeoutMs: number; maxBytes: number; maxFirstInfos: number; pause: () => Promise<void> | undefined }> = {}) {
   const client = new FakeClient();
   const session = client.addSession(SID, Array.from({ length: count }, (_, i) => rawText(SID, rawId("msg", i), i % 2 ? "assistant" : "user", `text ${i}`)));
   const reader = createSdkReader(client, { pageSize: options.pageSize ?? 7, timeoutMs: options.timeoutMs ?? 1000 });
@@ -14,11 +14,15 @@ function setup(count: number, options: Partial<{ pageSize: number; timeoutMs: nu
     maxSingleReads: 3,
     maxBytes: options.maxBytes ?? 1 << 30,
     ...(options.pause ? { pause: options.pause } : {}),
+    ...(options.maxFirstInfos ? { maxFirstInfos: options.maxFirstInfos } : {}),
   });
   return { client, session, source };
 }
 
 const pageReads = (client: FakeClient) => client.calls.filter((c) => c.method === "session.messages").length;
+/** How many times the host was asked for the session's info. */
+const infoReads = (client: FakeClient, sessionId: string) =>
+  client.calls.filter((c) => c.method === "session.get" && (c.args as { path: { id: string } }).path.id === sessionId).length;
 
 /** A pause hook that cancels `controller` at the second pause (after the first page). */
 function cancelAtSecondPause(controller: AbortController): () => Promise<void> {
@@ -90,6 +94,19 @@ describe("cached history source", () => {
     expect(await source.loadMessages(SID)).toHaveLength(30);
   });
 
+  it("aborts the host request in flight when every caller of a read cancelled", async () => {
+    const controller = new AbortController();
+    const { source, client } = setup(30);
+    client.beforeAnswer = (method) => {
+      if (method !== "session.messages") return;
+      client.faults.hang = true;
+      controller.abort();
+    };
+    await expect(source.loadMessages(SID, { signal: controller.signal })).rejects.toThrow(/abort/i);
+    const request = client.calls.find((c) => c.method === "session.messages")!.args as { signal?: AbortSignal };
+    expect(request.signal?.aborted).toBe(true);
+  });
+
   it("goes on with a shared read while another caller still waits for it", async () => {
     const controller = new AbortController();
     const { source, client } = setup(30, { pause: cancelAtSecondPause(controller) });
@@ -111,6 +128,41 @@ describe("cached history source", () => {
     // ses_a was evicted: reading it again starts from scratch (session.get runs again).
     await source.loadMessages(SID);
     expect(client.calls.filter((c) => c.method === "session.get" && (c.args as { path: { id: string } }).path.id === SID)).toHaveLength(2);
+  });
+
+  it("lets the first read share the permission check's info, and re-checks on a reload", async () => {
+    const { source, client } = setup(10);
+    await source.sessionOnce(SID);
+    await source.loadMessages(SID);
+    expect(infoReads(client, SID)).toBe(1);
+    source.forget(SID); // as if evicted: the next read is a reload
+    await source.loadMessages(SID);
+    expect(infoReads(client, SID)).toBe(2);
+    // The first info stays shared with later permission checks.
+    await source.sessionOnce(SID);
+    expect(infoReads(client, SID)).toBe(2);
+  });
+
+  it("remembers the first info of a bounded number of sessions, the least recently asked forgotten", async () => {
+    const { source, client } = setup(1, { maxFirstInfos: 3 });
+    const ids = Array.from({ length: 10 }, (_, i) => `ses_${i}`);
+    for (const id of ids) client.addSession(id, [rawText(id, rawId("msg", 0), "user", "hi")]);
+    for (const id of ids) await source.sessionOnce(id);
+    for (const id of ids) await source.sessionOnce(id);
+    // Asking ten sessions in turn past a bound of three: each was forgotten before it was asked again.
+    for (const id of ids) expect(infoReads(client, id)).toBe(2);
+    // The three asked last are still remembered, and a first read shares the newest one's info.
+    for (const id of ids.slice(-3)) await source.sessionOnce(id);
+    await source.loadMessages("ses_9");
+    for (const id of ids.slice(-3)) expect(infoReads(client, id)).toBe(2);
+    // Whether a session was loaded is forgotten with its info: after nine more loads, ses_9's info is
+    // asked again and its next read is a first read, sharing it.
+    for (const id of ids.slice(0, 9)) await source.loadMessages(id);
+    source.forget("ses_9");
+    await source.sessionOnce("ses_9");
+    expect(infoReads(client, "ses_9")).toBe(3);
+    await source.loadMessages("ses_9");
+    expect(infoReads(client, "ses_9")).toBe(3);
   });
 
   it("turns faults into clear errors", async () => {

@@ -4,13 +4,13 @@
 // bytes it holds. Whole reads run in pieces (`pause` between them) and stop when every caller
 // waiting on them has cancelled.
 
+import { isDeepStrictEqual } from "node:util";
 import { HistoryError } from "../history/errors.ts";
 import type { HistoryMessage, SessionInfo } from "../history/types.ts";
 import { BoundedMap } from "../util/bounded-map.ts";
 import type { HistorySource, LoadOptions } from "./source.ts";
 import { V1_DECODE } from "./map.ts";
 import { checkpoint, type HistoryReader, type HostDecode, type RawMessage, type ReadOptions, type SessionStamp } from "./reader.ts";
-import { sameMessage } from "./equal.ts";
 import { inSessionOrder } from "../history/message-order.ts";
 import { withChanges } from "./message-list.ts";
 
@@ -23,6 +23,20 @@ export interface CachedSourceOptions {
   maxBytes: number;
   /** Between pieces of a whole-session read: a promise when the event loop is due a turn. */
   pause?: () => Promise<void> | undefined;
+  /** Sessions whose first info is remembered (default MAX_FIRST_INFOS); the least recently asked go first. */
+  maxFirstInfos?: number;
+}
+
+/** A plugin instance serves every session the host opens: remember the first info of this many. */
+const MAX_FIRST_INFOS = 2000;
+
+/**
+ * A session's info as first read (sessionOnce), and whether a whole read has used it: the first
+ * read may share it, a reload re-checks. One entry, so both are forgotten together.
+ */
+interface FirstInfo {
+  info?: Promise<SessionInfo>;
+  loaded: boolean;
 }
 
 /** One read of a session shared by every concurrent caller; cancelled when all of them cancel. */
@@ -73,8 +87,7 @@ export class CachedHistorySource<Raw = RawMessage> implements HistorySource {
   /** Least recently read first; the session just read always stays, whatever its size. */
   private readonly sessions: BoundedMap<string, SessionEntry>;
   private readonly inflight = new Map<string, SharedLoad>();
-  private readonly firstInfo = new Map<string, Promise<SessionInfo>>();
-  private readonly loadedBefore = new Set<string>();
+  private readonly firstInfo: BoundedMap<string, FirstInfo>;
 
   constructor(
     private readonly reader: HistoryReader<Raw>,
@@ -83,6 +96,7 @@ export class CachedHistorySource<Raw = RawMessage> implements HistorySource {
     private readonly decode: HostDecode<Raw> = V1_DECODE,
   ) {
     this.sessions = new BoundedMap({ max: options.maxBytes, weight: (entry) => entry.bytes });
+    this.firstInfo = new BoundedMap(options.maxFirstInfos ?? MAX_FIRST_INFOS);
   }
 
   async listSessions(): Promise<SessionInfo[]> {
@@ -108,12 +122,15 @@ export class CachedHistorySource<Raw = RawMessage> implements HistorySource {
    * calling session (it exists), may open the store.
    */
   sessionOnce(sessionId: string, callerSessionId?: string): Promise<SessionInfo> {
-    let info = this.firstInfo.get(sessionId);
-    if (!info) {
-      info = this.storedOrAsked(sessionId, callerSessionId);
-      this.firstInfo.set(sessionId, info);
-      info.catch(() => this.firstInfo.delete(sessionId));
-    }
+    const known = this.firstInfo.get(sessionId);
+    if (known?.info) return known.info;
+    const info = this.storedOrAsked(sessionId, callerSessionId);
+    this.firstInfo.set(sessionId, { info, loaded: known?.loaded ?? false });
+    // A failed read is not remembered; whether a whole read was made still is.
+    info.catch(() => {
+      const entry = this.firstInfo.peek(sessionId);
+      if (entry?.info === info) delete entry.info;
+    });
     return info;
   }
 
@@ -216,7 +233,7 @@ export class CachedHistorySource<Raw = RawMessage> implements HistorySource {
     const message = raw ? this.decode.message(raw, sessionId) : undefined;
     const cached = current.get(messageId);
     if (!message) current.delete(messageId);
-    else if (!cached || !sameMessage(cached, message)) current.set(messageId, message);
+    else if (!cached || !isDeepStrictEqual(cached, message)) current.set(messageId, message);
   }
 
   private async readAll(sessionId: string, read: ReadOptions): Promise<HistoryMessage[]> {
@@ -224,8 +241,10 @@ export class CachedHistorySource<Raw = RawMessage> implements HistorySource {
       // Fails for a session that does not exist. The first read may share the info a permission
       // check just fetched; a reload re-checks (in the store, when it is open and holds the session).
       const first = this.firstInfo.get(sessionId);
-      await (first && !this.loadedBefore.has(sessionId) ? first : this.storedOrAsked(sessionId));
-      this.loadedBefore.add(sessionId);
+      await (first?.info && !first.loaded ? first.info : this.storedOrAsked(sessionId));
+      const known = this.firstInfo.peek(sessionId);
+      if (known) known.loaded = true;
+      else this.firstInfo.set(sessionId, { loaded: true });
     }
     const raw = await this.reader.readAll(sessionId, read);
     const out: HistoryMessage[] = [];
@@ -269,7 +288,7 @@ export class CachedHistorySource<Raw = RawMessage> implements HistorySource {
     }
     for (const message of newest) {
       const cached = current.get(message.id);
-      if (!cached || !sameMessage(cached, message)) current.set(message.id, message);
+      if (!cached || !isDeepStrictEqual(cached, message)) current.set(message.id, message);
       dirty.delete(message.id);
     }
     for (const messageId of dirty) if (current.has(messageId)) await this.reread(sessionId, messageId, current);

@@ -1,8 +1,8 @@
+import { isDeepStrictEqual } from "node:util";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { user } from "../history/testing/messages.ts";
 import type { HistoryMessage } from "../history/types.ts";
-import { sameMessage } from "./equal.ts";
 import { inSessionOrder } from "../history/message-order.ts";
 import { withChanges } from "./message-list.ts";
 
@@ -15,7 +15,7 @@ function rebuilt(list: readonly HistoryMessage[], reread: ReadonlyMap<string, Hi
   const current = new Map(list.map((m) => [m.id, m]));
   for (const [id, m] of reread) {
     if (!m) current.delete(id);
-    else if (!current.has(id) || !sameMessage(current.get(id)!, m)) current.set(id, m);
+    else if (!current.has(id) || !isDeepStrictEqual(current.get(id)!, m)) current.set(id, m);
   }
   return [...current.values()].sort(inSessionOrder);
 }

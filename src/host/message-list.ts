@@ -2,9 +2,9 @@
 // rebuilding it: a message appended to a 20,000-message session costs a copy of the list, not a
 // map of every message and a sort.
 
+import { isDeepStrictEqual } from "node:util";
 import { insertionIndex, inSessionOrder, messageIndex } from "../history/message-order.ts";
 import type { HistoryMessage } from "../history/types.ts";
-import { sameMessage } from "./equal.ts";
 
 /** Lists this module made or checked: in session order, one message per id. */
 const inOrder = new WeakSet<readonly HistoryMessage[]>();
@@ -35,7 +35,7 @@ export function withChanges(list: readonly HistoryMessage[], reread: ReadonlyMap
     for (const [id, message] of reread) {
       const cached = current.get(id);
       if (!message) current.delete(id);
-      else if (!cached || !sameMessage(cached, message)) current.set(id, message);
+      else if (!cached || !isDeepStrictEqual(cached, message)) current.set(id, message);
     }
     const sorted = [...current.values()].sort(inSessionOrder);
     inOrder.add(sorted);
@@ -51,7 +51,7 @@ export function withChanges(list: readonly HistoryMessage[], reread: ReadonlyMap
       // Its position changed: take it out and put it where it now belongs.
       out.splice(at, 1);
       out.splice(insertionIndex(out, message), 0, message);
-    } else if (!sameMessage(out[at]!, message)) out[at] = message;
+    } else if (!isDeepStrictEqual(out[at]!, message)) out[at] = message;
   }
   inOrder.add(out);
   return out;

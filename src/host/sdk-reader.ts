@@ -3,13 +3,17 @@
 import { HistoryError } from "../history/errors.ts";
 import { checkpoint, type HistoryReader, type RawMessage } from "./reader.ts";
 
-/** The slice of the SDK client this reader uses (the real client satisfies it). */
+/**
+ * The slice of the SDK client this reader uses (the real client satisfies it). Every request
+ * takes a `signal`: @opencode-ai/sdk 1.18.33's request options extend RequestInit and are spread
+ * into the Request it fetches (dist/gen/client/types.gen.d.ts, client.gen.js).
+ */
 export interface SessionClient {
   session: {
-    list(options?: unknown): Promise<SdkResult<unknown[]>>;
-    get(options: { path: { id: string } }): Promise<SdkResult<unknown>>;
-    messages(options: { path: { id: string }; query?: Record<string, unknown> }): Promise<SdkResult<unknown[]>>;
-    message(options: { path: { id: string; messageID: string } }): Promise<SdkResult<unknown>>;
+    list(options?: { signal?: AbortSignal }): Promise<SdkResult<unknown[]>>;
+    get(options: { path: { id: string }; signal?: AbortSignal }): Promise<SdkResult<unknown>>;
+    messages(options: { path: { id: string }; query?: Record<string, unknown>; signal?: AbortSignal }): Promise<SdkResult<unknown[]>>;
+    message(options: { path: { id: string; messageID: string }; signal?: AbortSignal }): Promise<SdkResult<unknown>>;
   };
 }
 
@@ -24,18 +28,29 @@ export interface SdkReaderOptions {
   timeoutMs: number;
 }
 
-async function call<T>(what: string, timeoutMs: number, run: () => Promise<SdkResult<T>>): Promise<SdkResult<T>> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new HistoryError(`Reading ${what} timed out after ${timeoutMs} ms; try again.`)), timeoutMs);
+/**
+ * One request, cancelled through its signal when it times out or the caller cancels (rejecting
+ * with the caller's reason). The answer is still raced against the cancellation: a host's own
+ * in-process fetch need not honour the signal.
+ */
+async function call<T>(what: string, timeoutMs: number, cancel: AbortSignal | undefined, run: (signal: AbortSignal) => Promise<SdkResult<T>>): Promise<SdkResult<T>> {
+  cancel?.throwIfAborted();
+  const controller = new AbortController();
+  const stop = () => controller.abort(cancel!.reason);
+  cancel?.addEventListener("abort", stop, { once: true });
+  const timer = setTimeout(() => controller.abort(new HistoryError(`Reading ${what} timed out after ${timeoutMs} ms; try again.`)), timeoutMs);
+  const cancelled = new Promise<never>((_, reject) => {
+    controller.signal.addEventListener("abort", () => reject(controller.signal.reason), { once: true });
   });
   try {
-    return await Promise.race([run(), timeout]);
+    return await Promise.race([run(controller.signal), cancelled]);
   } catch (error) {
+    if (controller.signal.aborted) throw controller.signal.reason;
     if (error instanceof HistoryError) throw error;
     throw new HistoryError(`Reading ${what} failed (${error instanceof Error ? error.message : String(error)}); try again.`);
   } finally {
     clearTimeout(timer);
+    cancel?.removeEventListener("abort", stop);
   }
 }
 
@@ -64,12 +79,12 @@ function idOf(entry: RawMessage): string | undefined {
 export function createSdkReader(client: SessionClient, options: SdkReaderOptions): HistoryReader {
   const { pageSize, timeoutMs } = options;
 
-  async function page(sessionId: string, limit: number | undefined, before?: string) {
+  async function page(sessionId: string, limit: number | undefined, before?: string, cancel?: AbortSignal) {
     const query: Record<string, unknown> = {};
     if (limit !== undefined) query.limit = limit;
     if (before) query.before = before;
     const what = `the messages of session ${sessionId}`;
-    const result = await call(what, timeoutMs, () => client.session.messages({ path: { id: sessionId }, query }));
+    const result = await call(what, timeoutMs, cancel, (signal) => client.session.messages({ path: { id: sessionId }, query, signal }));
     if (status(result) === 404) {
       throw new HistoryError(`Session ${sessionId} not found. Use history_sessions to list this project's sessions.`);
     }
@@ -85,14 +100,14 @@ export function createSdkReader(client: SessionClient, options: SdkReaderOptions
       let before: string | undefined;
       for (;;) {
         await checkpoint(options);
-        const { messages, cursor } = await page(sessionId, pageSize, before);
+        const { messages, cursor } = await page(sessionId, pageSize, before, options.signal);
         const fresh = messages.filter((entry) => {
           const id = idOf(entry);
           return id !== undefined && !seen.has(id);
         });
         if (before !== undefined && fresh.length === 0 && messages.length > 0) {
           // The server ignored the cursor and sent the newest page again: read everything at once.
-          return (await page(sessionId, undefined)).messages;
+          return (await page(sessionId, undefined, undefined, options.signal)).messages;
         }
         for (const entry of fresh) seen.add(idOf(entry)!);
         pages.push(fresh);
@@ -108,21 +123,21 @@ export function createSdkReader(client: SessionClient, options: SdkReaderOptions
 
     async readOne(sessionId, messageId) {
       const what = `message ${messageId}`;
-      const result = await call(what, timeoutMs, () => client.session.message({ path: { id: sessionId, messageID: messageId } }));
+      const result = await call(what, timeoutMs, undefined, (signal) => client.session.message({ path: { id: sessionId, messageID: messageId }, signal }));
       if (status(result) === 404) return undefined;
       if (result.error !== undefined || !isEntry(result.data)) throw failure(what, result);
       return { info: result.data.info, parts: Array.isArray(result.data.parts) ? result.data.parts : [] };
     },
 
     async listSessions() {
-      const result = await call("the session list", timeoutMs, () => client.session.list());
+      const result = await call("the session list", timeoutMs, undefined, (signal) => client.session.list({ signal }));
       if (result.error !== undefined || !Array.isArray(result.data)) throw failure("the session list", result);
       return result.data;
     },
 
     async getSession(sessionId) {
       const what = `session ${sessionId}`;
-      const result = await call(what, timeoutMs, () => client.session.get({ path: { id: sessionId } }));
+      const result = await call(what, timeoutMs, undefined, (signal) => client.session.get({ path: { id: sessionId }, signal }));
       if (status(result) === 404) return undefined;
       if (result.error !== undefined || result.data === undefined) throw failure(what, result);
       return result.data;
