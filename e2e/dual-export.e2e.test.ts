@@ -12,15 +12,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, test } from "vitest";
 import { startHost, type Host } from "./harness/host.ts";
 import { repoRoot } from "./harness/paths.ts";
-
-const HISTORY_TOOLS = [
-  "history_browse_messages",
-  "history_browse_turns",
-  "history_pull_message",
-  "history_pull_part",
-  "history_search",
-  "history_sessions",
-];
+import { HISTORY_TOOL_NAMES } from "../src/tools/history-tools.ts";
 
 const REGISTRATION_ONLY = ["agent", "aisdk", "catalog", "command", "integration", "options", "plugin", "reference", "skill"];
 
@@ -72,7 +64,7 @@ function expectLoadedOnce(host: Host, calls: EntryCall[]): void {
   expect(calls.filter((call) => call.entry === "server")).toHaveLength(1);
   // The model's request lists each history tool exactly once.
   const names = (host.mock.chatRequests().at(-1)!.body.tools ?? []).map((tool) => tool.function.name).filter((name) => name.startsWith("history_"));
-  expect(names.sort()).toEqual(HISTORY_TOOLS);
+  expect(names.sort()).toEqual(HISTORY_TOOL_NAMES);
   // The embedded 2.x pass: once at most, with exactly the registration-only context of
   // @opencode-ai/plugin 1.18.33's dist/v2/promise/context.d.ts (no tool, session or event domain).
   const setups = calls.filter((call) => call.entry === "setup");

@@ -3,6 +3,7 @@
 // prompt. Every session pays these bytes on every call, whether or not it uses its history.
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { GUIDANCE } from "../src/hooks/guidance.ts";
+import { HISTORY_TOOL_NAMES } from "../src/tools/history-tools.ts";
 import { startHost, type Host } from "./harness/host.ts";
 import { systemText } from "./harness/mock-llm.ts";
 
@@ -26,14 +27,7 @@ test(`the history tools and the guidance add at most ${REQUEST_BUDGET_BYTES} byt
   const chat = host.mock.chatRequests().at(-1)!;
 
   const ours = (chat.body.tools ?? []).filter((t) => t.function.name.startsWith("history_"));
-  expect(ours.map((t) => t.function.name).sort()).toEqual([
-    "history_browse_messages",
-    "history_browse_turns",
-    "history_pull_message",
-    "history_pull_part",
-    "history_search",
-    "history_sessions",
-  ]);
+  expect(ours.map((t) => t.function.name).sort()).toEqual(HISTORY_TOOL_NAMES);
   const perTool = ours.map((t) => [t.function.name, bytes(JSON.stringify(t))] as const);
   const toolBytes = perTool.reduce((sum, [, n]) => sum + n, 0);
 

@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { GUIDANCE, NAVIGATOR_TITLE } from "./hooks/guidance.ts";
 import { runInBun } from "./host/testing/run-in-bun.ts";
+import { HISTORY_TOOL_NAMES } from "./tools/history-tools.ts";
 
 const scenario = fileURLToPath(new URL("./testing/opencode2-scenario.bun.ts", import.meta.url));
 
@@ -32,14 +33,7 @@ describe("the default export on OpenCode 2 (stand-in context, OpenCode 2 store)"
   });
 
   it("adds the six tools once each, callable by name, with plain JSON Schema input", () => {
-    expect(run.tools.map((tool: { name: string }) => tool.name).sort()).toEqual([
-      "history_browse_messages",
-      "history_browse_turns",
-      "history_pull_message",
-      "history_pull_part",
-      "history_search",
-      "history_sessions",
-    ]);
+    expect(run.tools.map((tool: { name: string }) => tool.name).sort()).toEqual(HISTORY_TOOL_NAMES);
     for (const tool of run.tools) expect(tool).toMatchObject({ codemode: false, inputType: "object", hasSchemaLine: false });
   });
 

@@ -11,6 +11,16 @@ import { createPullPartTool } from "./pull-part.ts";
 import { createHistorySearchTool } from "./search.ts";
 import { createHistorySessionsTool } from "./sessions.ts";
 
+/** The six tools' names, sorted: what a host's tool list must hold once each. */
+export const HISTORY_TOOL_NAMES = [
+  "history_browse_messages",
+  "history_browse_turns",
+  "history_pull_message",
+  "history_pull_part",
+  "history_search",
+  "history_sessions",
+] as const;
+
 export function createHistoryTools(deps: ToolDeps, search: SearchService): Record<string, ToolDefinition> {
   return {
     history_browse_turns: createBrowseTurnsTool(deps),
