@@ -7,7 +7,7 @@ const read = (path: string) => JSON.parse(readFileSync(new URL(`../${path}`, imp
 describe("package-lock.json", () => {
   it("lists every optional platform build, so npm ci accepts it on any machine", () => {
     const lock = read("package-lock.json");
-    for (const owner of ["opencode-ai", "vite"]) {
+    for (const owner of ["opencode-ai", "vite", "@biomejs/biome"]) {
       const optional = Object.keys(read(`node_modules/${owner}/package.json`).optionalDependencies ?? {});
       const missing = optional.filter((name) => !lock.packages[`node_modules/${name}`]);
       expect(missing, `missing from package-lock.json; run: node scripts/lock-platforms.mjs`).toEqual([]);
