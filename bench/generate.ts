@@ -8,7 +8,10 @@ const WORDS =
   "the a of to and in is it that for on with as this we was be by at or are from but not have an they which one you were all there their been has more when if will would about out up them some into what than its only other new could time these two may then first any like now over such our after also did many before must through back years where much your way well down should because each just those people how too little state good very make world still own see men work long get here between both life being under never day same another know while last might us great old year off come since against go came right used take three".split(
     " ",
   );
-const IDENT_PARTS = "compute line item total invoice payment sandbox key rate limiter token bucket retry policy cache session index build parse render chart user account order refund config loader".split(" ");
+const IDENT_PARTS =
+  "compute line item total invoice payment sandbox key rate limiter token bucket retry policy cache session index build parse render chart user account order refund config loader".split(
+    " ",
+  );
 const CJK = [
   "用户想买无线耳机，预算五百元以内。",
   "购物车在结算时偶尔会清空。",
@@ -48,9 +51,13 @@ function codeBlock(r: () => number): string {
 function logLines(r: () => number, n: number): string {
   const lines: string[] = [];
   for (let i = 0; i < n; i++) {
-    const id = Math.floor(r() * 0xffffffff).toString(16).padStart(8, "0");
+    const id = Math.floor(r() * 0xffffffff)
+      .toString(16)
+      .padStart(8, "0");
     const level = pick(r, ["INFO", "WARN", "ERROR", "DEBUG"]);
-    lines.push(`2025-01-0${1 + (i % 9)}T10:${String(i % 60).padStart(2, "0")}:00Z ${level} [req ${id}] ${pick(r, WORDS)} ${identifier(r)} took ${Math.floor(r() * 900)}ms path=/api/${pick(r, IDENT_PARTS)}/${Math.floor(r() * 100)}`);
+    lines.push(
+      `2025-01-0${1 + (i % 9)}T10:${String(i % 60).padStart(2, "0")}:00Z ${level} [req ${id}] ${pick(r, WORDS)} ${identifier(r)} took ${Math.floor(r() * 900)}ms path=/api/${pick(r, IDENT_PARTS)}/${Math.floor(r() * 100)}`,
+    );
   }
   return lines.join("\n");
 }
@@ -89,7 +96,15 @@ export function generateSession(options: GenOptions): HistoryMessage[] {
     if (role === "assistant" && (r() < 0.5 || hugeAt.has(i))) {
       const huge = hugeAt.has(i);
       const output = huge ? logLines(r, 1700) : r() < 0.5 ? logLines(r, 5 + Math.floor(r() * 30)) : codeBlock(r);
-      parts.push({ kind: "tool", id: id("prt"), callId: id("call"), tool: pick(r, ["bash", "grep", "edit", "webfetch"]), status: "completed", input: { command: `${pick(r, ["npm test", "rg", "cat"])} ${identifier(r)}` }, output });
+      parts.push({
+        kind: "tool",
+        id: id("prt"),
+        callId: id("call"),
+        tool: pick(r, ["bash", "grep", "edit", "webfetch"]),
+        status: "completed",
+        input: { command: `${pick(r, ["npm test", "rg", "cat"])} ${identifier(r)}` },
+        output,
+      });
     }
     out.push({ id: id("msg"), sessionId: options.sessionId, role, created: (time += 1000), parts });
   }

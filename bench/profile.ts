@@ -38,11 +38,15 @@ time("buildView", () => buildView("ses_p", messages, false), mb);
 const docs = time("messageDocs", () => messages.flatMap((m) => messageDocs(m, visibility)), mb);
 const folded = time("fold", () => docs.map((d) => fold(d.text)), mb);
 time("toLowerCase", () => docs.map((d) => d.text.toLowerCase()), mb);
-time("tokenize (strings)", () => {
-  let n = 0;
-  for (let i = 0; i < docs.length; i++) n += tokenize(docs[i]!.text, folded[i]).length;
-  return n;
-}, mb);
+time(
+  "tokenize (strings)",
+  () => {
+    let n = 0;
+    for (let i = 0; i < docs.length; i++) n += tokenize(docs[i]!.text, folded[i]).length;
+    return n;
+  },
+  mb,
+);
 const parsed = parseQuery("token bucket limiter");
 await (async () => {
   const t = performance.now();
@@ -52,13 +56,19 @@ await (async () => {
 })();
 
 const before = await heapMb();
-const index = time("SessionIndex build (sync)", () => {
-  const index = new SessionIndex({ visibility, messages: { groups: () => rankPool(50), score: messageScore, partScore, counted: MESSAGE_SCORE_PARTS } });
-  for (const m of messages) index.addMessage(m);
-  return index;
-}, mb);
+const index = time(
+  "SessionIndex build (sync)",
+  () => {
+    const index = new SessionIndex({ visibility, messages: { groups: () => rankPool(50), score: messageScore, partScore, counted: MESSAGE_SCORE_PARTS } });
+    for (const m of messages) index.addMessage(m);
+    return index;
+  },
+  mb,
+);
 const after = await heapMb();
-console.log(`  heap held by index ${(after - before).toFixed(1)} MB = ${((after - before) / mb).toFixed(2)} MB/MB (estimate ${(index.bytes() / 1e6).toFixed(1)} MB)`);
+console.log(
+  `  heap held by index ${(after - before).toFixed(1)} MB = ${((after - before) / mb).toFixed(2)} MB/MB (estimate ${(index.bytes() / 1e6).toFixed(1)} MB)`,
+);
 const view = buildView("ses_p", messages, false);
 const allTypes = { types: new Set(HIT_TYPES) };
 for (const q of ["token bucket limiter", "computeLineItemTotals", "无线耳机", "refund policy", "ERROR webfetch"]) {

@@ -15,7 +15,8 @@ import { heapMb } from "./heap.ts";
 
 const QUICK = process.env.BENCH_QUICK === "1";
 const scale = (n: number) => (QUICK ? Math.max(20, Math.round(n / 10)) : n);
-const runtime = typeof (globalThis as { Bun?: unknown }).Bun === "object" ? `bun ${(process.versions as Record<string, string>).bun}` : `node ${process.versions.node}`;
+const runtime =
+  typeof (globalThis as { Bun?: unknown }).Bun === "object" ? `bun ${(process.versions as Record<string, string>).bun}` : `node ${process.versions.node}`;
 const visibility = toolVisibility([], []);
 
 /** Stores each session as JSON and parses it on first read, like a host read; then serves the same objects. */
@@ -60,7 +61,6 @@ function service(source: HistorySource): SearchService {
   config.search.cache_bytes = 4 * 1024 ** 3;
   return createSearchService({ source, config: () => config, visibility: () => visibility });
 }
-
 
 /** Intervals spent in the bench's own JSON.parse (standing in for the host's read). */
 const hostReads: Array<[number, number]> = [];

@@ -161,7 +161,9 @@ const TURNS: Turn[] = [
     steps: (dir) => [
       { toolCalls: [{ name: "bash", args: { command: "ls -R src && cat package.json", description: "Look at the project layout" } }] },
       { toolCalls: [{ name: "write", args: { filePath: `${dir}/src/rate-limit.js`, content: RATE_LIMIT_JS } }] },
-      { text: "Added src/rate-limit.js: createLimiter({ limit, windowMs }) keeps the timestamps of accepted requests per API key and rejects once the last window already holds `limit` of them, with the delay until the oldest one leaves." },
+      {
+        text: "Added src/rate-limit.js: createLimiter({ limit, windowMs }) keeps the timestamps of accepted requests per API key and rejects once the last window already holds `limit` of them, with the delay until the oldest one leaves.",
+      },
     ],
   },
   {
@@ -301,7 +303,10 @@ function lastAssistantText(messages: HostMessage[]): string {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!;
     if (m.info.role !== "assistant") continue;
-    const text = m.parts.filter((p) => p.type === "text").map((p) => String(p["text"] ?? "")).join("");
+    const text = m.parts
+      .filter((p) => p.type === "text")
+      .map((p) => String(p["text"] ?? ""))
+      .join("");
     if (text) return text;
   }
   return "";
@@ -309,7 +314,10 @@ function lastAssistantText(messages: HostMessage[]): string {
 
 function summaryText(messages: HostMessage[]): string {
   const summary = messages.filter((m) => m.info.role === "assistant" && m.info.summary === true).at(-1);
-  return (summary?.parts ?? []).filter((p) => p.type === "text").map((p) => String(p["text"] ?? "")).join("");
+  return (summary?.parts ?? [])
+    .filter((p) => p.type === "text")
+    .map((p) => String(p["text"] ?? ""))
+    .join("");
 }
 
 /** Bytes of the request's non-system messages: the conversation as the model receives it. */
@@ -366,7 +374,7 @@ export async function main(): Promise<number> {
     say(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return 0;
   } catch (err) {
-    console.error(`\nDemo failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+    console.error(`\nDemo failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     if (host) console.error(`--- host log tail ---\n${host.logs().slice(-3000)}`);
     return 1;
   } finally {
@@ -438,7 +446,9 @@ async function run(host: Host): Promise<void> {
     say(`the model's next request: the conversation in it is ${kb(conversationBytes(firstAfter))}, the compacted past is the chart:`);
     for (const m of firstAfter.body.messages) {
       if (m.role === "system") continue;
-      console.log(`    ${m.role.padEnd(9)} ${oneLine(toolContent(m) || (m.tool_calls ? `calls ${m.tool_calls.map((c) => c.function.name).join(", ")}` : ""), WIDTH - 14)}`);
+      console.log(
+        `    ${m.role.padEnd(9)} ${oneLine(toolContent(m) || (m.tool_calls ? `calls ${m.tool_calls.map((c) => c.function.name).join(", ")}` : ""), WIDTH - 14)}`,
+      );
     }
   }
   if (searchAvailable) {
@@ -458,5 +468,8 @@ async function run(host: Host): Promise<void> {
     say("history_sessions is not available in this build yet.");
     return;
   }
-  printTool("history_sessions()", await host.callTool(sessionId, "history_sessions", {}, { prompt: "Which sessions does this project have?", reply: "Two sessions." }));
+  printTool(
+    "history_sessions()",
+    await host.callTool(sessionId, "history_sessions", {}, { prompt: "Which sessions does this project have?", reply: "Two sessions." }),
+  );
 }

@@ -80,7 +80,10 @@ test.skipIf(!enabled)("capture main, child and session-list fixtures", async () 
   mock.push(
     { toolCalls: [{ name: "read", args: { filePath: hello } }] },
     { toolCalls: [{ name: "edit", args: { filePath: hello, oldString: "Hallo world", newString: "Hello world" } }] },
-    { reasoning: "oldString did not match; the typo is Helo.", toolCalls: [{ name: "edit", args: { filePath: hello, oldString: "Helo world", newString: "Hello world" } }] },
+    {
+      reasoning: "oldString did not match; the typo is Helo.",
+      toolCalls: [{ name: "edit", args: { filePath: hello, oldString: "Helo world", newString: "Hello world" } }],
+    },
     { text: "Fixed the typo: hello.txt now says `Hello world`." },
   );
   await host.prompt(session.id, "There is a typo in hello.txt, please fix it.");

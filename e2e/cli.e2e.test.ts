@@ -54,7 +54,10 @@ beforeAll(async () => {
   main = (await host.createSession()).id;
   host.mock.push({ text: "Decision: the rate limiter allows 120 requests per minute per key." });
   decisionId = (await host.prompt(main, "What limit does the rate limiter use?")).info.id;
-  host.mock.push({ toolCalls: [{ name: "bash", args: { command: "echo 'Error: LIMITER_REDIS_URL is not set'" } }] }, { text: "The limiter needs LIMITER_REDIS_URL." });
+  host.mock.push(
+    { toolCalls: [{ name: "bash", args: { command: "echo 'Error: LIMITER_REDIS_URL is not set'" } }] },
+    { text: "The limiter needs LIMITER_REDIS_URL." },
+  );
   await host.prompt(main, "Start the limiter.");
   other = (await seedOtherProject(host, otherDir, "How are invoices rounded?", "Invoices round half-even in the billing project.")).id;
   mkdirSync(emptyDir, { recursive: true });
@@ -157,9 +160,13 @@ describe("doctor and failures", () => {
     const dir = join(others, "odd-store");
     mkdirSync(dir, { recursive: true });
     // A database written by some other program: a session table without the columns we read.
-    const made = spawnSync(resolveOpencodeBinary(), ["-e", `new (require("bun:sqlite").Database)(${JSON.stringify(join(dir, "opencode.db"))}).exec("CREATE TABLE session (id TEXT)")`], {
-      env: { ...process.env, BUN_BE_BUN: "1" },
-    });
+    const made = spawnSync(
+      resolveOpencodeBinary(),
+      ["-e", `new (require("bun:sqlite").Database)(${JSON.stringify(join(dir, "opencode.db"))}).exec("CREATE TABLE session (id TEXT)")`],
+      {
+        env: { ...process.env, BUN_BE_BUN: "1" },
+      },
+    );
     expect(made.status).toBe(0);
     const search = cli(["sessions", "--data-dir", dir]);
     expect(search.code).toBe(3);

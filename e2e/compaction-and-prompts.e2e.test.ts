@@ -18,7 +18,10 @@ afterAll(async () => {
 
 function summaryText(messages: HostMessage[]): string {
   const summary = messages.filter((m) => m.info.role === "assistant" && m.info.summary === true).at(-1);
-  return (summary?.parts ?? []).filter((p) => p.type === "text").map((p) => String(p.text)).join("");
+  return (summary?.parts ?? [])
+    .filter((p) => p.type === "text")
+    .map((p) => String(p.text))
+    .join("");
 }
 
 describe("compaction chart", () => {

@@ -41,8 +41,6 @@ describe("config files in the real host", () => {
     expect(turns[0]?.user?.preview.length).toBeLessThanOrEqual(21);
     expect(turns[0]?.user?.preview).toMatch(/^A first question.*…$/);
     expect(host.pluginLoadErrors()).toEqual([]);
-    expect(host.logs()).toContain(
-      `${join("config", "opencode", "opencode-engram.jsonc")}: cannot be read as JSON (comma expected at line 5, column 5)`,
-    );
+    expect(host.logs()).toContain(`${join("config", "opencode", "opencode-engram.jsonc")}: cannot be read as JSON (comma expected at line 5, column 5)`);
   });
 });

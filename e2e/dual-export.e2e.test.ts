@@ -84,7 +84,8 @@ describe("the dual export on OpenCode 1.18.33", () => {
   test("as an installed npm package: server once, tools once, no plugin error", async () => {
     const packs = join(scratch, "packs");
     mkdirSync(packs);
-    const engramTarball = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", packs], { cwd: repoRoot, encoding: "utf8" }))[0].filename as string;
+    const engramTarball = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", packs], { cwd: repoRoot, encoding: "utf8" }))[0]
+      .filename as string;
     // A package depending on the packed plugin, so the host installs both from tarballs.
     const probe = join(scratch, "probe");
     mkdirSync(probe);
@@ -100,7 +101,8 @@ describe("the dual export on OpenCode 1.18.33", () => {
         dependencies: { "opencode-engram": `file:${join(packs, engramTarball)}` },
       }),
     );
-    const probeTarball = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", packs], { cwd: probe, encoding: "utf8" }))[0].filename as string;
+    const probeTarball = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", packs], { cwd: probe, encoding: "utf8" }))[0]
+      .filename as string;
     const { host, calls } = await loadedHost(`engram-entry-probe@file:${join(packs, probeTarball)}`, join(scratch, "package.trace"));
     expectLoadedOnce(host, calls());
   });

@@ -69,7 +69,11 @@ describe("history tools through the model", () => {
     expect(own.error).toBeUndefined();
     const turns = (own.output as Json).turns as Json[];
     expect(turns.map((t) => t.turn_number)).toEqual([1, 2, 3, 4, 5]);
-    expect(turns[1]!.assistant).toMatchObject({ total_messages: 3, tool: { calls: ["1× bash", "1× write"], outcome: "completed" }, modified: ["src/limiter.ts"] });
+    expect(turns[1]!.assistant).toMatchObject({
+      total_messages: 3,
+      tool: { calls: ["1× bash", "1× write"], outcome: "completed" },
+      modified: ["src/limiter.ts"],
+    });
     expect(turns[2]!.assistant.tool).toEqual({ calls: ["1× read", "2× edit: 1× error"], outcome: "recovered" });
     expect(turns[3]!.user).toMatchObject({ preview: "Read the attached notes.", attachment: ["notes.txt"] });
 

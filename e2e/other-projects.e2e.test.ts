@@ -109,7 +109,12 @@ describe('scope "global"', () => {
   test("history_sessions asks once for every project (*), then lists every project's sessions with their directories", async () => {
     const { result, asked: requests } = await callAnswering(host, main, "history_sessions", { scope: "global" }, "once");
     expect(requests).toHaveLength(1);
-    expect(requests[0]).toMatchObject({ permission: "engram_other_projects", patterns: ["*"], always: ["*"], metadata: { tool: "history_sessions", scope: "global" } });
+    expect(requests[0]).toMatchObject({
+      permission: "engram_other_projects",
+      patterns: ["*"],
+      always: ["*"],
+      metadata: { tool: "history_sessions", scope: "global" },
+    });
     const sessions = (result.output as Json).sessions as Json[];
     const directories = new Map(sessions.map((session) => [session.session_id, session.directory]));
     expect(directories.get(main)).toBe(host.directory);
@@ -125,7 +130,13 @@ describe('scope "global"', () => {
     const first = await callAnswering(host, main, "history_search", { query: "quokka", scope: "global" }, "always");
     expect(first.asked).toHaveLength(1);
     const found = ((first.result.output as Json).messages as Json[]).map((message) => [message.session_id, message.directory]);
-    expect(found).toEqual(expect.arrayContaining([[allowed, allowedDir], [asked, askedDir], [denied, deniedDir]]));
+    expect(found).toEqual(
+      expect.arrayContaining([
+        [allowed, allowedDir],
+        [asked, askedDir],
+        [denied, deniedDir],
+      ]),
+    );
     const project = await callAnswering(host, main, "history_search", { query: "quokka", scope: "project" });
     expect(project.result.output).toMatchObject({ hint: expect.stringContaining('scope="global"') });
     const again = await callAnswering(host, main, "history_sessions", { scope: "global", query: "quokka" });

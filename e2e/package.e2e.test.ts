@@ -41,7 +41,18 @@ describe("the npm package", () => {
     const paths = packed.files.map((f) => f.path);
     const version = (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { version: string }).version;
     expect(packed.version).toBe(version);
-    for (const needed of ["package.json", "dist/index.js", "dist/setup.js", "server.js", "src/index.ts", "src/plugin.ts", "README.md", "CHANGELOG.md", "opencode-engram.jsonc", "docs/tools.md"]) {
+    for (const needed of [
+      "package.json",
+      "dist/index.js",
+      "dist/setup.js",
+      "server.js",
+      "src/index.ts",
+      "src/plugin.ts",
+      "README.md",
+      "CHANGELOG.md",
+      "opencode-engram.jsonc",
+      "docs/tools.md",
+    ]) {
       expect(paths, needed).toContain(needed);
     }
     const testish = paths.filter((p) => /\.test\.ts$|(^|\/)testing(\/|\.ts$)|(^|\/)(e2e|bench|demo|scripts)\//.test(p));

@@ -35,7 +35,9 @@ async function snapshot(): Promise<Snapshot> {
 function storeRows(sessionId: string): string {
   const db = join(host.dataDir, "opencode.db");
   const sql = ["message", "part"]
-    .map((table) => `SELECT '${table}', count(*), coalesce(sum(length(data)), 0), coalesce(max(time_updated), 0) FROM ${table} WHERE session_id = '${sessionId}';`)
+    .map(
+      (table) => `SELECT '${table}', count(*), coalesce(sum(length(data)), 0), coalesce(max(time_updated), 0) FROM ${table} WHERE session_id = '${sessionId}';`,
+    )
     .join(" ");
   return execFileSync("sqlite3", ["-readonly", db, sql], { encoding: "utf8" });
 }
@@ -98,10 +100,18 @@ test("a full run of every history tool changes nothing but adds its own call tur
   expect(offered).toEqual(expect.arrayContaining(["history_browse_turns", "history_browse_messages", "history_pull_message", "history_pull_part"]));
 
   const calls: Record<string, unknown[]> = {
-    history_browse_turns: [{ session_id: main, num_before: 100 }, { session_id: child }, { turn_number: -3 }, { session_id: other, turn_number: 1, num_after: 500 }],
+    history_browse_turns: [
+      { session_id: main, num_before: 100 },
+      { session_id: child },
+      { turn_number: -3 },
+      { session_id: other, turn_number: 1, num_after: 500 },
+    ],
     history_browse_messages: [{ session_id: main, message_id: firstUser.info.id, num_after: 100 }, { session_id: other }, { message_id: "prt_nope" }],
     history_pull_message: [{ session_id: main, message_id: firstUser.info.id }, { session_id: other, message_id: firstUser.info.id }, {}],
-    history_pull_part: [{ session_id: main, message_id: firstUser.info.id, part_id: textPart.id }, { session_id: main, message_id: firstUser.info.id, part_id: textPart.id, offset: 1e12 }],
+    history_pull_part: [
+      { session_id: main, message_id: firstUser.info.id, part_id: textPart.id },
+      { session_id: main, message_id: firstUser.info.id, part_id: textPart.id, offset: 1e12 },
+    ],
     history_search: [{ query: "limiter", scope: "project" }, { query: "(a+)+$", regex: true, session_id: main }, { query: "" }],
     history_sessions: [{}, { query: "limiter", include_children: true }, { limit: -1 }],
   };
@@ -129,7 +139,8 @@ test("a full run of every history tool changes nothing but adds its own call tur
     const addedMessages = added.map((id) => JSON.parse(now!.get(id)!) as HostMessage);
     if (sessionId === main || sessionId === runner) {
       expect(addedMessages.length).toBeGreaterThan(0);
-      for (const message of addedMessages) expect(isHistoryCallTurn(message), `new ${message.info.role} message ${JSON.stringify(message.parts.map((p) => p.type))}`).toBe(true);
+      for (const message of addedMessages)
+        expect(isHistoryCallTurn(message), `new ${message.info.role} message ${JSON.stringify(message.parts.map((p) => p.type))}`).toBe(true);
     } else {
       expect(added, `new messages in ${sessionId}`).toEqual([]);
     }

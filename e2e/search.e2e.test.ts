@@ -24,7 +24,17 @@ beforeAll(async () => {
   const decision = await host.prompt(billing, "How should invoice totals be rounded?");
   decisionId = decision.info.id;
   host.mock.push(
-    { toolCalls: [{ name: "write", args: { filePath: `${dir}/src/totals.ts`, content: "export function computeLineItemTotals(items) {\n  return items.reduce((a, b) => a + b.amount, 0);\n}\n" } }] },
+    {
+      toolCalls: [
+        {
+          name: "write",
+          args: {
+            filePath: `${dir}/src/totals.ts`,
+            content: "export function computeLineItemTotals(items) {\n  return items.reduce((a, b) => a + b.amount, 0);\n}\n",
+          },
+        },
+      ],
+    },
     { toolCalls: [{ name: "bash", args: { command: "echo 'Error: PAYMENT_SANDBOX_KEY is not set'" } }] },
     { text: "The sandbox run failed: the payment key is missing." },
   );
@@ -54,7 +64,10 @@ describe("history_search", () => {
     const answer = await search(billing, { query: "PAYMENT_SANDBOX_KEY", type: "tool", tool: "bash" });
     expect(answer.messages).toHaveLength(1);
     expect(answer.messages[0].hits[0]).toMatchObject({ type: "tool", tool_name: "bash" });
-    const pulled = await host.callTool(billing, "history_pull_part", { message_id: answer.messages[0].message_id, part_id: answer.messages[0].hits[0].part_id });
+    const pulled = await host.callTool(billing, "history_pull_part", {
+      message_id: answer.messages[0].message_id,
+      part_id: answer.messages[0].hits[0].part_id,
+    });
     expect((pulled.output as Json).content).toContain("PAYMENT_SANDBOX_KEY is not set");
   });
 

@@ -6,14 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startHost, type Host } from "./harness/host.ts";
 import { pluginPackageSpec, repoRoot } from "./harness/paths.ts";
 
-const CORE_TOOLS = [
-  "history_browse_turns",
-  "history_browse_messages",
-  "history_pull_message",
-  "history_pull_part",
-  "history_search",
-  "history_sessions",
-];
+const CORE_TOOLS = ["history_browse_turns", "history_browse_messages", "history_pull_message", "history_pull_part", "history_search", "history_sessions"];
 
 function offeredTools(host: Host): string[] {
   const chat = host.mock.chatRequests().at(-1);

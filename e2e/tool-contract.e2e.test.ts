@@ -36,7 +36,10 @@ describe("arguments as the model sends them", () => {
   });
 
   test("the host does not apply the schema's range before execute: the plugin's own message arrives", async () => {
-    const offered = host.mock.chatRequests().at(-1)!.body.tools!.find((t) => t.function.name === "history_browse_turns")!;
+    const offered = host.mock
+      .chatRequests()
+      .at(-1)!
+      .body.tools!.find((t) => t.function.name === "history_browse_turns")!;
     expect((offered.function.parameters as Json).properties.num_before).toEqual({ type: "integer", minimum: 0, maximum: 100 });
     const result = await host.callTool(sessionId, "history_browse_turns", { num_before: 101 });
     expect(result.status).toBe("error");

@@ -17,7 +17,9 @@ function sources(dir: string): string[] {
 describe("declared @orama packages", () => {
   it("are each imported by the plugin's source", () => {
     const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { dependencies: Record<string, string> };
-    const code = sources(join(root, "src")).map((file) => readFileSync(file, "utf8")).join("\n");
+    const code = sources(join(root, "src"))
+      .map((file) => readFileSync(file, "utf8"))
+      .join("\n");
     const unused = Object.keys(pkg.dependencies).filter((name) => name.startsWith("@orama/") && !code.includes(`from "${name}`));
     expect(unused).toEqual([]);
   });

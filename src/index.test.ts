@@ -31,7 +31,10 @@ describe("the package entry", () => {
     };
     // The domains of @opencode-ai/plugin 1.18.33's dist/v2/promise/context.d.ts, each recording any use.
     const context = Object.fromEntries(
-      ["agent", "aisdk", "catalog", "command", "integration", "plugin", "reference", "skill"].map((name) => [name, { transform: noted(name), hook: noted(name), reload: noted(name), add: noted(name) }]),
+      ["agent", "aisdk", "catalog", "command", "integration", "plugin", "reference", "skill"].map((name) => [
+        name,
+        { transform: noted(name), hook: noted(name), reload: noted(name), add: noted(name) },
+      ]),
     );
     const setup = (entry.default as { setup(ctx: unknown): Promise<unknown> }).setup;
     expect(await setup({ options: {}, ...context })).toBeUndefined();

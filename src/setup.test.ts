@@ -39,7 +39,10 @@ describe("the default export on OpenCode 2 (stand-in context, OpenCode 2 store)"
 
   it("browses, searches and pulls the session from session_message, answering objects with content", () => {
     for (const name of ["turns", "search", "pulled", "toolHit", "sessions"]) expect(call(name).keys).toEqual(["content"]);
-    expect(call("turns").json.turns[0].user).toEqual({ message_id: "msg_0001", preview: "Our public API needs per-key rate limiting; Northwind complains about bursts." });
+    expect(call("turns").json.turns[0].user).toEqual({
+      message_id: "msg_0001",
+      preview: "Our public API needs per-key rate limiting; Northwind complains about bursts.",
+    });
     expect(call("turns").json.turns[1].assistant.tool).toEqual({ calls: ["1× shell"], outcome: "completed" });
     expect(call("search").json.messages[0]).toMatchObject({ message_id: "msg_0002", turn_number: 1 });
     expect(call("pulled").json.sections[0].content).toContain("sliding-window limiter");

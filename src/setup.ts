@@ -78,7 +78,9 @@ export async function setupEngram(ctx: unknown): Promise<(() => Promise<void>) |
         return contextOf(call);
       }),
     )),
-    ...(await attempt(log, "the session hooks", () => registerSessionHooks(host.session, { source, config, directory, log }, (sessionId) => reader.observe(sessionId)))),
+    ...(await attempt(log, "the session hooks", () =>
+      registerSessionHooks(host.session, { source, config, directory, log }, (sessionId) => reader.observe(sessionId)),
+    )),
     ...(await attempt(log, "the other-projects rule", () => registerOtherProjectsAsk(host.agent))),
   ];
 

@@ -86,7 +86,9 @@ async function seed(data: BenchData, dirs: { directory: string; xdgData: string 
   // Session lists are per directory: the corpus moves into this host's project folder (the project
   // scope); the generated sessions stay elsewhere and are read by id.
   const specifier = "bun:sqlite";
-  const { Database } = (await import(/* @vite-ignore */ specifier)) as { Database: new (path: string) => { query(sql: string): { run(...p: unknown[]): unknown }; close(): void } };
+  const { Database } = (await import(/* @vite-ignore */ specifier)) as {
+    Database: new (path: string) => { query(sql: string): { run(...p: unknown[]): unknown }; close(): void };
+  };
   const db = new Database(join(to, "opencode.db"));
   const generated = Object.values(data.generated).map((g) => g.id);
   db.query(`UPDATE session SET directory = ? WHERE id NOT IN (${generated.map(() => "?").join(", ")})`).run(dirs.directory, ...generated);
@@ -130,7 +132,10 @@ async function runVariant(variant: Variant, data: BenchData): Promise<Figures> {
         figures.set(`${key}: warm search (median)`, median(warm));
         figures.set(`${key}: warm search (max)`, Math.max(...warm));
         figures.set(`${key}: stall, warm searches`, warmStall.stallMs);
-        await host.request("POST", `/session/${session.id}/message`, { noReply: true, parts: [{ type: "text", text: `the walrus protocol handshake failed after retryPolicyTimeout ${callCount}` }] });
+        await host.request("POST", `/session/${session.id}/message`, {
+          noReply: true,
+          parts: [{ type: "text", text: `the walrus protocol handshake failed after retryPolicyTimeout ${callCount}` }],
+        });
         const appended = await withStallProbe(host, probePath, () => call(host, driver, "history_search", args("walrus handshake")));
         figures.set(`${key}: search after 1 appended msg`, appended.value.ms);
         figures.set(`${key}: stall, appended search`, appended.stallMs);
@@ -141,7 +146,9 @@ async function runVariant(variant: Variant, data: BenchData): Promise<Figures> {
     }
     if (ONLY !== "sessions") {
       const key = `project (${data.corpus.length} sessions, ${data.corpusMb.toFixed(1)} MB)`;
-      const first = await withStallProbe(host, probePath, () => call(host, driver, "history_search", { query: "separability matrix nested compound", scope: "project" }));
+      const first = await withStallProbe(host, probePath, () =>
+        call(host, driver, "history_search", { query: "separability matrix nested compound", scope: "project" }),
+      );
       figures.set(`${key}: first search`, first.value.ms);
       figures.set(`${key}: first search unsearched`, Number(/"unsearched_sessions":(\d+)/.exec(first.value.output)?.[1] ?? 0));
       figures.set(`${key}: stall, first search`, first.stallMs);
@@ -190,7 +197,9 @@ function printTable(title: string, plugin: Figures, noop: Figures): void {
 }
 
 const hostVersion = JSON.parse(readFileSync(join(HERE, "..", "..", "node_modules", "opencode-ai", "package.json"), "utf8")).version as string;
-console.log(`bench:host — OpenCode ${hostVersion}, Bun ${(process.versions as Record<string, string>)["bun"]}, ${ROUNDS} round(s); times in ms from the host's tool-part stamps, stalls = longest GET /session/:id answer`);
+console.log(
+  `bench:host — OpenCode ${hostVersion}, Bun ${(process.versions as Record<string, string>)["bun"]}, ${ROUNDS} round(s); times in ms from the host's tool-part stamps, stalls = longest GET /session/:id answer`,
+);
 const data = await benchData((line) => console.log(line));
 const rounds: Array<{ plugin: Figures; noop: Figures }> = [];
 for (let round = 1; round <= ROUNDS; round++) {
@@ -205,6 +214,10 @@ if (ROUNDS > 1) {
     for (const name of pick(rounds[0]!).keys()) out.set(name, median(rounds.map((r) => pick(r).get(name) ?? NaN)));
     return out;
   };
-  printTable(`median of ${ROUNDS} rounds`, mid((r) => r.plugin), mid((r) => r.noop));
+  printTable(
+    `median of ${ROUNDS} rounds`,
+    mid((r) => r.plugin),
+    mid((r) => r.noop),
+  );
 }
 process.exit(0);

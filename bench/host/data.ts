@@ -101,7 +101,13 @@ function hostJson(messages: HistoryMessage[], sessionId: string, title: string):
       if (part.kind === "text") parts.push({ ...base, type: "text", text: part.text });
       else if (part.kind === "tool") {
         const time = { start: created + 100, end: created + 400 };
-        parts.push({ ...base, type: "tool", callID: part.callId, tool: part.tool, state: { status: "completed", input: part.input, output: part.output ?? "", title: "", metadata: {}, time } });
+        parts.push({
+          ...base,
+          type: "tool",
+          callID: part.callId,
+          tool: part.tool,
+          state: { status: "completed", input: part.input, output: part.output ?? "", title: "", metadata: {}, time },
+        });
       }
     }
     out.push({ info, parts });
@@ -161,15 +167,17 @@ function rowsOf(session: ExportedSession, directory: string): Rows {
       time_created: ((m.info["time"] as { created?: number } | undefined)?.created ?? 0) as number,
       data: JSON.stringify(without(m.info, "id", "sessionID")),
     })),
-    parts: session.messages.flatMap((m) => m.parts.map((p) => ({ id: p.id, message_id: m.info.id, data: JSON.stringify(without(p, "id", "sessionID", "messageID")) }))),
+    parts: session.messages.flatMap((m) =>
+      m.parts.map((p) => ({ id: p.id, message_id: m.info.id, data: JSON.stringify(without(p, "id", "sessionID", "messageID")) })),
+    ),
   };
 }
 
 function insert(db: SqliteDb, rows: Rows, now: number): void {
   const s = rows.session;
-  db.query("INSERT OR REPLACE INTO session (id, project_id, slug, directory, path, title, version, time_created, time_updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)").run(
-    s["id"], s["project_id"], s["slug"], s["directory"], s["path"], s["title"], s["version"], s["time_created"], s["time_updated"],
-  );
+  db.query(
+    "INSERT OR REPLACE INTO session (id, project_id, slug, directory, path, title, version, time_created, time_updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  ).run(s["id"], s["project_id"], s["slug"], s["directory"], s["path"], s["title"], s["version"], s["time_created"], s["time_updated"]);
   const message = db.query("INSERT OR IGNORE INTO message (id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?)");
   for (const m of rows.messages) message.run(m.id, s["id"], m.time_created, now, m.data);
   const part = db.query("INSERT OR IGNORE INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?, ?)");
@@ -182,7 +190,8 @@ function compareWithImport(db: SqliteDb, rows: Rows): string[] {
   const id = rows.session["id"];
   const session = db.query("SELECT * FROM session WHERE id = ?").get(id) as Record<string, unknown> | null;
   if (!session) return [`session ${String(id)} missing after import`];
-  for (const [key, value] of Object.entries(rows.session)) if (key !== "directory" && session[key] !== value) problems.push(`session.${key}: import ${String(session[key])}, direct ${String(value)}`);
+  for (const [key, value] of Object.entries(rows.session))
+    if (key !== "directory" && session[key] !== value) problems.push(`session.${key}: import ${String(session[key])}, direct ${String(value)}`);
   const messages = db.query("SELECT id, time_created, data FROM message WHERE session_id = ? ORDER BY id").all(id) as Rows["messages"];
   const parts = db.query("SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY id").all(id) as Rows["parts"];
   const same = (a: string, b: string) => JSON.stringify(JSON.parse(a)) === JSON.stringify(JSON.parse(b)) || deepEqual(JSON.parse(a), JSON.parse(b));
@@ -225,7 +234,9 @@ export function pinProjectId(projectDir: string): void {
 
 /** Builds the scratch data folder once (under ~/.cache) and returns it; later calls reuse it. */
 export async function benchData(log: (line: string) => void): Promise<BenchData> {
-  const files = readdirSync(corpusDir()).filter((f) => f.endsWith(".json.gz")).sort();
+  const files = readdirSync(corpusDir())
+    .filter((f) => f.endsWith(".json.gz"))
+    .sort();
   const base = process.env["ENGRAM_BENCH_CACHE"] ?? join(homedir(), ".cache", "opencode-engram-bench");
   const dir = join(base, cacheKey(files));
   const ready = join(dir, "ready.json");

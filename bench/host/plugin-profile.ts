@@ -32,7 +32,11 @@ const sdk: HistoryReader = {
   listSessions: async () => sessions.map((id, i) => ({ id, title: id, time: { created: i, updated: i } })),
   getSession: async (id) => ({ id, title: id, time: { created: 0, updated: 0 } }),
 };
-const reader = withFastPath(sdk, (probe) => openSqliteReader(db, probe), () => {});
+const reader = withFastPath(
+  sdk,
+  (probe) => openSqliteReader(db, probe),
+  () => {},
+);
 const source = new CachedHistorySource(reader, { checkSize: 20, maxSingleReads: 50, maxBytes: 512 * 1024 ** 2, pause: pauseIfDue });
 const config = defaultConfig();
 const visibility = toolVisibility([], []);
@@ -68,11 +72,20 @@ async function phase<T>(label: string, work: () => Promise<T>): Promise<T> {
   const used = process.cpuUsage(startCpu);
   running = false;
   gap();
-  console.log(`  ${label.padEnd(36)} ${(performance.now() - start).toFixed(1).padStart(8)} ms (${((used.user + used.system) / 1000).toFixed(0)} ms CPU)   longest stretch ${worst.toFixed(1)} ms wall, ${worstCpu.toFixed(1)} ms CPU`);
+  console.log(
+    `  ${label.padEnd(36)} ${(performance.now() - start).toFixed(1).padStart(8)} ms (${((used.user + used.system) / 1000).toFixed(0)} ms CPU)   longest stretch ${worst.toFixed(1)} ms wall, ${worstCpu.toFixed(1)} ms CPU`,
+  );
   return value;
 }
 
-const request = (query: string, sessionId?: string): SearchRequest => ({ query, sessionId, callerSessionId: "ses_caller", scope: sessionId ? "session" : "project", types: ["text", "tool"], limit: 10 });
+const request = (query: string, sessionId?: string): SearchRequest => ({
+  query,
+  sessionId,
+  callerSessionId: "ses_caller",
+  scope: sessionId ? "session" : "project",
+  types: ["text", "tool"],
+  limit: 10,
+});
 
 const ONLY = process.env["BENCH_ONLY"];
 for (const [size, g] of ONLY === "project" ? [] : Object.entries(data.generated)) {
@@ -82,10 +95,13 @@ for (const [size, g] of ONLY === "project" ? [] : Object.entries(data.generated)
   const entry = service.cache.get(service.cache.keys().find((key) => key.startsWith(`${g.id}\u0000`))!)!;
   for (let i = 0; i < 5; i++) {
     const wasBuilt = entry.built;
-    await phase(`search ${i + 1} during the first build${wasBuilt ? " (built)" : ""}`, () => service.search(request(["refund policy", "computeLineItemTotals", "zzqx nothing", "token bucket", "ledger entry"][i]!, g.id)));
+    await phase(`search ${i + 1} during the first build${wasBuilt ? " (built)" : ""}`, () =>
+      service.search(request(["refund policy", "computeLineItemTotals", "zzqx nothing", "token bucket", "ledger entry"][i]!, g.id)),
+    );
   }
   await phase("index build (the rest)", () => service.indexed(g.id));
-  for (let i = 0; i < 3; i++) await phase(`warm search ${i + 1}`, () => service.search(request(["refund policy", "computeLineItemTotals", "zzqx nothing"][i]!, g.id)));
+  for (let i = 0; i < 3; i++)
+    await phase(`warm search ${i + 1}`, () => service.search(request(["refund policy", "computeLineItemTotals", "zzqx nothing"][i]!, g.id)));
   await phase("loadMessages alone (unchanged)", () => source.loadMessages(g.id));
 }
 if (ONLY === "sessions") process.exit(0);
@@ -95,7 +111,8 @@ await phase("next project search (builds running)", () => service.search(request
 await phase("every session's index built", async () => {
   for (const id of data.corpus) await service.indexed(id);
 });
-for (const query of ["timezone aware datetime", "pytest fixture teardown"]) await phase("next project search (indexes built)", () => service.search(request(query)));
+for (const query of ["timezone aware datetime", "pytest fixture teardown"])
+  await phase("next project search (indexes built)", () => service.search(request(query)));
 await phase("history_sessions(query)", () => service.sessions({ query: "astropy units", limit: 10, includeChildren: true }));
 rmSync(scratch, { recursive: true, force: true });
 process.exit(0);

@@ -27,10 +27,17 @@ mkdirSync(join(scratch, "opencode"));
 copyFileSync(join(data.xdgData, "opencode", "opencode.db"), join(scratch, "opencode", "opencode.db"));
 const db = join(scratch, "opencode");
 const sdk: HistoryReader = {
-  readAll: async () => [], readNewest: async () => [], readOne: async () => undefined,
-  listSessions: async () => [], getSession: async (id) => ({ id, title: id, time: { created: 0, updated: 0 } }),
+  readAll: async () => [],
+  readNewest: async () => [],
+  readOne: async () => undefined,
+  listSessions: async () => [],
+  getSession: async (id) => ({ id, title: id, time: { created: 0, updated: 0 } }),
 };
-const reader = withFastPath(sdk, (probe) => openSqliteReader(db, probe), () => {});
+const reader = withFastPath(
+  sdk,
+  (probe) => openSqliteReader(db, probe),
+  () => {},
+);
 const source = new CachedHistorySource(reader, { checkSize: 20, maxSingleReads: 50, maxBytes: 512 * 1024 ** 2, pause: pauseIfDue });
 const config = defaultConfig();
 const visibility = toolVisibility([], []);
@@ -65,8 +72,14 @@ for (const size of (process.env.SIZES ?? "4000,20000").split(",")) {
   const rows = [];
   for (const q of WARM) rows.push(await measure(`search ${q}`, () => search.execute({ query: q, session_id: g.id } as never, context)));
   rows.push(await measure("browse_turns", () => browse.execute({ session_id: g.id, num_before: 3 } as never, context)));
-  const searches = rows.slice(0, WARM.length).map((r) => r.wall).sort((a, b) => a - b);
+  const searches = rows
+    .slice(0, WARM.length)
+    .map((r) => r.wall)
+    .sort((a, b) => a - b);
   console.log(`${size} msgs: warm search median-of-queries ${searches[2]!.toFixed(1)} ms`);
-  for (const r of rows) console.log(`  ${r.label.padEnd(36)} median ${r.wall.toFixed(1).padStart(6)} ms  min ${r.wallMin.toFixed(1).padStart(6)} ms  cpu ${r.cpu.toFixed(1).padStart(6)} ms`);
+  for (const r of rows)
+    console.log(
+      `  ${r.label.padEnd(36)} median ${r.wall.toFixed(1).padStart(6)} ms  min ${r.wallMin.toFixed(1).padStart(6)} ms  cpu ${r.cpu.toFixed(1).padStart(6)} ms`,
+    );
 }
 process.exit(0);

@@ -24,4 +24,14 @@ if (infoFromSqlite) delete infoFromSqlite.agent;
 if (infoFromHttp) delete infoFromHttp.agent;
 reader.close();
 const infoEqual = infoFromSqlite !== undefined && isDeepStrictEqual(infoFromSqlite, infoFromHttp);
-console.log(JSON.stringify({ sqlite: fromSqlite.length, http: fromHttp.length, equal: isDeepStrictEqual(fromSqlite, fromHttp), firstDiff, stamp, infoEqual, info: infoEqual ? undefined : [infoFromSqlite, infoFromHttp] }));
+console.log(
+  JSON.stringify({
+    sqlite: fromSqlite.length,
+    http: fromHttp.length,
+    equal: isDeepStrictEqual(fromSqlite, fromHttp),
+    firstDiff,
+    stamp,
+    infoEqual,
+    info: infoEqual ? undefined : [infoFromSqlite, infoFromHttp],
+  }),
+);

@@ -105,9 +105,7 @@ export function lastUserText(body: ChatRequestBody): string {
     if (m?.role !== "user") continue;
     if (typeof m.content === "string") return m.content;
     if (Array.isArray(m.content)) {
-      return m.content
-        .map((c: unknown) => (c && typeof c === "object" && "text" in c ? String((c as { text: unknown }).text) : ""))
-        .join("");
+      return m.content.map((c: unknown) => (c && typeof c === "object" && "text" in c ? String((c as { text: unknown }).text) : "")).join("");
     }
   }
   return "";

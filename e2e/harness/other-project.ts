@@ -55,13 +55,7 @@ export interface AskedCall {
  * Makes the model call a tool and answers every permission request the call raises with `answer`
  * (none expected when `answer` is undefined: a request then fails the call's test).
  */
-export async function callAnswering(
-  host: Host,
-  sessionId: string,
-  name: string,
-  args: unknown,
-  answer?: "once" | "always" | "reject",
-): Promise<AskedCall> {
+export async function callAnswering(host: Host, sessionId: string, name: string, args: unknown, answer?: "once" | "always" | "reject"): Promise<AskedCall> {
   const callId = `call_perm_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   host.mock.push({ toolCalls: [{ id: callId, name, args }] }, { text: `Called ${name}.` });
   let done = false;

@@ -46,7 +46,12 @@ function testedHostVersion(): string | undefined {
 function runtimeCheck(): Check {
   const bun = (globalThis as { Bun?: { version: string } }).Bun;
   const via = process.env.OPENCODE_ENGRAM_RUNTIME;
-  if (!bun) return { name: "runtime", status: "fail", detail: [`Node ${process.versions.node}: the store is read with Bun's SQLite driver; run through the opencode-engram launcher`] };
+  if (!bun)
+    return {
+      name: "runtime",
+      status: "fail",
+      detail: [`Node ${process.versions.node}: the store is read with Bun's SQLite driver; run through the opencode-engram launcher`],
+    };
   return { name: "runtime", status: "ok", detail: [`Bun ${bun.version}${via ? ` (${via})` : ""}`] };
 }
 
@@ -68,7 +73,11 @@ async function coldSearchCost(store: Store, root: string): Promise<string[]> {
   const config = loadConfig([globalConfigDir(), root]).config;
   const timed = { ...config, search: { ...config.search, project_time_budget_ms: 10 * 60_000 } };
   const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
-  const source = new CachedHistorySource(storeReader(store, (session) => sample.has(session.id)), { checkSize: 20, maxSingleReads: 50, maxBytes: config.store.cache_bytes }, store.decode);
+  const source = new CachedHistorySource(
+    storeReader(store, (session) => sample.has(session.id)),
+    { checkSize: 20, maxSingleReads: 50, maxBytes: config.store.cache_bytes },
+    store.decode,
+  );
   const service = createSearchService({ source, config: () => timed, visibility: () => visibility });
   const started = performance.now();
   await service.search({ query: PROBE_QUERY, callerSessionId: "", scope: "project", types: ["text", "tool"], limit: 10 });
@@ -102,7 +111,9 @@ function writerCheck(store: Store): Check {
 
 /** The 1.x tables an OpenCode 2 store still holds: not its history, but they tell what it lacks. */
 function legacyCheck(legacy: NonNullable<Store["legacy"]>): Check {
-  const migration = legacy.migration ? `; its import of them is at phase "${legacy.migration}" (kv migration.v1-v2)` : "; no import state recorded (kv migration.v1-v2)";
+  const migration = legacy.migration
+    ? `; its import of them is at phase "${legacy.migration}" (kv migration.v1-v2)`
+    : "; no import state recorded (kv migration.v1-v2)";
   const detail = [`the 1.x tables (session, message, part) are a frozen copy: OpenCode 2 reads and writes only session_v2 and session_message${migration}`];
   if (legacy.notImported === 0) detail.push(`all ${legacy.sessions} 1.x sessions are in OpenCode 2's tables`);
   else {
@@ -168,8 +179,7 @@ export async function doctorCommand(parsed: Parsed, ctx: CommandContext): Promis
   if (isStoreProblem(store)) {
     const hint = store.kind === "missing" ? ["OpenCode has not run as this user, or its data is elsewhere: set XDG_DATA_HOME or pass --data-dir"] : [];
     checks.push({ name: "store", status: "fail", detail: [store.message, ...hint] });
-  }
-  else {
+  } else {
     checks.push({ name: "store", status: "ok", detail: [`${store.path} (${GENERATION_NAMES[store.generation]} store, schema known, opened read-only)`] });
     if (store.legacy) checks.push(legacyCheck(store.legacy));
     checks.push(writerCheck(store));
@@ -181,7 +191,10 @@ export async function doctorCommand(parsed: Parsed, ctx: CommandContext): Promis
     checks.push({
       name: "history",
       status: "ok",
-      detail: [`${stats.sessions} sessions (${mine} in ${root}), ${stats.messages} messages, ${stats.parts !== undefined ? `${stats.parts} parts, ` : ""}${size(stats.bytes)} on disk`, ...cost],
+      detail: [
+        `${stats.sessions} sessions (${mine} in ${root}), ${stats.messages} messages, ${stats.parts !== undefined ? `${stats.parts} parts, ` : ""}${size(stats.bytes)} on disk`,
+        ...cost,
+      ],
     });
     store.close();
   }

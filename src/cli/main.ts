@@ -54,10 +54,13 @@ export async function main(argv: readonly string[]): Promise<number> {
   } catch (error) {
     io.progress(undefined);
     const [message, code] =
-      error instanceof UsageError ? [`${error.message}\n\n${HELP[name]}`, EXIT.usage]
-      : error instanceof CommandError ? [error.message, error.code]
-      : error instanceof HistoryError ? [error.message, /not found/i.test(error.message) ? EXIT.notFound : EXIT.usage]
-      : [`unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`, EXIT.failed];
+      error instanceof UsageError
+        ? [`${error.message}\n\n${HELP[name]}`, EXIT.usage]
+        : error instanceof CommandError
+          ? [error.message, error.code]
+          : error instanceof HistoryError
+            ? [error.message, /not found/i.test(error.message) ? EXIT.notFound : EXIT.usage]
+            : [`unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`, EXIT.failed];
     io.err(`opencode-engram ${name}: ${message}`);
     return code;
   }

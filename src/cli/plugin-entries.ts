@@ -20,13 +20,15 @@ export function opencodeConfigFiles(dir: string, project: boolean): string[] {
   const names = project
     ? ["opencode.json", "opencode.jsonc", join(".opencode", "opencode.json"), join(".opencode", "opencode.jsonc")]
     : ["opencode.json", "opencode.jsonc", "config.json"];
-  return names.map((name) => join(dir, name)).filter((path) => {
-    try {
-      return statSync(path).isFile();
-    } catch {
-      return false;
-    }
-  });
+  return names
+    .map((name) => join(dir, name))
+    .filter((path) => {
+      try {
+        return statSync(path).isFile();
+      } catch {
+        return false;
+      }
+    });
 }
 
 /** What the host does with one `plugin` entry, or undefined when it is not this plugin. */

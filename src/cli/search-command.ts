@@ -30,7 +30,8 @@ export async function searchCommand(parsed: Parsed, ctx: CommandContext): Promis
     limit,
   };
   if (sessionId) request.sessionId = sessionId;
-  const total = scope === "global" ? (await history.source.listEverySession("")).length : scope === "project" ? (await history.source.listSessions()).length : 1;
+  const total =
+    scope === "global" ? (await history.source.listEverySession("")).length : scope === "project" ? (await history.source.listSessions()).length : 1;
   history.onLoad = (loaded) => ctx.io.progress(`searching ${Math.min(loaded, total)}/${total} sessions…`);
   const answer = await history.search.search(request);
   ctx.io.progress(undefined);

@@ -79,7 +79,14 @@ export async function showCommand(parsed: Parsed, ctx: CommandContext): Promise<
   }
   if (json) io.out(JSON.stringify({ session_id: sessionId, ...message }));
   else {
-    const facts = [`turn ${message.turn_number}`, message.role, message.time?.replace("T", " ").slice(0, 19), message.agent, message.summary ? "summary" : "", message.error].filter(Boolean);
+    const facts = [
+      `turn ${message.turn_number}`,
+      message.role,
+      message.time?.replace("T", " ").slice(0, 19),
+      message.agent,
+      message.summary ? "summary" : "",
+      message.error,
+    ].filter(Boolean);
     io.out(`${io.style("bold", message.message_id)}  ${facts.join("  ")}  ${io.style("dim", sessionId)}`);
     for (const section of message.sections) printSection(io, section);
     if (message.note) io.err(message.note);

@@ -26,13 +26,22 @@ describe.each(["opencode-2", "opencode-2-with-1x"] as const)("command line on an
     const sessions = json(runs.sessions).sessions as Json[];
     expect(sessions.map((session) => session.session_id).sort()).toEqual(["ses_v2child", "ses_v2main"]);
     expect(sessions.find((session) => session.session_id === "ses_v2child")).toMatchObject({ parent_id: "ses_v2main", turns: 1 });
-    expect(sessions.find((session) => session.session_id === "ses_v2main")).toMatchObject({ title: "Rate limiter", preview: "What limit does the rate limiter use?" });
+    expect(sessions.find((session) => session.session_id === "ses_v2main")).toMatchObject({
+      title: "Rate limiter",
+      preview: "What limit does the rate limiter use?",
+    });
   });
 
   it("search finds text and a v2 `shell` call in session_message, and never the frozen 1.x copy", () => {
     const messages = json(runs.search).messages as Json[];
-    expect(messages.find((message) => message.message_id === ids.answer)?.hits[0]).toMatchObject({ type: "text", snippets: [expect.stringContaining("120 requests per minute")] });
-    expect(json(runs.toolSearch).messages[0]).toMatchObject({ message_id: ids.answer, hits: [{ type: "tool", tool_name: "shell", part_id: expect.stringMatching(/^prt_[A-Za-z0-9_-]+$/) }] });
+    expect(messages.find((message) => message.message_id === ids.answer)?.hits[0]).toMatchObject({
+      type: "text",
+      snippets: [expect.stringContaining("120 requests per minute")],
+    });
+    expect(json(runs.toolSearch).messages[0]).toMatchObject({
+      message_id: ids.answer,
+      hits: [{ type: "tool", tool_name: "shell", part_id: expect.stringMatching(/^prt_[A-Za-z0-9_-]+$/) }],
+    });
     expect(runs.frozen.code).toBe(1);
   });
 
@@ -41,7 +50,10 @@ describe.each(["opencode-2", "opencode-2-with-1x"] as const)("command line on an
       session_id: "ses_v2main",
       role: "assistant",
       agent: "build",
-      sections: [{ type: "text" }, { type: "tool", tool: "shell", status: "completed", input: { command: "echo LIMITER_REDIS_URL" }, content: "LIMITER_REDIS_URL is not set" }],
+      sections: [
+        { type: "text" },
+        { type: "tool", tool: "shell", status: "completed", input: { command: "echo LIMITER_REDIS_URL" }, content: "LIMITER_REDIS_URL is not set" },
+      ],
     });
     expect(json(runs.showSession).turns).toMatchObject([{ turn_number: 1, user: { message_id: ids.question }, assistant: { tool: { calls: ["1× shell"] } } }]);
   });
@@ -53,16 +65,21 @@ describe.each(["opencode-2", "opencode-2-with-1x"] as const)("command line on an
     expect(check(runs.doctor, "history")!.detail[0]).toMatch(/^2 sessions \(2 in .*\), 3 messages, \d+ KB on disk$/);
   });
 
-  it(shape === "opencode-2" ? "doctor has nothing to say of 1.x tables when there are none" : "doctor says the 1.x tables are a frozen copy and how many 1.x sessions were never imported", () => {
-    const legacy = check(runs.doctor, "1.x tables");
-    if (shape === "opencode-2") expect(legacy).toBeUndefined();
-    else {
-      expect(legacy).toMatchObject({ status: "warn" });
-      expect(legacy!.detail[0]).toContain("frozen copy");
-      expect(legacy!.detail[0]).toContain('phase "completed"');
-      expect(legacy!.detail[1]).toMatch(/^1 of the 2 1\.x sessions were never imported into OpenCode 2/);
-    }
-  });
+  it(
+    shape === "opencode-2"
+      ? "doctor has nothing to say of 1.x tables when there are none"
+      : "doctor says the 1.x tables are a frozen copy and how many 1.x sessions were never imported",
+    () => {
+      const legacy = check(runs.doctor, "1.x tables");
+      if (shape === "opencode-2") expect(legacy).toBeUndefined();
+      else {
+        expect(legacy).toMatchObject({ status: "warn" });
+        expect(legacy!.detail[0]).toContain("frozen copy");
+        expect(legacy!.detail[0]).toContain('phase "completed"');
+        expect(legacy!.detail[1]).toMatch(/^1 of the 2 1\.x sessions were never imported into OpenCode 2/);
+      }
+    },
+  );
 });
 
 describe("command line on an OpenCode 1.x store", () => {

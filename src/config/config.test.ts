@@ -10,12 +10,14 @@ import { compileSelectors } from "../history/tool-visibility.ts";
 
 describe("jsonc", () => {
   it("allows comments and trailing commas but keeps them inside strings", () => {
-    expect(parseJsonc(`{
+    expect(
+      parseJsonc(`{
       // line comment
       "a": "http://x//y", /* block */
       "b": [1, 2,],
       "c": "/* not a comment */",
-    }`)).toEqual({ a: "http://x//y", b: [1, 2], c: "/* not a comment */" });
+    }`),
+    ).toEqual({ a: "http://x//y", b: [1, 2], c: "/* not a comment */" });
     expect(() => parseJsonc("{ broken")).toThrow();
   });
 
@@ -27,9 +29,9 @@ describe("jsonc", () => {
         "\ufeff{",
         "  // browse: see docs/config.md, /* not a block */",
         "  /* a block comment",
-        "     over two lines */ \"browse\": { \"preview_chars\": 100, },",
-        "  \"search\": { \"message_limit\": 5 }",
-        "  \"pull\": {}",
+        '     over two lines */ "browse": { "preview_chars": 100, },',
+        '  "search": { "message_limit": 5 }',
+        '  "pull": {}',
         "}",
       ].join("\r\n"),
     );

@@ -49,7 +49,11 @@ describe("browse answers stay under the byte cap", () => {
     expect(turn!.assistant!.modified![0]!.length).toBeLessThanOrEqual(200);
     expect(turn!.assistant!.tool!.calls.at(-1)).toBe("… 281 more");
     expect(turn!.user!.attachment!.at(-1)).toBe("… 780 more");
-    const [message] = browseMessages(view, { messageId: view.messages[0]!.id, numBefore: 0, numAfter: 0 }, { previewChars: 160, cap: 50, directory: "/p" }).messages;
+    const [message] = browseMessages(
+      view,
+      { messageId: view.messages[0]!.id, numBefore: 0, numAfter: 0 },
+      { previewChars: 160, cap: 50, directory: "/p" },
+    ).messages;
     expect(message!.attachment).toHaveLength(21);
   });
 });

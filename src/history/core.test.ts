@@ -58,7 +58,13 @@ describe("turns", () => {
   });
 
   it("does not start a turn for the host's continue-after-compaction message", () => {
-    const messages = [user("one"), assistant(["a"]), ...compactionPair(true), user("Continue if you have next steps", { compactionContinue: true }), assistant(["b"])];
+    const messages = [
+      user("one"),
+      assistant(["a"]),
+      ...compactionPair(true),
+      user("Continue if you have next steps", { compactionContinue: true }),
+      assistant(["b"]),
+    ];
     const view = buildView("ses_test", messages, false);
     expect(view.turnNumbers).toEqual([1, 1, 2, 2, 2, 2]);
   });

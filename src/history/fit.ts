@@ -78,7 +78,11 @@ export function fitAnswer<Entry, Answer>(
     const entryOptions = { ...options, previewChars: level === 0 ? options.previewChars : Math.min(options.previewChars, FALLBACK_PREVIEW_CHARS) };
     const entries: Entry[] = [];
     for (let index = window.from; index < window.to; index++) entries.push(entry(index, entryOptions, lists));
-    const fit = fitRange(entries.map((made) => byteLength(toJson(made)) + 1), anchor - window.from, MAX_ANSWER_BYTES - ENVELOPE_BYTES);
+    const fit = fitRange(
+      entries.map((made) => byteLength(toJson(made)) + 1),
+      anchor - window.from,
+      MAX_ANSWER_BYTES - ENVELOPE_BYTES,
+    );
     result = answer(entries.slice(fit.from, fit.to), window.from + fit.from, window.from + fit.to, fit.to - fit.from < entries.length);
     if (byteLength(toJson(result)) <= MAX_ANSWER_BYTES) return result;
   }

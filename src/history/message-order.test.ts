@@ -17,7 +17,12 @@ function positioned(): HistoryMessage[] {
 describe("session order", () => {
   it("follows positions when messages have them, ids otherwise", () => {
     const messages = positioned();
-    expect([...messages].reverse().sort(inSessionOrder).map((m) => m.id)).toEqual(messages.map((m) => m.id));
+    expect(
+      [...messages]
+        .reverse()
+        .sort(inSessionOrder)
+        .map((m) => m.id),
+    ).toEqual(messages.map((m) => m.id));
     const plain = [user("b", { id: "msg_b" }), user("a", { id: "msg_a" })];
     expect(plain.sort(inSessionOrder).map((m) => m.id)).toEqual(["msg_a", "msg_b"]);
   });

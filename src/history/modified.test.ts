@@ -10,7 +10,10 @@ const patchText = "*** Begin Patch\n*** Update File: src/patched.ts\n@@\n-a\n+b\
 describe("modifiedFiles", () => {
   it("names the files of completed write, edit and patch calls under either host's names", () => {
     const v1 = assistant([toolCall("write", { filePath: "/p/src/one.ts", content: "x" }), toolCall("apply_patch", { patchText })]);
-    const v2 = assistant([toolCall("edit", { path: "/p/src/two.ts", oldString: "a", newString: "b" }), toolCall("patch", { patchText: patchText.replace("patched", "patched2") })]);
+    const v2 = assistant([
+      toolCall("edit", { path: "/p/src/two.ts", oldString: "a", newString: "b" }),
+      toolCall("patch", { patchText: patchText.replace("patched", "patched2") }),
+    ]);
     expect(modifiedFiles([v1], "/p")).toEqual(["src/one.ts", "src/patched.ts"]);
     expect(modifiedFiles([v2], "/p")).toEqual(["src/two.ts", "src/patched2.ts"]);
   });

@@ -23,9 +23,19 @@ describe("previews", () => {
   });
 
   it("skips synthetic text and labels messages without words", () => {
-    expect(messagePreview(user([{ kind: "text", id: nextId("prt"), text: "Called the Read tool", synthetic: true }, { kind: "file", id: nextId("prt"), mime: "text/plain" }]), 50)).toBe("[attachments only]");
+    expect(
+      messagePreview(
+        user([
+          { kind: "text", id: nextId("prt"), text: "Called the Read tool", synthetic: true },
+          { kind: "file", id: nextId("prt"), mime: "text/plain" },
+        ]),
+        50,
+      ),
+    ).toBe("[attachments only]");
     expect(messagePreview(user([{ kind: "compaction", id: nextId("prt"), auto: false }]), 50)).toBe("[compaction request]");
-    expect(messagePreview(user([{ kind: "subtask", id: nextId("prt"), prompt: "p", description: "probe sub", agent: "general" }]), 50)).toBe("[subtask request] probe sub");
+    expect(messagePreview(user([{ kind: "subtask", id: nextId("prt"), prompt: "p", description: "probe sub", agent: "general" }]), 50)).toBe(
+      "[subtask request] probe sub",
+    );
     expect(messagePreview(assistant([toolCall("bash", {})]), 50)).toBe("[tool calls only]");
     expect(messagePreview(assistant(["text"], { summary: true }), 50)).toBe("[compacted summary]");
     expect(messagePreview(assistant([], { error: { name: "APIError", message: "bad request" } }), 50)).toBe("[error: APIError: bad request]");

@@ -26,8 +26,14 @@ const text = fc.string({ unit, maxLength: 400 });
 
 /** True when a pair that is whole in `source` is broken at either end of `piece` taken at `start`. */
 function splitsPair(source: string, start: number, end: number): boolean {
-  const high = (i: number) => { const c = source.charCodeAt(i); return c >= 0xd800 && c <= 0xdbff; };
-  const low = (i: number) => { const c = source.charCodeAt(i); return c >= 0xdc00 && c <= 0xdfff; };
+  const high = (i: number) => {
+    const c = source.charCodeAt(i);
+    return c >= 0xd800 && c <= 0xdbff;
+  };
+  const low = (i: number) => {
+    const c = source.charCodeAt(i);
+    return c >= 0xdc00 && c <= 0xdfff;
+  };
   return (start > 0 && high(start - 1) && low(start)) || (end < source.length && end > 0 && high(end - 1) && low(end));
 }
 

@@ -24,9 +24,7 @@ export function summarizeTools(calls: readonly ToolPart[]): ToolSummary | undefi
     if (call.status === "error") count.errors++;
     counts.set(call.tool, count);
   }
-  const lines = [...counts].map(([tool, { total, errors }]) =>
-    errors > 0 ? `${total}× ${tool}: ${errors}× error` : `${total}× ${tool}`,
-  );
+  const lines = [...counts].map(([tool, { total, errors }]) => (errors > 0 ? `${total}× ${tool}: ${errors}× error` : `${total}× ${tool}`));
   return { calls: lines, outcome: outcomeOf(calls) };
 }
 

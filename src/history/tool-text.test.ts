@@ -4,7 +4,7 @@ import { toolCallSignature } from "./tool-text.ts";
 
 describe("toolCallSignature", () => {
   it("shows string arguments as the text they are: real newlines and quotes, no JSON escapes", () => {
-    const command = 'cat > app.py <<\'EOF\'\nimport os\nfrom pathlib import Path\nprint("done")\nEOF';
+    const command = "cat > app.py <<'EOF'\nimport os\nfrom pathlib import Path\nprint(\"done\")\nEOF";
     const signature = toolCallSignature(toolCall("bash", { command, timeout: 5 }));
     expect(signature).toBe(`bash(command="${command}", timeout=5)`);
     expect(signature).not.toContain("\\n");

@@ -19,7 +19,11 @@ function isEmpty(value: unknown): boolean {
 function renderValue(value: unknown, depth = 0): string {
   if (typeof value === "string") return `"${value}"`;
   if (value === undefined) return "undefined";
-  if (depth < 8 && Array.isArray(value)) return `[${value.filter((item) => !isEmpty(item)).map((item) => renderValue(item, depth + 1)).join(", ")}]`;
+  if (depth < 8 && Array.isArray(value))
+    return `[${value
+      .filter((item) => !isEmpty(item))
+      .map((item) => renderValue(item, depth + 1))
+      .join(", ")}]`;
   if (depth < 8 && value !== null && typeof value === "object") return `{${renderArgs(value as Record<string, unknown>, depth + 1)}}`;
   try {
     return JSON.stringify(value) ?? String(value);

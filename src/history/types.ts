@@ -72,15 +72,7 @@ export interface CompactionPart {
   tailStartId?: string;
 }
 
-export type HistoryPart =
-  | TextPart
-  | ReasoningPart
-  | ToolPart
-  | FilePart
-  | PatchPart
-  | AgentPart
-  | SubtaskPart
-  | CompactionPart;
+export type HistoryPart = TextPart | ReasoningPart | ToolPart | FilePart | PatchPart | AgentPart | SubtaskPart | CompactionPart;
 
 export interface HistoryMessage {
   id: string;

@@ -38,9 +38,7 @@ interface ChartContent {
 function collect(view: SessionView, options: ChartOptions, previewChars: number): ChartContent {
   const browse = { previewChars, directory: options.directory };
   const turns =
-    options.recentTurns > 0
-      ? browseTurns(view, { numBefore: options.recentTurns - 1, numAfter: 0 }, { ...browse, cap: options.recentTurns }).turns
-      : [];
+    options.recentTurns > 0 ? browseTurns(view, { numBefore: options.recentTurns - 1, numAfter: 0 }, { ...browse, cap: options.recentTurns }).turns : [];
   const window =
     options.recentMessages > 0
       ? browseMessages(view, { numBefore: options.recentMessages - 1, numAfter: 0 }, { ...browse, cap: options.recentMessages })
@@ -58,8 +56,8 @@ function header(sessionId: string): string[] {
 
 function footer(sessionId: string): string[] {
   return [
-    "- Full text of any message above: history_pull_message(message_id=\"<message_id>\")",
-    "- Anything by topic, however old: history_search(query=\"<words>\")",
+    '- Full text of any message above: history_pull_message(message_id="<message_id>")',
+    '- Anything by topic, however old: history_search(query="<words>")',
     `The stored history of session ${sessionId} is the record of truth: search or pull it before guessing what was said, decided or done, and before redoing work.`,
   ];
 }

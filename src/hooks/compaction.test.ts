@@ -47,7 +47,10 @@ function rawHistory(builder: SessionBuilder): TransformMessage[] {
 }
 
 /** Runs the host's hook sequence of a manual compaction up to the summary text; returns the stored text. */
-async function compact(h: Harness, summarizerText = "## Objective\n- raw summary"): Promise<{
+async function compact(
+  h: Harness,
+  summarizerText = "## Objective\n- raw summary",
+): Promise<{
   prompt?: string;
   trimmed: TransformMessage[];
   params: { maxOutputTokens: number | undefined; options: Record<string, unknown>; temperature: number; topP: number; topK: number };
@@ -61,11 +64,23 @@ async function compact(h: Harness, summarizerText = "## Objective\n- raw summary
   const transform = { messages: history };
   await h.hooks["experimental.chat.messages.transform"]!({}, transform as never);
   const summary = h.builder.summary("");
-  await h.onEvent({ type: "message.updated", properties: { sessionID: SESSION, info: { id: summary.id, sessionID: SESSION, role: "assistant", summary: true } } });
+  await h.onEvent({
+    type: "message.updated",
+    properties: { sessionID: SESSION, info: { id: summary.id, sessionID: SESSION, role: "assistant", summary: true } },
+  });
   const system = { system: ["You are a context summarization agent. You are given a conversation…"] };
   await h.hooks["experimental.chat.system.transform"]!({ sessionID: SESSION, model: {} as never }, system);
-  const params = { maxOutputTokens: 4096 as number | undefined, options: { thinking: { type: "enabled", budgetTokens: 8000 } } as Record<string, unknown>, temperature: 0, topP: 1, topK: 0 };
-  await h.hooks["chat.params"]!({ sessionID: SESSION, agent: "compaction", model: {} as never, provider: {} as never, message: { id: compactionMessage.id } as never }, params);
+  const params = {
+    maxOutputTokens: 4096 as number | undefined,
+    options: { thinking: { type: "enabled", budgetTokens: 8000 } } as Record<string, unknown>,
+    temperature: 0,
+    topP: 1,
+    topK: 0,
+  };
+  await h.hooks["chat.params"]!(
+    { sessionID: SESSION, agent: "compaction", model: {} as never, provider: {} as never, message: { id: compactionMessage.id } as never },
+    params,
+  );
   const output = { text: summarizerText };
   await h.hooks["experimental.text.complete"]!({ sessionID: SESSION, messageID: summary.id, partID: "prt_summary" }, output);
   // The host stores the replaced text on the summary.

@@ -14,8 +14,7 @@ import { chartOfSession, chartView } from "./session-chart.ts";
  * Replaces the host's summarization prompt. The host appends "The following is the conversation
  * history:" and the (by then empty) history after it.
  */
-export const SUMMARIZER_PROMPT =
-  "Reply with the single word OK. Do not summarize: the conversation is stored verbatim and a chart of it replaces your reply.";
+export const SUMMARIZER_PROMPT = "Reply with the single word OK. Do not summarize: the conversation is stored verbatim and a chart of it replaces your reply.";
 
 /**
  * Output cap of the summarizer request. Not lower: reasoning models spend output tokens on
@@ -118,9 +117,7 @@ export class CompactionCharting {
     // The summarizer's history never holds a compaction pair (the host filters them out); a
     // request that does is a normal one after a compaction, and must be left alone.
     const afterCompaction = messages.some(
-      (message) =>
-        (message.info.role === "assistant" && message.info.summary === true) ||
-        message.parts.some((part) => part.type === "compaction"),
+      (message) => (message.info.role === "assistant" && message.info.summary === true) || message.parts.some((part) => part.type === "compaction"),
     );
     if (afterCompaction) return false;
     entry.lastSummarizedId = messages[messages.length - 1]!.info.id;

@@ -27,11 +27,7 @@ export function navigatorBlock(parentSessionId: string): string {
  * `experimental.chat.system.transform` input for these is `{sessionID, model}` like any other
  * request, so the prompt text is the only sign of what the request is.
  */
-const INTERNAL_PROMPT_OPENINGS = [
-  "You are a title generator",
-  "You are a context summarization agent",
-  "Summarize what was done in this conversation",
-];
+const INTERNAL_PROMPT_OPENINGS = ["You are a title generator", "You are a context summarization agent", "Summarize what was done in this conversation"];
 
 /** True when the system prompt is one of the host's internal requests rather than an agent's. */
 export function isInternalRequest(system: readonly string[]): boolean {

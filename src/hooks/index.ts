@@ -70,19 +70,14 @@ export function createHookSet(deps: HookDeps): HookSet {
         sessions.observeAgent(input.sessionID, input.agent ?? output.message?.agent);
       }),
 
-    "experimental.session.compacting": (input, output) =>
-      guard("experimental.session.compacting", () => compaction.onCompacting(input, output)),
+    "experimental.session.compacting": (input, output) => guard("experimental.session.compacting", () => compaction.onCompacting(input, output)),
 
     "experimental.chat.messages.transform": (_input, output) =>
-      guard("experimental.chat.messages.transform", () =>
-        compaction.onMessagesTransform(output as unknown as { messages: TransformMessage[] }),
-      ),
+      guard("experimental.chat.messages.transform", () => compaction.onMessagesTransform(output as unknown as { messages: TransformMessage[] })),
 
-    "chat.params": (input, output) =>
-      guard("chat.params", () => compaction.onChatParams(input, output)),
+    "chat.params": (input, output) => guard("chat.params", () => compaction.onChatParams(input, output)),
 
-    "experimental.text.complete": (input, output) =>
-      guard("experimental.text.complete", () => compaction.onTextComplete(input, output)),
+    "experimental.text.complete": (input, output) => guard("experimental.text.complete", () => compaction.onTextComplete(input, output)),
 
     "experimental.chat.system.transform": (input, output) =>
       guard("experimental.chat.system.transform", async () => {

@@ -5,9 +5,15 @@ import { createSdkReader } from "./sdk-reader.ts";
 
 const SID = "ses_a";
 
-function setup(count: number, options: Partial<{ pageSize: number; timeoutMs: number; maxBytes: number; maxFirstInfos: number; pause: () => Promise<void> | undefined }> = {}) {
+function setup(
+  count: number,
+  options: Partial<{ pageSize: number; timeoutMs: number; maxBytes: number; maxFirstInfos: number; pause: () => Promise<void> | undefined }> = {},
+) {
   const client = new FakeClient();
-  const session = client.addSession(SID, Array.from({ length: count }, (_, i) => rawText(SID, rawId("msg", i), i % 2 ? "assistant" : "user", `text ${i}`)));
+  const session = client.addSession(
+    SID,
+    Array.from({ length: count }, (_, i) => rawText(SID, rawId("msg", i), i % 2 ? "assistant" : "user", `text ${i}`)),
+  );
   const reader = createSdkReader(client, { pageSize: options.pageSize ?? 7, timeoutMs: options.timeoutMs ?? 1000 });
   const source = new CachedHistorySource(reader, {
     checkSize: 5,
@@ -119,7 +125,10 @@ describe("cached history source", () => {
 
   it("evicts the least recently read session past its byte budget", async () => {
     const { source, client } = setup(10, { maxBytes: 6000 });
-    client.addSession("ses_b", Array.from({ length: 10 }, (_, i) => rawText("ses_b", rawId("msg", i), "user", "b")));
+    client.addSession(
+      "ses_b",
+      Array.from({ length: 10 }, (_, i) => rawText("ses_b", rawId("msg", i), "user", "b")),
+    );
     await source.loadMessages(SID);
     const afterA = source.cachedBytes;
     await source.loadMessages("ses_b");

@@ -104,7 +104,8 @@ export class CachedHistorySource<Raw = RawMessage> implements HistorySource {
   }
 
   async listEverySession(callerSessionId: string): Promise<SessionInfo[]> {
-    if (!this.reader.everySession) throw new HistoryError("Searching every project needs the host's SQLite store (store.sqlite_fast_path); search this project instead.");
+    if (!this.reader.everySession)
+      throw new HistoryError("Searching every project needs the host's SQLite store (store.sqlite_fast_path); search this project instead.");
     return newestFirst(await this.reader.everySession(callerSessionId), this.decode.session);
   }
 

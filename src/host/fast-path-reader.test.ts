@@ -193,7 +193,10 @@ describe("SQLite fast path with SDK fallback", () => {
   it("lists every project's sessions from the store, newest first; the SDK alone cannot", async () => {
     const { source, client } = setup();
     const every = await source.listEverySession(SID);
-    expect(every.map((session) => [session.id, session.directory])).toEqual([["ses_elsewhere", "/q"], [SID, "/p"]]);
+    expect(every.map((session) => [session.id, session.directory])).toEqual([
+      ["ses_elsewhere", "/q"],
+      [SID, "/p"],
+    ]);
     const sdkOnly = new CachedHistorySource(createSdkReader(client, { pageSize: 50, timeoutMs: 1000 }), { checkSize: 5, maxSingleReads: 5, maxBytes: 1 << 30 });
     await expect(sdkOnly.listEverySession(SID)).rejects.toThrow(/needs the host's SQLite store/);
   });

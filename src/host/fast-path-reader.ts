@@ -52,7 +52,10 @@ export function withFastPath(sdk: HistoryReader, open: OpenFastPath, log: Log): 
     listSessions: () => sdk.listSessions(),
     async everySession(probeSessionId) {
       const reader = await fastFor(probeSessionId).catch(() => undefined);
-      if (!reader) throw new HistoryError("Searching every project needs the host's SQLite store, which could not be opened (see the plugin's log); search this project instead.");
+      if (!reader)
+        throw new HistoryError(
+          "Searching every project needs the host's SQLite store, which could not be opened (see the plugin's log); search this project instead.",
+        );
       return reader.everySession();
     },
     getSession: (sessionId) => sdk.getSession(sessionId),

@@ -20,10 +20,13 @@ describe("lazyReader", () => {
   it("opens on first use with the observed session as probe, not an id from the arguments", async () => {
     const store = fakeStore(["ses_caller"]);
     const probes: string[] = [];
-    const reader = lazyReader(async (probe) => {
-      probes.push(probe);
-      return store.reader.getSession(probe).then((found) => (found ? store.reader : `does not hold ${probe}`));
-    }, () => {});
+    const reader = lazyReader(
+      async (probe) => {
+        probes.push(probe);
+        return store.reader.getSession(probe).then((found) => (found ? store.reader : `does not hold ${probe}`));
+      },
+      () => {},
+    );
     reader.observe("ses_caller");
     reader.observe("ses_later");
     expect(await reader.readAll("ses_typo")).toEqual(["all of ses_typo"]);
@@ -35,7 +38,10 @@ describe("lazyReader", () => {
     const store = fakeStore(["ses_a"]);
     let available = false;
     const logs: string[] = [];
-    const reader = lazyReader(async () => (available ? store.reader : "no database in /data"), (_level, message) => logs.push(message));
+    const reader = lazyReader(
+      async () => (available ? store.reader : "no database in /data"),
+      (_level, message) => logs.push(message),
+    );
     await expect(reader.listSessions()).rejects.toThrow("no session has been seen");
     reader.observe("ses_a");
     for (let i = 0; i < 2; i++) {
@@ -50,7 +56,10 @@ describe("lazyReader", () => {
 
   it("closes what it opened, once", async () => {
     const store = fakeStore(["ses_a"]);
-    const reader = lazyReader(async () => store.reader, () => {});
+    const reader = lazyReader(
+      async () => store.reader,
+      () => {},
+    );
     await reader.close!();
     expect(store.closed()).toBe(0);
     reader.observe("ses_a");

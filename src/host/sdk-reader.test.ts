@@ -6,13 +6,15 @@ const SID = "ses_a";
 
 function setup(timeoutMs = 1000) {
   const client = new FakeClient();
-  client.addSession(SID, Array.from({ length: 3 }, (_, i) => rawText(SID, rawId("msg", i), "user", `text ${i}`)));
+  client.addSession(
+    SID,
+    Array.from({ length: 3 }, (_, i) => rawText(SID, rawId("msg", i), "user", `text ${i}`)),
+  );
   return { client, reader: createSdkReader(client, { pageSize: 10, timeoutMs }) };
 }
 
 /** The signal each request of `method` was sent with. */
-const signals = (client: FakeClient, method: string) =>
-  client.calls.filter((c) => c.method === method).map((c) => (c.args as { signal?: AbortSignal }).signal);
+const signals = (client: FakeClient, method: string) => client.calls.filter((c) => c.method === method).map((c) => (c.args as { signal?: AbortSignal }).signal);
 
 describe("SDK reader cancellation", () => {
   it("aborts the request it gave up on when it times out", async () => {

@@ -33,7 +33,12 @@ export interface SdkReaderOptions {
  * with the caller's reason). The answer is still raced against the cancellation: a host's own
  * in-process fetch need not honour the signal.
  */
-async function call<T>(what: string, timeoutMs: number, cancel: AbortSignal | undefined, run: (signal: AbortSignal) => Promise<SdkResult<T>>): Promise<SdkResult<T>> {
+async function call<T>(
+  what: string,
+  timeoutMs: number,
+  cancel: AbortSignal | undefined,
+  run: (signal: AbortSignal) => Promise<SdkResult<T>>,
+): Promise<SdkResult<T>> {
   cancel?.throwIfAborted();
   const controller = new AbortController();
   const stop = () => controller.abort(cancel!.reason);

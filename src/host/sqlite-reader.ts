@@ -288,7 +288,11 @@ export function readerOver(db: Database): SqliteReader {
     },
     async readNewest(sessionId, count) {
       const messages = (newestMessages.all(sessionId, count) as Row[]).reverse();
-      return assembleAll(sessionId, messages, messages.flatMap((row) => partsOf.all(row.id) as Row[]));
+      return assembleAll(
+        sessionId,
+        messages,
+        messages.flatMap((row) => partsOf.all(row.id) as Row[]),
+      );
     },
     async readOne(sessionId, messageId) {
       const row = oneMessage.get(sessionId, messageId) as Row | null;

@@ -28,7 +28,10 @@ export function isStoreProblem<T extends object>(value: T | StoreProblem): value
 
 /** The store's sessions in the core's shape. */
 export function storeSessions(store: Store): SessionInfo[] {
-  return store.sessions().map((raw) => store.decode.session(raw)).filter((session): session is SessionInfo => session !== undefined);
+  return store
+    .sessions()
+    .map((raw) => store.decode.session(raw))
+    .filter((session): session is SessionInfo => session !== undefined);
 }
 
 function storeOver(path: string, db: Database): Store {
@@ -49,7 +52,10 @@ function storeOver(path: string, db: Database): Store {
     sessionBytes() {
       const bytes = new Map<string, number>();
       for (const table of ["message", "part"]) {
-        for (const row of db.query(`SELECT session_id, sum(length(data)) AS n FROM ${table} GROUP BY session_id`).all() as { session_id: string; n: number }[]) {
+        for (const row of db.query(`SELECT session_id, sum(length(data)) AS n FROM ${table} GROUP BY session_id`).all() as {
+          session_id: string;
+          n: number;
+        }[]) {
           bytes.set(row.session_id, (bytes.get(row.session_id) ?? 0) + row.n);
         }
       }
@@ -60,7 +66,9 @@ function storeOver(path: string, db: Database): Store {
       return row?.version || undefined;
     },
     stats() {
-      const data = db.query("SELECT (SELECT coalesce(sum(length(data)), 0) FROM message) + (SELECT coalesce(sum(length(data)), 0) FROM part) AS n").get() as { n: number };
+      const data = db.query("SELECT (SELECT coalesce(sum(length(data)), 0) FROM message) + (SELECT coalesce(sum(length(data)), 0) FROM part) AS n").get() as {
+        n: number;
+      };
       return { sessions: count("session"), messages: count("message"), parts: count("part"), bytes: fileBytes(path), dataBytes: data.n };
     },
     close: () => reader.close(),

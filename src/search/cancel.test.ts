@@ -22,7 +22,9 @@ class CancellingSource extends MemorySource {
 function fill(source: MemorySource, sessions: number): void {
   for (let s = 0; s < sessions; s++) {
     const id = `ses_${String(s).padStart(3, "0")}`;
-    const messages = Array.from({ length: 6 }, (_, i) => textMessage(id, i % 2 ? "assistant" : "user", `the rate limiter of service ${s} rejected request ${i}`, T0 + i));
+    const messages = Array.from({ length: 6 }, (_, i) =>
+      textMessage(id, i % 2 ? "assistant" : "user", `the rate limiter of service ${s} rejected request ${i}`, T0 + i),
+    );
     source.add({ id, title: id, created: T0, updated: T0 + s }, messages);
   }
 }
@@ -32,7 +34,13 @@ describe("a cancelled call stops its work", () => {
     const source = new CancellingSource(3);
     fill(source, 40);
     const service = testService(source, (config) => (config.search.project_concurrency = 1));
-    const search = service.search({ query: "rate limiter", callerSessionId: "ses_caller", scope: "project", types: ["text"], signal: source.controller.signal });
+    const search = service.search({
+      query: "rate limiter",
+      callerSessionId: "ses_caller",
+      scope: "project",
+      types: ["text"],
+      signal: source.controller.signal,
+    });
     await expect(search).rejects.toThrow(/abort/i);
     expect(source.loads).toBe(3);
   });
@@ -49,7 +57,14 @@ describe("a cancelled call stops its work", () => {
     const source = new CancellingSource(1);
     fill(source, 1);
     const service = testService(source);
-    const search = service.search({ query: "rate limiter", callerSessionId: "ses_caller", scope: "session", sessionId: "ses_000", types: ["text"], signal: source.controller.signal });
+    const search = service.search({
+      query: "rate limiter",
+      callerSessionId: "ses_caller",
+      scope: "session",
+      sessionId: "ses_000",
+      types: ["text"],
+      signal: source.controller.signal,
+    });
     await expect(search).rejects.toThrow(/abort/i);
     // The index build a search starts after its scan never started.
     expect(service.cache.size).toBe(0);

@@ -7,7 +7,6 @@ import type { SessionResult } from "./project-search.ts";
 
 export const MAX_OUTPUT_BYTES = 40_000;
 
-
 function messageJson(result: SessionResult, withSession: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (withSession) out.session_id = result.sessionId;

@@ -22,7 +22,11 @@ describe("paths and commands in ranking", () => {
   it("rank a tool call made on a path above an output that merely prints it", async () => {
     const path = "lib/spotter/telemetry/otel.ex";
     const status = textMessage("s1", "assistant", "Checking.", T0 + 100, [
-      toolPart("bash", { command: "git status" }, `On branch main\nChanges not staged for commit:\n\tmodified:   ${path}\n\tmodified:   lib/spotter/application.ex\n`),
+      toolPart(
+        "bash",
+        { command: "git status" },
+        `On branch main\nChanges not staged for commit:\n\tmodified:   ${path}\n\tmodified:   lib/spotter/application.ex\n`,
+      ),
     ]);
     const edit = textMessage("s1", "assistant", "Updating the module.", T0 + 200, [
       toolPart("edit", { filePath: `/home/u/app/${path}`, oldString: "def setup, do: :ok", newString: "def setup, do: configure()" }, "Edit applied."),
@@ -95,7 +99,9 @@ describe("questions that ask for a command run or a change made", () => {
     const view = textMessage("s1", "assistant", `Reading ${path} again before the change.`, T0 + 100, [
       toolPart("bash", { command: `sed -n '1,30p' ${path}` }, `defmodule Spotter.Telemetry.Otel do\n  def setup do\n${code}\n  end\nend`),
     ]);
-    const grep = textMessage("s1", "assistant", "Where is setup?", T0 + 150, [toolPart("bash", { command: `grep -n "def setup" ${path}` }, "2:  def setup do")]);
+    const grep = textMessage("s1", "assistant", "Where is setup?", T0 + 150, [
+      toolPart("bash", { command: `grep -n "def setup" ${path}` }, "2:  def setup do"),
+    ]);
     const edit = textMessage("s1", "assistant", "Making setup configurable.", T0 + 200, [
       toolPart("bash", { command: `sed -i 's/def setup do/def setup(opts \\\\ []) do/' ${path}` }, ""),
     ]);

@@ -22,7 +22,12 @@ describe("project scope", () => {
   it("scores every session against the statistics of all sessions searched", async () => {
     const source = new MemorySource();
     // Session a: every message holds the whole query (its words are common there).
-    addSession(source, "ses_a", Array.from({ length: 10 }, (_, i) => `Reviewed the token bucket limiter settings, round ${i}.`), T0);
+    addSession(
+      source,
+      "ses_a",
+      Array.from({ length: 10 }, (_, i) => `Reviewed the token bucket limiter settings, round ${i}.`),
+      T0,
+    );
     // Session b: one partial match among fillers (rare there).
     addSession(source, "ses_b", [...FILLER, ...FILLER, ...FILLER, "The limiter is switched off.", ...FILLER], T0 + 100_000);
     for (const built of [false, true]) {
@@ -39,11 +44,19 @@ describe("project scope", () => {
     const source = new MemorySource();
     const chatFiller = (i: number) => `Sounds good, moving on to step ${i} of the plan.`;
     const short = "The retry of each upload works now.";
-    const long = Array.from({ length: 4 }, (_, i) => `Pass ${i}: the retry wrapper re-sent the upload after a timeout; ${"the logs showed nothing else of note here. ".repeat(4)}`).join("\n");
+    const long = Array.from(
+      { length: 4 },
+      (_, i) => `Pass ${i}: the retry wrapper re-sent the upload after a timeout; ${"the logs showed nothing else of note here. ".repeat(4)}`,
+    ).join("\n");
     // A chat session: short messages, and the two candidates (both words in each, never side by side).
     const chat = addSession(source, "ses_chat", [...Array.from({ length: 10 }, (_, i) => chatFiller(i)), short, long], T0);
     // An agent run of long tool-output-like messages: it raises the average length of all sessions.
-    addSession(source, "ses_logs", Array.from({ length: 10 }, (_, i) => `Build log ${i}:\n${"compiling module, linking objects, writing cache. ".repeat(60)}`), T0 + 100_000);
+    addSession(
+      source,
+      "ses_logs",
+      Array.from({ length: 10 }, (_, i) => `Build log ${i}:\n${"compiling module, linking objects, writing cache. ".repeat(60)}`),
+      T0 + 100_000,
+    );
     const [shortId, longId] = [chat[10]!.id, chat[11]!.id];
     for (const built of [false, true]) {
       const service = testService(source);
@@ -71,7 +84,12 @@ describe("project scope", () => {
 
   it("never returns the calling session's live turn, in project or session scope", async () => {
     const source = new MemorySource();
-    const own = addSession(source, "ses_caller", ["We picked the walrus protocol for sync.", "Agreed: walrus protocol it is.", "What did we decide about the walrus protocol?"], T0);
+    const own = addSession(
+      source,
+      "ses_caller",
+      ["We picked the walrus protocol for sync.", "Agreed: walrus protocol it is.", "What did we decide about the walrus protocol?"],
+      T0,
+    );
     const other = addSession(source, "ses_other", ["Is the walrus protocol documented?"], T0 + 100_000);
     for (const request of [projectRequest("walrus protocol"), { ...projectRequest("walrus protocol"), scope: "session" as const, sessionId: "ses_caller" }]) {
       const ids = (await testService(source).search(request)).results.map((r) => r.message.id);

@@ -58,7 +58,11 @@ export async function searchProject(
 ): Promise<ProjectSearchOutcome> {
   const deadline = now() + options.budgetMs;
   let unsearched = 0;
-  const searchAll = async (query: Query, corrected: boolean, firsts?: ReadonlyMap<string, SessionFound>): Promise<Array<{ session: SessionInfo; found: SessionFound }>> => {
+  const searchAll = async (
+    query: Query,
+    corrected: boolean,
+    firsts?: ReadonlyMap<string, SessionFound>,
+  ): Promise<Array<{ session: SessionInfo; found: SessionFound }>> => {
     const found: Array<{ session: SessionInfo; found: SessionFound }> = [];
     let next = 0;
     unsearched = 0;
@@ -93,7 +97,11 @@ export async function searchProject(
     return found;
   };
   let found = await searchAll(query, false);
-  const corrections = await typoCorrections(query, found.map((one) => one.found), deadline);
+  const corrections = await typoCorrections(
+    query,
+    found.map((one) => one.found),
+    deadline,
+  );
   // Past the budget, the answer without corrections beats a second pass that searches nothing.
   if (corrections.size > 0 && now() <= deadline) {
     query = { kind: "keyword", ...correctQuery(query.kind === "keyword" ? query.text : "", corrections) };

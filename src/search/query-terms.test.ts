@@ -46,7 +46,12 @@ describe("numbers and versions", () => {
   it("match a dotted number only whole: 3.6 is not a term of 3.6.9", () => {
     const term = parseQuery("3.6").terms[0]!;
     expect(term.token).toBe("3.6");
-    for (const [text, expected] of [["on 3.6.9", 0], ["on 3.6, then 3.6.", 2], ["v13.6", 0], ["1.3.6", 0]] as const) {
+    for (const [text, expected] of [
+      ["on 3.6.9", 0],
+      ["on 3.6, then 3.6.", 2],
+      ["v13.6", 0],
+      ["1.3.6", 0],
+    ] as const) {
       expect([text, countTerm(text, fold(text), term)]).toEqual([text, expected]);
     }
   });
@@ -65,7 +70,11 @@ describe("decimals quoted shorter than written", () => {
     const printed = messages[FILLER.length]!.id;
     const quoted = messages[FILLER.length + 1]!.id;
     const rounded = messages[FILLER.length + 2]!.id;
-    for (const [query, first] of [["0.3374", printed], ["0.338", rounded], ["0.2725", quoted]] as const) {
+    for (const [query, first] of [
+      ["0.3374", printed],
+      ["0.338", rounded],
+      ["0.2725", quoted],
+    ] as const) {
       const { cold, warm } = await idsOnBothPaths(source, "s1", query);
       expect([query, cold[0], warm[0]]).toEqual([query, first, first]);
     }
@@ -109,7 +118,10 @@ describe("stemming", () => {
   });
 
   it("finds an adverb's adjective when they share a stem, not a shorter word that does not", async () => {
-    const variants = (query: string) => parseQuery(query).terms.filter((t) => t.weight === VARIANT_WEIGHT).map((t) => t.token);
+    const variants = (query: string) =>
+      parseQuery(query)
+        .terms.filter((t) => t.weight === VARIANT_WEIGHT)
+        .map((t) => t.token);
     expect(variants("recursively")).toContain("recursive");
     expect(variants("manually")).toContain("manual");
     expect(variants("apply")).not.toContain("app");
@@ -120,7 +132,10 @@ describe("stemming", () => {
   });
 
   it("joins a verb in -ify and its noun in -ification, which Porter stems apart", async () => {
-    const variants = (query: string) => parseQuery(query).terms.filter((t) => t.weight === VARIANT_WEIGHT).map((t) => t.token);
+    const variants = (query: string) =>
+      parseQuery(query)
+        .terms.filter((t) => t.weight === VARIANT_WEIGHT)
+        .map((t) => t.token);
     expect(variants("simplification")).toEqual(expect.arrayContaining(["simplify", "simplified", "simplifies", "simplifying"]));
     expect(variants("verified")).toEqual(expect.arrayContaining(["verify", "verification", "verifications"]));
     const { source, messages } = sessionOf([...FILLER, "Path simplification drops the top vertices.", "We simplify the polygon first.", ...FILLER]);
@@ -130,7 +145,10 @@ describe("stemming", () => {
   });
 
   it("makes only real forms of a word whose stem turned y into i", () => {
-    const variants = (query: string) => parseQuery(query).terms.filter((t) => t.weight === VARIANT_WEIGHT).map((t) => t.token);
+    const variants = (query: string) =>
+      parseQuery(query)
+        .terms.filter((t) => t.weight === VARIANT_WEIGHT)
+        .map((t) => t.token);
     expect(variants("query")).toEqual(expect.arrayContaining(["queries", "queried", "querying"]));
     expect(variants("play")).toEqual(expect.arrayContaining(["plays", "played", "playing"]));
     for (const junk of ["queryed", "queriing", "querie"]) expect(variants("query")).not.toContain(junk);
@@ -138,7 +156,10 @@ describe("stemming", () => {
   });
 
   it("leaves identifiers, paths and numbers as typed", () => {
-    const variants = (query: string) => parseQuery(query).terms.filter((t) => t.weight === VARIANT_WEIGHT).map((t) => t.token);
+    const variants = (query: string) =>
+      parseQuery(query)
+        .terms.filter((t) => t.weight === VARIANT_WEIGHT)
+        .map((t) => t.token);
     expect(variants("printed")).toContain("print");
     for (const query of ["printLines", "src/printed.ts", "printed_total", "PRINTED", "print3d"]) expect([query, variants(query)]).toEqual([query, []]);
   });
@@ -204,7 +225,10 @@ describe("abbreviations", () => {
     ]);
     const css = messages[FILLER.length + 1]!.id;
     const database = messages[FILLER.length + 2]!.id;
-    for (const [query, first] of [["git refused to add the new stylesheet", css], ["migration ran on the db", database]] as const) {
+    for (const [query, first] of [
+      ["git refused to add the new stylesheet", css],
+      ["migration ran on the db", database],
+    ] as const) {
       const { cold, warm } = await idsOnBothPaths(source, "s1", query);
       expect([query, cold[0], warm[0]]).toEqual([query, first, first]);
     }

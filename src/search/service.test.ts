@@ -229,7 +229,11 @@ describe("incremental index", () => {
 
   it("shares one build between concurrent searches", async () => {
     const source = new MemorySource();
-    session(source, "s1", Array.from({ length: 300 }, (_, i) => `message ${i} about kangaroo ${i % 7}`));
+    session(
+      source,
+      "s1",
+      Array.from({ length: 300 }, (_, i) => `message ${i} about kangaroo ${i % 7}`),
+    );
     const service = testService(source);
     const answers = await Promise.all([service.search(request("kangaroo")), service.search(request("kangaroo")), service.search(request("kangaroo"))]);
     expect(new Set(answers.map((a) => a.results.length))).toEqual(new Set([10]));
@@ -242,7 +246,12 @@ describe("incremental index", () => {
 describe("cache", () => {
   it("evicts the least recently used session index when over its byte budget", async () => {
     const source = new MemorySource();
-    for (const id of ["a", "b", "c"]) session(source, id, Array.from({ length: 1500 }, (_, i) => `${id} word${i} text${i * 7} more${i * 13}`));
+    for (const id of ["a", "b", "c"])
+      session(
+        source,
+        id,
+        Array.from({ length: 1500 }, (_, i) => `${id} word${i} text${i * 7} more${i * 13}`),
+      );
     const service = testService(source, (c) => (c.search.cache_bytes = 1_048_576));
     const a = (await service.indexed("a"))!;
     const oneBytes = a.bytes();
@@ -270,7 +279,13 @@ describe("project scope", () => {
 
   it("returns snippets for every result it keeps", async () => {
     const source = new MemorySource();
-    for (const id of ["s1", "s2", "s3"]) session(source, id, Array.from({ length: 30 }, (_, i) => `${id} pelican report ${i} pelican`), T0);
+    for (const id of ["s1", "s2", "s3"])
+      session(
+        source,
+        id,
+        Array.from({ length: 30 }, (_, i) => `${id} pelican report ${i} pelican`),
+        T0,
+      );
     const service = testService(source);
     const answer = await service.search(request("pelican", { scope: "project", callerSessionId: "x", limit: 12 }));
     expect(answer.results).toHaveLength(12);

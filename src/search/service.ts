@@ -134,7 +134,6 @@ function firstUserText(view: SessionView): string {
   return "";
 }
 
-
 export function createSearchService(options: SearchServiceOptions): SearchService {
   const { source } = options;
   const queue = new BuildQueue();

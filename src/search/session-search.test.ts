@@ -14,7 +14,9 @@ vi.mock("./scheduler.ts", async (original) => {
 
 describe("collectSession", () => {
   it("starts a cold scan and its ranking each on a turn of its own when asked (one session), else only when a slice is spent", async () => {
-    const messages = ["The invoice helpers were renamed.", "Totals are rounded last."].map((text, i) => textMessage("s1", i === 0 ? "user" : "assistant", text, i * 1000));
+    const messages = ["The invoice helpers were renamed.", "Totals are rounded last."].map((text, i) =>
+      textMessage("s1", i === 0 ? "user" : "assistant", text, i * 1000),
+    );
     const view = buildView("s1", messages, false);
     const query: Query = { kind: "keyword", text: "invoice helpers", parsed: parseQuery("invoice helpers") };
     const filters = { types: new Set<"text" | "tool">(["text", "tool"]) };

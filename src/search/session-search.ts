@@ -200,5 +200,10 @@ export function sessionCandidates(
   if (global && query.kind === "keyword") rescore(collected.docs, query.parsed, global, collected.stats ?? global, textOf);
   const parsed = query.kind === "keyword" ? query.parsed : undefined;
   const marks = parsed ? (text: string) => keywordMarks(text, parsed) : (_: string, doc: ScoredDoc) => patternMarks(doc.spans);
-  return new Candidates(candidateGroups(collected.docs, limits.limit), parsed, textOf, { maxHits: limits.maxHits, maxSnippets: limits.maxSnippets, snippetChars: limits.snippetChars, marks });
+  return new Candidates(candidateGroups(collected.docs, limits.limit), parsed, textOf, {
+    maxHits: limits.maxHits,
+    maxSnippets: limits.maxSnippets,
+    snippetChars: limits.snippetChars,
+    marks,
+  });
 }

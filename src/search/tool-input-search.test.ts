@@ -6,9 +6,9 @@ import { testService } from "./testing/service.ts";
 const T0 = Date.UTC(2025, 0, 1);
 
 describe("tool inputs in search", () => {
-  it("are searched and shown as written: a word that starts a line of a command is found, no \\n or \\\" in snippets", async () => {
+  it('are searched and shown as written: a word that starts a line of a command is found, no \\n or \\" in snippets', async () => {
     const source = new MemorySource();
-    const command = 'cat > reproduce.py <<\'EOF\'\nimport matplotlib\nfrom quokka import Burrow\nprint("ok")\nEOF\npython reproduce.py';
+    const command = "cat > reproduce.py <<'EOF'\nimport matplotlib\nfrom quokka import Burrow\nprint(\"ok\")\nEOF\npython reproduce.py";
     const message = textMessage("s1", "assistant", "Writing the script.", T0, [toolPart("bash", { command, description: "" }, "ok")]);
     source.add({ id: "s1", title: "t", created: T0, updated: T0 }, [textMessage("s1", "user", "Reproduce the bug.", T0 - 1000), message]);
     for (const built of [false, true]) {

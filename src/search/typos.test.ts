@@ -7,7 +7,18 @@ import { formatSearchAnswer } from "./format.ts";
 import { testService } from "./testing/service.ts";
 import { TermTable } from "./index/components/term-table.ts";
 import { parseQuery } from "./text/query.ts";
-import { bestNearest, boundedDistance, CORRECTION_WEIGHT, correctionDistance, correctQuery, editDistance, isLetterOrNumberAt, maxEdits, rewriteQuery, unmatchedWords } from "./text/typos.ts";
+import {
+  bestNearest,
+  boundedDistance,
+  CORRECTION_WEIGHT,
+  correctionDistance,
+  correctQuery,
+  editDistance,
+  isLetterOrNumberAt,
+  maxEdits,
+  rewriteQuery,
+  unmatchedWords,
+} from "./text/typos.ts";
 
 const T0 = Date.UTC(2025, 0, 1);
 
@@ -46,7 +57,12 @@ describe("typo corrections", () => {
     await service.indexed("s1");
     {
       const answer = await service.search({ query: "histgram simplifcation", callerSessionId: "other", sessionId: "s1", scope: "session", types: ["text"] });
-      expect(answer.results.map((r) => r.message.id).slice(0, 2).sort()).toEqual([messages[0]!.id, messages[1]!.id].sort());
+      expect(
+        answer.results
+          .map((r) => r.message.id)
+          .slice(0, 2)
+          .sort(),
+      ).toEqual([messages[0]!.id, messages[1]!.id].sort());
       expect(formatSearchAnswer(answer, "").searched_instead).toEqual({ histgram: "histogram", simplifcation: "simplification" });
     }
   });
@@ -85,21 +101,24 @@ describe("typo corrections", () => {
   it("visit every all-letter term of the window in id order, as terms keep being added between lookups", () => {
     const term = fc.string({ unit: fc.constantFrom("a", "b", "z", "1", "_"), minLength: 1, maxLength: 8 });
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.array(term, { maxLength: 20 }), fc.integer({ min: 0, max: 8 }), fc.integer({ min: 0, max: 3 })), { minLength: 1, maxLength: 6 }), (batches) => {
-        const table = new TermTable();
-        const added: string[] = [];
-        for (const [terms, min, width] of batches) {
-          for (const t of terms) {
-            if (table.find(t, 0, t.length) >= 0) continue;
-            table.intern(t, 0, t.length);
-            added.push(t);
+      fc.property(
+        fc.array(fc.tuple(fc.array(term, { maxLength: 20 }), fc.integer({ min: 0, max: 8 }), fc.integer({ min: 0, max: 3 })), { minLength: 1, maxLength: 6 }),
+        (batches) => {
+          const table = new TermTable();
+          const added: string[] = [];
+          for (const [terms, min, width] of batches) {
+            for (const t of terms) {
+              if (table.find(t, 0, t.length) >= 0) continue;
+              table.intern(t, 0, t.length);
+              added.push(t);
+            }
+            const seen: number[] = [];
+            table.forEachLetterTerm(min, min + width, (_chars, _start, _length, id) => seen.push(id));
+            const expected = added.flatMap((t, id) => (/^[a-z]+$/.test(t) && t.length >= min && t.length <= min + width ? [id] : []));
+            expect(seen).toEqual(expected);
           }
-          const seen: number[] = [];
-          table.forEachLetterTerm(min, min + width, (_chars, _start, _length, id) => seen.push(id));
-          const expected = added.flatMap((t, id) => (/^[a-z]+$/.test(t) && t.length >= min && t.length <= min + width ? [id] : []));
-          expect(seen).toEqual(expected);
-        }
-      }),
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -127,20 +146,52 @@ describe("typo corrections", () => {
   });
 
   it("pick among sessions' nearest terms the fewest edits away, then the one in most documents, then the first in code-unit order", () => {
-    expect(bestNearest([{ term: "cast", distance: 1, df: 9 }, { term: "case", distance: 1, df: 5 }, { term: "case", distance: 1, df: 6 }])).toBe("case");
-    expect(bestNearest([{ term: "castle", distance: 2, df: 50 }, { term: "cast", distance: 1, df: 1 }])).toBe("cast");
-    expect(bestNearest([{ term: "cast", distance: 1, df: 3 }, { term: "case", distance: 1, df: 3 }])).toBe("case");
-    expect(bestNearest([{ term: "case", distance: 1, df: 3 }, { term: "cast", distance: 1, df: 3 }])).toBe("case");
+    expect(
+      bestNearest([
+        { term: "cast", distance: 1, df: 9 },
+        { term: "case", distance: 1, df: 5 },
+        { term: "case", distance: 1, df: 6 },
+      ]),
+    ).toBe("case");
+    expect(
+      bestNearest([
+        { term: "castle", distance: 2, df: 50 },
+        { term: "cast", distance: 1, df: 1 },
+      ]),
+    ).toBe("cast");
+    expect(
+      bestNearest([
+        { term: "cast", distance: 1, df: 3 },
+        { term: "case", distance: 1, df: 3 },
+      ]),
+    ).toBe("case");
+    expect(
+      bestNearest([
+        { term: "case", distance: 1, df: 3 },
+        { term: "cast", distance: 1, df: 3 },
+      ]),
+    ).toBe("case");
     expect(bestNearest([])).toBeUndefined();
   });
 
   it("leave alone a word typed again in the query, only its other forms left to it", async () => {
     // `local` is a term of the identifier before it: the second `local` keeps only its other forms.
     const parsed = parseQuery("UnboundLocalError local");
-    expect(unmatchedWords(parsed, parsed.terms.map(() => 0))).toEqual(["unboundlocalerror"]);
+    expect(
+      unmatchedWords(
+        parsed,
+        parsed.terms.map(() => 0),
+      ),
+    ).toEqual(["unboundlocalerror"]);
     const source = new MemorySource();
     source.add({ id: "s1", title: "t", created: T0, updated: T0 }, [textMessage("s1", "assistant", "UnboundLocalError raised in the loop.", T0)]);
-    const answer = await testService(source).search({ query: "UnboundLocalError local", callerSessionId: "other", sessionId: "s1", scope: "session", types: ["text"] });
+    const answer = await testService(source).search({
+      query: "UnboundLocalError local",
+      callerSessionId: "other",
+      sessionId: "s1",
+      scope: "session",
+      types: ["text"],
+    });
     expect(answer.corrections).toBeUndefined();
   });
 
@@ -228,26 +279,49 @@ describe("typo corrections cold and warm", () => {
     return { cold: await answer(false), warm: await answer(true) };
   }
 
-  const WORDS = ["histogram", "history", "histograms", "simplification", "patterns", "pattern", "collect", "collected", "init", "unit", "limit", "limits", "ylim", "stepHistogram", "path_simplify", "3.6.9", "cut"];
+  const WORDS = [
+    "histogram",
+    "history",
+    "histograms",
+    "simplification",
+    "patterns",
+    "pattern",
+    "collect",
+    "collected",
+    "init",
+    "unit",
+    "limit",
+    "limits",
+    "ylim",
+    "stepHistogram",
+    "path_simplify",
+    "3.6.9",
+    "cut",
+  ];
   const text = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 6 }).map((words) => words.join(" "));
-  const message = fc.tuple(fc.boolean(), text, text).map(([isUser, a, b]) =>
-    isUser ? user(a) : assistant([a, toolCall("bash", { command: `grep ${b}` }, "completed", `${b}\n${a}\n`)]),
-  );
+  const message = fc
+    .tuple(fc.boolean(), text, text)
+    .map(([isUser, a, b]) => (isUser ? user(a) : assistant([a, toolCall("bash", { command: `grep ${b}` }, "completed", `${b}\n${a}\n`)])));
   // A query word with one or two edits (or none): deleted, doubled or swapped letters.
-  const typo = fc.tuple(fc.constantFrom(...WORDS.filter((w) => /^[a-z]+$/.test(w))), fc.nat(), fc.constantFrom("drop", "double", "swap", "none")).map(([word, at, edit]) => {
-    const k = 1 + (at % (word.length - 2));
-    if (edit === "drop") return word.slice(0, k) + word.slice(k + 1);
-    if (edit === "double") return word.slice(0, k) + word[k] + word.slice(k);
-    if (edit === "swap") return word.slice(0, k) + word[k + 1] + word[k] + word.slice(k + 2);
-    return word;
-  });
+  const typo = fc
+    .tuple(fc.constantFrom(...WORDS.filter((w) => /^[a-z]+$/.test(w))), fc.nat(), fc.constantFrom("drop", "double", "swap", "none"))
+    .map(([word, at, edit]) => {
+      const k = 1 + (at % (word.length - 2));
+      if (edit === "drop") return word.slice(0, k) + word.slice(k + 1);
+      if (edit === "double") return word.slice(0, k) + word[k] + word.slice(k);
+      if (edit === "swap") return word.slice(0, k) + word[k + 1] + word[k] + word.slice(k + 2);
+      return word;
+    });
   const query = fc.array(typo, { minLength: 1, maxLength: 3 }).map((words) => words.join(" "));
 
   it("rank alike and report the same substitutions in one session", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(message, { minLength: 1, maxLength: 8 }), query, async (messages, q) => {
         const source = new MemorySource();
-        source.add({ id: "s1", title: "t", created: T0, updated: T0 }, messages.map((m) => ({ ...m, sessionId: "s1" })));
+        source.add(
+          { id: "s1", title: "t", created: T0, updated: T0 },
+          messages.map((m) => ({ ...m, sessionId: "s1" })),
+        );
         const { cold, warm } = await bothPaths(source, { query: q, callerSessionId: "other", sessionId: "s1", scope: "session", types: ["text", "tool"] });
         expect(cold).toEqual(warm);
       }),
@@ -259,8 +333,14 @@ describe("typo corrections cold and warm", () => {
     await fc.assert(
       fc.asyncProperty(fc.array(message, { minLength: 1, maxLength: 5 }), fc.array(message, { minLength: 1, maxLength: 5 }), query, async (a, b, q) => {
         const source = new MemorySource();
-        source.add({ id: "a", title: "a", created: T0, updated: T0 }, a.map((m) => ({ ...m, sessionId: "a" })));
-        source.add({ id: "b", title: "b", created: T0, updated: T0 + 1 }, b.map((m) => ({ ...m, sessionId: "b" })));
+        source.add(
+          { id: "a", title: "a", created: T0, updated: T0 },
+          a.map((m) => ({ ...m, sessionId: "a" })),
+        );
+        source.add(
+          { id: "b", title: "b", created: T0, updated: T0 + 1 },
+          b.map((m) => ({ ...m, sessionId: "b" })),
+        );
         const { cold, warm } = await bothPaths(source, { query: q, callerSessionId: "other", scope: "project", types: ["text", "tool"] });
         expect(cold).toEqual(warm);
       }),
@@ -285,7 +365,11 @@ describe("typo corrections cold and warm", () => {
 
   it("offer no term that only removed messages held", async () => {
     const source = new MemorySource();
-    const kept = [textMessage("s1", "user", "The step limit is wrong.", T0), textMessage("s1", "assistant", "Raised the limit.", T0 + 1000), textMessage("s1", "user", "Thanks.", T0 + 2000)];
+    const kept = [
+      textMessage("s1", "user", "The step limit is wrong.", T0),
+      textMessage("s1", "assistant", "Raised the limit.", T0 + 1000),
+      textMessage("s1", "user", "Thanks.", T0 + 2000),
+    ];
     const removed = textMessage("s1", "assistant", "The histogram is cut off.", T0 + 3000);
     source.add({ id: "s1", title: "t", created: T0, updated: T0 }, [...kept, removed]);
     const service = testService(source);

@@ -35,7 +35,8 @@ describe("view cache", () => {
         let list: HistoryMessage[] = [at(user("first"))];
         for (const s of steps) {
           if (s === "user") list = [...list, at(user("hello"))];
-          else if (s === "assistant") list.push(at(assistant(["reply"]))); // in place
+          else if (s === "assistant")
+            list.push(at(assistant(["reply"]))); // in place
           else if (s === "compaction") list = [...list, ...compactionPair(true).map(at)];
           else if (s === "edit" && list.length > 1) list[0] = { ...list[0]!, parts: [] };
           else if (s === "drop" && list.length > 1) list = list.slice(1);

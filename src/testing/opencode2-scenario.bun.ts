@@ -27,7 +27,12 @@ async function seedStore(): Promise<void> {
   store.session({ id: "ses_child", projectId: "prj_limiter", directory: DIRECTORY, parentId: "ses_main", agent: "general", title: "Check the limiter" });
   store.session({ id: "ses_other", projectId: "prj_billing", directory: OTHER, title: "Invoice rounding" });
   store.message("ses_main", "user", { text: "Our public API needs per-key rate limiting; Northwind complains about bursts." }, "msg_0001");
-  store.message("ses_main", "assistant", { agent: "build", content: [text("Decision: a sliding-window limiter, not a token bucket, 120 requests per minute per key.")] }, "msg_0002");
+  store.message(
+    "ses_main",
+    "assistant",
+    { agent: "build", content: [text("Decision: a sliding-window limiter, not a token bucket, 120 requests per minute per key.")] },
+    "msg_0002",
+  );
   store.message("ses_main", "user", { text: "Run the server once." }, "msg_0003");
   store.message(
     "ses_main",
@@ -105,7 +110,9 @@ async function scenario(): Promise<unknown> {
   } as Record<string, unknown>);
   const summary = (compaction.result as { summary?: string } | undefined)?.summary ?? "";
   const cited = [...new Set([...summary.matchAll(/"message_id":"(msg_[^"]+)"/g)].map((match) => match[1]!))];
-  const citedPulls = await Promise.all(cited.map(async (id) => ((await call("history_pull_message", { message_id: id })).json as { message_id?: string } | undefined)?.message_id ?? null));
+  const citedPulls = await Promise.all(
+    cited.map(async (id) => ((await call("history_pull_message", { message_id: id })).json as { message_id?: string } | undefined)?.message_id ?? null),
+  );
 
   await cleanup?.();
   const afterCleanup = [...host.tool.effective().keys()].filter((name) => name.startsWith("history_"));
@@ -116,8 +123,16 @@ async function scenario(): Promise<unknown> {
   await asking.cleanup?.();
 
   return {
-    registrationOnly: { returned: fromRegistrationOnly ?? null, transforms: Object.values(registrationOnly.transforms).reduce((n, registry) => n + registry.made.length, 0) },
-    tools: tools.map((tool) => ({ name: tool.name, codemode: tool.options?.codemode, inputType: (tool.input as { type?: string }).type, hasSchemaLine: "$schema" in (tool.input as object) })),
+    registrationOnly: {
+      returned: fromRegistrationOnly ?? null,
+      transforms: Object.values(registrationOnly.transforms).reduce((n, registry) => n + registry.made.length, 0),
+    },
+    tools: tools.map((tool) => ({
+      name: tool.name,
+      codemode: tool.options?.codemode,
+      inputType: (tool.input as { type?: string }).type,
+      hasSchemaLine: "$schema" in (tool.input as object),
+    })),
     guidance: guidance.system.map((part) => (part as { text: string }).text),
     navigator: navigator.system.map((part) => (part as { text: string }).text),
     turns,

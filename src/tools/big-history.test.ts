@@ -121,7 +121,15 @@ describe("odd history", () => {
 
   it("pages through a 5 MB binary-looking tool output and reassembles it exactly", async () => {
     const expected = toolPartText(
-      { kind: "tool", id: odd.bigOutput.partId, callId: "", tool: "bash", status: "completed", input: { command: odd.bigOutput.command }, output: odd.bigOutput.output },
+      {
+        kind: "tool",
+        id: odd.bigOutput.partId,
+        callId: "",
+        tool: "bash",
+        status: "completed",
+        input: { command: odd.bigOutput.command },
+        output: odd.bigOutput.output,
+      },
       toolVisibility([], []),
     );
     const { text } = await pullWhole(odd.bigOutput.messageId, odd.bigOutput.partId, 40_000);

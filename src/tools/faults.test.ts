@@ -13,7 +13,10 @@ const CALLER = "ses_caller";
 type Json = Record<string, any>;
 
 function session(fake: FakeClient, id: string, count: number, text = (i: number) => `message ${i}`): void {
-  fake.addSession(id, Array.from({ length: count }, (_, i) => rawText(id, rawId("msg", i), i % 2 ? "assistant" : "user", text(i))));
+  fake.addSession(
+    id,
+    Array.from({ length: count }, (_, i) => rawText(id, rawId("msg", i), i % 2 ? "assistant" : "user", text(i))),
+  );
 }
 
 /** One call of every tool that reads SID, with arguments valid for a session of `count` messages. */

@@ -37,12 +37,19 @@ export function flag() {
 export function id(prefix: "ses_" | "msg_" | "prt_") {
   const error = `an id starting with "${prefix}"`;
   const shape = new RegExp(`^${prefix}[A-Za-z0-9_-]{1,96}$`);
-  return z.string({ error }).trim().refine((value) => shape.test(value), { error });
+  return z
+    .string({ error })
+    .trim()
+    .refine((value) => shape.test(value), { error });
 }
 
 /** Free text, trimmed; too short or too long is worded by run.ts from the bounds. */
 export function text(maxLength: number) {
-  return z.string({ error: `a string of 1 to ${maxLength} characters` }).trim().min(1).max(maxLength);
+  return z
+    .string({ error: `a string of 1 to ${maxLength} characters` })
+    .trim()
+    .min(1)
+    .max(maxLength);
 }
 
 export function choice<const T extends readonly [string, ...string[]]>(values: T) {
@@ -73,14 +80,17 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
 /** An ISO 8601 date or date-time; parses to epoch milliseconds. */
 export function isoDate() {
   const error = "an ISO 8601 date such as 2026-05-01 or 2026-05-01T14:30:00Z";
-  return z.string({ error }).trim().transform((value, ctx) => {
-    const time = ISO_DATE.test(value) ? Date.parse(value) : Number.NaN;
-    if (Number.isNaN(time)) {
-      ctx.issues.push({ code: "custom", message: error, input: value });
-      return z.NEVER;
-    }
-    return time;
-  });
+  return z
+    .string({ error })
+    .trim()
+    .transform((value, ctx) => {
+      const time = ISO_DATE.test(value) ? Date.parse(value) : Number.NaN;
+      if (Number.isNaN(time)) {
+        ctx.issues.push({ code: "custom", message: error, input: value });
+        return z.NEVER;
+      }
+      return time;
+    });
 }
 
 /** `session_id`, optional in every tool: omitted, the calling session (the guidance block says so). */

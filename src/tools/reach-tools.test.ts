@@ -24,7 +24,9 @@ class EverySessionSource extends MemorySource {
 
 function setup(source: MemorySource, refuse?: Error) {
   source.add({ id: "ses_here", title: "here", directory: "/p/app", created: T0, updated: T0 }, [textMessage("ses_here", "user", "pelican retries here", T0)]);
-  source.add({ id: "ses_there", title: "there", directory: "/q", created: T0, updated: T0 + 1 }, [textMessage("ses_there", "user", "pelican timeouts there", T0 + 1)]);
+  source.add({ id: "ses_there", title: "there", directory: "/q", created: T0, updated: T0 + 1 }, [
+    textMessage("ses_there", "user", "pelican timeouts there", T0 + 1),
+  ]);
   const config = defaultConfig();
   const visibility = toolVisibility([], []);
   const deps: ToolDeps = { config: () => config, visibility: () => visibility, source, views: new ViewCache(), directory: "/p" };
@@ -63,9 +65,14 @@ describe("the gate in the tools", () => {
   it("global scope asks once for *, then names each result's directory", async () => {
     const source = new EverySessionSource();
     const { asked, ctx, search, sessions } = setup(source);
-    const found = JSON.parse((await search.execute({ query: "pelican", scope: "global" } as never, ctx)) as string) as { messages: Array<{ session_id: string; directory: string }> };
+    const found = JSON.parse((await search.execute({ query: "pelican", scope: "global" } as never, ctx)) as string) as {
+      messages: Array<{ session_id: string; directory: string }>;
+    };
     expect(asked.map((request) => request.patterns)).toEqual([["*"]]);
-    expect(found.messages.map((message) => [message.session_id, message.directory]).sort()).toEqual([["ses_here", "/p/app"], ["ses_there", "/q"]]);
+    expect(found.messages.map((message) => [message.session_id, message.directory]).sort()).toEqual([
+      ["ses_here", "/p/app"],
+      ["ses_there", "/q"],
+    ]);
     const listed = JSON.parse((await sessions.execute({ scope: "global" } as never, ctx)) as string) as { sessions: Array<{ directory: string }> };
     expect(listed.sessions.map((session) => session.directory)).toEqual(["/q", "/p/app"]);
   });

@@ -26,7 +26,7 @@ describe("insideProject", () => {
     expect(insideProject("/work", ctx)).toBe(false);
   });
 
-  it("without a git worktree (\"/\") only the directory itself and below count", () => {
+  it('without a git worktree ("/") only the directory itself and below count', () => {
     const ctx: AskContext = { sessionID: "s", directory: "/notes", worktree: "/" };
     expect(insideProject("/notes/day1", ctx)).toBe(true);
     expect(insideProject("/other", ctx)).toBe(false);
@@ -69,7 +69,7 @@ describe("asking", () => {
 });
 
 describe("defaultOtherProjectsToAsk (the config hook)", () => {
-  it("adds ask when the user's permission config does not name our key, after any \"*\" rule", () => {
+  it('adds ask when the user\'s permission config does not name our key, after any "*" rule', () => {
     const none: { permission?: unknown } = {};
     defaultOtherProjectsToAsk(none);
     expect(none.permission).toEqual({ [OTHER_PROJECTS_PERMISSION]: "ask" });

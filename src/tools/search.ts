@@ -40,7 +40,9 @@ export function searchArgs(search: EngramConfig["search"]) {
     tool: z.string({ error: "a tool name such as bash" }).trim().optional().describe("Tool name, e.g. bash"),
     after: isoDate().optional().describe("ISO date"),
     before: isoDate().optional().describe("ISO date"),
-    limit: integer(1, search.max_message_limit).optional().describe(`Default: ${Math.min(search.message_limit, search.max_message_limit)}`),
+    limit: integer(1, search.max_message_limit)
+      .optional()
+      .describe(`Default: ${Math.min(search.message_limit, search.max_message_limit)}`),
   };
 }
 
@@ -54,7 +56,8 @@ export function createHistorySearchTool(deps: ToolDeps, service: SearchService):
     return parsing.schema;
   };
   return tool({
-    description: "Find messages by words: an identifier, path, error, decision or phrase, any language. Identifiers also match by their parts. Best first, with snippets and part ids.",
+    description:
+      "Find messages by words: an identifier, path, error, decision or phrase, any language. Identifiers also match by their parts. Best first, with snippets and part ids.",
     args: searchArgs(deps.config().search),
     execute(raw, context) {
       const config = deps.config().search;

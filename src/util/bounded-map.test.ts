@@ -18,7 +18,11 @@ describe("BoundedMap", () => {
 
   it("bounds a total weight read again on every trim, tells of every removal and keeps the newest entry", () => {
     const removed: string[] = [];
-    const weights = new Map([["a", 4], ["b", 4], ["c", 4]]);
+    const weights = new Map([
+      ["a", 4],
+      ["b", 4],
+      ["c", 4],
+    ]);
     const map = new BoundedMap<string, string>({ max: 10, weight: (v) => weights.get(v)!, onRemove: (v) => removed.push(v) });
     map.set("a", "a");
     map.set("b", "b");

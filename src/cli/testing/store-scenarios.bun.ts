@@ -46,13 +46,27 @@ interface Seeded {
 /** One project with a parent session (a prompt, an answer with a shell call) and a subagent session. */
 function seedV2(builder: V2StoreBuilder, project: string, ids: Record<string, string>): void {
   builder.session({ id: "ses_v2main", projectId: "prj_main", directory: project, title: "Rate limiter", version: "2.0.31" });
-  builder.session({ id: "ses_v2child", projectId: "prj_main", directory: project, parentId: "ses_v2main", title: "Review", agent: "general", version: "2.0.31" });
+  builder.session({
+    id: "ses_v2child",
+    projectId: "prj_main",
+    directory: project,
+    parentId: "ses_v2main",
+    title: "Review",
+    agent: "general",
+    version: "2.0.31",
+  });
   ids.question = builder.message("ses_v2main", "user", { text: "What limit does the rate limiter use?" });
   ids.answer = builder.message("ses_v2main", "assistant", {
     agent: "build",
     content: [
       { type: "text", text: "Decision: the rate limiter allows 120 requests per minute per key." },
-      { type: "tool", id: "call_1", name: "shell", state: { status: "completed", input: { command: "echo LIMITER_REDIS_URL" }, content: [{ type: "text", text: "LIMITER_REDIS_URL is not set" }] }, time: { created: 1 } },
+      {
+        type: "tool",
+        id: "call_1",
+        name: "shell",
+        state: { status: "completed", input: { command: "echo LIMITER_REDIS_URL" }, content: [{ type: "text", text: "LIMITER_REDIS_URL is not set" }] },
+        time: { created: 1 },
+      },
     ],
   });
   builder.message("ses_v2child", "user", { text: "Review the limiter." });

@@ -41,10 +41,7 @@ export function toolCall(tool: string, input: unknown, status: ToolPart["status"
 }
 
 export function compactionPair(auto = false, tailStartId?: string): HistoryMessage[] {
-  return [
-    user([{ kind: "compaction", id: nextId("prt"), auto, tailStartId }]),
-    assistant(["summary text"], { summary: true, agent: "compaction" }),
-  ];
+  return [user([{ kind: "compaction", id: nextId("prt"), auto, tailStartId }]), assistant(["summary text"], { summary: true, agent: "compaction" })];
 }
 
 /** A message of one text part (and any `extra` parts) in session `sessionId`. */

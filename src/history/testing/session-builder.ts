@@ -23,11 +23,7 @@ export class SessionBuilder {
   }
 
   toolCall(tool: string, input: unknown, output: string): HistoryMessage {
-    return this.add(
-      "assistant",
-      [{ kind: "tool", id: nextId("prt"), callId: nextId("call"), tool, status: "completed", input, output }],
-      { agent: "build" },
-    );
+    return this.add("assistant", [{ kind: "tool", id: nextId("prt"), callId: nextId("call"), tool, status: "completed", input, output }], { agent: "build" });
   }
 
   /** `count` turns, each a user message and an assistant reply with long text. */

@@ -26,7 +26,10 @@ describe("OpenCode 2 message rows", () => {
   it("a user prompt: its text, files, agents and activated skills, with the row's seq as its position", () => {
     const r = row("user", {
       text: "Fix the limiter",
-      files: [{ uri: "file:///p/src/a.ts", mime: "text/plain", name: "a.ts" }, { uri: "data:image/png;base64,xx", mime: "image/png" }],
+      files: [
+        { uri: "file:///p/src/a.ts", mime: "text/plain", name: "a.ts" },
+        { uri: "data:image/png;base64,xx", mime: "image/png" },
+      ],
       agents: [{ name: "review" }],
       skills: [{ name: "deploy", text: "How to deploy" }, { name: "empty" }],
     });
@@ -52,8 +55,27 @@ describe("OpenCode 2 message rows", () => {
       content: [
         { type: "reasoning", text: "Think." },
         { type: "text", text: "Running it." },
-        { type: "tool", id: "call_1", name: "shell", state: { status: "completed", input: { command: "npm test" }, content: [{ type: "text", text: "1 failed" }, { type: "file", uri: "file:///tmp/log", mime: "text/plain", name: "log" }] }, time: { created: 1 } },
-        { type: "tool", id: "call_2", name: "write", state: { status: "error", input: { path: "/p/x.ts" }, error: { type: "tool.error", message: "denied" } }, time: { created: 1 } },
+        {
+          type: "tool",
+          id: "call_1",
+          name: "shell",
+          state: {
+            status: "completed",
+            input: { command: "npm test" },
+            content: [
+              { type: "text", text: "1 failed" },
+              { type: "file", uri: "file:///tmp/log", mime: "text/plain", name: "log" },
+            ],
+          },
+          time: { created: 1 },
+        },
+        {
+          type: "tool",
+          id: "call_2",
+          name: "write",
+          state: { status: "error", input: { path: "/p/x.ts" }, error: { type: "tool.error", message: "denied" } },
+          time: { created: 1 },
+        },
         { type: "tool", id: "call_3", name: "read", state: { status: "running", input: { path: "/p/y.ts" }, metadata: {} }, time: { created: 1 } },
         { type: "tool", id: "call_4", name: "patch", state: { status: "streaming", input: '{"patchText": "*** Begin' }, time: { created: 1 } },
       ],
@@ -73,12 +95,24 @@ describe("OpenCode 2 message rows", () => {
   });
 
   it("an assistant's error names its type and message", () => {
-    expect(map(row("assistant", { content: [], error: { type: "provider.error", message: "overloaded" } }))!.error).toEqual({ name: "provider.error", message: "overloaded" });
+    expect(map(row("assistant", { content: [], error: { type: "provider.error", message: "overloaded" } }))!.error).toEqual({
+      name: "provider.error",
+      message: "overloaded",
+    });
   });
 
   it("part ids pass the tools' prt_ check and stay the same as the content grows", () => {
     const first = row("assistant", { content: [{ type: "text", text: "a" }] }, "msg_fork0evt_10");
-    const grown = { ...first, data: { ...first.data, content: [{ type: "text", text: "a b" }, { type: "reasoning", text: "c" }] } };
+    const grown = {
+      ...first,
+      data: {
+        ...first.data,
+        content: [
+          { type: "text", text: "a b" },
+          { type: "reasoning", text: "c" },
+        ],
+      },
+    };
     const before = map(first)!.parts.map((part) => part.id);
     const after = map(grown)!.parts.map((part) => part.id);
     expect(after.slice(0, 1)).toEqual(before);
@@ -93,7 +127,9 @@ describe("OpenCode 2 message rows", () => {
     const synthetic = map(row("synthetic", { text: "Subagent result: done", description: "result" }))!;
     const system = map(row("system", { text: "Instructions changed" }))!;
     const skill = map(row("skill", { skill: "skl_1", name: "deploy", text: "How to deploy" }))!;
-    const shell = map(row("shell", { shellID: "sh_1", command: "ls", status: "exited", exit: 0, output: { output: "a.ts\n", cursor: 5, size: 5, truncated: false } }))!;
+    const shell = map(
+      row("shell", { shellID: "sh_1", command: "ls", status: "exited", exit: 0, output: { output: "a.ts\n", cursor: 5, size: 5, truncated: false } }),
+    )!;
     for (const message of [synthetic, system, skill, shell]) expect(message).toMatchObject({ role: "user", hostWritten: true });
     expect(synthetic.parts).toMatchObject([{ kind: "text", text: "Subagent result: done", synthetic: true }]);
     expect(skill.parts).toMatchObject([{ kind: "text", text: "How to deploy", synthetic: true }]);
@@ -106,7 +142,11 @@ describe("OpenCode 2 message rows", () => {
   it("a shell command still running, timed out, or from an older build with a string output", () => {
     expect(map(row("shell", { command: "sleep 9", status: "running" }))!.parts[0]).toMatchObject({ status: "running" });
     expect(map(row("shell", { command: "sleep 9", status: "timeout" }))!.parts[0]).toMatchObject({ status: "error", error: "timeout" });
-    expect(map(row("shell", { callID: "c", command: "pwd", output: "/p", time: { created: 1, completed: 2 } }))!.parts[0]).toMatchObject({ status: "completed", output: "/p", callId: "c" });
+    expect(map(row("shell", { callID: "c", command: "pwd", output: "/p", time: { created: 1, completed: 2 } }))!.parts[0]).toMatchObject({
+      status: "completed",
+      output: "/p",
+      callId: "c",
+    });
   });
 
   it("a completed compaction is a summary where the live context starts; running and failed ones are not", () => {
@@ -114,7 +154,10 @@ describe("OpenCode 2 message rows", () => {
     const compaction = map(row("compaction", { status: "completed", reason: "auto", summary: "## Objective\n- limiter", recent: "[User]: old question" }))!;
     const after = [map(row("user", { text: "new question" }))!];
     expect(compaction).toMatchObject({ role: "assistant", summary: true, agent: "compaction" });
-    expect(compaction.parts).toMatchObject([{ kind: "compaction", auto: true }, { kind: "text", text: "## Objective\n- limiter" }]);
+    expect(compaction.parts).toMatchObject([
+      { kind: "compaction", auto: true },
+      { kind: "text", text: "## Objective\n- limiter" },
+    ]);
     // `recent` is a copy of messages that stay stored as themselves: not indexed again.
     expect(JSON.stringify(compaction)).not.toContain("[User]: old question");
     expect(messagePreview(compaction, 80)).toBe("[compacted summary]");
@@ -127,14 +170,17 @@ describe("OpenCode 2 message rows", () => {
   });
 
   it("switches and idle markers carry no history; unknown or unparsable rows are skipped", () => {
-    for (const type of ["agent-switched", "model-switched", "location-switched", "idle", "some-new-type"]) expect(map(row(type, { agent: "x", outcome: "succeeded" }))).toBeUndefined();
+    for (const type of ["agent-switched", "model-switched", "location-switched", "idle", "some-new-type"])
+      expect(map(row(type, { agent: "x", outcome: "succeeded" }))).toBeUndefined();
     expect(map({ ...row("user", { text: "x" }), data: undefined })).toBeUndefined();
   });
 });
 
 describe("OpenCode 2 session rows", () => {
   it("maps the columns read from session_v2", () => {
-    expect(mapV2Session({ id: "ses_1", project_id: "prj", parent_id: "ses_0", title: null, directory: "/p", agent: "general", time_created: 1, time_updated: 2 })).toEqual({
+    expect(
+      mapV2Session({ id: "ses_1", project_id: "prj", parent_id: "ses_0", title: null, directory: "/p", agent: "general", time_created: 1, time_updated: 2 }),
+    ).toEqual({
       id: "ses_1",
       title: "",
       parentId: "ses_0",

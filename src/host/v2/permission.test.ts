@@ -25,7 +25,12 @@ import { registerHistoryTools, type V2ToolInfo } from "./tools.ts";
 import { CALLER, ELSEWHERE, historyUnderTest, OTHER_PROJECT, PROJECT } from "./testing/history-under-test.ts";
 import { DEFAULT_AGENT_RULES, standInHost, standInRegistrationOnlyContext, type PermissionVariant } from "./testing/stand-in-host.ts";
 
-const ONE_PROJECT = { permission: OTHER_PROJECTS_PERMISSION, patterns: ["/q"], always: ["/q"], metadata: { tool: "history_browse_turns", session_id: "ses_x", directory: "/q" } };
+const ONE_PROJECT = {
+  permission: OTHER_PROJECTS_PERMISSION,
+  patterns: ["/q"],
+  always: ["/q"],
+  metadata: { tool: "history_browse_turns", session_id: "ses_x", directory: "/q" },
+};
 const EVERY_PROJECT = { permission: OTHER_PROJECTS_PERMISSION, patterns: ["*"], always: ["*"], metadata: { tool: "history_search", scope: "global" } };
 const rule = (resource: string, effect: PermissionRule["effect"], action = OTHER_PROJECTS_PERMISSION): PermissionRule => ({ action, resource, effect });
 const caller = { sessionID: "ses_caller", agent: "build" };
@@ -36,7 +41,10 @@ function gate(variant: PermissionVariant, allowWithoutPrompt = false, agentRules
 }
 
 async function refusalOf(promise: Promise<void>): Promise<string> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(HistoryError);
   return (error as HistoryError).message;
 }
@@ -176,7 +184,11 @@ describe("through the tools", () => {
   async function browseElsewhere(variant: PermissionVariant, allowWithoutPrompt: boolean, agentRules?: readonly PermissionRule[]) {
     const history = historyUnderTest();
     const host = standInHost({ location: { directory: PROJECT, project: { directory: PROJECT } }, permission: variant, ...(agentRules ? { agentRules } : {}) });
-    await registerHistoryTools(host.tool, history.definitions, callContextFor(host.context, () => allowWithoutPrompt));
+    await registerHistoryTools(
+      host.tool,
+      history.definitions,
+      callContextFor(host.context, () => allowWithoutPrompt),
+    );
     const tool = host.tool.effective().get("history_browse_turns") as unknown as V2ToolInfo;
     const result = await tool.execute({ session_id: ELSEWHERE }, { sessionID: CALLER, agent: "build" });
     return { result, loads: history.source.loads };

@@ -38,7 +38,12 @@ async function started(configure: (config: EngramConfig) => void = () => {}) {
   configure(config);
   const logs: string[] = [];
   const hooks = hookRegistry();
-  const registrations = await registerSessionHooks(hooks.domain, { source, config: () => config, directory: "/project", log: (_level, message) => logs.push(message) });
+  const registrations = await registerSessionHooks(hooks.domain, {
+    source,
+    config: () => config,
+    directory: "/project",
+    log: (_level, message) => logs.push(message),
+  });
   return { source, main, hooks, registrations, logs };
 }
 
@@ -51,7 +56,10 @@ describe("the context hook", () => {
     const { hooks } = await started();
     for (let i = 0; i < 2; i++) {
       const event = await hooks.run("context", contextEvent("ses_main"));
-      expect(event.system).toEqual([{ type: "text", text: HOST_PROMPT }, { type: "text", text: GUIDANCE }]);
+      expect(event.system).toEqual([
+        { type: "text", text: HOST_PROMPT },
+        { type: "text", text: GUIDANCE },
+      ]);
     }
     // A request that already carries it (another layer added it) gets no second copy.
     const again = await hooks.run("context", contextEvent("ses_main", { system: [{ type: "text", text: GUIDANCE }] }));

@@ -47,7 +47,11 @@ function lastMessageId(messages: ContextEvent["messages"]): string | undefined {
 }
 
 /** `onSession` hears each session a hook runs for, before the hook reads its history. */
-export async function registerSessionHooks(domain: SessionHookDomain, deps: HookDeps, onSession: (sessionId: string) => void = () => {}): Promise<V2Registration[]> {
+export async function registerSessionHooks(
+  domain: SessionHookDomain,
+  deps: HookDeps,
+  onSession: (sessionId: string) => void = () => {},
+): Promise<V2Registration[]> {
   const sessions = new SessionFacts(deps.source, deps.log);
   const guard = async (hook: string, run: () => Promise<void>): Promise<void> => {
     try {

@@ -26,16 +26,35 @@ beforeEach(() => {
 
 async function registered(permission: PermissionVariant = { kind: "neither" }) {
   const host = standInHost({ location: { directory: PROJECT, project: { id: "prj_p", directory: PROJECT } }, permission });
-  const registration = await registerHistoryTools(host.tool, history.definitions, callContextFor(host.context, () => false));
+  const registration = await registerHistoryTools(
+    host.tool,
+    history.definitions,
+    callContextFor(host.context, () => false),
+  );
   const tool = (name: string) => host.tool.effective().get(name) as unknown as V2ToolInfo;
   return { host, registration, tool };
 }
 
-const call = (sessionID = CALLER, signal?: AbortSignal): V2ToolContext => ({ sessionID, agent: "build", messageID: "msg_caller", id: "call_1", ...(signal ? { signal } : {}) });
+const call = (sessionID = CALLER, signal?: AbortSignal): V2ToolContext => ({
+  sessionID,
+  agent: "build",
+  messageID: "msg_caller",
+  id: "call_1",
+  ...(signal ? { signal } : {}),
+});
 
 /** The same call on 1.x: the definition's own execute with the context 1.18.33 passes. */
 function v1Context(): ToolContext {
-  return { sessionID: CALLER, messageID: "msg_caller", agent: "build", directory: PROJECT, worktree: PROJECT, abort: new AbortController().signal, metadata: () => {}, ask: async () => {} };
+  return {
+    sessionID: CALLER,
+    messageID: "msg_caller",
+    agent: "build",
+    directory: PROJECT,
+    worktree: PROJECT,
+    abort: new AbortController().signal,
+    metadata: () => {},
+    ask: async () => {},
+  };
 }
 
 describe("registration", () => {
@@ -64,7 +83,11 @@ describe("input schema", () => {
     for (const name of SIX) {
       const input = tool(name).input;
       // What 1.18.33 builds from the plugin's args, then our tool.definition hook trims.
-      const v1: ToolDefinitionOutput = { description: "", parameters: {}, jsonSchema: z.toJSONSchema(z.object(history.definitions[name]!.args), { io: "input" }) };
+      const v1: ToolDefinitionOutput = {
+        description: "",
+        parameters: {},
+        jsonSchema: z.toJSONSchema(z.object(history.definitions[name]!.args), { io: "input" }),
+      };
       dropSchemaDialect(v1);
       expect(input, name).toEqual(v1.jsonSchema);
       expect(input.type, name).toBe("object");

@@ -46,8 +46,7 @@ export class IndexedSession {
   constructor(
     private readonly setup: IndexSetup,
     private readonly queue: BuildQueue,
-  ) {
-  }
+  ) {}
 
   get index(): SessionIndex {
     return (this.made ??= new SessionIndex(this.setup));
@@ -89,10 +88,12 @@ export class IndexedSession {
     if (this.built) this.running = this.loop().finally(() => (this.running = undefined));
     else if (!this.queued) {
       this.queued = true;
-      this.running = this.queue.run(() => this.loop()).finally(() => {
-        this.running = undefined;
-        this.queued = false;
-      });
+      this.running = this.queue
+        .run(() => this.loop())
+        .finally(() => {
+          this.running = undefined;
+          this.queued = false;
+        });
     }
   }
 

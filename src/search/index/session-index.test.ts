@@ -32,11 +32,15 @@ const keys = (hits: IndexHit[]) => hits.map((hit) => key(hit.meta.partId, hit.me
 
 const words = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 8 }).map((list) => list.join(" "));
 // A long tool output spans several chunks of one part.
-const messageArb = fc.tuple(fc.boolean(), words, words, fc.constantFrom("bash", "read"), fc.integer({ min: 0, max: 20 }), fc.constantFrom(1, 1, 300)).map(([isUser, a, b, tool, minute, repeat]) =>
-  isUser
-    ? user(a, { created: T0 + minute * 60_000 })
-    : assistant([a, { kind: "reasoning", id: `prt_r${minute}${a.length}`, text: b }, toolCall(tool, { command: b }, "completed", `${a}\n`.repeat(repeat))], { created: T0 + minute * 60_000 }),
-);
+const messageArb = fc
+  .tuple(fc.boolean(), words, words, fc.constantFrom("bash", "read"), fc.integer({ min: 0, max: 20 }), fc.constantFrom(1, 1, 300))
+  .map(([isUser, a, b, tool, minute, repeat]) =>
+    isUser
+      ? user(a, { created: T0 + minute * 60_000 })
+      : assistant([a, { kind: "reasoning", id: `prt_r${minute}${a.length}`, text: b }, toolCall(tool, { command: b }, "completed", `${a}\n`.repeat(repeat))], {
+          created: T0 + minute * 60_000,
+        }),
+  );
 const filtersArb = fc.record(
   {
     types: fc.subarray([...HIT_TYPES]).map((types) => new Set<HitType>(types)),
@@ -51,75 +55,94 @@ const filtersArb = fc.record(
 describe("session index search", () => {
   it("returns exactly the documents the filters accept among the messages the view shows as indexed", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(messageArb, { minLength: 1, maxLength: 12 }), filtersArb, fc.nat(), fc.nat(), fc.constantFrom("deploy", "canary queue", "rollback"), async (messages, filters: SearchFilters, cut, changed, query) => {
-        const made = index(messages);
-        // The view may hide a tail and hold a newer object for one message (not what was indexed).
-        const base = buildView("s", messages, false);
-        const viewMessages = base.messages.slice();
-        const replaced = changed % (viewMessages.length + 1);
-        if (replaced < viewMessages.length) viewMessages[replaced] = { ...viewMessages[replaced]! };
-        const view: SessionView = { ...base, messages: viewMessages, visibleEnd: cut % (viewMessages.length + 1) };
-        const indexedAndShown = view.messages.slice(0, view.visibleEnd).filter((message) => messages.includes(message));
-        const expected = await scanSession(indexedAndShown, visibility, parseQuery(query), (message, type, tool) => {
-          const created = message.created!;
-          return (
-            filters.types.has(type) &&
-            (filters.role === undefined || message.role === filters.role) &&
-            (filters.tool === undefined || tool === filters.tool) &&
-            (filters.after === undefined || created > filters.after) &&
-            (filters.before === undefined || created < filters.before)
-          );
-        });
-        expect(keys(made.search(query, filters, view))).toEqual(expected!.map((doc) => key(doc.partId, doc.start)).sort());
-      }),
+      fc.asyncProperty(
+        fc.array(messageArb, { minLength: 1, maxLength: 12 }),
+        filtersArb,
+        fc.nat(),
+        fc.nat(),
+        fc.constantFrom("deploy", "canary queue", "rollback"),
+        async (messages, filters: SearchFilters, cut, changed, query) => {
+          const made = index(messages);
+          // The view may hide a tail and hold a newer object for one message (not what was indexed).
+          const base = buildView("s", messages, false);
+          const viewMessages = base.messages.slice();
+          const replaced = changed % (viewMessages.length + 1);
+          if (replaced < viewMessages.length) viewMessages[replaced] = { ...viewMessages[replaced]! };
+          const view: SessionView = { ...base, messages: viewMessages, visibleEnd: cut % (viewMessages.length + 1) };
+          const indexedAndShown = view.messages.slice(0, view.visibleEnd).filter((message) => messages.includes(message));
+          const expected = await scanSession(indexedAndShown, visibility, parseQuery(query), (message, type, tool) => {
+            const created = message.created!;
+            return (
+              filters.types.has(type) &&
+              (filters.role === undefined || message.role === filters.role) &&
+              (filters.tool === undefined || tool === filters.tool) &&
+              (filters.after === undefined || created > filters.after) &&
+              (filters.before === undefined || created < filters.before)
+            );
+          });
+          expect(keys(made.search(query, filters, view))).toEqual(expected!.map((doc) => key(doc.partId, doc.start)).sort());
+        },
+      ),
       { numRuns: 150 },
     );
   });
 
   it("returns the documents of the best messages only, keeping those tied at the cut", () => {
     fc.assert(
-      fc.property(fc.array(messageArb, { minLength: 1, maxLength: 30 }), fc.integer({ min: 1, max: 6 }), fc.constantFrom("deploy", "canary queue", "rollback x"), (messages, groups, query) => {
-        const filters: SearchFilters = { types: new Set(HIT_TYPES) };
-        const view = buildView("s", messages, false);
-        const all = index(messages).search(query, filters, view);
-        const byMessage = new Map<string, IndexHit[]>();
-        for (const hit of all) byMessage.set(hit.message.id, [...(byMessage.get(hit.message.id) ?? []), hit]);
-        const scores = [...byMessage.values()].map(scoreOf).sort((a, b) => b - a);
-        const last = scores[Math.min(groups, scores.length) - 1] ?? 0;
-        const kept = new Set([...byMessage].filter(([, hits]) => scoreOf(hits) >= last - 1e-9 * Math.max(1, last)).map(([id]) => id));
-        const cutHits = index(messages, groups).search(query, filters, view);
-        expect(keys(cutHits)).toEqual(keys(all.filter((hit) => kept.has(hit.message.id))));
-      }),
+      fc.property(
+        fc.array(messageArb, { minLength: 1, maxLength: 30 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.constantFrom("deploy", "canary queue", "rollback x"),
+        (messages, groups, query) => {
+          const filters: SearchFilters = { types: new Set(HIT_TYPES) };
+          const view = buildView("s", messages, false);
+          const all = index(messages).search(query, filters, view);
+          const byMessage = new Map<string, IndexHit[]>();
+          for (const hit of all) byMessage.set(hit.message.id, [...(byMessage.get(hit.message.id) ?? []), hit]);
+          const scores = [...byMessage.values()].map(scoreOf).sort((a, b) => b - a);
+          const last = scores[Math.min(groups, scores.length) - 1] ?? 0;
+          const kept = new Set([...byMessage].filter(([, hits]) => scoreOf(hits) >= last - 1e-9 * Math.max(1, last)).map(([id]) => id));
+          const cutHits = index(messages, groups).search(query, filters, view);
+          expect(keys(cutHits)).toEqual(keys(all.filter((hit) => kept.has(hit.message.id))));
+        },
+      ),
       { numRuns: 150 },
     );
   });
 
   it("cuts by a long message's best parts and orders hits best first, equal scores in insertion order", () => {
     // Tool outputs of up to ~30 chunks: a message's score reads its best few parts only.
-    const longMessage = fc.tuple(words, fc.integer({ min: 1, max: 4000 }), fc.integer({ min: 0, max: 20 })).map(([text, repeat, minute]) =>
-      assistant([toolCall("bash", { command: "run" }, "completed", `${text}\n`.repeat(repeat))], { created: T0 + minute * 60_000 }),
-    );
+    const longMessage = fc
+      .tuple(words, fc.integer({ min: 1, max: 4000 }), fc.integer({ min: 0, max: 20 }))
+      .map(([text, repeat, minute]) =>
+        assistant([toolCall("bash", { command: "run" }, "completed", `${text}\n`.repeat(repeat))], { created: T0 + minute * 60_000 }),
+      );
     fc.assert(
-      fc.property(fc.array(fc.oneof(messageArb, longMessage), { minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 6 }), fc.constantFrom("deploy", "canary queue", "rollback x"), (messages, groups, query) => {
-        const filters: SearchFilters = { types: new Set(HIT_TYPES) };
-        const view = buildView("s", messages, false);
-        const made = index(messages);
-        const all = made.search(query, filters, view);
-        const byMessage = new Map<string, IndexHit[]>();
-        for (const hit of all) byMessage.set(hit.message.id, [...(byMessage.get(hit.message.id) ?? []), hit]);
-        const scores = [...byMessage.values()].map(scoreOf).sort((a, b) => b - a);
-        const last = scores[Math.min(groups, scores.length) - 1] ?? 0;
-        const kept = new Set([...byMessage].filter(([, list]) => scoreOf(list) >= last - 1e-9 * Math.max(1, last)).map(([id]) => id));
-        const cut = made.search(query, filters, view, groups);
-        expect(cut).toEqual(all.filter((hit) => kept.has(hit.message.id)));
-        // Insertion order: the message's place, its part's, the chunk's start.
-        const order = (hit: IndexHit) => [messages.indexOf(hit.message), hit.message.parts.findIndex((part) => part.id === hit.meta.partId), hit.meta.start];
-        const before = (a: number[], b: number[]) => a[0]! < b[0]! || (a[0] === b[0] && (a[1]! < b[1]! || (a[1] === b[1] && a[2]! < b[2]!)));
-        for (let i = 1; i < all.length; i++) {
-          const [a, b] = [all[i - 1]!, all[i]!];
-          expect(a.score > b.score || (a.score === b.score && before(order(a), order(b)))).toBe(true);
-        }
-      }),
+      fc.property(
+        fc.array(fc.oneof(messageArb, longMessage), { minLength: 1, maxLength: 12 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.constantFrom("deploy", "canary queue", "rollback x"),
+        (messages, groups, query) => {
+          const filters: SearchFilters = { types: new Set(HIT_TYPES) };
+          const view = buildView("s", messages, false);
+          const made = index(messages);
+          const all = made.search(query, filters, view);
+          const byMessage = new Map<string, IndexHit[]>();
+          for (const hit of all) byMessage.set(hit.message.id, [...(byMessage.get(hit.message.id) ?? []), hit]);
+          const scores = [...byMessage.values()].map(scoreOf).sort((a, b) => b - a);
+          const last = scores[Math.min(groups, scores.length) - 1] ?? 0;
+          const kept = new Set([...byMessage].filter(([, list]) => scoreOf(list) >= last - 1e-9 * Math.max(1, last)).map(([id]) => id));
+          const cut = made.search(query, filters, view, groups);
+          expect(cut).toEqual(all.filter((hit) => kept.has(hit.message.id)));
+          // Insertion order: the message's place, its part's, the chunk's start.
+          const order = (hit: IndexHit) => [messages.indexOf(hit.message), hit.message.parts.findIndex((part) => part.id === hit.meta.partId), hit.meta.start];
+          const before = (a: number[], b: number[]) => a[0]! < b[0]! || (a[0] === b[0] && (a[1]! < b[1]! || (a[1] === b[1] && a[2]! < b[2]!)));
+          for (let i = 1; i < all.length; i++) {
+            const [a, b] = [all[i - 1]!, all[i]!];
+            expect(a.score > b.score || (a.score === b.score && before(order(a), order(b)))).toBe(true);
+          }
+        },
+      ),
       { numRuns: 100 },
     );
   });

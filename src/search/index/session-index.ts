@@ -11,7 +11,14 @@ import type { SearchFilters } from "../scored.ts";
 import { HIT_TYPES, messageDocs } from "../text/documents.ts";
 import { flatDocumentProperties, flatSchemaValidator } from "./components/flat-document.ts";
 import { createMetaStoreComponent, type ChunkDocument, type DocMeta, type MetaStore } from "./components/meta-store.ts";
-import { collectionStats, createPostingsIndexComponent, liveDocFrequency, searchStore, type PostingsIndexStore, type ResultGrouping } from "./components/postings-index.ts";
+import {
+  collectionStats,
+  createPostingsIndexComponent,
+  liveDocFrequency,
+  searchStore,
+  type PostingsIndexStore,
+  type ResultGrouping,
+} from "./components/postings-index.ts";
 import { postingsBytes, trimSteps } from "./components/postings.ts";
 import { correctionDistance, isNearer, maxEdits, type NearestTerm } from "../text/typos.ts";
 import { TermTokenizer } from "./components/tokenizer.ts";

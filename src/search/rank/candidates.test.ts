@@ -10,7 +10,24 @@ import { boostGroup, candidateGroups, compareResults, maxBoost, type Group } fro
 
 // Words that bring every boost into play: a phrase, three or more content words (proximity), a
 // command (intent), why and an explanation (cause), a path (compound).
-const WORDS = ["rate", "limiter", "token", "bucket", "refund", "why", "because", "run", "ran", "pytest", "the", "failed", "src/app.ts", "so", "changed", "fixed"];
+const WORDS = [
+  "rate",
+  "limiter",
+  "token",
+  "bucket",
+  "refund",
+  "why",
+  "because",
+  "run",
+  "ran",
+  "pytest",
+  "the",
+  "failed",
+  "src/app.ts",
+  "so",
+  "changed",
+  "fixed",
+];
 const words = (min: number, max: number) => fc.array(fc.constantFrom(...WORDS), { minLength: min, maxLength: max }).map((list) => list.join(" "));
 
 interface Chunk {
@@ -104,7 +121,12 @@ describe("candidates ranked lazily", () => {
       fc.asyncProperty(fc.array(session, { minLength: 1, maxLength: 6 }), query, fc.integer({ min: 1, max: 4 }), async (shapes, q, limit) => {
         const parsed = parseQuery(q);
         const made = make(shapes);
-        const lazy = await rankSessions(made.map(({ info }) => info), candidates(made, parsed, 3), parsed, limit);
+        const lazy = await rankSessions(
+          made.map(({ info }) => info),
+          candidates(made, parsed, 3),
+          parsed,
+          limit,
+        );
         // Reference: each session's three best messages after every boost (rank-sessions.ts's formula).
         const { titleCoverage } = await import("./rank-sessions.ts");
         const tops = made.map(({ docs }) => rankedWhole(docs(), parsed, 3).slice(0, 3));

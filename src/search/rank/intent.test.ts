@@ -53,7 +53,12 @@ describe("tool calls that change files", () => {
 
 describe("OpenCode 2's tool names and arguments (shell, patch, path: the importer's renames in anomalyco/opencode v1-transform, copy id 71407924482)", () => {
   it("a v2 edit, write or patch changes files, a v2 shell edit too; a v2 read does not", () => {
-    for (const part of [call("edit", { path: "a.py", oldString: "x", newString: "y" }), call("write", { path: "a.py", content: "x" }), call("patch", { patchText: "*** Begin Patch" }), call("shell", { command: "sed -i 's/a/b/' a.py" })]) {
+    for (const part of [
+      call("edit", { path: "a.py", oldString: "x", newString: "y" }),
+      call("write", { path: "a.py", content: "x" }),
+      call("patch", { patchText: "*** Begin Patch" }),
+      call("shell", { command: "sed -i 's/a/b/' a.py" }),
+    ]) {
       expect([part.tool, editsFiles(part)]).toEqual([part.tool, true]);
     }
     expect(editsFiles(call("read", { path: "a.py" }))).toBe(false);

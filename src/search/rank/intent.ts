@@ -20,7 +20,21 @@ export const INTENT_BOOST = 2;
 /** Input arguments that carry a shell command (bash, Bash, exec_command …). */
 const COMMAND_KEYS = ["command", "cmd"];
 /** Input arguments that carry new file content or an edit (edit, multiedit, write, apply_patch, str_replace …). */
-const EDIT_KEYS = ["oldString", "newString", "old_string", "new_string", "old_str", "new_str", "content", "file_text", "edits", "patch", "patchText", "patch_text", "diff"];
+const EDIT_KEYS = [
+  "oldString",
+  "newString",
+  "old_string",
+  "new_string",
+  "old_str",
+  "new_str",
+  "content",
+  "file_text",
+  "edits",
+  "patch",
+  "patchText",
+  "patch_text",
+  "diff",
+];
 
 /**
  * Shell commands that change files: in-place edits, writes through a redirection or tee, patches,

@@ -16,7 +16,10 @@ describe("proximity span", () => {
   it("finds the shortest stretch holding the most content words, function words left out", () => {
     const text = "why did the deploy fail? The token was fine. Later: the registry token expired, so the deploy failed.";
     // All five content words (`failed` is a form of fail); the stretch from the first `deploy` holds them too, but longer.
-    expect(span("why did the deploy fail after the registry token expired", text)).toEqual({ words: 5, length: "registry token expired, so the deploy failed".length });
+    expect(span("why did the deploy fail after the registry token expired", text)).toEqual({
+      words: 5,
+      length: "registry token expired, so the deploy failed".length,
+    });
     expect(span("why was the deploy so slow", "why was the deploy so slow")).toEqual({ words: 2, length: "deploy so slow".length });
   });
 

@@ -41,7 +41,14 @@ describe("candidate messages", () => {
     const doc = fc.record({ message: fc.nat(2), part: fc.nat(3), score: fc.constantFrom(1, 2, 2.5, 3) });
     fc.assert(
       fc.property(fc.array(doc, { maxLength: 100 }), (shapes) => {
-        const docs: ScoredDoc[] = shapes.map(({ message, part, score }, i) => ({ message: messages[message]!, partId: `prt_${part}`, type: "text", start: i, end: i + 1, score }));
+        const docs: ScoredDoc[] = shapes.map(({ message, part, score }, i) => ({
+          message: messages[message]!,
+          partId: `prt_${part}`,
+          type: "text",
+          start: i,
+          end: i + 1,
+          score,
+        }));
         for (const group of candidateGroups(docs, 100)) {
           const own = docs.filter((d) => d.message === group.message);
           const sorted = [...own].sort((a, b) => b.score - a.score);
@@ -82,7 +89,10 @@ describe("compaction summaries", () => {
 
   for (const [name, summary] of [
     ["the host's summary", () => text("assistant", restated, { summary: true, agent: "compaction" })],
-    ["a summary carried in as a user message", () => text("user", `This session is being continued from a previous conversation that ran out of context. ${restated}`)],
+    [
+      "a summary carried in as a user message",
+      () => text("user", `This session is being continued from a previous conversation that ran out of context. ${restated}`),
+    ],
   ] as const) {
     it(`rank below the original message they restate: ${name}`, async () => {
       const messages = [...FILLER.map((line) => text("user", line)), text("assistant", original), ...FILLER.map((line) => text("assistant", line)), summary()];

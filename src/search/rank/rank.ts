@@ -270,7 +270,14 @@ export function candidateGroups(docs: readonly ScoredDoc[], limit: number): Grou
 
 /** Whether any boost (phrase, compound, proximity, intent, cause) can apply to the query. */
 function boostable(parsed: ParsedQuery | undefined): parsed is ParsedQuery {
-  return parsed !== undefined && (parsed.phrase !== undefined || parsed.compounds.length > 0 || parsed.intent !== undefined || parsed.asksWhy === true || parsed.groups >= PROXIMITY_MIN_WORDS);
+  return (
+    parsed !== undefined &&
+    (parsed.phrase !== undefined ||
+      parsed.compounds.length > 0 ||
+      parsed.intent !== undefined ||
+      parsed.asksWhy === true ||
+      parsed.groups >= PROXIMITY_MIN_WORDS)
+  );
 }
 
 /**

@@ -44,7 +44,13 @@ export function sessionShare(all: QueryWeights, own: QueryWeights): number {
  * the query's words (sessionShare): the order within the session stays, sessions lacking words
  * of the question drop. Counts missing on a document are read from its text.
  */
-export function rescore(docs: readonly ScoredDoc[], parsed: ParsedQuery, stats: CollectionStats, own: CollectionStats, textOf: (doc: ScoredDoc) => string): void {
+export function rescore(
+  docs: readonly ScoredDoc[],
+  parsed: ParsedQuery,
+  stats: CollectionStats,
+  own: CollectionStats,
+  textOf: (doc: ScoredDoc) => string,
+): void {
   if (stats.docs === 0) return;
   const weights = queryWeights(stats, parsed.terms);
   const avg = own.docs > 0 ? own.length / own.docs : stats.length / stats.docs;

@@ -88,9 +88,10 @@ export async function nearestTermsByScan(
   const count = (piece: string): void => {
     if (isAscii(piece)) {
       // Folding ASCII is lower-casing: only the candidates are, not the whole piece.
-      if (starts) termsStartingAt(piece, starts, (start, end) => {
-        if (end - start >= minLength && end - start <= maxLength) seeTerm(piece.slice(start, end).toLowerCase());
-      });
+      if (starts)
+        termsStartingAt(piece, starts, (start, end) => {
+          if (end - start >= minLength && end - start <= maxLength) seeTerm(piece.slice(start, end).toLowerCase());
+        });
       return;
     }
     const folded = fold(piece);

@@ -120,7 +120,10 @@ export async function patternScan(
   let batchChars = 0;
   const flush = async () => {
     if (batch.length === 0) return;
-    const spans = await matcher.findMany(batch.map((doc) => doc.text!), MAX_MATCHES_PER_DOC);
+    const spans = await matcher.findMany(
+      batch.map((doc) => doc.text!),
+      MAX_MATCHES_PER_DOC,
+    );
     batch.forEach((doc, i) => {
       const found = spans[i] ?? [];
       if (found.length === 0) return;

@@ -10,7 +10,13 @@ afterAll(() => runner.close());
 describe("regex searches run off the host's thread", () => {
   it("finds matches with JavaScript syntax, case-insensitively", async () => {
     const spans = await runner.find("err(or)?\\s+\\d{3}", ["an ERROR 404 and err 500", "none"], 10, 5000);
-    expect(spans).toEqual([[[3, 12], [17, 24]], []]);
+    expect(spans).toEqual([
+      [
+        [3, 12],
+        [17, 24],
+      ],
+      [],
+    ]);
   });
 
   it("stops a catastrophic pattern the static check lets through, while the event loop keeps running", async () => {

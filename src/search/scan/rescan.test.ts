@@ -37,7 +37,12 @@ describe("a cold search again with corrected typos", () => {
   it("scans the messages again when they changed since the first pass", async () => {
     const messages = [textMessage("s1", "user", "alpha river", T0), textMessage("s1", "assistant", "histogram river", T0 + 1000)];
     const filters = { types: new Set(["text"] as const) };
-    const first = await collectSession(buildView("s1", messages, false), { kind: "keyword", text: "histgram river", parsed: parseQuery("histgram river") }, filters, { visibility });
+    const first = await collectSession(
+      buildView("s1", messages, false),
+      { kind: "keyword", text: "histgram river", parsed: parseQuery("histgram river") },
+      filters,
+      { visibility },
+    );
     const grown = [...messages, textMessage("s1", "user", "histogram again river", T0 + 2000)];
     const corrected: Query = { kind: "keyword", ...correctQuery("histgram river", new Map([["histgram", "histogram"]])) };
     const again = await collectSession(buildView("s1", grown, false), corrected, filters, { visibility, first });
@@ -74,13 +79,36 @@ describe("a cold search again with corrected typos", () => {
   });
 
   // Words, their typos, other forms, a decimal and its parts, camelCase and snake_case names.
-  const WORDS = ["histogram", "histgram", "histograms", "pattern", "patterns", "patern", "collect", "collected", "colect", "limit", "limits", "3.6.9", "3.6", "stepHistogram", "path_simplify", "Histogram", "HISTOGRAM", "histogramme", "ΣΤΕΠ"];
+  const WORDS = [
+    "histogram",
+    "histgram",
+    "histograms",
+    "pattern",
+    "patterns",
+    "patern",
+    "collect",
+    "collected",
+    "colect",
+    "limit",
+    "limits",
+    "3.6.9",
+    "3.6",
+    "stepHistogram",
+    "path_simplify",
+    "Histogram",
+    "HISTOGRAM",
+    "histogramme",
+    "ΣΤΕΠ",
+  ];
   const text = fc.array(fc.constantFrom(...WORDS, "and", "the"), { minLength: 1, maxLength: 6 }).map((words) => words.join(" "));
-  const message = fc.tuple(fc.boolean(), text, text).map(([isUser, a, b]) =>
-    isUser ? user(a) : assistant([a, toolCall("bash", { command: `grep ${b}` }, "completed", `${b}\n${a}\n`)]),
-  );
+  const message = fc
+    .tuple(fc.boolean(), text, text)
+    .map(([isUser, a, b]) => (isUser ? user(a) : assistant([a, toolCall("bash", { command: `grep ${b}` }, "completed", `${b}\n${a}\n`)])));
   const query = fc.array(fc.constantFrom(...WORDS, "the"), { minLength: 1, maxLength: 4 }).map((words) => words.join(" "));
-  const corrections = fc.array(fc.tuple(fc.constantFrom("histgram", "patern", "colect", "limits", "histogramme"), fc.constantFrom(...WORDS.filter((w) => /^[a-z]+$/i.test(w)))), { maxLength: 2 });
+  const corrections = fc.array(
+    fc.tuple(fc.constantFrom("histgram", "patern", "colect", "limits", "histogramme"), fc.constantFrom(...WORDS.filter((w) => /^[a-z]+$/i.test(w)))),
+    { maxLength: 2 },
+  );
 
   it("merges into the counts, candidates and scores a full scan of the corrected query gives", async () => {
     await fc.assert(

@@ -8,13 +8,17 @@ describe("scan quick filter", () => {
   it("never rules out a chunk whose folded text holds a query term", () => {
     const pieces = ["Token", "bucket", "LIMITER", "tökén", "ＴＯＫＥＮ", "无线耳机", "が", "か", "ſ", "s", "K", " ", "\n", "x.y", "(", "[a]"];
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 12 }), fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 3 }), (text, query) => {
-        const parsed = parseQuery(query.join(" "));
-        const quick = quickFilter(parsed);
-        const joined = text.join("");
-        const folded = fold(joined);
-        if (quick && parsed.terms.some((term) => folded.includes(term.token))) expect(quick.test(joined)).toBe(true);
-      }),
+      fc.property(
+        fc.array(fc.constantFrom(...pieces), { maxLength: 12 }),
+        fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 3 }),
+        (text, query) => {
+          const parsed = parseQuery(query.join(" "));
+          const quick = quickFilter(parsed);
+          const joined = text.join("");
+          const folded = fold(joined);
+          if (quick && parsed.terms.some((term) => folded.includes(term.token))) expect(quick.test(joined)).toBe(true);
+        },
+      ),
       { numRuns: 1000 },
     );
   });
@@ -38,7 +42,37 @@ describe("scan quick filter", () => {
 
 describe("countTerms", () => {
   it("counts every term, stemmed word forms included, as countTerm does over the folded text", () => {
-    const pieces = ["Token", "tokens", "TOKENED", "tokenBucket", "myToken", "xtoken", "tok", "en", "print", "Prints", "PRINTED", "printing", "reprint", "printEd", "print_ed", "retry", "Retried", "retries", "limit", "rateLimiter", "limits", "LIMITED", "é", "ＰＲＩＮＴ", " ", "_", ".", "9", "TokenToken"];
+    const pieces = [
+      "Token",
+      "tokens",
+      "TOKENED",
+      "tokenBucket",
+      "myToken",
+      "xtoken",
+      "tok",
+      "en",
+      "print",
+      "Prints",
+      "PRINTED",
+      "printing",
+      "reprint",
+      "printEd",
+      "print_ed",
+      "retry",
+      "Retried",
+      "retries",
+      "limit",
+      "rateLimiter",
+      "limits",
+      "LIMITED",
+      "é",
+      "ＰＲＩＮＴ",
+      " ",
+      "_",
+      ".",
+      "9",
+      "TokenToken",
+    ];
     const queries = ["token", "printing limits", "retried tokens", "print limiter", "tokentoken en", "limited 3.6.9"];
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 16 }), fc.constantFrom(...queries), (text, query) => {
@@ -76,23 +110,53 @@ describe("scan agrees with the index", () => {
     const { HIT_TYPES } = await import("../text/documents.ts");
     const { assistant, toolCall, user } = await import("../../history/testing/messages.ts");
     const visibility = toolVisibility([], []);
-    const words = ["tokenBucket", "token", "BUCKET", "limiter", "Café", "无线耳机", "x", "rate_limiter", "\n", "--", "ÉCLAIR", "eclair", "limits", "Limited", "tokens", "Printed", "printing", "reprint"];
+    const words = [
+      "tokenBucket",
+      "token",
+      "BUCKET",
+      "limiter",
+      "Café",
+      "无线耳机",
+      "x",
+      "rate_limiter",
+      "\n",
+      "--",
+      "ÉCLAIR",
+      "eclair",
+      "limits",
+      "Limited",
+      "tokens",
+      "Printed",
+      "printing",
+      "reprint",
+    ];
     const text = fc.array(fc.constantFrom(...words), { maxLength: 30 }).map((w) => w.join(" "));
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(text, text, text), { minLength: 1, maxLength: 12 }), fc.constantFrom("token bucket", "limiter", "eclair", "无线", "café limiter", "printing limits", "tokens limited", "rate_limiter tokens"), async (rows, query) => {
-        // A written file's content is the call's input (weighted), here at times longer than a chunk.
-        const written = (c: string) => toolCall("write", { filePath: "src/rate_limiter.ts", content: `${c}\n`.repeat(c.length % 2 === 0 ? 400 : 2) }, "completed", "Wrote file");
-        const messages = rows.flatMap(([a, b, c]) => [user(a || "hello"), assistant([b || "reply", toolCall("bash", { command: c }, "completed", `${b}\n${c}`.repeat(c.length % 3 === 0 ? 300 : 3)), written(c)])]);
-        const index = new SessionIndex({ visibility, messages: { groups: () => Infinity, score: (scores, from) => scores[from]!, partScore: (scores, from) => scores[from]!, counted: 1 } });
-        for (const message of messages) index.addMessage(message);
-        const scanned = (await scanSession(messages, visibility, parseQuery(query), () => true))!;
-        const byKey = new Map(scanned.map((doc) => [`${doc.partId}:${doc.start}`, doc.score]));
-        const hits = index.search(query, { types: new Set(HIT_TYPES) }, buildView("s", messages, false));
-        for (const hit of hits) {
-          expect(byKey.get(`${hit.meta.partId}:${hit.meta.start}`)).toBeCloseTo(hit.score, 9);
-        }
-        expect(hits.length).toBe(scanned.length);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.tuple(text, text, text), { minLength: 1, maxLength: 12 }),
+        fc.constantFrom("token bucket", "limiter", "eclair", "无线", "café limiter", "printing limits", "tokens limited", "rate_limiter tokens"),
+        async (rows, query) => {
+          // A written file's content is the call's input (weighted), here at times longer than a chunk.
+          const written = (c: string) =>
+            toolCall("write", { filePath: "src/rate_limiter.ts", content: `${c}\n`.repeat(c.length % 2 === 0 ? 400 : 2) }, "completed", "Wrote file");
+          const messages = rows.flatMap(([a, b, c]) => [
+            user(a || "hello"),
+            assistant([b || "reply", toolCall("bash", { command: c }, "completed", `${b}\n${c}`.repeat(c.length % 3 === 0 ? 300 : 3)), written(c)]),
+          ]);
+          const index = new SessionIndex({
+            visibility,
+            messages: { groups: () => Infinity, score: (scores, from) => scores[from]!, partScore: (scores, from) => scores[from]!, counted: 1 },
+          });
+          for (const message of messages) index.addMessage(message);
+          const scanned = (await scanSession(messages, visibility, parseQuery(query), () => true))!;
+          const byKey = new Map(scanned.map((doc) => [`${doc.partId}:${doc.start}`, doc.score]));
+          const hits = index.search(query, { types: new Set(HIT_TYPES) }, buildView("s", messages, false));
+          for (const hit of hits) {
+            expect(byKey.get(`${hit.meta.partId}:${hit.meta.start}`)).toBeCloseTo(hit.score, 9);
+          }
+          expect(hits.length).toBe(scanned.length);
+        },
+      ),
       { numRuns: 150 },
     );
   });

@@ -5,7 +5,18 @@
 import type { HistoryMessage } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import { queryWeights, scoreCounts, type CollectionStats } from "../rank/bm25.ts";
-import { INPUT_WEIGHT, chunkCount, docText, partChunks, partPieces, partSearchText, searchablePieces, textChunkCount, type DocPieces, type PartPieces } from "../text/documents.ts";
+import {
+  INPUT_WEIGHT,
+  chunkCount,
+  docText,
+  partChunks,
+  partPieces,
+  partSearchText,
+  searchablePieces,
+  textChunkCount,
+  type DocPieces,
+  type PartPieces,
+} from "../text/documents.ts";
 import { fold, isAscii } from "../text/normalize.ts";
 import { maybeYield, now, sliceSpent } from "../scheduler.ts";
 import type { DocFilter, ScoredDoc } from "../scored.ts";

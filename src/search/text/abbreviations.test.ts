@@ -6,7 +6,9 @@ import { parseQuery } from "./query.ts";
 /** The terms parseQuery adds to a query for its words' full or short forms, by token. */
 function forms(query: string): string[] {
   const parsed = parseQuery(query);
-  return parsed.terms.filter((t) => t.variant && t.weight === ABBREVIATION_WEIGHT && abbreviationPairs().some(([full, shorts]) => full === t.token || shorts.includes(t.token))).map((t) => t.token);
+  return parsed.terms
+    .filter((t) => t.variant && t.weight === ABBREVIATION_WEIGHT && abbreviationPairs().some(([full, shorts]) => full === t.token || shorts.includes(t.token)))
+    .map((t) => t.token);
 }
 
 describe("abbreviation table", () => {

@@ -40,7 +40,13 @@ describe("partTextPieces", () => {
         const text = partSearchText(part, vis)?.text ?? "";
         const pieces = partTextPieces(part, vis);
         expect(pieces.join("")).toBe(text);
-        for (const [a, b] of [[0, 5], [3, 9000], [Math.max(0, text.length - 7), text.length], [0, text.length], [8, 8]] as const) {
+        for (const [a, b] of [
+          [0, 5],
+          [3, 9000],
+          [Math.max(0, text.length - 7), text.length],
+          [0, text.length],
+          [8, 8],
+        ] as const) {
           expect(sliceOfPieces(pieces, a, b)).toBe(text.slice(a, b));
         }
       }

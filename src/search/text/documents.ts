@@ -186,7 +186,9 @@ export function docText(doc: DocPieces): string {
  */
 export function messageDocs(message: HistoryMessage, visibility: ToolVisibility): DocInput[] {
   // One shape for every document (tool undefined when absent): the index's insert path reads them.
-  return messageDocPieces(message, visibility).map((doc): DocInput => ({ partId: doc.partId, type: doc.type, tool: doc.tool, start: doc.start, end: doc.end, text: docText(doc), input: doc.input }));
+  return messageDocPieces(message, visibility).map(
+    (doc): DocInput => ({ partId: doc.partId, type: doc.type, tool: doc.tool, start: doc.start, end: doc.end, text: docText(doc), input: doc.input }),
+  );
 }
 
 /** Rough size of what messageDocs would produce, without building tool texts. */

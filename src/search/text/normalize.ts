@@ -14,7 +14,10 @@ function foldCode(code: number): number {
     out = code - 0xfee0; // full-width ASCII → ASCII
   } else {
     const ch = String.fromCharCode(code);
-    const base = ch.normalize("NFD").replace(/\p{M}+/gu, "").toLowerCase();
+    const base = ch
+      .normalize("NFD")
+      .replace(/\p{M}+/gu, "")
+      .toLowerCase();
     if (base.length === 1) out = base.charCodeAt(0);
     else {
       const lower = ch.toLowerCase();

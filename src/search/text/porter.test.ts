@@ -8,7 +8,9 @@ import { ENDINGS } from "./testing/porter-reference.ts";
 describe("porterStem", () => {
   it("stems as @orama/stemmers does any string of vowels, y, doubled and plain consonants, and endings", () => {
     const letter = fc.constantFrom(..."aeiouyysstllbbzzwxcdhnrp");
-    const word = fc.tuple(fc.array(letter, { minLength: 0, maxLength: 9 }), fc.constantFrom("", ...ENDINGS)).map(([letters, ending]) => letters.join("") + ending);
+    const word = fc
+      .tuple(fc.array(letter, { minLength: 0, maxLength: 9 }), fc.constantFrom("", ...ENDINGS))
+      .map(([letters, ending]) => letters.join("") + ending);
     fc.assert(
       fc.property(word, (w) => porterStem(w) === stemmer(w)),
       { numRuns: 20_000 },

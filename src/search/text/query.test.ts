@@ -100,11 +100,15 @@ describe("hasPhrase", () => {
   it("agrees with the phrase pattern over folded text", () => {
     const pieces = ["rate", "Limiter", "RATE-limiter", "ſtop", "stop", "Café", "cafe", " ", "--", "_", "无线", "K", "x"];
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 12 }), fc.array(fc.constantFrom(...pieces), { minLength: 2, maxLength: 4 }), (text, query) => {
-        const parsed = parseQuery(query.join(" "));
-        const joined = text.join("");
-        expect(hasPhrase(parsed, joined)).toBe(parsed.phrase ? parsed.phrase.folded().test(fold(joined)) : false);
-      }),
+      fc.property(
+        fc.array(fc.constantFrom(...pieces), { maxLength: 12 }),
+        fc.array(fc.constantFrom(...pieces), { minLength: 2, maxLength: 4 }),
+        (text, query) => {
+          const parsed = parseQuery(query.join(" "));
+          const joined = text.join("");
+          expect(hasPhrase(parsed, joined)).toBe(parsed.phrase ? parsed.phrase.folded().test(fold(joined)) : false);
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -127,14 +131,18 @@ describe("hasPhrase", () => {
     const pieces = ["rate", "Limiter", "RATE-limiter", "stop", "STOP", "cafe", " ", "--", "_", "x", "K", "3.6"];
     const all = (pattern: RegExp, text: string) => [...text.matchAll(pattern)].map((m) => [m.index, m[0].length]);
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 12 }), fc.array(fc.constantFrom(...pieces), { minLength: 2, maxLength: 4 }), (text, query) => {
-        const phrase = parseQuery(query.join(" ")).phrase;
-        if (!phrase) return;
-        const folded = fold(text.join(""));
-        const { pattern, overText } = phrase.forText(text.join(""), true);
-        expect(overText).toBe(phrase.ascii);
-        expect(all(pattern, folded)).toEqual(all(phrase.folded(true), folded));
-      }),
+      fc.property(
+        fc.array(fc.constantFrom(...pieces), { maxLength: 12 }),
+        fc.array(fc.constantFrom(...pieces), { minLength: 2, maxLength: 4 }),
+        (text, query) => {
+          const phrase = parseQuery(query.join(" ")).phrase;
+          if (!phrase) return;
+          const folded = fold(text.join(""));
+          const { pattern, overText } = phrase.forText(text.join(""), true);
+          expect(overText).toBe(phrase.ascii);
+          expect(all(pattern, folded)).toEqual(all(phrase.folded(true), folded));
+        },
+      ),
       { numRuns: 500 },
     );
   });

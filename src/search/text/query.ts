@@ -188,7 +188,13 @@ function parseQueryUncached(query: string): ParsedQuery {
   const runs: string[] = [];
   // Terms of each query word with their weights, whether the word is a function word, and the
   // compound (path or name) it belongs to (-1: none).
-  const words: Array<{ tokens: Array<[token: string, weight: number, longer?: number, variant?: boolean]>; cjk: boolean; glue: boolean; compound: number; intents?: readonly IntentKind[] }> = [];
+  const words: Array<{
+    tokens: Array<[token: string, weight: number, longer?: number, variant?: boolean]>;
+    cjk: boolean;
+    glue: boolean;
+    compound: number;
+    intents?: readonly IntentKind[];
+  }> = [];
   const compoundTexts: string[] = [];
   const n = query.length;
   let i = 0;

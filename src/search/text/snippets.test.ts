@@ -31,19 +31,21 @@ function plainSnippets(text: string, marks: Mark[], chars: number, max: number):
 
 describe("snippets", () => {
   it("chooses the windows the plain all-pairs choice chooses", () => {
-    const input = fc
-      .record({
-        // Mostly distinct characters, so windows at different places read differently.
-        text: fc.string({
-          unit: fc.oneof({ weight: 1, arbitrary: fc.constantFrom(" ", "\n", "😀") }, { weight: 6, arbitrary: fc.integer({ min: 33, max: 126 }).map((c) => String.fromCharCode(c)) }),
-          minLength: 60,
-          maxLength: 400,
-          size: "max",
-        }),
-        chars: fc.integer({ min: 40, max: 120 }),
-        max: fc.integer({ min: 1, max: 6 }),
-        raw: fc.array(fc.tuple(fc.nat(), fc.integer({ min: 1, max: 30 }), fc.integer({ min: -1, max: 4 })), { minLength: 1, maxLength: 40, size: "max" }),
-      });
+    const input = fc.record({
+      // Mostly distinct characters, so windows at different places read differently.
+      text: fc.string({
+        unit: fc.oneof(
+          { weight: 1, arbitrary: fc.constantFrom(" ", "\n", "😀") },
+          { weight: 6, arbitrary: fc.integer({ min: 33, max: 126 }).map((c) => String.fromCharCode(c)) },
+        ),
+        minLength: 60,
+        maxLength: 400,
+        size: "max",
+      }),
+      chars: fc.integer({ min: 40, max: 120 }),
+      max: fc.integer({ min: 1, max: 6 }),
+      raw: fc.array(fc.tuple(fc.nat(), fc.integer({ min: 1, max: 30 }), fc.integer({ min: -1, max: 4 })), { minLength: 1, maxLength: 40, size: "max" }),
+    });
     fc.assert(
       fc.property(input, ({ text, chars, max, raw }) => {
         const marks = raw.map(([at, length, key]) => {

@@ -48,7 +48,10 @@ export function renderWindow(text: string, start: number, end: number): string {
   if (start > 0 && isLowSurrogate(text.charCodeAt(start))) start++;
   if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end--;
   // eslint-disable-next-line no-control-regex
-  let body = text.slice(start, end).replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, " ").replace(/ {2,}/g, " ");
+  let body = text
+    .slice(start, end)
+    .replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, " ")
+    .replace(/ {2,}/g, " ");
   body = body.trim();
   return `${start > 0 ? "…" : ""}${body}${end < text.length ? "…" : ""}`;
 }

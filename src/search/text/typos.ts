@@ -169,8 +169,6 @@ export function correctQuery(query: string, corrections: ReadonlyMap<string, str
   const compound = new Set(parsed.compounds.map((c) => c.group));
   const groups = new Set<number>();
   for (const term of parsed.terms) if (corrected.has(term.token) && term.group !== FUNCTION_WORD_GROUP && !compound.has(term.group)) groups.add(term.group);
-  const terms = parsed.terms.map((term) =>
-    corrected.has(term.token) || groups.has(term.group) ? { ...term, weight: term.weight * CORRECTION_WEIGHT } : term,
-  );
+  const terms = parsed.terms.map((term) => (corrected.has(term.token) || groups.has(term.group) ? { ...term, weight: term.weight * CORRECTION_WEIGHT } : term));
   return { text, parsed: { ...parsed, terms } };
 }

@@ -41,7 +41,7 @@ export const NASTY_VALUES: readonly [label: string, value: unknown][] = [
   ["10 KB of a", "a".repeat(TEN_KB)],
   ["10 KB of CJK", "界".repeat(TEN_KB)],
   ["10 KB id-shaped", `msg_${"A".repeat(TEN_KB)}`],
-  ["10 KB of quotes and backslashes", "\"\\".repeat(TEN_KB / 2)],
+  ["10 KB of quotes and backslashes", '"\\'.repeat(TEN_KB / 2)],
   ["control characters", "\u0000\u0001\u0007\u001b[31m\u007f"],
   ["NUL inside an id", "msg_abc\u0000def"],
   ["lone high surrogate", "\uD800"],
@@ -87,7 +87,11 @@ const CONTROLS = fc.integer({ min: 0, max: 0x1f }).map((code) => String.fromChar
 
 /** Strings mixing any code points, control characters and lone surrogates. */
 export const nastyString: fc.Arbitrary<string> = fc.string({
-  unit: fc.oneof({ weight: 6, arbitrary: fc.string({ unit: "binary", minLength: 1, maxLength: 1 }) }, { weight: 1, arbitrary: LONE_SURROGATES }, { weight: 1, arbitrary: CONTROLS }),
+  unit: fc.oneof(
+    { weight: 6, arbitrary: fc.string({ unit: "binary", minLength: 1, maxLength: 1 }) },
+    { weight: 1, arbitrary: LONE_SURROGATES },
+    { weight: 1, arbitrary: CONTROLS },
+  ),
   maxLength: 200,
 });
 

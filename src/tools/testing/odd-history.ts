@@ -34,12 +34,13 @@ export function bigSession(sessionId: string, messages = 20_000): RawSessionBuil
   const cjk = "限流器使用令牌桶算法每个密钥每分钟一百个请求。".repeat(20);
   for (let turn = 0; b.messages.length < messages; turn++) {
     b.user(`第${turn}轮 ${cjk}`);
-    const tools = turn % 3 === 0
-      ? [
-          RawSessionBuilder.tool(`bash`, { command: `echo ${turn}` }, "completed", `${turn}\n`),
-          RawSessionBuilder.tool("write", { filePath: `/project/src/${"deep/".repeat(20)}file${turn}.ts`, content: "x" }),
-        ]
-      : [];
+    const tools =
+      turn % 3 === 0
+        ? [
+            RawSessionBuilder.tool(`bash`, { command: `echo ${turn}` }, "completed", `${turn}\n`),
+            RawSessionBuilder.tool("write", { filePath: `/project/src/${"deep/".repeat(20)}file${turn}.ts`, content: "x" }),
+          ]
+        : [];
     b.assistant(`回答${turn} ${cjk}`, tools);
   }
   return b;
@@ -76,7 +77,10 @@ export function oddSession(sessionId: string): OddSession {
   b.add("assistant", [{ type: "text", text: "partial" }], { error: { name: "MessageAbortedError", data: { message: "Aborted" } } });
   b.add("assistant", [], { error: { name: "APIError", data: { message: `<html>${"bad gateway ".repeat(20_000)}</html>` } } });
   b.add("assistant", [RawSessionBuilder.tool("bash", { command: "x" }, "bogus-status", "y")]);
-  b.add("assistant", Array.from({ length: 2000 }, (_, i) => ({ type: "text", text: `part ${i} ${"界".repeat(300)}` })));
+  b.add(
+    "assistant",
+    Array.from({ length: 2000 }, (_, i) => ({ type: "text", text: `part ${i} ${"界".repeat(300)}` })),
+  );
   b.add("user", [
     { type: "text", text: "Many attachments." },
     ...Array.from({ length: 800 }, (_, i) => ({ type: "file", mime: "text/plain", url: `file:///project/${"dir/".repeat(30)}f${i}.txt` })),

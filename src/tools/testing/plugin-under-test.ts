@@ -89,13 +89,7 @@ export function problemWith(outcome: Outcome): string | undefined {
 export class HangError extends Error {}
 
 /** Runs one tool call; a call still pending after `hangMs` is reported as a hang (not a speed check). */
-export async function callTool(
-  plugin: PluginUnderTest,
-  name: string,
-  args: unknown,
-  context: ToolContext,
-  hangMs = 60_000,
-): Promise<Outcome> {
+export async function callTool(plugin: PluginUnderTest, name: string, args: unknown, context: ToolContext, hangMs = 60_000): Promise<Outcome> {
   const tool = plugin.tools[name];
   if (!tool) throw new Error(`tool ${name} is not registered`);
   let timer: ReturnType<typeof setTimeout> | undefined;

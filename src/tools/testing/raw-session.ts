@@ -9,7 +9,10 @@ export class RawSessionBuilder {
   readonly messages: RawMessage[] = [];
   private counter = 0;
 
-  constructor(readonly sessionId: string, private readonly start = 1_800_000_000_000) {}
+  constructor(
+    readonly sessionId: string,
+    private readonly start = 1_800_000_000_000,
+  ) {}
 
   private id(prefix: "msg" | "prt"): string {
     this.counter++;

@@ -32,7 +32,10 @@ export function historyUnderTest(): HistoryUnderTest {
   const source = new MemorySource();
   const own = [textMessage(CALLER, "user", "Fix the pelican retries.", T0), textMessage(CALLER, "assistant", "Done with the retries.", T0 + 1)];
   const tool = toolPart("bash", { command: "npm test" }, "pelican tests pass");
-  const sibling = [textMessage(SIBLING, "user", "Why do pelican timeouts happen?", T0 + 2), textMessage(SIBLING, "assistant", "The timeout is 5 s.", T0 + 3, [tool])];
+  const sibling = [
+    textMessage(SIBLING, "user", "Why do pelican timeouts happen?", T0 + 2),
+    textMessage(SIBLING, "assistant", "The timeout is 5 s.", T0 + 3, [tool]),
+  ];
   const elsewhere = [textMessage(ELSEWHERE, "user", "Pelican notes of another project.", T0 + 4)];
   source.add({ id: CALLER, title: "caller", directory: PROJECT, created: T0, updated: T0 + 1 }, own);
   source.add({ id: SIBLING, title: "sibling", directory: `${PROJECT}/sub`, created: T0 + 2, updated: T0 + 3 }, sibling);

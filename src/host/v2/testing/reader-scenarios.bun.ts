@@ -36,7 +36,10 @@ async function reads(): Promise<unknown> {
   const all = await reader.readAll("ses_a1", { pause: () => (pauses++, Promise.resolve()) });
   const cancelled = new AbortController();
   cancelled.abort(new Error("cancelled"));
-  const stopped = await reader.readAll("ses_a1", { signal: cancelled.signal }).then(() => "read", (error: Error) => error.message);
+  const stopped = await reader.readAll("ses_a1", { signal: cancelled.signal }).then(
+    () => "read",
+    (error: Error) => error.message,
+  );
   const source = new CachedHistorySource(reader, { checkSize: 20, maxSingleReads: 50, maxBytes: 1 << 24 }, V2_DECODE);
   const result = {
     projectId: reader.projectId,
@@ -77,7 +80,8 @@ async function refresh(): Promise<unknown> {
   let wholeReads = 0;
   const counted: V2Reader = { ...reader, readAll: (sessionId, options) => (wholeReads++, reader.readAll(sessionId, options)) };
   const source = new CachedHistorySource(counted, { checkSize: 20, maxSingleReads: 50, maxBytes: 1 << 24 }, V2_DECODE);
-  const texts = async () => (await source.loadMessages("ses_r")).map((message) => message.parts.map((part) => (part.kind === "text" ? part.text : part.kind)).join("+"));
+  const texts = async () =>
+    (await source.loadMessages("ses_r")).map((message) => message.parts.map((part) => (part.kind === "text" ? part.text : part.kind)).join("+"));
   const steps: Record<string, unknown> = {};
   steps.first = await texts();
   const firstList = await source.loadMessages("ses_r");

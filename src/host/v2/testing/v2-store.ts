@@ -103,7 +103,13 @@ export class V2StoreBuilder {
 
   session(session: V2Session): void {
     const now = this.tick();
-    this.db.run("INSERT OR IGNORE INTO project (id, worktree, time_created, time_updated, sandboxes) VALUES (?, ?, ?, ?, '[]')", session.projectId, session.directory, now, now);
+    this.db.run(
+      "INSERT OR IGNORE INTO project (id, worktree, time_created, time_updated, sandboxes) VALUES (?, ?, ?, ?, '[]')",
+      session.projectId,
+      session.directory,
+      now,
+      now,
+    );
     this.db.run(
       "INSERT INTO session_v2 (id, project_id, parent_id, slug, directory, title, version, agent, time_created, time_updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       session.id,
@@ -164,7 +170,14 @@ export class V2StoreBuilder {
       now,
     );
     const messageId = `msg_legacy${now.toString(36)}`;
-    this.db.run("INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?)", messageId, id, now, now, JSON.stringify({ role: "user", time: { created: now } }));
+    this.db.run(
+      "INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?)",
+      messageId,
+      id,
+      now,
+      now,
+      JSON.stringify({ role: "user", time: { created: now } }),
+    );
     this.db.run(
       "INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?, ?)",
       `prt_legacy${now.toString(36)}`,

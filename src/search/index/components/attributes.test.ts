@@ -34,31 +34,39 @@ const row = fc.record({
 describe("where clauses over attributes", () => {
   it("select exactly the live documents each operator accepts, as Orama defines them", () => {
     fc.assert(
-      fc.property(fc.array(row, { maxLength: 40 }), fc.constantFrom(...KINDS), fc.subarray(KINDS), fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 9 }), fc.subarray([0, 3, 5, 9, 12]), (rows, kind, kinds, x, y, slots) => {
-        const { attributes, alive } = load(rows);
-        const cases: Array<[object, (r: Row) => boolean]> = [
-          [{ kind: { eq: kind } }, (r) => r.kind === kind],
-          [{ kind: { in: kinds } }, (r) => r.kind !== undefined && kinds.includes(r.kind)],
-          [{ kind: { nin: kinds } }, (r) => r.kind === undefined || !kinds.includes(r.kind)],
-          [{ size: { gt: x } }, (r) => r.size !== undefined && r.size > x],
-          [{ size: { lte: x } }, (r) => r.size !== undefined && r.size <= x],
-          [{ size: { between: [x, y] } }, (r) => r.size !== undefined && r.size >= x && r.size <= y],
-          [{ and: [{ kind: { eq: kind } }, { size: { lt: y } }] }, (r) => r.kind === kind && r.size !== undefined && r.size < y],
-          [{ or: [{ kind: { eq: kind } }, { size: { eq: x } }] }, (r) => r.kind === kind || r.size === x],
-          [{ not: { kind: { in: kinds } } }, (r) => r.kind === undefined || !kinds.includes(r.kind)],
-          [{ kind: { in: kinds }, size: { gte: x } }, (r) => r.kind !== undefined && kinds.includes(r.kind) && r.size !== undefined && r.size >= x],
-          [{ slot: { eq: x } }, (r) => r.slot === x],
-          [{ slot: { in: slots } }, (r) => r.slot !== undefined && slots.includes(r.slot)],
-          [{ slot: { nin: slots } }, (r) => r.slot === undefined || !slots.includes(r.slot)],
-        ];
-        for (const [where, accepts] of cases) {
-          const expected = rows.flatMap((r, doc) => (r.alive && accepts(r) ? [doc] : []));
-          const selected = attributes.select(where, rows.length, alive);
-          expect([...selected]).toEqual(expected);
-          expect(selected.size).toBe(expected.length);
-          for (let doc = -1; doc <= rows.length; doc++) expect(selected.has(doc)).toBe(expected.includes(doc));
-        }
-      }),
+      fc.property(
+        fc.array(row, { maxLength: 40 }),
+        fc.constantFrom(...KINDS),
+        fc.subarray(KINDS),
+        fc.integer({ min: 0, max: 9 }),
+        fc.integer({ min: 0, max: 9 }),
+        fc.subarray([0, 3, 5, 9, 12]),
+        (rows, kind, kinds, x, y, slots) => {
+          const { attributes, alive } = load(rows);
+          const cases: Array<[object, (r: Row) => boolean]> = [
+            [{ kind: { eq: kind } }, (r) => r.kind === kind],
+            [{ kind: { in: kinds } }, (r) => r.kind !== undefined && kinds.includes(r.kind)],
+            [{ kind: { nin: kinds } }, (r) => r.kind === undefined || !kinds.includes(r.kind)],
+            [{ size: { gt: x } }, (r) => r.size !== undefined && r.size > x],
+            [{ size: { lte: x } }, (r) => r.size !== undefined && r.size <= x],
+            [{ size: { between: [x, y] } }, (r) => r.size !== undefined && r.size >= x && r.size <= y],
+            [{ and: [{ kind: { eq: kind } }, { size: { lt: y } }] }, (r) => r.kind === kind && r.size !== undefined && r.size < y],
+            [{ or: [{ kind: { eq: kind } }, { size: { eq: x } }] }, (r) => r.kind === kind || r.size === x],
+            [{ not: { kind: { in: kinds } } }, (r) => r.kind === undefined || !kinds.includes(r.kind)],
+            [{ kind: { in: kinds }, size: { gte: x } }, (r) => r.kind !== undefined && kinds.includes(r.kind) && r.size !== undefined && r.size >= x],
+            [{ slot: { eq: x } }, (r) => r.slot === x],
+            [{ slot: { in: slots } }, (r) => r.slot !== undefined && slots.includes(r.slot)],
+            [{ slot: { nin: slots } }, (r) => r.slot === undefined || !slots.includes(r.slot)],
+          ];
+          for (const [where, accepts] of cases) {
+            const expected = rows.flatMap((r, doc) => (r.alive && accepts(r) ? [doc] : []));
+            const selected = attributes.select(where, rows.length, alive);
+            expect([...selected]).toEqual(expected);
+            expect(selected.size).toBe(expected.length);
+            for (let doc = -1; doc <= rows.length; doc++) expect(selected.has(doc)).toBe(expected.includes(doc));
+          }
+        },
+      ),
     );
   });
 

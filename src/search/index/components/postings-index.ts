@@ -136,11 +136,19 @@ function statsOf(store: PostingsStore, ids: readonly number[][]): CollectionStat
 
 /** The live documents' number, total length and, per query term, how many hold it. */
 export function collectionStats(store: PostingsStore, parsed: ParsedQuery): CollectionStats {
-  return statsOf(store, parsed.terms.map((term) => termIds(store, term)));
+  return statsOf(
+    store,
+    parsed.terms.map((term) => termIds(store, term)),
+  );
 }
 
 /** BM25 × coverage of every live document holding any query term and accepted by `where` (all when absent): touched[0, n) and their scores. */
-function scoreDocs(store: PostingsStore, tokenizer: TermTokenizer, query: string | ParsedQuery, where: ReadonlySet<number> | undefined): { scratch: Scratch; n: number } {
+function scoreDocs(
+  store: PostingsStore,
+  tokenizer: TermTokenizer,
+  query: string | ParsedQuery,
+  where: ReadonlySet<number> | undefined,
+): { scratch: Scratch; n: number } {
   // A parsed query may carry weights its text does not say (a typo's correction weighs less).
   const parsed = typeof query === "string" ? tokenizer.parse(query) : query;
   const scratch = scratchFor(store);
@@ -239,7 +247,15 @@ const partScratchByStore = new WeakMap<PostingsStore, PartScratch>();
  * keeps each group's best `grouping.counted` parts; so only the documents returned are sorted, not
  * every one touched.
  */
-function bestGroups(store: PostingsStore, scratch: Scratch, n: number, key: Int32Array, keyCount: number, grouping: ResultGrouping, wanted: number): RankedDocs {
+function bestGroups(
+  store: PostingsStore,
+  scratch: Scratch,
+  n: number,
+  key: Int32Array,
+  keyCount: number,
+  grouping: ResultGrouping,
+  wanted: number,
+): RankedDocs {
   const { score, touched } = scratch;
   const counted = Math.max(1, grouping.counted);
   const groups = scratchOf(groupScratchByStore, store, keyCount, counted, (size) => ({
@@ -350,7 +366,14 @@ function bestFirst(docs: Int32Array, n: number, score: Float64Array, idEnd: numb
  * `where` accepts (all when absent), scored, best first. SessionIndex calls it directly; Orama's
  * own search path costs more than the search (it allocates one slot per indexed document).
  */
-export function searchStore(store: PostingsIndexStore, tokenizer: TermTokenizer, term: string | ParsedQuery, where: ReadonlySet<number> | undefined, grouping: ResultGrouping, groups: number): RankedDocs {
+export function searchStore(
+  store: PostingsIndexStore,
+  tokenizer: TermTokenizer,
+  term: string | ParsedQuery,
+  where: ReadonlySet<number> | undefined,
+  grouping: ResultGrouping,
+  groups: number,
+): RankedDocs {
   const { scratch, n } = scoreDocs(store.postings, tokenizer, term, where);
   return bestGroups(store.postings, scratch, n, store.attributes.codes(grouping.property), store.attributes.codeCount(grouping.property) + 1, grouping, groups);
 }

@@ -18,8 +18,9 @@ describe("the term table's decimal terms", () => {
           }
           const seen: Array<[number, number]> = [];
           table.forEachLongerDecimal(start, (id, next) => seen.push([id, next]));
-          const expected = added.flatMap((t, id): Array<[number, number]> =>
-            /^\d+\.\d+$/.test(t) && t.length > start.length && t.startsWith(start) ? [[id, t.charCodeAt(start.length) - 48]] : [],
+          const expected = added.flatMap(
+            (t, id): Array<[number, number]> =>
+              /^\d+\.\d+$/.test(t) && t.length > start.length && t.startsWith(start) ? [[id, t.charCodeAt(start.length) - 48]] : [],
           );
           expect(seen).toEqual(expected);
         }

@@ -79,7 +79,9 @@ export class TermTable {
    * Reads only the terms of those lengths: a typo lookup on a 30 MB session walked every term.
    */
   forEachLetterTerm(minLength: number, maxLength: number, visit: (chars: Uint16Array, start: number, length: number, id: number) => void): void {
-    const lists = this.classified().letters.slice(Math.max(0, minLength), Math.max(0, maxLength + 1)).filter((list) => list !== undefined);
+    const lists = this.classified()
+      .letters.slice(Math.max(0, minLength), Math.max(0, maxLength + 1))
+      .filter((list) => list !== undefined);
     let ids: Int32Array;
     if (lists.length === 1) ids = lists[0]!.ids.subarray(0, lists[0]!.size);
     else {

@@ -40,7 +40,15 @@ export function buildCorpus(): { source: MemorySource; keys: Map<string, string>
       const message: HistoryMessage = { id: nextId("msg"), sessionId: session.id, role: m.role, created: (clock += 1000), parts: [] };
       if (m.tool) {
         message.parts.push({ kind: "text", id: nextId("prt"), text: m.text });
-        message.parts.push({ kind: "tool", id: nextId("prt"), callId: nextId("call"), tool: m.tool.name, status: "completed", input: m.tool.input, output: m.tool.output });
+        message.parts.push({
+          kind: "tool",
+          id: nextId("prt"),
+          callId: nextId("call"),
+          tool: m.tool.name,
+          status: "completed",
+          input: m.tool.input,
+          output: m.tool.output,
+        });
       } else {
         message.parts.push({ kind: "text", id: nextId("prt"), text: m.text });
       }

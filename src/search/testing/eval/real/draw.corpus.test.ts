@@ -10,9 +10,15 @@ describe("the draw of swebench sessions", () => {
 
   it("draws no run that another corpus folder holds (dev's runs, the holdouts' runs)", () => {
     const sources = JSON.parse(readFileSync(SOURCES_FILE, "utf8")) as Record<string, Array<{ path?: string }>>;
-    const elsewhere = Object.entries(sources).filter(([folder]) => folder !== "swebench").flatMap(([, entries]) => entries.map((e) => e.path ?? ""));
+    const elsewhere = Object.entries(sources)
+      .filter(([folder]) => folder !== "swebench")
+      .flatMap(([, entries]) => entries.map((e) => e.path ?? ""));
     // swebench/ does hold such runs, so the draw has something to leave out.
     expect(sources.swebench!.filter((e) => elsewhere.includes(e.path ?? "")).length).toBeGreaterThan(0);
-    for (const name of drawSwebenchSessions(40)) expect(elsewhere.filter((path) => path.includes(`/${name}.`)), name).toEqual([]);
+    for (const name of drawSwebenchSessions(40))
+      expect(
+        elsewhere.filter((path) => path.includes(`/${name}.`)),
+        name,
+      ).toEqual([]);
   });
 });

@@ -32,7 +32,11 @@ describe("search quality on real sessions (labelled eval)", () => {
     expect(added.filter((q) => q.kind === "prose").length).toBeGreaterThan(added.length / 2);
     const labelledBefore = new Set(QUESTION_SETS.issue9.map((q) => q.session));
     const expected = SPLIT.filter((s) => !labelledBefore.has(s.name) || s.group === "claude-code").map((s) => s.name);
-    for (const name of expected) expect(added.some((q) => q.session === name), name).toBe(true);
+    for (const name of expected)
+      expect(
+        added.some((q) => q.session === name),
+        name,
+      ).toBe(true);
   });
 
   for (const path of ["cold", "warm"] as const) {

@@ -39,7 +39,8 @@ export function summarize(answers: readonly Answer[]): RealEvalReport {
   return { byHalf, misses: answers.filter((a) => a.rank !== 1) };
 }
 
-const cell = (m: Metrics | undefined) => (m ? `${String(m.queries).padStart(5)}  ${m.recallAt5.toFixed(3)}  ${m.mrr.toFixed(3)}` : `${"0".padStart(5)}      -      -`);
+const cell = (m: Metrics | undefined) =>
+  m ? `${String(m.queries).padStart(5)}  ${m.recallAt5.toFixed(3)}  ${m.mrr.toFixed(3)}` : `${"0".padStart(5)}      -      -`;
 const CELL_WIDTH = 24;
 
 /** Per scope, a table of kinds against tuning / check / all. `showMisses`: the questions not answered first; `showAbove`: with the ids ranked above. */
@@ -58,7 +59,9 @@ export function formatRealReport(path: string, report: RealEvalReport, showMisse
   }
   if (showMisses) {
     for (const miss of report.misses) {
-      lines.push(`  ${miss.half.padEnd(6)} ${miss.scope.padEnd(7)} rank ${String(miss.rank ?? "-").padStart(2)}  [${miss.question.kind}] ${miss.question.query}  (first: ${miss.top ?? "nothing"})`);
+      lines.push(
+        `  ${miss.half.padEnd(6)} ${miss.scope.padEnd(7)} rank ${String(miss.rank ?? "-").padStart(2)}  [${miss.question.kind}] ${miss.question.query}  (first: ${miss.top ?? "nothing"})`,
+      );
       if (showAbove) lines.push(`      above: ${miss.above.join(" ")}`);
     }
   }
@@ -78,7 +81,10 @@ export function leaveOneSessionOut(answers: readonly Answer[]): LeftOut[] {
     const byScope = {} as LeftOut["byScope"];
     for (const scope of SCOPES) {
       const inScope = answers.filter((a) => a.scope === scope);
-      byScope[scope] = { left: metrics(inScope.filter((a) => a.question.session === name).map((a) => a.rank)), rest: metrics(inScope.filter((a) => a.question.session !== name).map((a) => a.rank)) };
+      byScope[scope] = {
+        left: metrics(inScope.filter((a) => a.question.session === name).map((a) => a.rank)),
+        rest: metrics(inScope.filter((a) => a.question.session !== name).map((a) => a.rank)),
+      };
     }
     return { session: name, half, byScope };
   });
@@ -93,7 +99,9 @@ export function formatLeaveOneSessionOut(path: string, rows: readonly LeftOut[])
     `${"session".padEnd(width)}${"half".padEnd(8)}${heads.map(() => "    n  R@5    MRR".padEnd(CELL_WIDTH)).join("")}`.trimEnd(),
   ];
   for (const row of rows) {
-    const cells = SCOPES.flatMap((s) => [row.byScope[s].left, row.byScope[s].rest]).map((m) => (m.queries === 0 ? cell(undefined) : cell(m)).padEnd(CELL_WIDTH));
+    const cells = SCOPES.flatMap((s) => [row.byScope[s].left, row.byScope[s].rest]).map((m) =>
+      (m.queries === 0 ? cell(undefined) : cell(m)).padEnd(CELL_WIDTH),
+    );
     lines.push(`${row.session.padEnd(width)}${row.half.padEnd(8)}${cells.join("")}`.trimEnd());
   }
   return lines.join("\n");

@@ -34,7 +34,8 @@ export function loadRealSession(file: string): RealSession {
 
 /** The folder's session files (paths), in file-name order; a missing folder is an error saying where it was looked for. */
 export function realSessionFiles(dir: string = DEV_CORPUS_DIR): string[] {
-  if (!existsSync(dir)) throw new Error(`the real-session corpus is not at ${dir}: the eval reads ../shared/corpus/dev/ beside the checkout, where CI places it`);
+  if (!existsSync(dir))
+    throw new Error(`the real-session corpus is not at ${dir}: the eval reads ../shared/corpus/dev/ beside the checkout, where CI places it`);
   return readdirSync(dir)
     .filter((file) => file.endsWith(".json.gz"))
     .sort()
@@ -48,6 +49,7 @@ export function loadRealSessions(dir: string = DEV_CORPUS_DIR): RealSession[] {
 
 /** Every session of the eval's split (dev/ and the drawn swebench/ ones), in the split's order, each with its folder. */
 export function loadEvalSessions(corpusDir: string = CORPUS_DIR): RealSession[] {
-  if (!existsSync(corpusDir)) throw new Error(`the real-session corpus is not at ${corpusDir}: the eval reads ../shared/corpus/ beside the checkout, where CI places it`);
+  if (!existsSync(corpusDir))
+    throw new Error(`the real-session corpus is not at ${corpusDir}: the eval reads ../shared/corpus/ beside the checkout, where CI places it`);
   return SPLIT.map((s) => ({ ...loadRealSession(join(corpusDir, s.folder, `${s.name}.json.gz`)), folder: s.folder }));
 }

@@ -32,7 +32,12 @@ describe("formatMessage", () => {
   });
 
   it("prints a tool call that has no result yet without an output section", () => {
-    const pending: HistoryMessage = { id: "msg_2", sessionId: "ses_1", role: "assistant", parts: [{ kind: "tool", id: "p1", callId: "c1", tool: "bash", status: "running", input: { command: "sleep 9" } }] };
+    const pending: HistoryMessage = {
+      id: "msg_2",
+      sessionId: "ses_1",
+      role: "assistant",
+      parts: [{ kind: "tool", id: "p1", callId: "c1", tool: "bash", status: "running", input: { command: "sleep 9" } }],
+    };
     expect(formatMessage("s", pending)).toBe('=== s/msg_2 (assistant)\n[tool bash, running]\nbash(command="sleep 9")');
   });
 });

@@ -32,7 +32,12 @@ function formatPart(part: HistoryPart): string {
 
 /** One message as plain text: a header line (session, id, role, flags), then each part in order. */
 export function formatMessage(sessionName: string, message: HistoryMessage): string {
-  const flags = [message.role, message.summary && "summary", message.compactionContinue && "compaction-continue", message.error && `error ${message.error.name}`];
+  const flags = [
+    message.role,
+    message.summary && "summary",
+    message.compactionContinue && "compaction-continue",
+    message.error && `error ${message.error.name}`,
+  ];
   const header = `=== ${sessionName}/${message.id} (${flags.filter(Boolean).join(", ")})`;
   return [header, ...message.parts.map(formatPart)].join("\n");
 }

@@ -16,7 +16,11 @@ describe("the eval's split by session", () => {
     expect(dev).toEqual([...dev].sort());
     expect(names.slice(0, dev.length)).toEqual(dev);
     expect(SPLIT.filter((s) => s.folder === "swebench")).toHaveLength(SWEBENCH_DRAWN);
-    for (const half of HALVES) expect(SPLIT.filter((s) => s.group === "claude-code" && s.half === half), half).toHaveLength(1);
+    for (const half of HALVES)
+      expect(
+        SPLIT.filter((s) => s.group === "claude-code" && s.half === half),
+        half,
+      ).toHaveLength(1);
     expect(SPLIT.every((s) => s.group === (s.name.startsWith("cc-") ? "claude-code" : "swebench-run"))).toBe(true);
   });
 
