@@ -34,7 +34,7 @@ function platformPackageBinary() {
   const os = process.platform === "win32" ? "windows" : process.platform;
   for (const pkg of [`opencode-${os}-${process.arch}`, `opencode-${os}-${process.arch}-baseline`]) {
     try {
-      const found = executable(join(dirname(require.resolve(`${pkg}/package.json`)), "bin", "opencode" + exe));
+      const found = executable(join(dirname(require.resolve(`${pkg}/package.json`)), "bin", `opencode${exe}`));
       if (found) return found;
     } catch {
       // not installed

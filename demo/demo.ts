@@ -116,7 +116,7 @@ test("keys are limited separately", () => {
 `;
 
 const PROJECT_FILES: Record<string, string> = {
-  "package.json": JSON.stringify({ name: "acme-api", private: true, type: "module", scripts: { test: "node --test" } }, null, 2) + "\n",
+  "package.json": `${JSON.stringify({ name: "acme-api", private: true, type: "module", scripts: { test: "node --test" } }, null, 2)}\n`,
   "src/server.js": SERVER_JS,
 };
 
@@ -242,20 +242,20 @@ function questionResponder(searchAvailable: boolean): (request: RecordedRequest)
     const data = parseJson(output);
     switch (last.tool_call_id) {
       case "call_demo_search": {
-        const hits = (data?.["messages"] ?? []) as Json[];
-        const best = hits.find((m) => m["role"] === "assistant") ?? hits[0];
+        const hits = (data?.messages ?? []) as Json[];
+        const best = hits.find((m) => m.role === "assistant") ?? hits[0];
         if (!best) return { text: "I could not find that decision in the history." };
-        return { toolCalls: [{ id: "call_demo_pull", name: "history_pull_message", args: { message_id: best["message_id"] } }] };
+        return { toolCalls: [{ id: "call_demo_pull", name: "history_pull_message", args: { message_id: best.message_id } }] };
       }
       case "call_demo_turns": {
-        const userId = data?.["turns"]?.[0]?.["user"]?.["message_id"];
+        const userId = data?.turns?.[0]?.user?.message_id;
         if (!userId) return { text: "I could not browse the first turn." };
         return { toolCalls: [{ id: "call_demo_window", name: "history_browse_messages", args: { message_id: userId, num_after: 1 } }] };
       }
       case "call_demo_window": {
-        const reply = ((data?.["messages"] ?? []) as Json[]).find((m) => m["role"] === "assistant");
+        const reply = ((data?.messages ?? []) as Json[]).find((m) => m.role === "assistant");
         if (!reply) return { text: "I could not find the first reply." };
-        return { toolCalls: [{ id: "call_demo_pull", name: "history_pull_message", args: { message_id: reply["message_id"] } }] };
+        return { toolCalls: [{ id: "call_demo_pull", name: "history_pull_message", args: { message_id: reply.message_id } }] };
       }
       default:
         return {
@@ -290,7 +290,7 @@ function toolLine(messages: HostMessage[], sinceIndex: number): string[] {
     for (const p of m.parts) {
       if (!isToolPart(p)) continue;
       const input = (p.state.input ?? {}) as Json;
-      const target = input["filePath"] ?? input["command"] ?? "";
+      const target = input.filePath ?? input.command ?? "";
       const shown = typeof target === "string" ? target.replace(/^.*\/project\//, "") : "";
       const output = p.tool === "bash" && typeof p.state.output === "string" ? `: ${oneLine(p.state.output, 40)}` : "";
       lines.push(`${p.tool}(${oneLine(shown, 44)}) → ${p.state.status}${output}`);
@@ -305,7 +305,7 @@ function lastAssistantText(messages: HostMessage[]): string {
     if (m.info.role !== "assistant") continue;
     const text = m.parts
       .filter((p) => p.type === "text")
-      .map((p) => String(p["text"] ?? ""))
+      .map((p) => String(p.text ?? ""))
       .join("");
     if (text) return text;
   }
@@ -316,7 +316,7 @@ function summaryText(messages: HostMessage[]): string {
   const summary = messages.filter((m) => m.info.role === "assistant" && m.info.summary === true).at(-1);
   return (summary?.parts ?? [])
     .filter((p) => p.type === "text")
-    .map((p) => String(p["text"] ?? ""))
+    .map((p) => String(p.text ?? ""))
     .join("");
 }
 
@@ -458,7 +458,7 @@ async function run(host: Host): Promise<void> {
     printTool("history_browse_messages(message_id=<turn 1 user message>, num_after=1)", readToolPart(afterQuestion, "call_demo_window"));
   }
   const pulled = readToolPart(afterQuestion, "call_demo_pull");
-  const pulledId = (pulled.part.state.input as Json | undefined)?.["message_id"];
+  const pulledId = (pulled.part.state.input as Json | undefined)?.message_id;
   printTool(`history_pull_message(message_id="${pulledId}")`, pulled);
   console.log(`\n  assistant: ${lastAssistantText(afterQuestion)}`);
   if (!pulled.raw?.includes("120 requests per minute per API key")) throw new Error("the pulled message does not hold the decision");

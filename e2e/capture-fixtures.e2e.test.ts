@@ -9,7 +9,7 @@ import { startHost, type Host } from "./harness/host.ts";
 import { repoRoot } from "./harness/paths.ts";
 import { toolParts } from "./harness/tool-call.ts";
 
-const enabled = process.env["CAPTURE_FIXTURES"] === "1";
+const enabled = process.env.CAPTURE_FIXTURES === "1";
 const outDir = join(repoRoot, "src", "history", "testing", "fixtures");
 
 const SUMMARY = `## Objective

@@ -13,12 +13,12 @@ import { findToolPart } from "../../e2e/harness/tool-call.ts";
 import { benchData, pinProjectId, type BenchData } from "./data.ts";
 
 // This process is the host binary acting as Bun; the hosts it starts must not inherit that.
-delete process.env["BUN_BE_BUN"];
-const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? "1");
-const ONLY = process.env["BENCH_ONLY"];
+delete process.env.BUN_BE_BUN;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? "1");
+const ONLY = process.env.BENCH_ONLY;
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 const NOOP = pathToFileURL(join(HERE, "noop-plugin.ts")).href;
-const BUILD_WAIT_MS = Number(process.env["BENCH_BUILD_WAIT_MS"] ?? "40000");
+const BUILD_WAIT_MS = Number(process.env.BENCH_BUILD_WAIT_MS ?? "40000");
 const WARM_QUERIES = ["token bucket limiter", "computeLineItemTotals", "无线耳机", "refund policy", "zzqx nothing matches this"];
 
 type Variant = "plugin" | "no-op";
@@ -54,7 +54,7 @@ async function withStallProbe<T>(host: Host, path: string, work: () => Promise<T
 }
 
 function toolTime(part: HostToolPart): number {
-  const time = part.state["time"] as { start?: number; end?: number } | undefined;
+  const time = part.state.time as { start?: number; end?: number } | undefined;
   return time?.start !== undefined && time.end !== undefined ? time.end - time.start : NaN;
 }
 
@@ -198,7 +198,7 @@ function printTable(title: string, plugin: Figures, noop: Figures): void {
 
 const hostVersion = JSON.parse(readFileSync(join(HERE, "..", "..", "node_modules", "opencode-ai", "package.json"), "utf8")).version as string;
 console.log(
-  `bench:host — OpenCode ${hostVersion}, Bun ${(process.versions as Record<string, string>)["bun"]}, ${ROUNDS} round(s); times in ms from the host's tool-part stamps, stalls = longest GET /session/:id answer`,
+  `bench:host — OpenCode ${hostVersion}, Bun ${(process.versions as Record<string, string>).bun}, ${ROUNDS} round(s); times in ms from the host's tool-part stamps, stalls = longest GET /session/:id answer`,
 );
 const data = await benchData((line) => console.log(line));
 const rounds: Array<{ plugin: Figures; noop: Figures }> = [];

@@ -125,8 +125,8 @@ export function textBytes(session: ExportedSession): number {
   let bytes = 0;
   for (const message of session.messages) {
     for (const part of message.parts) {
-      if (typeof part["text"] === "string") bytes += Buffer.byteLength(part["text"]);
-      const state = part["state"] as { input?: unknown; output?: unknown } | undefined;
+      if (typeof part.text === "string") bytes += Buffer.byteLength(part.text);
+      const state = part.state as { input?: unknown; output?: unknown } | undefined;
       if (state) {
         if (typeof state.output === "string") bytes += Buffer.byteLength(state.output);
         if (state.input !== undefined) bytes += Buffer.byteLength(JSON.stringify(state.input));
@@ -164,7 +164,7 @@ function rowsOf(session: ExportedSession, directory: string): Rows {
     },
     messages: session.messages.map((m) => ({
       id: m.info.id,
-      time_created: ((m.info["time"] as { created?: number } | undefined)?.created ?? 0) as number,
+      time_created: ((m.info.time as { created?: number } | undefined)?.created ?? 0) as number,
       data: JSON.stringify(without(m.info, "id", "sessionID")),
     })),
     parts: session.messages.flatMap((m) =>
@@ -177,17 +177,17 @@ function insert(db: SqliteDb, rows: Rows, now: number): void {
   const s = rows.session;
   db.query(
     "INSERT OR REPLACE INTO session (id, project_id, slug, directory, path, title, version, time_created, time_updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-  ).run(s["id"], s["project_id"], s["slug"], s["directory"], s["path"], s["title"], s["version"], s["time_created"], s["time_updated"]);
+  ).run(s.id, s.project_id, s.slug, s.directory, s.path, s.title, s.version, s.time_created, s.time_updated);
   const message = db.query("INSERT OR IGNORE INTO message (id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?)");
-  for (const m of rows.messages) message.run(m.id, s["id"], m.time_created, now, m.data);
+  for (const m of rows.messages) message.run(m.id, s.id, m.time_created, now, m.data);
   const part = db.query("INSERT OR IGNORE INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?, ?)");
-  for (const p of rows.parts) part.run(p.id, p.message_id, s["id"], now, now, p.data);
+  for (const p of rows.parts) part.run(p.id, p.message_id, s.id, now, now, p.data);
 }
 
 /** Differences between what `opencode import` wrote for a session and what `insert` would write. */
 function compareWithImport(db: SqliteDb, rows: Rows): string[] {
   const problems: string[] = [];
-  const id = rows.session["id"];
+  const id = rows.session.id;
   const session = db.query("SELECT * FROM session WHERE id = ?").get(id) as Record<string, unknown> | null;
   if (!session) return [`session ${String(id)} missing after import`];
   for (const [key, value] of Object.entries(rows.session))
@@ -223,7 +223,7 @@ function deepEqual(a: unknown, b: unknown): boolean {
 /** The harness's host environment; never the Bun mode a bench runs in. */
 function importEnv(root: string): NodeJS.ProcessEnv {
   const env = hostEnv(root, {});
-  delete env["BUN_BE_BUN"];
+  delete env.BUN_BE_BUN;
   return env;
 }
 
@@ -237,7 +237,7 @@ export async function benchData(log: (line: string) => void): Promise<BenchData>
   const files = readdirSync(corpusDir())
     .filter((f) => f.endsWith(".json.gz"))
     .sort();
-  const base = process.env["ENGRAM_BENCH_CACHE"] ?? join(homedir(), ".cache", "opencode-engram-bench");
+  const base = process.env.ENGRAM_BENCH_CACHE ?? join(homedir(), ".cache", "opencode-engram-bench");
   const dir = join(base, cacheKey(files));
   const ready = join(dir, "ready.json");
   if (existsSync(ready)) return { ...(JSON.parse(readFileSync(ready, "utf8")) as Omit<BenchData, "xdgData">), xdgData: join(dir, "data") };

@@ -87,7 +87,7 @@ const request = (query: string, sessionId?: string): SearchRequest => ({
   limit: 10,
 });
 
-const ONLY = process.env["BENCH_ONLY"];
+const ONLY = process.env.BENCH_ONLY;
 for (const [size, g] of ONLY === "project" ? [] : Object.entries(data.generated)) {
   console.log(`${size} messages, ${g.mb.toFixed(1)} MB`);
   await phase("cold search (read + scan)", () => service.search(request("token bucket limiter", g.id)));

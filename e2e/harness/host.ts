@@ -81,7 +81,7 @@ const live = new Set<{ child: ChildProcess; root: string }>();
 function killAllSync(): void {
   for (const h of live) {
     killGroup(h.child, "SIGKILL");
-    if (!process.env["ENGRAM_E2E_KEEP"]) rmSync(h.root, { recursive: true, force: true });
+    if (!process.env.ENGRAM_E2E_KEEP) rmSync(h.root, { recursive: true, force: true });
   }
   live.clear();
 }
@@ -137,7 +137,7 @@ function buildConfig(mock: MockLlm, opts: StartHostOptions): Record<string, unkn
   };
   const extra = opts.config ?? {};
   const merged = { ...base, ...extra };
-  if (extra["provider"] && typeof extra["provider"] === "object") merged["provider"] = { ...provider, ...extra["provider"] };
+  if (extra.provider && typeof extra.provider === "object") merged.provider = { ...provider, ...extra.provider };
   return merged;
 }
 
@@ -225,12 +225,12 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
     clearTimeout(timer);
     killGroup(child, "SIGKILL"); // stragglers left in the group
     await mock.close();
-    const logDir = process.env["ENGRAM_E2E_LOG_DIR"];
+    const logDir = process.env.ENGRAM_E2E_LOG_DIR;
     if (logDir) {
       mkdirSync(logDir, { recursive: true });
       writeFileSync(join(logDir, `${basename(root)}.log`), log);
     }
-    if (!process.env["ENGRAM_E2E_KEEP"]) rmSync(root, { recursive: true, force: true });
+    if (!process.env.ENGRAM_E2E_KEEP) rmSync(root, { recursive: true, force: true });
   };
 
   let url: string;
@@ -302,7 +302,7 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
       await prompt(id, o.prompt ?? `Please call ${name}.`);
       const result = readToolPart(await messages(id), callId);
       // ENGRAM_CAPTURE_DOCS=<file> records every call and answer: the samples in docs/tools.md.
-      const capture = process.env["ENGRAM_CAPTURE_DOCS"];
+      const capture = process.env.ENGRAM_CAPTURE_DOCS;
       if (capture) appendFileSync(capture, `${JSON.stringify({ name, args, output: result.raw, error: result.error })}\n`);
       return result;
     },

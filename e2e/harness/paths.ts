@@ -25,7 +25,7 @@ function platformName(): string {
  * The platform package always carries the real binary; prefer it, then the baseline build.
  */
 export function resolveOpencodeBinary(): string {
-  const fromEnv = process.env["ENGRAM_E2E_OPENCODE_BIN"];
+  const fromEnv = process.env.ENGRAM_E2E_OPENCODE_BIN;
   if (fromEnv) return fromEnv;
   const require = createRequire(join(repoRoot, "package.json"));
   const exe = process.platform === "win32" ? "opencode.exe" : "opencode";

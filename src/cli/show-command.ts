@@ -70,7 +70,7 @@ export async function showCommand(parsed: Parsed, ctx: CommandContext): Promise<
     }
     return EXIT.ok;
   }
-  let message;
+  let message: ReturnType<typeof pullMessage>;
   try {
     message = pullMessage(view, id, { sectionChars: SECTION_CHARS, visibility: history.visibility, directory });
   } catch (error) {

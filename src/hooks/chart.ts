@@ -134,7 +134,7 @@ export function fallbackChart(sessionId: string): string {
     "",
     "## Retrieving the history",
     `- Latest turns: history_browse_turns(num_before=${PAGE}); older ones: history_browse_turns(turn_number=<K>, num_before=${PAGE})`,
-    `- Latest messages: history_browse_messages(num_before=${PAGE}); older ones: history_browse_messages(message_id=\"<before_message_id>\", num_before=${PAGE})`,
+    `- Latest messages: history_browse_messages(num_before=${PAGE}); older ones: history_browse_messages(message_id="<before_message_id>", num_before=${PAGE})`,
     ...footer(sessionId),
   ].join("\n");
 }

@@ -113,7 +113,7 @@ export class CompactionCharting {
     }
     const sessionId = messages.find((message) => typeof message.info?.sessionID === "string")?.info.sessionID;
     const entry = this.entry(sessionId);
-    if (!entry || entry.phase !== "compacting") return false;
+    if (entry?.phase !== "compacting") return false;
     // The summarizer's history never holds a compaction pair (the host filters them out); a
     // request that does is a normal one after a compaction, and must be left alone.
     const afterCompaction = messages.some(

@@ -42,7 +42,7 @@ describe("withChanges", () => {
           const expected = rebuilt(list, reread);
           expect(got.length).toBe(expected.length);
           // The same objects, not only equal ones: the index keeps documents by object identity.
-          got.forEach((m, i) => expect(m).toBe(expected[i]));
+          for (const [i, m] of got.entries()) expect(m).toBe(expected[i]);
           // Chained refreshes keep working from a list withChanges made.
           expect(withChanges(got, new Map())).toEqual(got);
         },

@@ -47,8 +47,14 @@ describe("nodeDatabase (node:sqlite in the shape of bun:sqlite)", () => {
       prepare(sql) {
         prepared.push(sql);
         return {
-          all: (...params) => (calls.push(params), [{ id: "ses_a" }]),
-          get: (...params) => (calls.push(params), params[0] === "ses_a" ? { id: "ses_a" } : undefined),
+          all: (...params) => {
+            calls.push(params);
+            return [{ id: "ses_a" }];
+          },
+          get: (...params) => {
+            calls.push(params);
+            return params[0] === "ses_a" ? { id: "ses_a" } : undefined;
+          },
         };
       },
       exec: (sql) => void prepared.push(`exec ${sql}`),

@@ -89,7 +89,7 @@ describe("a session changed while its index is being built", () => {
       const mine = await results(service, query);
       const theirs = await results(fresh, query);
       expect(mine.map((r) => r.id)).toEqual(theirs.map((r) => r.id));
-      mine.forEach((r, i) => expect(r.score).toBeCloseTo(theirs[i]!.score, 9));
+      for (const [i, r] of mine.entries()) expect(r.score).toBeCloseTo(theirs[i]!.score, 9);
       expect(theirs.length).toBeGreaterThan(0);
     }
   }, 60_000);

@@ -8,7 +8,7 @@
 
 import type { SessionInfo } from "../history/types.ts";
 import { addStats, emptyStats, type CollectionStats } from "./rank/bm25.ts";
-import { Candidates, topAcross } from "./rank/candidates.ts";
+import { type Candidates, topAcross } from "./rank/candidates.ts";
 import type { MessageResult } from "./rank/rank.ts";
 import { maybeYield, now } from "./scheduler.ts";
 import type { CollectedSession, Query } from "./session-search.ts";
@@ -156,7 +156,9 @@ class ScanKeeper {
     const df = this.df;
     const stats = collected.stats;
     if (df && stats && this.query?.kind === "keyword") {
-      stats.df.forEach((count, t) => (df[t]! += count));
+      stats.df.forEach((count, t) => {
+        df[t]! += count;
+      });
       if (unmatchedWords(this.query.parsed, df).length > 0) {
         this.kept.push(collected);
         return;
@@ -182,7 +184,9 @@ async function typoCorrections(query: Query, found: readonly SessionFound[], dea
   for (const one of found) {
     const stats = one.collected.stats;
     if (!stats) return corrections;
-    stats.df.forEach((count, t) => (df[t]! += count));
+    stats.df.forEach((count, t) => {
+      df[t]! += count;
+    });
   }
   const missing = unmatchedWords(query.parsed, df);
   if (missing.length === 0) return corrections;

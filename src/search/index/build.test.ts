@@ -40,7 +40,13 @@ describe("IndexedSession.update", () => {
     let reads = 0;
     for (const message of messages) {
       const parts = message.parts;
-      Object.defineProperty(message, "parts", { get: () => (reads++, parts), enumerable: true });
+      Object.defineProperty(message, "parts", {
+        get: () => {
+          reads++;
+          return parts;
+        },
+        enumerable: true,
+      });
     }
     const session = new IndexedSession(setup, new BuildQueue());
     expect(session.update(messages)).toBe(Infinity);

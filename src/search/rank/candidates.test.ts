@@ -78,7 +78,7 @@ function candidates(made: Made, parsed: ParsedQuery, limit: number): Map<string,
 /** Every candidate of the session boosted, best first: the ranking the lazy one must equal. */
 function rankedWhole(docs: ScoredDoc[], parsed: ParsedQuery, limit: number): Group[] {
   const groups = candidateGroups(docs, limit);
-  groups.forEach((group, rank) => boostGroup(group, rank, parsed, textOf));
+  for (const [rank, group] of groups.entries()) boostGroup(group, rank, parsed, textOf);
   return groups.sort(compareResults);
 }
 
@@ -141,7 +141,7 @@ describe("candidates ranked lazily", () => {
           .sort((a, b) => b.score - a.score || b.updated - a.updated)
           .slice(0, limit);
         expect(lazy.map((entry) => entry.session.id)).toEqual(whole.map((entry) => entry.id));
-        lazy.forEach((entry, i) => expect(entry.score).toBeCloseTo(whole[i]!.score, 9));
+        for (const [i, entry] of lazy.entries()) expect(entry.score).toBeCloseTo(whole[i]!.score, 9);
       }),
       { numRuns: 300 },
     );

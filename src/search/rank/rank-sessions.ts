@@ -5,7 +5,7 @@ import type { SessionInfo } from "../../history/types.ts";
 import { BinaryHeap } from "../../util/binary-heap.ts";
 import { fold } from "../text/normalize.ts";
 import { maybeYield } from "../scheduler.ts";
-import { Candidates, beatenBy, topAcross } from "./candidates.ts";
+import { type Candidates, beatenBy, topAcross } from "./candidates.ts";
 import { insertBest, type Group } from "./rank.ts";
 import { countTerm, FUNCTION_WORD_GROUP, type ParsedQuery } from "../text/query.ts";
 
@@ -46,7 +46,10 @@ function compareEntries(a: Entry, b: Entry): number {
 /** The highest content score a session can reach now (rank/candidates.ts's reach of its three best). */
 function contentReach(candidates: Candidates | undefined): number {
   let reach = 0;
-  if (candidates) CONTENT_WEIGHTS.forEach((weight, i) => (reach += weight * candidates.reach(i)));
+  if (candidates)
+    CONTENT_WEIGHTS.forEach((weight, i) => {
+      reach += weight * candidates.reach(i);
+    });
   return reach;
 }
 
@@ -85,7 +88,9 @@ export async function rankSessions(
     } else {
       const top = found?.top(CONTENT_WEIGHTS.length) ?? [];
       let content = 0;
-      top.forEach((group, i) => (content += group.score * CONTENT_WEIGHTS[i]!));
+      top.forEach((group, i) => {
+        content += group.score * CONTENT_WEIGHTS[i]!;
+      });
       if (content === 0 && entry.title === 0) continue;
       entry.score = scored(entry, content);
       if (top[0]) entry.best = top[0];

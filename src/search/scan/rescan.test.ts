@@ -54,7 +54,13 @@ describe("a cold search again with corrected typos", () => {
     const call = toolCall("bash", { command: "grep -n histogram plot.py" }, "completed", "12: histogram river\n");
     const input = call.input;
     let reads = 0;
-    Object.defineProperty(call, "input", { get: () => (reads++, input), enumerable: true });
+    Object.defineProperty(call, "input", {
+      get: () => {
+        reads++;
+        return input;
+      },
+      enumerable: true,
+    });
     const view = buildView("s1", [user("river stone"), assistant(["the histogram", call])], false);
     const filters = { types: new Set(["text", "tool"] as const) };
     reads = 0;

@@ -47,7 +47,6 @@ export function patternMarks(spans: readonly [number, number][] | undefined): Ma
 export function renderWindow(text: string, start: number, end: number): string {
   if (start > 0 && isLowSurrogate(text.charCodeAt(start))) start++;
   if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end--;
-  // eslint-disable-next-line no-control-regex
   let body = text
     .slice(start, end)
     .replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, " ")

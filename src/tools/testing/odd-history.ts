@@ -60,7 +60,7 @@ function idOf(value: unknown): string {
 export function oddSession(sessionId: string): OddSession {
   const b = new RawSessionBuilder(sessionId);
   b.user("Start.");
-  const text = "word ".repeat(MB) + "末尾🦀";
+  const text = `${"word ".repeat(MB)}末尾🦀`;
   const textMessage = b.add("assistant", [{ type: "text", text }]);
   const output = binaryLooking(5 * MB);
   const command = "cat /dev/urandom | head -c 5M";

@@ -33,7 +33,12 @@ async function reads(): Promise<unknown> {
   const reader = await openV2Reader(dir, "ses_a2");
   if (typeof reader === "string") return { error: reader };
   let pauses = 0;
-  const all = await reader.readAll("ses_a1", { pause: () => (pauses++, Promise.resolve()) });
+  const all = await reader.readAll("ses_a1", {
+    pause: () => {
+      pauses++;
+      return Promise.resolve();
+    },
+  });
   const cancelled = new AbortController();
   cancelled.abort(new Error("cancelled"));
   const stopped = await reader.readAll("ses_a1", { signal: cancelled.signal }).then(
@@ -78,7 +83,13 @@ async function refresh(): Promise<unknown> {
   const answerId = builder.message("ses_r", "assistant", { agent: "build", content: [text("draft")] });
   const reader = (await openV2Reader(dir, "ses_r")) as V2Reader;
   let wholeReads = 0;
-  const counted: V2Reader = { ...reader, readAll: (sessionId, options) => (wholeReads++, reader.readAll(sessionId, options)) };
+  const counted: V2Reader = {
+    ...reader,
+    readAll: (sessionId, options) => {
+      wholeReads++;
+      return reader.readAll(sessionId, options);
+    },
+  };
   const source = new CachedHistorySource(counted, { checkSize: 20, maxSingleReads: 50, maxBytes: 1 << 24 }, V2_DECODE);
   const texts = async () =>
     (await source.loadMessages("ses_r")).map((message) => message.parts.map((part) => (part.kind === "text" ? part.text : part.kind)).join("+"));

@@ -10,7 +10,7 @@ import type { AnyIndexStore, IIndex, SearchableValue, Tokenizer } from "@orama/o
 import { coverageFactor, groupBit, queryWeights, termScore, wordsMatched, type CollectionStats } from "../../rank/bm25.ts";
 import { SEP, charClass } from "../../text/normalize.ts";
 import { TokenSpans } from "../../text/tokenize.ts";
-import { type ParsedQuery, type QueryTerm } from "../../text/query.ts";
+import type { ParsedQuery, QueryTerm } from "../../text/query.ts";
 import { Attributes, type AttributeSchema } from "./attributes.ts";
 import { addDocument, addOccurrences, countPostings, createPostingsStore, forEachPosting, removeDocument, type PostingsStore } from "./postings.ts";
 import { TermTokenizer } from "./tokenizer.ts";
