@@ -32,7 +32,7 @@ function isFunction(value: unknown): boolean {
 }
 
 /** The context when it can register tools and session hooks; undefined for a registration-only one. */
-export function opencode2Context(ctx: unknown): Opencode2Context | undefined {
+function opencode2Context(ctx: unknown): Opencode2Context | undefined {
   if (ctx === null || typeof ctx !== "object") return undefined;
   const { tool, session } = ctx as { tool?: { transform?: unknown }; session?: { hook?: unknown } };
   if (!isFunction(tool?.transform) || !isFunction(session?.hook)) return undefined;

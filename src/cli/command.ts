@@ -26,7 +26,7 @@ export class CommandError extends Error {
   }
 }
 
-export function storeError(problem: StoreProblem): CommandError {
+function storeError(problem: StoreProblem): CommandError {
   return new CommandError(`cannot read the OpenCode store: ${problem.message}. Run \`opencode-engram doctor\` for details.`, EXIT.store);
 }
 

@@ -5,7 +5,7 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseJsonc } from "../config/jsonc.ts";
 
-export const PACKAGE_NAME = "opencode-engram";
+const PACKAGE_NAME = "opencode-engram";
 
 export interface ConfigFileReport {
   path: string;

@@ -31,7 +31,7 @@ export interface BrowseMessagesResult {
   note?: string;
 }
 
-export function messageEntry(
+function messageEntry(
   view: SessionView,
   index: number,
   options: Pick<BrowseOptions, "previewChars" | "directory">,

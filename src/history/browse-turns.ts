@@ -37,7 +37,7 @@ export interface BrowseTurnsResult {
   note?: string;
 }
 
-export function turnEntry(turn: Turn, options: Pick<BrowseOptions, "previewChars" | "directory">, lists: ListLimits = LIST_LEVELS[0]!): TurnEntry {
+function turnEntry(turn: Turn, options: Pick<BrowseOptions, "previewChars" | "directory">, lists: ListLimits = LIST_LEVELS[0]!): TurnEntry {
   const assistants = turn.rest.filter((message) => message.role === "assistant");
   const entry: TurnEntry = { turn_number: turn.number };
   if (turn.user) {

@@ -1,7 +1,7 @@
 // Tool answers are paid for in tokens: drop undefined, null, empty strings, empty arrays and
 // empty objects before serializing.
 
-export function compact<T>(value: T): T {
+function compact<T>(value: T): T {
   return prune(value) as T;
 }
 

@@ -2,7 +2,7 @@
 
 import type { HistoryMessage, ToolPart } from "./types.ts";
 
-export type ToolOutcome = "completed" | "recovered" | "error" | "running";
+type ToolOutcome = "completed" | "recovered" | "error" | "running";
 
 export interface ToolSummary {
   calls: string[];

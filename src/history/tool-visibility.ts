@@ -3,9 +3,9 @@
 // The last selector that matches a tool decides; user selectors follow the built-in ones.
 
 /** Inputs are short and say what was done: shown for every tool. */
-export const BUILTIN_INPUT_SELECTORS: readonly string[] = ["*"];
+const BUILTIN_INPUT_SELECTORS: readonly string[] = ["*"];
 /** `read` output is file content the agent can read again from disk; it would flood search. */
-export const BUILTIN_OUTPUT_SELECTORS: readonly string[] = ["*", "!read"];
+const BUILTIN_OUTPUT_SELECTORS: readonly string[] = ["*", "!read"];
 
 export type ToolMatcher = (tool: string) => boolean;
 

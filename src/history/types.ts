@@ -15,7 +15,7 @@ export interface TextPart {
   ignored?: boolean;
 }
 
-export interface ReasoningPart {
+interface ReasoningPart {
   kind: "reasoning";
   id: string;
   text: string;
@@ -43,20 +43,20 @@ export interface FilePart {
   path?: string;
 }
 
-export interface PatchPart {
+interface PatchPart {
   kind: "patch";
   id: string;
   /** Absolute paths as the host stores them. */
   files: string[];
 }
 
-export interface AgentPart {
+interface AgentPart {
   kind: "agent";
   id: string;
   name: string;
 }
 
-export interface SubtaskPart {
+interface SubtaskPart {
   kind: "subtask";
   id: string;
   prompt: string;
@@ -64,7 +64,7 @@ export interface SubtaskPart {
   agent: string;
 }
 
-export interface CompactionPart {
+interface CompactionPart {
   kind: "compaction";
   id: string;
   auto: boolean;

@@ -9,7 +9,7 @@ import { SessionFacts } from "./sessions.ts";
 import { systemBlocks } from "./system.ts";
 
 /** A host event as the `event` hook receives it (`input.event`). */
-export interface HostEvent {
+interface HostEvent {
   type: string;
   properties?: unknown;
 }

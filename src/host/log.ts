@@ -1,6 +1,6 @@
 // Plugin log lines: on OpenCode 1.x through the host's own log (client.app.log), never to stdout.
 
-export type LogLevel = "debug" | "info" | "warn" | "error";
+type LogLevel = "debug" | "info" | "warn" | "error";
 export type Log = (level: LogLevel, message: string) => void;
 
 interface AppLogClient {

@@ -7,7 +7,7 @@ import type { HostDecode } from "./reader.ts";
 
 const TOOL_STATUSES = new Set<ToolStatus>(["pending", "running", "completed", "error"]);
 
-export function mapPart(raw: unknown): HistoryPart | undefined {
+function mapPart(raw: unknown): HistoryPart | undefined {
   const part = object(raw);
   const id = string(part?.id);
   if (!part || !id) return undefined;

@@ -15,7 +15,7 @@ import { checkpoint, type MessageReads, type RawMessage, type ReadOptions, type 
 import { SESSION_COLUMNS, sessionJson, type SessionRow } from "./session-rows.ts";
 
 /** The slice of bun:sqlite's Database we use. */
-export interface Statement {
+interface Statement {
   all(...params: unknown[]): unknown[];
   get(...params: unknown[]): unknown;
 }
@@ -111,7 +111,7 @@ export function nodeDatabase(db: NodeSqliteDatabase): Database {
 }
 
 /** Why no store can be read in this runtime (openReadOnly answered undefined). */
-export const NO_SQLITE_DRIVER = "no SQLite driver in this runtime (Bun's bun:sqlite, or node:sqlite from Node 22.5)";
+const NO_SQLITE_DRIVER = "no SQLite driver in this runtime (Bun's bun:sqlite, or node:sqlite from Node 22.5)";
 
 /**
  * The store opened read-only and query-only, so it can never write: with Bun's driver where the

@@ -3,7 +3,7 @@
 import type { HostDecode, MessageReads, SessionStamp } from "./reader.ts";
 import type { StoreGeneration } from "./store-generation.ts";
 
-export interface StoreStats {
+interface StoreStats {
   sessions: number;
   messages: number;
   /** OpenCode 1.x only: OpenCode 2 keeps a message's parts inside its row. */
@@ -25,7 +25,7 @@ export interface LegacyCopy {
 }
 
 /** A store's message reads, with the change stamps every generation's store gives. */
-export type StoreReads = MessageReads<unknown> & {
+type StoreReads = MessageReads<unknown> & {
   stamp(sessionId: string): Promise<SessionStamp>;
   changedSince(sessionId: string, since: SessionStamp): Promise<string[] | undefined>;
 };

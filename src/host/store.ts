@@ -14,7 +14,7 @@ import { storeGeneration, tableColumns } from "./store-generation.ts";
 import { v2SchemaProblems } from "./v2/sqlite-reader.ts";
 import { v2StoreOver } from "./v2/store.ts";
 
-export type { LegacyCopy, Store, StoreReads, StoreStats } from "./store-shape.ts";
+export type { Store } from "./store-shape.ts";
 
 /** Why no store could be opened: no database file, a schema we do not know, or no Bun to read it. */
 export interface StoreProblem {

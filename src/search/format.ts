@@ -5,7 +5,7 @@ import { isoTime } from "../history/compact.ts";
 import type { SearchAnswer, SessionsAnswer } from "./service.ts";
 import type { SessionResult } from "./project-search.ts";
 
-export const MAX_OUTPUT_BYTES = 40_000;
+const MAX_OUTPUT_BYTES = 40_000;
 
 function messageJson(result: SessionResult, withSession: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -80,7 +80,7 @@ export function pauseIfDue(): Promise<void> | undefined {
   return sliceSpent() ? yieldToLoop("search") : undefined;
 }
 
-export const SLICE_MS = 12;
+const SLICE_MS = 12;
 
 export function now(): number {
   return performance.now();

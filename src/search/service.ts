@@ -26,7 +26,7 @@ import { ViewCache } from "./view-cache.ts";
 
 export const MAX_QUERY_CHARS = 500;
 /** Time budget of a one-session search (cold scan or regex) before it answers partial. */
-export const SESSION_BUDGET_MS = 20_000;
+const SESSION_BUDGET_MS = 20_000;
 
 export interface SearchServiceOptions {
   source: HistorySource;
@@ -81,7 +81,7 @@ export interface SessionsRequest {
   signal?: AbortSignal;
 }
 
-export interface SessionSummary {
+interface SessionSummary {
   session: SessionInfo;
   turns: number;
   preview: string;

@@ -20,7 +20,7 @@ import type { ParsedQuery } from "./text/query.ts";
 import type { NearestTerm } from "./text/typos.ts";
 
 /** An index this far behind (code units of new text) is updated in the background; we scan. */
-export const MAX_WAIT_CHARS = 256 * 1024;
+const MAX_WAIT_CHARS = 256 * 1024;
 
 export type Query = { kind: "keyword"; text: string; parsed: ParsedQuery } | { kind: "pattern"; matcher: Matcher };
 
@@ -91,7 +91,7 @@ export interface CollectedSession {
  * without its latest turn, which is live in the model's context (the message that asked the
  * question, the replies since) with or without a compaction.
  */
-export function searchableView(view: SessionView): SessionView {
+function searchableView(view: SessionView): SessionView {
   if (!view.self) return view;
   const last = view.turnNumbers[view.turnNumbers.length - 1] ?? 0;
   if (last === 0) return view;

@@ -9,7 +9,7 @@ import { buildView, liveContextStart, startsTurn, type SessionView } from "../hi
 import { BoundedMap } from "../util/bounded-map.ts";
 
 /** Views kept (each holds a few arrays the size of its session). */
-export const MAX_VIEWS = 4;
+const MAX_VIEWS = 4;
 
 interface Entry {
   /** The list the view was made from (a copy: the source's may be edited in place). */

@@ -7,7 +7,7 @@ import { targetView } from "./target.ts";
 
 const z = tool.schema;
 
-export const browseMessagesArgs = {
+const browseMessagesArgs = {
   session_id: sessionParam,
   message_id: id("msg_").optional().describe("Centre here. Default: the latest"),
   ...windowParams,

@@ -7,7 +7,7 @@ import { targetView } from "./target.ts";
 
 const z = tool.schema;
 
-export const pullMessageArgs = {
+const pullMessageArgs = {
   session_id: sessionParam,
   message_id: id("msg_"),
 };

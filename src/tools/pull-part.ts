@@ -8,12 +8,12 @@ import { targetView } from "./target.ts";
 const z = tool.schema;
 
 /** Page sizes the model may ask for; each answer is also capped in bytes. */
-export const MIN_PAGE_CHARS = 1_000;
-export const MAX_PAGE_CHARS = 40_000;
+const MIN_PAGE_CHARS = 1_000;
+const MAX_PAGE_CHARS = 40_000;
 /** Highest offset the schema admits; a part past it would not have been stored. */
 const MAX_OFFSET = 1_000_000_000;
 
-export const pullPartArgs = {
+const pullPartArgs = {
   session_id: sessionParam,
   message_id: id("msg_"),
   part_id: id("prt_"),

@@ -28,7 +28,7 @@ function emptyHint(request: SearchRequest): string {
 }
 
 /** The arguments, with `limit` bounded by the configured search.max_message_limit. */
-export function searchArgs(search: EngramConfig["search"]) {
+function searchArgs(search: EngramConfig["search"]) {
   return {
     query: text(MAX_QUERY_CHARS),
     session_id: sessionParam,

@@ -8,10 +8,10 @@ import { runTool } from "./run.ts";
 
 const z = tool.schema;
 
-export const DEFAULT_SESSIONS = 20;
-export const MAX_SESSIONS = 100;
+const DEFAULT_SESSIONS = 20;
+const MAX_SESSIONS = 100;
 
-export const sessionsArgs = {
+const sessionsArgs = {
   query: text(MAX_QUERY_CHARS).optional().describe("Rank by content. Default: newest first"),
   limit: integer(1, MAX_SESSIONS).optional().describe(`Default: ${DEFAULT_SESSIONS}`),
   include_children: flag().optional().describe("Include subagent sessions"),

@@ -2,14 +2,7 @@
 // state. Only reads of sessions and messages and `app.log` pass. Test-only.
 
 /** Client methods that only read, by their dotted path. */
-export const READ_ONLY_METHODS: ReadonlySet<string> = new Set([
-  "session.list",
-  "session.get",
-  "session.messages",
-  "session.message",
-  "session.children",
-  "app.log",
-]);
+const READ_ONLY_METHODS: ReadonlySet<string> = new Set(["session.list", "session.get", "session.messages", "session.message", "session.children", "app.log"]);
 
 export interface GuardedClient<T> {
   client: T;

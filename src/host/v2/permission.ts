@@ -41,7 +41,7 @@ import type { V2Registration } from "./types.ts";
 type Ask = NonNullable<AskContext["ask"]>;
 type AskInput = Parameters<Ask>[0];
 
-export type RuleEffect = "allow" | "deny" | "ask";
+type RuleEffect = "allow" | "deny" | "ask";
 
 /** One OpenCode 2 permission rule; a later matching rule overrides an earlier one. */
 export interface PermissionRule {
@@ -208,7 +208,7 @@ export function askOtherProjectsByDefault(permissions: PermissionRule[]): void {
   permissions.splice(last + 1, 0, { ...OTHER_PROJECTS_ASK });
 }
 
-export interface V2AgentEditor {
+interface V2AgentEditor {
   list(): readonly { readonly id: string }[];
   update(id: string, update: (agent: { permissions: PermissionRule[] }) => void): void;
 }

@@ -86,7 +86,7 @@ export function openV2Reader(dir: string, probeSessionId: string, projectId?: st
 }
 
 /** Why this open store cannot be read as OpenCode 2's history, or undefined when it can. */
-export function v2StoreProblem(db: Database): string | undefined {
+function v2StoreProblem(db: Database): string | undefined {
   const generation = storeGeneration(db);
   if (generation !== "opencode-2") return generation === "opencode-1" ? "an OpenCode 1.x store (no session_v2 table)" : generation;
   const problems = v2SchemaProblems(db);

@@ -33,10 +33,10 @@ import type { V2Registration } from "./types.ts";
 const z = tools.schema;
 
 /** A JSON Schema object as the model gets it. */
-export type JsonSchemaObject = Record<string, unknown>;
+type JsonSchemaObject = Record<string, unknown>;
 
 /** The tool result of OpenCode 2 when no output schema is declared. */
-export interface V2ToolResult {
+interface V2ToolResult {
   readonly content: string;
 }
 
@@ -49,7 +49,7 @@ export interface V2ToolInfo {
   readonly execute: (input: unknown, context: V2ToolContext) => Promise<V2ToolResult>;
 }
 
-export interface V2ToolEditor {
+interface V2ToolEditor {
   add(tool: V2ToolInfo): void;
 }
 
@@ -59,7 +59,7 @@ export interface V2ToolDomain {
 }
 
 /** The JSON Schema of a tool's zod argument shape, as the model sees it on 1.x. */
-export function inputSchemaOf(args: ToolDefinition["args"]): JsonSchemaObject {
+function inputSchemaOf(args: ToolDefinition["args"]): JsonSchemaObject {
   return withoutSchemaDialect(z.toJSONSchema(z.object(args), { io: "input" }) as JsonSchemaObject);
 }
 

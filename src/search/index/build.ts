@@ -11,7 +11,7 @@ import { SessionIndex, type IndexSetup, type MessageDiff } from "./session-index
 /** Rebuild from scratch when more than this share of the indexed documents is dead. */
 const MAX_DEAD_RATIO = 0.5;
 /** Up to this much new text (code units), an update of a built index is applied synchronously. */
-export const SYNC_UPDATE_CHARS = 32 * 1024;
+const SYNC_UPDATE_CHARS = 32 * 1024;
 
 export class BuildQueue {
   private tail: Promise<void> = Promise.resolve();

@@ -41,8 +41,8 @@ type Where = Partial<WhereCondition<typeof SCHEMA>>;
  * maps; the message's entry); fitted to the bench's measured heap (2,000 and 10,000 messages,
  * Node and Bun).
  */
-export const DOC_OVERHEAD_BYTES = 220;
-export const MESSAGE_OVERHEAD_BYTES = 100;
+const DOC_OVERHEAD_BYTES = 220;
+const MESSAGE_OVERHEAD_BYTES = 100;
 
 /** How a session's index is made: what of a message is searchable, and which messages a search returns. */
 export interface IndexSetup {

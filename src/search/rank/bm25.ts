@@ -4,10 +4,10 @@
 // K1, B and the coverage floor (0.4), like the ranking's other constants, were swept on the
 // real-session eval, cross-validated by halves of the dev sessions: no other value gained on both
 // halves (docs/architecture.md, "How search is evaluated").
-export const K1 = 1.2;
-export const B = 0.75;
+const K1 = 1.2;
+const B = 0.75;
 
-export function idf(docs: number, df: number): number {
+function idf(docs: number, df: number): number {
   return Math.log(1 + (docs - df + 0.5) / (df + 0.5));
 }
 
@@ -26,7 +26,7 @@ export function coverageFactor(groupsMatched: number, groups: number): number {
   return 0.4 + 0.6 * (groupsMatched / groups);
 }
 
-export function popcount(mask: number): number {
+function popcount(mask: number): number {
   let m = mask - ((mask >>> 1) & 0x55555555);
   m = (m & 0x33333333) + ((m >>> 2) & 0x33333333);
   return (((m + (m >>> 4)) & 0xf0f0f0f) * 0x1010101) >>> 24;

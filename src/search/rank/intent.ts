@@ -60,7 +60,7 @@ function hasArg(input: unknown, keys: readonly string[]): boolean {
 }
 
 /** The shell command a tool call ran, if it ran one. */
-export function commandOf(part: ToolPart): string | undefined {
+function commandOf(part: ToolPart): string | undefined {
   return inputString(part.input, ...COMMAND_KEYS);
 }
 

@@ -19,21 +19,21 @@ import { PROXIMITY_BOOST, PROXIMITY_CANDIDATES, PROXIMITY_CHUNKS, PROXIMITY_MIN_
 
 /** Share of a message's next few parts, and of a part's next few chunks, in its score (swept with the other constants: see bm25.ts's K1). */
 export const OTHER_SHARE = 0.25;
-export const OTHER_PARTS_COUNTED = 4;
-export const OTHER_CHUNKS_COUNTED = 4;
+const OTHER_PARTS_COUNTED = 4;
+const OTHER_CHUNKS_COUNTED = 4;
 /**
  * A compaction summary's score against the messages it restates: the facts it holds were stated
  * first in the session, where a search should find them; alone, it is still found. 0.3 and 0.7
  * rank the eval alike.
  */
-export const SUMMARY_WEIGHT = 0.5;
+const SUMMARY_WEIGHT = 0.5;
 
 /** How many of the best messages (before the phrase and proximity boosts) those boosts may reorder. */
 export function rankPool(limit: number): number {
   return limit * 3 + 20;
 }
 
-export interface HitResult {
+interface HitResult {
   type: HitType;
   partId: string;
   tool?: string;
@@ -100,7 +100,7 @@ export const MESSAGE_SCORE_PARTS = OTHER_PARTS_COUNTED + 1;
  * message's score reads its best few parts only, so a chunk further down rarely climbs into them;
  * checking every chunk of a 200 KB output would read megabytes of text per search.
  */
-export const PHRASE_CHUNKS = 2 * MESSAGE_SCORE_PARTS;
+const PHRASE_CHUNKS = 2 * MESSAGE_SCORE_PARTS;
 
 /** The scores of a message's best MESSAGE_SCORE_PARTS parts (partScore), best first, from its chunks sorted best first. */
 export function bestPartScores(chunks: readonly { score: number; partId: string }[]): number[] {

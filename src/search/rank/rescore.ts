@@ -14,7 +14,7 @@ import { countTerm, type ParsedQuery } from "../text/query.ts";
  * Occurrences of each query term in `text` (the index's own counts: same tokenizer rules), those
  * in its first `input` code units (a tool call's input) counted INPUT_WEIGHT times.
  */
-export function termCounts(text: string, parsed: ParsedQuery, input = 0): number[] {
+function termCounts(text: string, parsed: ParsedQuery, input = 0): number[] {
   const counts = (part: string, times: number) => {
     const folded = fold(part);
     return parsed.terms.map((term) => (folded.includes(term.token) ? countTerm(part, folded, term) * times : 0));
@@ -31,7 +31,7 @@ export function termCounts(text: string, parsed: ParsedQuery, input = 0): number
  * added), and a session that never mentions a word the asker used is less likely the one asked
  * about. 1 when no word is found anywhere.
  */
-export function sessionShare(all: QueryWeights, own: QueryWeights): number {
+function sessionShare(all: QueryWeights, own: QueryWeights): number {
   return all.words > 0 ? Math.min(1, own.words / all.words) : 1;
 }
 

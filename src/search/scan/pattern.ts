@@ -14,13 +14,11 @@ import { maybeYield, now, sliceSpent } from "../scheduler.ts";
 import type { DocFilter, ScoredDoc } from "../scored.ts";
 import type { ScanOptions } from "./scan.ts";
 
-export type { Span };
-
-export const MAX_MATCHES_PER_DOC = 100;
+const MAX_MATCHES_PER_DOC = 100;
 /** Characters of chunk text sent to the regex worker at once. */
 const BATCH_CHARS = 256 * 1024;
 /** A batch that takes longer holds a pathological pattern: it is stopped and the search refused. */
-export const REGEX_BATCH_TIMEOUT_MS = 2000;
+const REGEX_BATCH_TIMEOUT_MS = 2000;
 
 export interface Matcher {
   /** Match spans in each text, at most `limit` per text. */
@@ -46,7 +44,7 @@ export function literalMatcher(query: string): Matcher {
 }
 
 /** Refuses patterns whose run time can explode: a quantified group holding an unbounded quantifier. */
-export function checkRegexSafety(source: string): void {
+function checkRegexSafety(source: string): void {
   const stack: boolean[] = [false];
   let i = 0;
   const quantifierAt = (k: number): { unbounded: boolean; length: number } | undefined => {

@@ -36,7 +36,7 @@ export interface DocInput {
  * This plugin's own calls (history_search, history_pull_message, …) are not searched: their inputs
  * repeat the model's queries and their outputs repeat history that is indexed where it was said.
  */
-export function isOwnHistoryTool(tool: string): boolean {
+function isOwnHistoryTool(tool: string): boolean {
   return tool.startsWith("history_");
 }
 

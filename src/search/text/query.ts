@@ -39,7 +39,7 @@ export interface QueryTerm {
  * `__init__.py`, `pytest_collect_file`): its words are one query word, and a text holding them
  * joined as written holds the compound (ranking prefers it; rank/phrase.ts).
  */
-export interface Compound {
+interface Compound {
   /** Folded compound as written, leading joiners included (`__init__.py`). */
   text: string;
   group: number;
@@ -136,9 +136,9 @@ export function parseQuery(query: string): ParsedQuery {
 }
 
 /** Weight of a longer decimal a query's decimal may have been quoted from, against the decimal as typed. */
-export const SHORTER_WEIGHT = 0.8;
+const SHORTER_WEIGHT = 0.8;
 /** Decimals a query's decimal needs to match longer ones: one (3.6) is more often a version than a cut number. */
-export const MIN_QUOTED_DECIMALS = 2;
+const MIN_QUOTED_DECIMALS = 2;
 
 /** Whether the dotted number text[i, j) is a decimal: digits, one dot, MIN_QUOTED_DECIMALS or more digits. */
 function isQuotableDecimal(text: string, i: number, j: number): boolean {

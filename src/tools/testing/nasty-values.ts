@@ -86,7 +86,7 @@ const LONE_SURROGATES = fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => S
 const CONTROLS = fc.integer({ min: 0, max: 0x1f }).map((code) => String.fromCharCode(code));
 
 /** Strings mixing any code points, control characters and lone surrogates. */
-export const nastyString: fc.Arbitrary<string> = fc.string({
+const nastyString: fc.Arbitrary<string> = fc.string({
   unit: fc.oneof(
     { weight: 6, arbitrary: fc.string({ unit: "binary", minLength: 1, maxLength: 1 }) },
     { weight: 1, arbitrary: LONE_SURROGATES },
@@ -96,7 +96,7 @@ export const nastyString: fc.Arbitrary<string> = fc.string({
 });
 
 /** Strings that look like ids, of every kind and some broken ones. */
-export const idLike: fc.Arbitrary<string> = fc.oneof(
+const idLike: fc.Arbitrary<string> = fc.oneof(
   fc.stringMatching(/^(ses|msg|prt)_[A-Za-z0-9_-]{0,40}$/),
   fc.tuple(fc.constantFrom("ses_", "msg_", "prt_", ""), nastyString).map(([prefix, rest]) => prefix + rest),
 );

@@ -6,7 +6,7 @@ import { RawSessionBuilder } from "./raw-session.ts";
 const MB = 1024 * 1024;
 
 /** Deterministic pseudo-random generator, so a failure reproduces. */
-export function random(seed: number): () => number {
+function random(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state * 1664525 + 1013904223) >>> 0;
@@ -15,7 +15,7 @@ export function random(seed: number): () => number {
 }
 
 /** Text that looks like a binary file dumped to a terminal: any UTF-16 unit, NUL, controls, lone surrogates. */
-export function binaryLooking(length: number, seed = 7): string {
+function binaryLooking(length: number, seed = 7): string {
   const next = random(seed);
   const units: string[] = [];
   for (let i = 0; i < length; i++) {

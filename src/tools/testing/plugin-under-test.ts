@@ -86,7 +86,7 @@ export function problemWith(outcome: Outcome): string | undefined {
   return undefined;
 }
 
-export class HangError extends Error {}
+class HangError extends Error {}
 
 /** Runs one tool call; a call still pending after `hangMs` is reported as a hang (not a speed check). */
 export async function callTool(plugin: PluginUnderTest, name: string, args: unknown, context: ToolContext, hangMs = 60_000): Promise<Outcome> {

@@ -23,12 +23,12 @@
 import type { PermissionAssertInput, PermissionRule } from "../permission.ts";
 import type { V2Location } from "../tool-context.ts";
 
-export interface Registration {
+interface Registration {
   readonly dispose: () => Promise<void>;
 }
 
 /** A tool as the editor holds it: the added object (its other fields kept as given). */
-export interface StandInTool {
+interface StandInTool {
   name: string;
   description?: string;
   input?: unknown;
@@ -36,7 +36,7 @@ export interface StandInTool {
   options?: { readonly namespace?: string; readonly codemode?: boolean; readonly pinned?: boolean; readonly permission?: string };
 }
 
-export interface StandInToolEditor {
+interface StandInToolEditor {
   list(): readonly (StandInTool & { readonly id: string })[];
   get(id: string): (StandInTool & { readonly id: string }) | undefined;
   namespace(namespace: { name: string; description: string }): void;
@@ -72,7 +72,7 @@ function effectiveName(tool: StandInTool): string {
 type Transform<E> = (editor: E) => void;
 
 /** `ctx.tool`: transforms replayed over the built-in tools into the effective set. */
-export class StandInToolDomain {
+class StandInToolDomain {
   readonly transforms = new Registry<Transform<StandInToolEditor>>();
   readonly hooks = new Registry<{ name: string; callback: (event: unknown) => unknown }>();
   /** Objects passed to `add` during the latest replay, in order. */
@@ -125,7 +125,7 @@ export class StandInToolDomain {
 }
 
 /** A session's info as `session.get` resolves it. */
-export interface StandInSession {
+interface StandInSession {
   readonly id: string;
   readonly parentID?: string;
   readonly projectID?: string;
@@ -135,7 +135,7 @@ export interface StandInSession {
 }
 
 /** `ctx.session`: hook registration, hooks run in order, and `get` over known sessions. */
-export class StandInSessionDomain {
+class StandInSessionDomain {
   readonly hooks = new Registry<{ name: string; callback: (event: unknown) => unknown; options?: unknown }>();
   readonly sessions = new Map<string, StandInSession>();
 
@@ -156,7 +156,7 @@ export class StandInSessionDomain {
 }
 
 /** The envelope `event.subscribe` yields (the payload in `data`). */
-export interface StandInEvent {
+interface StandInEvent {
   readonly id: string;
   readonly created: number;
   readonly type: string;
@@ -165,7 +165,7 @@ export interface StandInEvent {
 }
 
 /** `ctx.event`: subscriptions receive what is emitted after they start (no replay). */
-export class StandInEventDomain {
+class StandInEventDomain {
   private readonly listeners = new Set<(event: StandInEvent) => void>();
   private sequence = 0;
 
@@ -252,14 +252,14 @@ function reloadable() {
 }
 
 /** An agent as the stand-in keeps it (Agent.Info, the fields our code reads). */
-export interface StandInAgent {
+interface StandInAgent {
   id: string;
   mode: "subagent" | "primary" | "all";
   hidden: boolean;
   permissions: PermissionRule[];
 }
 
-export interface StandInAgentEditor {
+interface StandInAgentEditor {
   list(): readonly StandInAgent[];
   get(id: string): StandInAgent | undefined;
   default(id: string | undefined): void;
@@ -269,7 +269,7 @@ export interface StandInAgentEditor {
 }
 
 /** `ctx.agent`: transforms replayed over the configured agents; `get` only where rules are readable. */
-export class StandInAgentDomain {
+class StandInAgentDomain {
   readonly transforms = new Registry<Transform<StandInAgentEditor>>();
   readonly gets: string[] = [];
 

@@ -153,7 +153,7 @@ export class Attributes {
  * the members are enumerated only if asked for. A search asks `has` of the documents holding a
  * query term only; building the whole set would visit every document (docs/architecture.md).
  */
-export class MatchingDocs extends Set<number> {
+class MatchingDocs extends Set<number> {
   private members: Set<number> | undefined;
 
   constructor(

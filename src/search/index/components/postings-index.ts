@@ -17,12 +17,12 @@ import { TermTokenizer } from "./tokenizer.ts";
 import { INPUT_WEIGHT } from "../../text/documents.ts";
 
 /** The searchable text property; every other schema property but INPUT_PROPERTY is a filterable attribute. */
-export const TEXT_PROPERTY = "text";
+const TEXT_PROPERTY = "text";
 /**
  * The part of the text that is a tool call's input (a prefix of it, when the chunk has one): its
  * terms, already counted with the text, count INPUT_WEIGHT times in all.
  */
-export const INPUT_PROPERTY = "input";
+const INPUT_PROPERTY = "input";
 
 /** Which documents a search returns: those of the best groups. The owner supplies it (ranking's policy). */
 export interface ResultGrouping {

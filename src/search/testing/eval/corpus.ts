@@ -1,7 +1,7 @@
 // Labelled evaluation corpus: realistic sessions (code, logs, prose, Chinese, Japanese, Korean)
 // with distractors, and queries each naming the message that answers it.
 
-export interface EvalMessage {
+interface EvalMessage {
   /** Label of a message some query must find. */
   key?: string;
   role: "user" | "assistant";

@@ -23,7 +23,7 @@ export interface EvalReport {
 const T0 = Date.UTC(2025, 2, 1);
 
 /** The corpus as host messages, each session's labelled messages interleaved with fillers. */
-export function buildCorpus(): { source: MemorySource; keys: Map<string, string> } {
+function buildCorpus(): { source: MemorySource; keys: Map<string, string> } {
   const source = new MemorySource();
   const keys = new Map<string, string>();
   let clock = T0;

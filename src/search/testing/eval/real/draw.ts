@@ -14,8 +14,8 @@ import { CORPUS_DIR } from "./sessions.ts";
 /** Where each corpus file came from, and how many messages it holds. */
 export const SOURCES_FILE = join(CORPUS_DIR, "sources.json");
 /** The number: fixed before the draw, so no draw was chosen by what it gave. */
-export const DRAW_SEED = 22;
-export const MIN_MESSAGES = 30;
+const DRAW_SEED = 22;
+const MIN_MESSAGES = 30;
 
 interface Source {
   file: string;

@@ -6,10 +6,10 @@ import type { RealQuestionKind } from "./questions.ts";
 import { KINDS, SCOPES, type Answer, type Scope } from "./run-real-eval.ts";
 import { HALVES, SPLIT, type Half } from "./split.ts";
 
-export type HalfOrAll = Half | "all";
+type HalfOrAll = Half | "all";
 const COLUMNS: readonly HalfOrAll[] = [...HALVES, "all"];
 
-export interface ScopeReport {
+interface ScopeReport {
   overall: Metrics;
   byKind: Partial<Record<RealQuestionKind, Metrics>>;
 }
