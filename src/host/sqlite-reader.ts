@@ -80,15 +80,25 @@ export function whereLooked(dir: string, env: NodeJS.ProcessEnv = process.env): 
   return named ? `${dir} (OPENCODE_DB=${named})` : dir;
 }
 
-/** Missing tables or columns, as text; empty when the schema is one we know. */
-export function schemaProblems(db: Database): string[] {
+/** The columns a table has; empty when the store has no such table. */
+export function tableColumns(db: Database, table: string): Set<string> {
+  return new Set((db.query(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((row) => row.name));
+}
+
+/** The tables and columns of `required` the store lacks, as text; empty when it has them all. */
+export function missingColumns(db: Database, required: Readonly<Record<string, readonly string[]>>): string[] {
   const problems: string[] = [];
-  for (const [table, columns] of Object.entries(REQUIRED_COLUMNS)) {
-    const present = new Set((db.query(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((row) => row.name));
+  for (const [table, columns] of Object.entries(required)) {
+    const present = tableColumns(db, table);
     if (present.size === 0) problems.push(`table ${table} missing`);
     else for (const column of columns) if (!present.has(column)) problems.push(`${table}.${column} missing`);
   }
   return problems;
+}
+
+/** Missing tables or columns of the 1.x history, as text; empty when the schema is one we know. */
+export function schemaProblems(db: Database): string[] {
+  return missingColumns(db, REQUIRED_COLUMNS);
 }
 
 /** The slice of `node:sqlite`'s DatabaseSync we use (Node 22.5 and later). */

@@ -3,16 +3,12 @@
 // frozen at its first start; OpenCode 1.18.33 already creates an empty `session_message` (with
 // `seq`) but never a `session_v2`. The plugin's OpenCode 2 reader and the command line both ask here.
 
-import { schemaProblems, type Database } from "./sqlite-reader.ts";
+import { schemaProblems, tableColumns, type Database } from "./sqlite-reader.ts";
 
 export type StoreGeneration = "opencode-1" | "opencode-2";
 
 /** The generation names people read (doctor). */
 export const GENERATION_NAMES: Record<StoreGeneration, string> = { "opencode-1": "OpenCode 1.x", "opencode-2": "OpenCode 2" };
-
-export function tableColumns(db: Database, table: string): Set<string> {
-  return new Set((db.query(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((row) => row.name));
-}
 
 /** The store's generation, or why it is neither (the 1.x schema's missing pieces). */
 export function storeGeneration(db: Database): StoreGeneration | string {

@@ -9,8 +9,8 @@ import { fileBytes } from "./file-bytes.ts";
 import { V1_DECODE } from "./map.ts";
 import type { HistoryReader } from "./reader.ts";
 import type { Store } from "./store-shape.ts";
-import { candidateDatabases, openReadOnly, readerOver, whereLooked, type Database } from "./sqlite-reader.ts";
-import { storeGeneration, tableColumns } from "./store-generation.ts";
+import { candidateDatabases, openReadOnly, readerOver, tableColumns, whereLooked, type Database } from "./sqlite-reader.ts";
+import { storeGeneration } from "./store-generation.ts";
 import { v2SchemaProblems } from "./v2/sqlite-reader.ts";
 import { v2StoreOver } from "./v2/store.ts";
 

@@ -10,8 +10,8 @@
 // assistant message) and removals (a revert).
 
 import { checkpoint, type HistoryReader, type ReadOptions, type SessionStamp } from "../reader.ts";
-import { nextPartsMessages, openFirst, type Database } from "../sqlite-reader.ts";
-import { storeGeneration, tableColumns } from "../store-generation.ts";
+import { missingColumns, nextPartsMessages, openFirst, tableColumns, type Database } from "../sqlite-reader.ts";
+import { storeGeneration } from "../store-generation.ts";
 import type { V2MessageRow, V2SessionRow } from "./map.ts";
 
 /** The columns read here; later migrations may add others. */
@@ -26,13 +26,7 @@ const MESSAGE_COLUMNS = "id, type, seq, time_created, time_updated, data";
 
 /** Missing tables or columns of OpenCode 2's history, as text; empty when the schema is one we read. */
 export function v2SchemaProblems(db: Database): string[] {
-  const problems: string[] = [];
-  for (const [table, columns] of Object.entries(REQUIRED_COLUMNS)) {
-    const present = tableColumns(db, table);
-    if (present.size === 0) problems.push(`table ${table} missing`);
-    else for (const column of columns) if (!present.has(column)) problems.push(`${table}.${column} missing`);
-  }
-  return problems;
+  return missingColumns(db, REQUIRED_COLUMNS);
 }
 
 interface Row {

@@ -4,8 +4,7 @@
 // one-shot import, or not imported at all), which doctor reports.
 
 import { fileBytes } from "../file-bytes.ts";
-import type { Database } from "../sqlite-reader.ts";
-import { tableColumns } from "../store-generation.ts";
+import { tableColumns, type Database } from "../sqlite-reader.ts";
 import type { LegacyCopy, Store } from "../store-shape.ts";
 import { V2_DECODE } from "./map.ts";
 import { V2_SESSION_COLUMNS, v2ReaderOver } from "./sqlite-reader.ts";
