@@ -12,6 +12,7 @@
 import { checkpoint, type HistoryReader, type ReadOptions, type SessionStamp } from "../reader.ts";
 import { missingColumns, nextPartsMessages, openFirst, tableColumns, type Database } from "../sqlite-reader.ts";
 import { storeGeneration } from "../store-generation.ts";
+import { BoundedMap } from "../../util/bounded-map.ts";
 import type { V2MessageRow, V2SessionRow } from "./map.ts";
 
 /** The columns read here; later migrations may add others. */
@@ -23,6 +24,8 @@ const REQUIRED_COLUMNS: Record<string, string[]> = {
 /** The session_v2 columns a V2SessionRow holds. */
 export const V2_SESSION_COLUMNS = "id, project_id, parent_id, title, directory, agent, time_created, time_updated";
 const MESSAGE_COLUMNS = "id, type, seq, time_created, time_updated, data";
+/** Sessions whose last stamp is kept; a session past it only pays one scan of its row times again. */
+const MAX_STAMPS = 2000;
 
 /** Missing tables or columns of OpenCode 2's history, as text; empty when the schema is one we read. */
 export function v2SchemaProblems(db: Database): string[] {
@@ -102,8 +105,8 @@ export function v2ReaderOver(db: Database, projectId: string): V2Reader {
   const sessionsOf = db.query(`SELECT ${V2_SESSION_COLUMNS} FROM session_v2 WHERE project_id = ?`);
   const allSessions = db.query(`SELECT ${V2_SESSION_COLUMNS} FROM session_v2`);
   const sessionById = db.query(`SELECT ${V2_SESSION_COLUMNS} FROM session_v2 WHERE id = ?`);
-  /** The last stamp per session, kept while neither its event sequence nor its newest row moved. */
-  const stamps = new Map<string, SessionStamp>();
+  /** The last stamp per session, kept while neither its event sequence nor its newest row moved; bounded like the cache's per-session state. */
+  const stamps = new BoundedMap<string, SessionStamp>(MAX_STAMPS);
 
   function freshStamp(sessionId: string, seq: number, rows: number): SessionStamp {
     const facts = rowFacts.get(sessionId) as { n: number; u: number };
