@@ -4,7 +4,7 @@
 
 import type { Hooks } from "@opencode-ai/plugin";
 import { CompactionCharting, type TransformMessage } from "./compaction.ts";
-import type { HookDeps } from "./deps.ts";
+import { guardHook, type HookDeps } from "./deps.ts";
 import { SessionFacts } from "./sessions.ts";
 import { systemBlocks } from "./system.ts";
 
@@ -29,13 +29,7 @@ export function createHookSet(deps: HookDeps): HookSet {
   const compaction = new CompactionCharting(deps);
   const sessions = new SessionFacts(deps.source, deps.log);
 
-  const guard = async (hook: string, run: () => unknown): Promise<void> => {
-    try {
-      await run();
-    } catch (error) {
-      deps.log("error", `engram: ${hook} hook failed: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  };
+  const guard = (hook: string, run: () => unknown): Promise<void> => guardHook(deps.log, hook, run);
 
   const onEvent = (event: HostEvent): Promise<void> =>
     guard("event", () => {

@@ -6,7 +6,7 @@
 // Contract: packages/plugin/src/promise/session.ts@03545fd3 (SessionContext, SessionCompaction,
 // SessionRequestKind), packages/core/src/session/compaction.ts (copy id 70855262731: `fromHook`).
 
-import type { HookDeps } from "../../hooks/deps.ts";
+import { guardHook, type HookDeps } from "../../hooks/deps.ts";
 import { chartOfSession, checkpointView } from "../../hooks/session-chart.ts";
 import { SessionFacts } from "../../hooks/sessions.ts";
 import { systemBlocks } from "../../hooks/system.ts";
@@ -53,13 +53,7 @@ export async function registerSessionHooks(
   onSession: (sessionId: string) => void = () => {},
 ): Promise<V2Registration[]> {
   const sessions = new SessionFacts(deps.source, deps.log);
-  const guard = async (hook: string, run: () => Promise<void>): Promise<void> => {
-    try {
-      await run();
-    } catch (error) {
-      deps.log("error", `engram: ${hook} hook failed: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  };
+  const guard = (hook: string, run: () => Promise<void>): Promise<void> => guardHook(deps.log, hook, run);
 
   const context = await domain.hook("context", (event) =>
     guard("context", async () => {
