@@ -2,15 +2,16 @@
 // scripted mock model), against a no-op plugin whose tools answer at once, in the same run.
 // Prints figures, never fails. Runs in the host's own Bun (bun:sqlite seeds the data folder).
 //   BENCH_ROUNDS=n   plugin/no-op pairs (default 1)
-//   BENCH_ONLY=sessions|project   one half
+//   BENCH_ONLY=sessions|project|heavy   one part (the heavy-user round: heavy-round.ts)
 
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { startHost, type Host } from "../../e2e/harness/host.ts";
-import type { HostToolPart } from "../../e2e/harness/types.ts";
-import { findToolPart } from "../../e2e/harness/tool-call.ts";
-import { benchData, pinProjectId, type BenchData } from "./data.ts";
+import { startHost } from "../../e2e/harness/host.ts";
+import { benchData, type BenchData } from "./data.ts";
+import { heavyData } from "./heavy-data.ts";
+import { runHeavy } from "./heavy-round.ts";
+import { call, type Figures, type Variant, median, rssMb, seedStore, sleep, unsearchedOf, withStallProbe } from "./measure.ts";
 
 // This process is the host binary acting as Bun; the hosts it starts must not inherit that.
 delete process.env.BUN_BE_BUN;
@@ -21,80 +22,6 @@ const NOOP = pathToFileURL(join(HERE, "noop-plugin.ts")).href;
 const BUILD_WAIT_MS = Number(process.env.BENCH_BUILD_WAIT_MS ?? "40000");
 const WARM_QUERIES = ["token bucket limiter", "computeLineItemTotals", "无线耳机", "refund policy", "zzqx nothing matches this"];
 
-type Variant = "plugin" | "no-op";
-/** Figure name → milliseconds (or MB for memory). */
-type Figures = Map<string, number>;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
-}
-
-/** Polls a cheap host route while `work` runs; the longest answer is the loop's longest stall. */
-async function withStallProbe<T>(host: Host, path: string, work: () => Promise<T>): Promise<{ value: T; stallMs: number }> {
-  let running = true;
-  let worst = 0;
-  const probe = (async () => {
-    while (running) {
-      const start = performance.now();
-      await host.request("GET", path).catch(() => undefined);
-      worst = Math.max(worst, performance.now() - start);
-      await sleep(10);
-    }
-  })();
-  try {
-    const value = await work();
-    return { value, stallMs: worst };
-  } finally {
-    running = false;
-    await probe;
-  }
-}
-
-function toolTime(part: HostToolPart): number {
-  const time = part.state.time as { start?: number; end?: number } | undefined;
-  return time?.start !== undefined && time.end !== undefined ? time.end - time.start : NaN;
-}
-
-let callCount = 0;
-/** The mock model calls `name(args)` in the driver session; the tool's time is the host's own stamp. */
-async function call(host: Host, driver: string, name: string, args: Record<string, unknown>): Promise<{ ms: number; output: string }> {
-  const callId = `call_bench_${++callCount}`;
-  host.mock.push({ toolCalls: [{ id: callId, name, args }] }, { text: "ok" });
-  await host.prompt(driver, `call ${name}`);
-  const part = findToolPart(await host.messages(driver), callId);
-  if (!part) throw new Error(`no tool part for ${callId}`);
-  if (part.state.status !== "completed") console.log(`  (${name} ended ${part.state.status}: ${String(part.state.error).slice(0, 200)})`);
-  return { ms: toolTime(part), output: String(part.state.output ?? "") };
-}
-
-function rssMb(pid: number | undefined): { rss: number; peak: number } {
-  if (pid === undefined || !existsSync(`/proc/${pid}/status`)) return { rss: NaN, peak: NaN };
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
-  return { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
-}
-
-async function seed(data: BenchData, dirs: { directory: string; xdgData: string }): Promise<void> {
-  const from = join(data.xdgData, "opencode");
-  const to = join(dirs.xdgData, "opencode");
-  mkdirSync(to, { recursive: true });
-  for (const name of ["opencode.db", "opencode.db-wal", "opencode.db-shm"]) if (existsSync(join(from, name))) copyFileSync(join(from, name), join(to, name));
-  pinProjectId(dirs.directory);
-  // Session lists are per directory: the corpus moves into this host's project folder (the project
-  // scope); the generated sessions stay elsewhere and are read by id.
-  const specifier = "bun:sqlite";
-  const { Database } = (await import(/* @vite-ignore */ specifier)) as {
-    Database: new (path: string) => { query(sql: string): { run(...p: unknown[]): unknown }; close(): void };
-  };
-  const db = new Database(join(to, "opencode.db"));
-  const generated = Object.values(data.generated).map((g) => g.id);
-  db.query(`UPDATE session SET directory = ? WHERE id NOT IN (${generated.map(() => "?").join(", ")})`).run(dirs.directory, ...generated);
-  db.close();
-}
-
 async function runVariant(variant: Variant, data: BenchData): Promise<Figures> {
   const figures: Figures = new Map();
   let seeded: Promise<void> = Promise.resolve();
@@ -104,7 +31,10 @@ async function runVariant(variant: Variant, data: BenchData): Promise<Figures> {
     // approved it would, or the plugin's ask-by-default would wait for an answer nobody gives.
     config: { permission: { "*": "allow", doom_loop: "allow", external_directory: "allow", engram_other_projects: "allow" } },
     prepare: (dirs) => {
-      seeded = seed(data, dirs);
+      // The corpus moves into this host's project folder (the project scope); the generated
+      // sessions stay elsewhere and are read by id.
+      const generated = Object.values(data.generated).map((g) => g.id);
+      seeded = seedStore(data.xdgData, dirs, `id NOT IN (${generated.map(() => "?").join(", ")})`, ...generated);
     },
   });
   await seeded;
@@ -134,7 +64,7 @@ async function runVariant(variant: Variant, data: BenchData): Promise<Figures> {
         figures.set(`${key}: stall, warm searches`, warmStall.stallMs);
         await host.request("POST", `/session/${session.id}/message`, {
           noReply: true,
-          parts: [{ type: "text", text: `the walrus protocol handshake failed after retryPolicyTimeout ${callCount}` }],
+          parts: [{ type: "text", text: `the walrus protocol handshake failed after retryPolicyTimeout ${Date.now()}` }],
         });
         const appended = await withStallProbe(host, probePath, () => call(host, driver, "history_search", args("walrus handshake")));
         figures.set(`${key}: search after 1 appended msg`, appended.value.ms);
@@ -150,11 +80,11 @@ async function runVariant(variant: Variant, data: BenchData): Promise<Figures> {
         call(host, driver, "history_search", { query: "separability matrix nested compound", scope: "project" }),
       );
       figures.set(`${key}: first search`, first.value.ms);
-      figures.set(`${key}: first search unsearched`, Number(/"unsearched_sessions":(\d+)/.exec(first.value.output)?.[1] ?? 0));
+      figures.set(`${key}: first search unsearched`, unsearchedOf(first.value.output));
       figures.set(`${key}: stall, first search`, first.stallMs);
       const early = await call(host, driver, "history_search", { query: "astropy coordinates frame", scope: "project" });
       figures.set(`${key}: second search at once`, early.ms);
-      figures.set(`${key}: second search at once unsearched`, Number(/"unsearched_sessions":(\d+)/.exec(early.output)?.[1] ?? 0));
+      figures.set(`${key}: second search at once unsearched`, unsearchedOf(early.output));
       // The searched sessions' indexes build in the background (one session at a time).
       const settle = await withStallProbe(host, probePath, () => sleep(BUILD_WAIT_MS));
       figures.set(`${key}: stall, background builds (${BUILD_WAIT_MS / 1000} s)`, settle.stallMs);
@@ -201,10 +131,19 @@ console.log(
   `bench:host — OpenCode ${hostVersion}, Bun ${(process.versions as Record<string, string>).bun}, ${ROUNDS} round(s); times in ms from the host's tool-part stamps, stalls = longest GET /session/:id answer`,
 );
 const data = await benchData((line) => console.log(line));
+const heavy = ONLY === undefined || ONLY === "heavy" ? await heavyData(data, (line) => console.log(line)) : undefined;
 const rounds: Array<{ plugin: Figures; noop: Figures }> = [];
 for (let round = 1; round <= ROUNDS; round++) {
-  const plugin = await runVariant("plugin", data);
-  const noop = await runVariant("no-op", data);
+  const plugin: Figures = new Map();
+  const noop: Figures = new Map();
+  if (ONLY !== "heavy") {
+    for (const [name, value] of await runVariant("plugin", data)) plugin.set(name, value);
+    for (const [name, value] of await runVariant("no-op", data)) noop.set(name, value);
+  }
+  if (heavy) {
+    for (const [name, value] of await runHeavy("plugin", heavy, NOOP)) plugin.set(name, value);
+    for (const [name, value] of await runHeavy("no-op", heavy, NOOP)) noop.set(name, value);
+  }
   rounds.push({ plugin, noop });
   printTable(`round ${round}`, plugin, noop);
 }

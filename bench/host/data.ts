@@ -43,13 +43,13 @@ export interface BenchData {
 const GENERATED = [4000, 20000];
 const GENERATOR_VERSION = 2;
 
-interface SqliteDb {
+export interface SqliteDb {
   query(sql: string): { all(...p: unknown[]): unknown[]; get(...p: unknown[]): unknown; run(...p: unknown[]): unknown };
   transaction<T>(fn: () => T): () => T;
   close(): void;
 }
 
-async function openDb(path: string): Promise<SqliteDb> {
+export async function openDb(path: string): Promise<SqliteDb> {
   const specifier = "bun:sqlite";
   const module = (await import(/* @vite-ignore */ specifier)) as { Database: new (path: string) => SqliteDb };
   return new module.Database(path);

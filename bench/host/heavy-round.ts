@@ -1,0 +1,90 @@
+// The heavy-user round (issue 24): 3,000 real sessions in 30 projects, one of them the host's own
+// (100 sessions). Every-project searches before anything is built, while the plugin builds what it
+// builds in the background, and after; `history_sessions` over every project; project scope; the
+// host's memory. The build is done when a global search answers with nothing unsearched.
+//   BENCH_HEAVY_WAIT_MS   longest wait for that (default 900000)
+
+import { startHost } from "../../e2e/harness/host.ts";
+
+import type { HeavyData } from "./heavy-data.ts";
+import { call, type Figures, type Variant, median, rssMb, seedStore, sleep, unsearchedOf, withStallProbe } from "./measure.ts";
+import { BENCH_PROJECT_ID } from "./data.ts";
+
+const WAIT_MS = Number(process.env.BENCH_HEAVY_WAIT_MS ?? "900000");
+const POLL_MS = 10_000;
+const GLOBAL_QUERIES = ["separability matrix nested compound", "timezone aware datetime", "pytest fixture teardown", "migration squash operations"];
+
+export async function runHeavy(variant: Variant, heavy: HeavyData, noopPlugin: string): Promise<Figures> {
+  const figures: Figures = new Map();
+  let seeded: Promise<void> = Promise.resolve();
+  const host = await startHost({
+    plugin: variant === "plugin" ? undefined : noopPlugin,
+    config: { permission: { "*": "allow", doom_loop: "allow", external_directory: "allow", engram_other_projects: "allow" } },
+    prepare: (dirs) => {
+      seeded = seedStore(heavy.xdgData, dirs, "project_id = ?", BENCH_PROJECT_ID);
+    },
+  });
+  await seeded;
+  try {
+    const driver = (await host.createSession({ title: "bench driver" })).id;
+    const probe = `/session/${driver}`;
+    const search = (query: string, scope: string) => call(host, driver, "history_search", { query, scope });
+    await call(host, driver, "history_sessions", { limit: 1 });
+    const key = `heavy (${heavy.sessions} sessions in ${heavy.projects} projects, ${heavy.textMb.toFixed(0)} MB)`;
+
+    const started = performance.now();
+    const first = await withStallProbe(host, probe, () => search(GLOBAL_QUERIES[0]!, "global"));
+    figures.set(`${key}: first global search`, first.value.ms);
+    figures.set(`${key}: first global search unsearched`, unsearchedOf(first.value.output));
+    figures.set(`${key}: stall, first global search`, first.stallMs);
+    const again = await search(GLOBAL_QUERIES[1]!, "global");
+    figures.set(`${key}: global search at once`, again.ms);
+    figures.set(`${key}: global search at once unsearched`, unsearchedOf(again.output));
+
+    // Polls until a global search leaves nothing out; the no-op answers at once, so it waits the
+    // same first poll for its stall floor.
+    const build = await withStallProbe(host, probe, async () => {
+      let left = unsearchedOf(again.output);
+      while (variant === "plugin" && left > 0 && performance.now() - started < WAIT_MS) {
+        await sleep(POLL_MS);
+        left = unsearchedOf((await search(GLOBAL_QUERIES[0]!, "global")).output);
+      }
+      if (variant === "no-op") await sleep(POLL_MS);
+      return left;
+    });
+    const buildSeconds = (performance.now() - started) / 1000;
+    figures.set(`${key}: unsearched when the wait ended`, build.value);
+    if (variant === "plugin") {
+      figures.set(`${key}: background build until complete (s)`, buildSeconds);
+      figures.set(`${key}: build rate (MB of text/s)`, build.value === 0 ? heavy.textMb / buildSeconds : Number.NaN);
+    }
+    figures.set(`${key}: stall, background build`, build.stallMs);
+
+    const after = await withStallProbe(host, probe, async () => {
+      const times: number[] = [];
+      const unsearched: number[] = [];
+      for (const query of GLOBAL_QUERIES.slice(1)) {
+        const answer = await search(query, "global");
+        times.push(answer.ms);
+        unsearched.push(unsearchedOf(answer.output));
+      }
+      return { times, unsearched };
+    });
+    figures.set(`${key}: global search after the build (median of 3)`, median(after.value.times));
+    figures.set(`${key}: global search after the build, most unsearched`, Math.max(...after.value.unsearched));
+    figures.set(`${key}: stall, global searches after the build`, after.stallMs);
+    const sessions: number[] = [];
+    for (const query of ["astropy units", "django queryset"])
+      sessions.push((await call(host, driver, "history_sessions", { query, scope: "global", limit: 10 })).ms);
+    figures.set(`${key}: history_sessions(query, global) (median of 2)`, median(sessions));
+    const own = await search("astropy coordinates frame", "project");
+    figures.set(`${key}: project search (${heavy.ownProject} sessions), first`, own.ms);
+    figures.set(`${key}: project search, next`, (await search("pytest fixture teardown", "project")).ms);
+    const memory = rssMb(host.pid);
+    figures.set(`${key}: host RSS at the end (MB)`, memory.rss);
+    figures.set(`${key}: host peak RSS (MB)`, memory.peak);
+  } finally {
+    await host.stop();
+  }
+  return figures;
+}

@@ -1,0 +1,85 @@
+// What both bench rounds measure with: a tool call through the scripted model, the host's stall
+// probe, its memory, and a host's data folder seeded from a cached store.
+
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Host } from "../../e2e/harness/host.ts";
+import { findToolPart } from "../../e2e/harness/tool-call.ts";
+import type { HostToolPart } from "../../e2e/harness/types.ts";
+import { openDb, pinProjectId } from "./data.ts";
+
+/** The plugin under test, or the no-op plugin with the same tool names. */
+export type Variant = "plugin" | "no-op";
+
+/** Figure name → milliseconds (or MB for memory). */
+export type Figures = Map<string, number>;
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+
+/** Polls a cheap host route while `work` runs; the longest answer is the loop's longest stall. */
+export async function withStallProbe<T>(host: Host, path: string, work: () => Promise<T>): Promise<{ value: T; stallMs: number }> {
+  let running = true;
+  let worst = 0;
+  const probe = (async () => {
+    while (running) {
+      const start = performance.now();
+      await host.request("GET", path).catch(() => undefined);
+      worst = Math.max(worst, performance.now() - start);
+      await sleep(10);
+    }
+  })();
+  try {
+    const value = await work();
+    return { value, stallMs: worst };
+  } finally {
+    running = false;
+    await probe;
+  }
+}
+
+function toolTime(part: HostToolPart): number {
+  const time = part.state.time as { start?: number; end?: number } | undefined;
+  return time?.start !== undefined && time.end !== undefined ? time.end - time.start : NaN;
+}
+
+let callCount = 0;
+/** The mock model calls `name(args)` in the driver session; the tool's time is the host's own stamp. */
+export async function call(host: Host, driver: string, name: string, args: Record<string, unknown>): Promise<{ ms: number; output: string }> {
+  const callId = `call_bench_${++callCount}`;
+  host.mock.push({ toolCalls: [{ id: callId, name, args }] }, { text: "ok" });
+  await host.prompt(driver, `call ${name}`);
+  const part = findToolPart(await host.messages(driver), callId);
+  if (!part) throw new Error(`no tool part for ${callId}`);
+  if (part.state.status !== "completed") console.log(`  (${name} ended ${part.state.status}: ${String(part.state.error).slice(0, 200)})`);
+  return { ms: toolTime(part), output: String(part.state.output ?? "") };
+}
+
+export function rssMb(pid: number | undefined): { rss: number; peak: number } {
+  if (pid === undefined || !existsSync(`/proc/${pid}/status`)) return { rss: NaN, peak: NaN };
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
+  return { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
+}
+
+/**
+ * Copies a cached store into a host's data folder and moves the sessions `where` picks into the
+ * host's project folder: session lists are per directory.
+ */
+export async function seedStore(fromXdgData: string, dirs: { directory: string; xdgData: string }, where: string, ...params: string[]): Promise<void> {
+  const from = join(fromXdgData, "opencode");
+  const to = join(dirs.xdgData, "opencode");
+  mkdirSync(to, { recursive: true });
+  for (const name of ["opencode.db", "opencode.db-wal", "opencode.db-shm"]) if (existsSync(join(from, name))) copyFileSync(join(from, name), join(to, name));
+  pinProjectId(dirs.directory);
+  const db = await openDb(join(to, "opencode.db"));
+  db.query(`UPDATE session SET directory = ? WHERE ${where}`).run(dirs.directory, ...params);
+  db.close();
+}
+
+/** The `unsearched_sessions` count of a search answer (0 when complete). */
+export const unsearchedOf = (output: string) => Number(/"unsearched_sessions":(\d+)/.exec(output)?.[1] ?? 0);
