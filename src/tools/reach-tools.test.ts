@@ -8,7 +8,7 @@ import type { SessionInfo } from "../history/types.ts";
 import { MemorySource } from "../host/testing/memory-source.ts";
 import { createSearchService } from "../search/service.ts";
 import { createBrowseTurnsTool } from "./browse-turns.ts";
-import { ViewCache } from "../search/view-cache.ts";
+import { ViewCache } from "../history/view-cache.ts";
 import type { ToolDeps } from "./deps.ts";
 import { createHistorySearchTool } from "./search.ts";
 import { createHistorySessionsTool } from "./sessions.ts";

@@ -6,7 +6,7 @@
 // first k are then exact without boosting the rest.
 
 import { BinaryHeap } from "../../util/binary-heap.ts";
-import { maybeYield } from "../scheduler.ts";
+import { maybeYield } from "../../util/scheduler.ts";
 import type { ScoredDoc } from "../scored.ts";
 import type { ParsedQuery } from "../text/query.ts";
 import { boostGroup, compareResults, insertBest, maxBoost, messageResult, type Group, type MessageResult, type HitOptions } from "./rank.ts";

@@ -6,7 +6,7 @@ import { defaultConfig, type EngramConfig } from "../../../config/schema.ts";
 import { textMessage, toolPart } from "../../../history/testing/messages.ts";
 import { toolVisibility } from "../../../history/tool-visibility.ts";
 import { createSearchService } from "../../../search/service.ts";
-import { ViewCache } from "../../../search/view-cache.ts";
+import { ViewCache } from "../../../history/view-cache.ts";
 import type { ToolDeps } from "../../../tools/deps.ts";
 import { createHistoryTools } from "../../../tools/history-tools.ts";
 import { MemorySource } from "../../testing/memory-source.ts";
