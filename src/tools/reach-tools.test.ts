@@ -6,7 +6,7 @@ import { textMessage } from "../history/testing/messages.ts";
 import { toolVisibility } from "../history/tool-visibility.ts";
 import type { SessionInfo } from "../history/types.ts";
 import { MemorySource } from "../host/testing/memory-source.ts";
-import { createSearchService } from "../search/service.ts";
+import { createSearchService } from "../search/api.ts";
 import { createBrowseTurnsTool } from "./browse-turns.ts";
 import { ViewCache } from "../history/view-cache.ts";
 import type { ToolDeps } from "./deps.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../config/schema.ts";
 import { toolVisibility } from "../history/tool-visibility.ts";
-import { createSearchService } from "../search/service.ts";
+import { createSearchService } from "../search/api.ts";
 import { textMessage, toolPart } from "../history/testing/messages.ts";
 import { MemorySource } from "../host/testing/memory-source.ts";
 import { ViewCache } from "../history/view-cache.ts";

@@ -5,7 +5,7 @@ import type { ToolDefinition } from "@opencode-ai/plugin";
 import { defaultConfig, type EngramConfig } from "../../../config/schema.ts";
 import { textMessage, toolPart } from "../../../history/testing/messages.ts";
 import { toolVisibility } from "../../../history/tool-visibility.ts";
-import { createSearchService } from "../../../search/service.ts";
+import { createSearchService } from "../../../search/api.ts";
 import { ViewCache } from "../../../history/view-cache.ts";
 import type { ToolDeps } from "../../../tools/deps.ts";
 import { createHistoryTools } from "../../../tools/history-tools.ts";
