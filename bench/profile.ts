@@ -6,7 +6,8 @@
 import { toolVisibility } from "../src/history/tool-visibility.ts";
 import { buildView } from "../src/history/view.ts";
 import { HIT_TYPES, messageDocs } from "../src/search/text/documents.ts";
-import { fold, utf8Bytes } from "../src/search/text/normalize.ts";
+import { byteLength } from "../src/history/compact.ts";
+import { fold } from "../src/search/text/normalize.ts";
 import { SessionIndex } from "../src/search/index/session-index.ts";
 import { MESSAGE_SCORE_PARTS, messageScore, partScore, rankPool } from "../src/search/rank/rank.ts";
 import { tokenize } from "../src/search/text/tokenize.ts";
@@ -30,7 +31,7 @@ function time<T>(label: string, work: () => T, mb: number): T {
 const generated = generateSession({ messages: messagesWanted, seed: 3, hugeOutputs: Math.max(1, Math.round(messagesWanted / 2000)), sessionId: "ses_p" });
 const json = JSON.stringify(generated);
 let bytes = 0;
-for (const m of generated) for (const d of messageDocs(m, visibility)) bytes += utf8Bytes(d.text);
+for (const m of generated) for (const d of messageDocs(m, visibility)) bytes += byteLength(d.text);
 const mb = bytes / 1e6;
 console.log(`[${runtime}] ${messagesWanted} messages, ${mb.toFixed(2)} MB text, JSON ${(json.length / 1e6).toFixed(1)} MB`);
 const messages = time("JSON.parse (host read stand-in)", () => JSON.parse(json) as typeof generated, mb);

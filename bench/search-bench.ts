@@ -8,7 +8,7 @@ import type { HistoryMessage, SessionInfo } from "../src/history/types.ts";
 import { toolVisibility } from "../src/history/tool-visibility.ts";
 import type { HistorySource } from "../src/host/source.ts";
 import { messageDocs } from "../src/search/text/documents.ts";
-import { utf8Bytes } from "../src/search/text/normalize.ts";
+import { byteLength } from "../src/history/compact.ts";
 import { createSearchService, type SearchRequest, type SearchService } from "../src/search/service.ts";
 import { extraMessage, generateSession } from "./generate.ts";
 import { heapMb } from "./heap.ts";
@@ -124,7 +124,7 @@ async function sessionBench(messages: number, seed: number): Promise<void> {
   for (const m of generated) {
     for (const d of messageDocs(m, visibility)) {
       chars += d.text.length;
-      bytes += utf8Bytes(d.text);
+      bytes += byteLength(d.text);
       texts.push(d.text);
     }
   }
@@ -190,7 +190,7 @@ async function projectBench(sessions: number, targetMb: number): Promise<void> {
   for (let s = 0; s < sessions; s++) {
     const id = `ses_p${String(s).padStart(4, "0")}`;
     const messages = generateSession({ messages: perSession, seed: 1000 + s, hugeOutputs: s % 20 === 0 ? 1 : 0, sessionId: id });
-    for (const m of messages) for (const d of messageDocs(m, visibility)) bytes += utf8Bytes(d.text);
+    for (const m of messages) for (const d of messageDocs(m, visibility)) bytes += byteLength(d.text);
     source.add({ id, title: `session ${s}`, created: s, updated: s }, messages);
   }
   const svc = service(source);

@@ -10,9 +10,9 @@ import { toolVisibility, type ToolVisibility } from "./history/tool-visibility.t
 import { CachedHistorySource } from "./host/cached-source.ts";
 import type { Log } from "./host/log.ts";
 import type { HistoryReader, HostDecode, RawMessage } from "./host/reader.ts";
-import { pauseIfDue } from "./search/scheduler.ts";
-import { createSearchService, type SearchService } from "./search/service.ts";
-import { ViewCache } from "./search/view-cache.ts";
+import { pauseIfDue } from "./util/scheduler.ts";
+import { createSearchService, type SearchService } from "./search/api.ts";
+import { ViewCache } from "./history/view-cache.ts";
 import type { ToolDeps } from "./tools/deps.ts";
 import { createHistoryTools } from "./tools/history-tools.ts";
 

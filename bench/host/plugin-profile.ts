@@ -12,7 +12,7 @@ import { CachedHistorySource } from "../../src/host/cached-source.ts";
 import { withFastPath } from "../../src/host/fast-path-reader.ts";
 import type { HistoryReader } from "../../src/host/reader.ts";
 import { openSqliteReader } from "../../src/host/sqlite-reader.ts";
-import { pauseIfDue } from "../../src/search/scheduler.ts";
+import { pauseIfDue } from "../../src/util/scheduler.ts";
 import { createSearchService, type SearchRequest } from "../../src/search/service.ts";
 import { benchData } from "./data.ts";
 

@@ -10,7 +10,7 @@ import { resolveConfig } from "../config/validate.ts";
 import { CachedHistorySource } from "../host/cached-source.ts";
 import { isStoreProblem, openStore, storeReader, storeSessions, type Store } from "../host/store.ts";
 import { GENERATION_NAMES } from "../host/store-generation.ts";
-import { createSearchService } from "../search/service.ts";
+import { createSearchService } from "../search/api.ts";
 import { toolVisibility } from "../history/tool-visibility.ts";
 import { UsageError, type Parsed } from "./argv.ts";
 import { EXIT, type CommandContext } from "./command.ts";

@@ -10,7 +10,7 @@ import type { HistoryMessage, SessionInfo } from "../history/types.ts";
 import { CachedHistorySource } from "../host/cached-source.ts";
 import { dataDir } from "../host/sqlite-reader.ts";
 import { isStoreProblem, openStore, storeReader, type Store, type StoreProblem } from "../host/store.ts";
-import { createSearchService, type SearchService } from "../search/service.ts";
+import { createSearchService, type SearchService } from "../search/api.ts";
 import { insideProject } from "../tools/reach.ts";
 
 /** A person waits longer than a model's tool call: project and global searches finish. */

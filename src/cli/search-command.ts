@@ -1,8 +1,6 @@
 // `opencode-engram search <query>`: the plugin's history_search over the store, for people.
 
-import type { HitType } from "../search/text/documents.ts";
-import { formatSearchAnswer } from "../search/format.ts";
-import type { SearchRequest, SearchScope } from "../search/service.ts";
+import { formatSearchAnswer, type HitType, type SearchRequest, type SearchScope } from "../search/api.ts";
 import { choiceFlag, intFlag, UsageError, type Parsed } from "./argv.ts";
 import { EXIT, type CommandContext } from "./command.ts";
 import { shortTime } from "./render.ts";

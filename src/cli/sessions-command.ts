@@ -1,7 +1,6 @@
 // `opencode-engram sessions`: the project's sessions, newest first, or ranked by --query.
 
-import { formatSessionsAnswer } from "../search/format.ts";
-import type { SessionsRequest } from "../search/service.ts";
+import { formatSessionsAnswer, type SessionsRequest } from "../search/api.ts";
 import { intFlag, UsageError, type Parsed } from "./argv.ts";
 import { EXIT, type CommandContext } from "./command.ts";
 import { shortTime } from "./render.ts";

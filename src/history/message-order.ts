@@ -11,8 +11,6 @@ export function inSessionOrder(a: HistoryMessage, b: HistoryMessage): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
-const messageId = (message: HistoryMessage): string => message.id;
-
 /** True when the list's order is its id order, so an id is found by binary search. */
 function idsGiveOrder(list: readonly HistoryMessage[]): boolean {
   return list.length === 0 || list[0]!.position === undefined;
@@ -25,7 +23,7 @@ function idsGiveOrder(list: readonly HistoryMessage[]): boolean {
  */
 export function messageIndex(list: readonly HistoryMessage[], id: string): number | undefined {
   if (idsGiveOrder(list)) {
-    const at = lowerBound(list, messageId, id);
+    const at = lowerBound(list.length, (i) => list[i]!.id < id);
     return list[at]?.id === id ? at : undefined;
   }
   // Positioned lists may not be in id order; lookups are a few per tool call, and recent messages are asked for most.
@@ -35,12 +33,5 @@ export function messageIndex(list: readonly HistoryMessage[], id: string): numbe
 
 /** First index in `list` (session order) whose message does not come before `message`. */
 export function insertionIndex(list: readonly HistoryMessage[], message: HistoryMessage): number {
-  let low = 0;
-  let high = list.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (inSessionOrder(list[mid]!, message) < 0) low = mid + 1;
-    else high = mid;
-  }
-  return low;
+  return lowerBound(list.length, (i) => inSessionOrder(list[i]!, message) < 0);
 }

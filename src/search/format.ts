@@ -1,7 +1,7 @@
 // Answer objects for the model: snake_case keys, empty fields omitted, and small enough that
 // their JSON stays well under the host's 51,200-byte cut.
 
-import { isoTime } from "../history/compact.ts";
+import { byteLength, isoTime } from "../history/compact.ts";
 import type { SearchAnswer, SessionsAnswer } from "./service.ts";
 import type { SessionResult } from "./project-search.ts";
 
@@ -26,15 +26,11 @@ function messageJson(result: SessionResult, withSession: boolean): Record<string
   return out;
 }
 
-function byteLength(value: unknown): number {
-  return Buffer.byteLength(JSON.stringify(value), "utf8");
-}
-
 /** Drops trailing entries until the answer's JSON fits MAX_OUTPUT_BYTES (at least one stays). */
 function bounded(key: string, items: Record<string, unknown>[], tail: Record<string, unknown>, omittedKey: string): Record<string, unknown> {
   let kept = items;
   let out: Record<string, unknown> = { [key]: kept, ...tail };
-  while (byteLength(out) > MAX_OUTPUT_BYTES && kept.length > 1) {
+  while (byteLength(JSON.stringify(out)) > MAX_OUTPUT_BYTES && kept.length > 1) {
     kept = kept.slice(0, Math.max(1, Math.floor(kept.length * 0.8)));
     out = { [key]: kept, ...tail, [omittedKey]: items.length - kept.length };
   }

@@ -10,7 +10,7 @@ import type { SessionInfo } from "../history/types.ts";
 import { addStats, emptyStats, type CollectionStats } from "./rank/bm25.ts";
 import { type Candidates, topAcross } from "./rank/candidates.ts";
 import type { MessageResult } from "./rank/rank.ts";
-import { maybeYield, now } from "./scheduler.ts";
+import { maybeYield, now } from "../util/scheduler.ts";
 import type { CollectedSession, Query } from "./session-search.ts";
 import { bestNearest, correctQuery, unmatchedWords, type NearestTerm } from "./text/typos.ts";
 

@@ -19,10 +19,10 @@ import { searchProject, type SessionResult } from "./project-search.ts";
 import { rankSessions } from "./rank/rank-sessions.ts";
 import { MESSAGE_SCORE_PARTS, messageScore, partScore, rankPool } from "./rank/rank.ts";
 import type { SearchFilters } from "./scored.ts";
-import { asSearch, maybeYield, now } from "./scheduler.ts";
+import { asSearch, maybeYield, now } from "../util/scheduler.ts";
 import { collectSession, nearestTerms, sessionCandidates, type Query } from "./session-search.ts";
 import { parseQuery } from "./text/query.ts";
-import { ViewCache } from "./view-cache.ts";
+import { ViewCache } from "../history/view-cache.ts";
 
 export const MAX_QUERY_CHARS = 500;
 /** Time budget of a one-session search (cold scan or regex) before it answers partial. */

@@ -2,13 +2,13 @@ import { describe, expect, it, vi } from "vitest";
 import { textMessage } from "../history/testing/messages.ts";
 import { toolVisibility } from "../history/tool-visibility.ts";
 import { buildView } from "../history/view.ts";
-import * as scheduler from "./scheduler.ts";
+import * as scheduler from "../util/scheduler.ts";
 import { collectSession, type Query } from "./session-search.ts";
 import { parseQuery } from "./text/query.ts";
 
 // Counts the turns collectSession asks for (the scan's own slices call the real one inside scheduler.ts).
-vi.mock("./scheduler.ts", async (original) => {
-  const real = await original<typeof import("./scheduler.ts")>();
+vi.mock("../util/scheduler.ts", async (original) => {
+  const real = await original<typeof import("../util/scheduler.ts")>();
   return { ...real, yieldToLoop: vi.fn(real.yieldToLoop) };
 });
 

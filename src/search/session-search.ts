@@ -13,7 +13,7 @@ import { rescore } from "./rank/rescore.ts";
 import { nearestTermsByScan } from "./scan/nearest-terms.ts";
 import { rescanCounts, sameScan } from "./scan/rescan.ts";
 import { countSession, scoreScan, type ScanCounts } from "./scan/scan.ts";
-import { maybeYield, yieldToLoop } from "./scheduler.ts";
+import { maybeYield, yieldToLoop } from "../util/scheduler.ts";
 import type { DocFilter, ScoredDoc, SearchFilters } from "./scored.ts";
 import { keywordMarks, patternMarks } from "./text/snippets.ts";
 import type { ParsedQuery } from "./text/query.ts";

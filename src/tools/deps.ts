@@ -3,7 +3,7 @@
 import type { EngramConfig } from "../config/schema.ts";
 import type { ToolVisibility } from "../history/tool-visibility.ts";
 import type { HistorySource } from "../host/source.ts";
-import type { ViewCache } from "../search/view-cache.ts";
+import type { ViewCache } from "../history/view-cache.ts";
 
 export interface ToolDeps {
   /** Current config (reloaded when its files change). */

@@ -2,7 +2,7 @@
 // through ctx.tool.transform).
 
 import type { ToolDefinition } from "@opencode-ai/plugin";
-import type { SearchService } from "../search/service.ts";
+import type { SearchService } from "../search/api.ts";
 import { createBrowseMessagesTool } from "./browse-messages.ts";
 import { createBrowseTurnsTool } from "./browse-turns.ts";
 import type { ToolDeps } from "./deps.ts";

@@ -1,9 +1,7 @@
 import { tool, type ToolDefinition } from "@opencode-ai/plugin";
 import type { EngramConfig } from "../config/schema.ts";
 import { ArgumentError } from "../history/errors.ts";
-import { HIT_TYPES } from "../search/text/documents.ts";
-import { formatSearchAnswer } from "../search/format.ts";
-import { MAX_QUERY_CHARS, type SearchRequest, type SearchService } from "../search/service.ts";
+import { formatSearchAnswer, HIT_TYPES, MAX_QUERY_CHARS, type SearchRequest, type SearchService } from "../search/api.ts";
 import type { ToolDeps } from "./deps.ts";
 import { choice, flag, integer, isoDate, sessionParam, text, wordList } from "./params.ts";
 import { askForEveryProject } from "./reach.ts";

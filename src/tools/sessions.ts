@@ -1,6 +1,5 @@
 import { tool, type ToolDefinition } from "@opencode-ai/plugin";
-import { formatSessionsAnswer } from "../search/format.ts";
-import { MAX_QUERY_CHARS, type SearchService, type SessionsRequest } from "../search/service.ts";
+import { formatSessionsAnswer, MAX_QUERY_CHARS, type SearchService, type SessionsRequest } from "../search/api.ts";
 import type { ToolDeps } from "./deps.ts";
 import { choice, flag, integer, text } from "./params.ts";
 import { askForEveryProject } from "./reach.ts";

@@ -5,7 +5,7 @@
 
 import type { HistoryMessage } from "../../history/types.ts";
 import { messageTextSize } from "../text/documents.ts";
-import { maybeYield, now, sliceSpent, startPump, yieldToLoop } from "../scheduler.ts";
+import { maybeYield, now, sliceSpent, startPump, yieldToLoop } from "../../util/scheduler.ts";
 import { SessionIndex, type IndexSetup, type MessageDiff } from "./session-index.ts";
 
 /** Rebuild from scratch when more than this share of the indexed documents is dead. */

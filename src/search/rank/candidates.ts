@@ -6,10 +6,11 @@
 // first k are then exact without boosting the rest.
 
 import { BinaryHeap } from "../../util/binary-heap.ts";
-import { maybeYield } from "../scheduler.ts";
+import { maybeYield } from "../../util/scheduler.ts";
 import type { ScoredDoc } from "../scored.ts";
 import type { ParsedQuery } from "../text/query.ts";
-import { boostGroup, compareResults, insertBest, maxBoost, messageResult, type Group, type MessageResult, type HitOptions } from "./rank.ts";
+import { insertBest } from "../../util/best.ts";
+import { boostGroup, compareResults, maxBoost, messageResult, type Group, type MessageResult, type HitOptions } from "./rank.ts";
 
 /**
  * Scores this close are ties to compareResults (1e-9): a bound must clear the k-th score by more

@@ -4,9 +4,10 @@
 import type { SessionInfo } from "../../history/types.ts";
 import { BinaryHeap } from "../../util/binary-heap.ts";
 import { fold } from "../text/normalize.ts";
-import { maybeYield } from "../scheduler.ts";
+import { maybeYield } from "../../util/scheduler.ts";
 import { type Candidates, beatenBy, topAcross } from "./candidates.ts";
-import { insertBest, type Group } from "./rank.ts";
+import { insertBest } from "../../util/best.ts";
+import type { Group } from "./rank.ts";
 import { countTerm, FUNCTION_WORD_GROUP, type ParsedQuery } from "../text/query.ts";
 
 export interface RankedSession {

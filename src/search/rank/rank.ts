@@ -8,6 +8,7 @@
 import { isCompactionSummary } from "../../history/summaries.ts";
 import type { HistoryMessage } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
+import { selectBest } from "../../util/best.ts";
 import { partTextPieces, sliceOfPieces, type HitType } from "../text/documents.ts";
 import type { ScoredDoc } from "../scored.ts";
 import { snippets, type Mark } from "../text/snippets.ts";
@@ -183,31 +184,6 @@ export function compareResults(a: { score: number; message: HistoryMessage }, b:
   const bt = b.message.created ?? 0;
   if (at !== bt) return bt - at;
   return a.message.id < b.message.id ? 1 : a.message.id > b.message.id ? -1 : 0;
-}
-
-/** The `k` first items under `compare`, in order (a bounded insertion, no full sort). */
-export function selectBest<T>(items: readonly T[], k: number, compare: (a: T, b: T) => number): T[] {
-  if (items.length <= k) return [...items].sort(compare);
-  const best: T[] = [];
-  for (const item of items) insertBest(best, item, k, compare);
-  return best;
-}
-
-/** Inserts `item` into `best` (the first items under `compare`, in order), keeping at most `k`. */
-export function insertBest<T>(best: T[], item: T, k: number, compare: (a: T, b: T) => number): void {
-  if (best.length >= k && compare(item, best[k - 1]!) >= 0) return;
-  let lo = 0;
-  let hi = best.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (compare(item, best[mid]!) < 0) hi = mid;
-    else lo = mid + 1;
-  }
-  // Shifted by hand: splice returns a new (empty) array on every call.
-  best.push(item);
-  for (let i = best.length - 1; i > lo; i--) best[i] = best[i - 1]!;
-  best[lo] = item;
-  if (best.length > k) best.pop();
 }
 
 /** Chunk text, cut from the part's text pieces (read once per part per ranking; never joined whole). */

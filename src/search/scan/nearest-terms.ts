@@ -5,7 +5,7 @@
 
 import type { HistoryMessage } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
-import { maybeYield, now, sliceSpent } from "../scheduler.ts";
+import { maybeYield, now, sliceSpent } from "../../util/scheduler.ts";
 import { docText, partChunks, partPieces } from "../text/documents.ts";
 import { fold, isAscii } from "../text/normalize.ts";
 import { MAX_TOKEN, MIN_TOKEN, TokenSpans, humpAt, isWordChar, runEnd, tokenSpans } from "../text/tokenize.ts";

@@ -10,7 +10,7 @@ import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import { messageDocs } from "../text/documents.ts";
 import { fold } from "../text/normalize.ts";
 import type { RegexRunner, Span } from "./regex-runner.ts";
-import { maybeYield, now, sliceSpent } from "../scheduler.ts";
+import { maybeYield, now, sliceSpent } from "../../util/scheduler.ts";
 import type { DocFilter, ScoredDoc } from "../scored.ts";
 import type { ScanOptions } from "./scan.ts";
 

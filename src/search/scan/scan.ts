@@ -18,7 +18,7 @@ import {
   type PartPieces,
 } from "../text/documents.ts";
 import { fold, isAscii } from "../text/normalize.ts";
-import { maybeYield, now, sliceSpent } from "../scheduler.ts";
+import { maybeYield, now, sliceSpent } from "../../util/scheduler.ts";
 import type { DocFilter, ScoredDoc } from "../scored.ts";
 import { countTerm, escapeRegExp, type ParsedQuery, termAt } from "../text/query.ts";
 

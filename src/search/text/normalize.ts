@@ -114,19 +114,3 @@ export function charClass(code: number): number {
   classTable[code] = cls + 1;
   return cls;
 }
-
-/** UTF-8 size of a string (the unit of "MB of text" in budgets and the bench). */
-export function utf8Bytes(text: string): number {
-  if (!NON_ASCII.test(text)) return text.length;
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
-}

@@ -55,8 +55,6 @@ export function renderWindow(text: string, start: number, end: number): string {
   return `${start > 0 ? "…" : ""}${body}${end < text.length ? "…" : ""}`;
 }
 
-const markStart = (mark: Mark): number => mark.start;
-
 /**
  * Up to `max` windows of at most `chars` code units, best-covering first chosen, in text order.
  * A window is placed around each mark and scored by the marks it covers (more for each distinct
@@ -82,7 +80,7 @@ export function snippets(text: string, marks: Mark[], chars: number, max: number
     const end = Math.min(text.length, Math.max(0, mark.start - lead) + chars);
     const start = Math.max(0, end - chars);
     let score = 0;
-    for (let o = lowerBound(marks, markStart, start); o < count; o++) {
+    for (let o = lowerBound(marks.length, (i) => marks[i]!.start < start); o < count; o++) {
       const other = marks[o]!;
       if (other.start >= end) break;
       if (other.end > end) continue;

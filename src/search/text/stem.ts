@@ -1,12 +1,13 @@
 // Light English stemming for natural-language query words: a word also matches the other forms
 // of its stem (`prints` finds `print` and `printed`), at a lower weight than the form typed.
-// Only the query is stemmed: the forms are generated from the word's Porter stem and kept when
-// they stem back to it, so the index and the cold scan look them up as ordinary terms and the
-// index stores nothing extra. Identifiers, paths, numbers and code are never stemmed (see
-// isNaturalWord).
+// Only the query is stemmed: the forms are generated from the word's Porter stem (@orama/stemmers'
+// English stemmer) and kept when they stem back to it, so the index and the cold scan look them up
+// as ordinary terms and the index stores nothing extra. stemVariants memoises per word: about 8
+// stemmer calls each, and the stemmer builds its patterns on every call. Identifiers, paths,
+// numbers and code are never stemmed (see isNaturalWord).
 
+import { stemmer } from "@orama/stemmers/english";
 import { BoundedMap } from "../../util/bounded-map.ts";
-import { porterStem } from "./porter.ts";
 
 /** Weight of another form of the word against the form typed (1); 0.2–0.5 swept (see bm25.ts's K1). */
 export const VARIANT_WEIGHT = 0.3;
@@ -44,14 +45,14 @@ function ifyFamily(word: string, stem: string): string[] {
   const root = verbRoot ?? nounRoot;
   if (root === undefined || root.length < 3) return [];
   const [forms, familyStem] = verbRoot !== undefined ? [["ification", "ifications"], `${root}if`] : [["ify", "ified", "ifies", "ifying"], `${root}ifi`];
-  return forms.map((ending) => root + ending).filter((form) => form !== word && porterStem(form) === familyStem);
+  return forms.map((ending) => root + ending).filter((form) => form !== word && stemmer(form) === familyStem);
 }
 
 /** Other forms of a lower-case word that share its stem (the word itself excluded). */
 export function stemVariants(word: string): string[] {
   const cached = cache.get(word);
   if (cached) return cached;
-  const stem = porterStem(word);
+  const stem = stemmer(word);
   const bases = [stem];
   // Porter turns a final y into i (query → queri) and drops a final e (parse → pars, line → line).
   if (stem.endsWith("i")) bases.push(`${stem.slice(0, -1)}y`);
@@ -63,14 +64,14 @@ export function stemVariants(word: string): string[] {
   // `--recursive`; manually → manual): Porter reaches it by rewriting the ending, not by a suffix
   // added to the stem. The stem check keeps out nouns in -ly (apply → app, family → fami).
   const adjective = word.endsWith("ly") ? word.slice(0, -2) : "";
-  if (adjective.length >= 4 && porterStem(adjective) === stem) variants.push(adjective);
+  if (adjective.length >= 4 && stemmer(adjective) === stem) variants.push(adjective);
   for (const form of ifyFamily(word, stem)) if (!variants.includes(form)) variants.push(form);
   for (const suffix of SUFFIXES) {
     for (const base of bases) {
       if (!fits(base, suffix)) continue;
       const form = base + suffix;
       if (form === word || form.length < 3 || variants.includes(form)) continue;
-      if (porterStem(form) === stem) variants.push(form);
+      if (stemmer(form) === stem) variants.push(form);
     }
   }
   variants.length = Math.min(variants.length, MAX_VARIANTS);

@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import { TokenSpans, tokenize } from "../../text/tokenize.ts";
 import { addDocument, countPostings, createPostingsStore, forEachPosting, removeDocument, trimSteps, type PostingsStore } from "./postings.ts";
 import { TermTokenizer } from "./tokenizer.ts";
-import { selectBest } from "../../rank/rank.ts";
 import { TermTable } from "./term-table.ts";
 
 /** What the packed store should hold: term → [[doc, tf], …] in insertion order. */
@@ -91,16 +90,5 @@ describe("term table", () => {
       expect(table.text(id)).toBe(word);
     }
     expect(table.find("nope", 0, 4)).toBe(-1);
-  });
-});
-
-describe("selectBest", () => {
-  it("equals a full sort cut to k", () => {
-    fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 50 })), fc.integer({ min: 1, max: 20 }), (items, k) => {
-        const compare = (a: number, b: number) => b - a;
-        expect(selectBest(items, k, compare)).toEqual([...items].sort(compare).slice(0, k));
-      }),
-    );
   });
 });

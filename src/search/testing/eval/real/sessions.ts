@@ -33,7 +33,7 @@ export function loadRealSession(file: string): RealSession {
 }
 
 /** The folder's session files (paths), in file-name order; a missing folder is an error saying where it was looked for. */
-export function realSessionFiles(dir: string = DEV_CORPUS_DIR): string[] {
+function realSessionFiles(dir: string = DEV_CORPUS_DIR): string[] {
   if (!existsSync(dir))
     throw new Error(`the real-session corpus is not at ${dir}: the eval reads ../shared/corpus/dev/ beside the checkout, where CI places it`);
   return readdirSync(dir)

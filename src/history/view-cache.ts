@@ -3,9 +3,9 @@
 // after a new turn, does not re-sort and re-number every message of a 10,000-message session.
 // Lists are compared pointer by pointer, so a list edited in place is noticed.
 
-import type { HistoryMessage } from "../history/types.ts";
-import { inSessionOrder } from "../history/message-order.ts";
-import { buildView, liveContextStart, startsTurn, type SessionView } from "../history/view.ts";
+import type { HistoryMessage } from "./types.ts";
+import { inSessionOrder } from "./message-order.ts";
+import { buildView, liveContextStart, startsTurn, type SessionView } from "./view.ts";
 import { BoundedMap } from "../util/bounded-map.ts";
 
 /** Views kept (each holds a few arrays the size of its session). */

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { assistant, compactionPair, user } from "../history/testing/messages.ts";
-import type { HistoryMessage } from "../history/types.ts";
-import { visibleTurns } from "../history/turns.ts";
-import { buildView, messageIndex } from "../history/view.ts";
+import { assistant, compactionPair, user } from "./testing/messages.ts";
+import type { HistoryMessage } from "./types.ts";
+import { visibleTurns } from "./turns.ts";
+import { buildView, messageIndex } from "./view.ts";
 import { ViewCache } from "./view-cache.ts";
 
 function plain(view: ReturnType<typeof buildView>) {

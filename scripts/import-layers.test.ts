@@ -1,0 +1,46 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { importGraph } from "./import-cycles.ts";
+import { deepSearchImports } from "./import-layers.ts";
+
+const repoRoot = fileURLToPath(new URL("..", import.meta.url));
+
+describe("import layers", () => {
+  const dir = mkdtempSync(join(tmpdir(), "engram-layers-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  function project(files: Record<string, string>): string {
+    const root = mkdtempSync(join(dir, "p-"));
+    for (const [name, text] of Object.entries(files)) {
+      mkdirSync(join(root, name, ".."), { recursive: true });
+      writeFileSync(join(root, name), text);
+    }
+    return root;
+  }
+
+  it("names each file outside src/search that imports past the entry, by a plain, type-only or dynamic import", () => {
+    const root = project({
+      "src/search/api.ts": 'export { run } from "./service.ts";\n',
+      "src/search/service.ts": 'import { terms } from "./text/query.ts";\nexport const run = terms;\n',
+      "src/search/text/query.ts": "export const terms = 1; export type Query = number;\n",
+      "src/tools/ok.ts": 'import { run } from "../search/api.ts";\nexport const ok = run;\n',
+      "src/tools/plain.ts": 'import { run } from "../search/service.ts";\nexport const plain = run;\n',
+      "src/cli/typed.ts": 'import type { Query } from "../search/text/query.ts";\nexport type T = Query;\n',
+      "src/engram.ts": 'export const load = () => import("./search/text/query.ts");\n',
+    });
+    expect(deepSearchImports(importGraph(root, ["src"]))).toEqual([
+      "src/cli/typed.ts → src/search/text/query.ts",
+      "src/engram.ts → src/search/text/query.ts",
+      "src/tools/plain.ts → src/search/service.ts",
+    ]);
+  });
+
+  it("the project's src, e2e and demo reach search through src/search/api.ts only (bench and scripts measure and test its insides)", () => {
+    const graph = importGraph(repoRoot, ["src", "e2e", "demo"]);
+    expect([...graph.keys()]).toContain("src/search/api.ts");
+    expect(deepSearchImports(graph)).toEqual([]);
+  });
+});

@@ -1,0 +1,13 @@
+// The search engine's public entry: everything tools/, cli/, hooks/ and the composition root use
+// of src/search/. Nothing outside src/search/ imports a deeper module (scripts/import-layers.test.ts).
+
+export { formatSearchAnswer, formatSessionsAnswer } from "./format.ts";
+export {
+  createSearchService,
+  MAX_QUERY_CHARS,
+  type SearchRequest,
+  type SearchScope,
+  type SearchService,
+  type SessionsRequest,
+} from "./service.ts";
+export { HIT_TYPES, type HitType } from "./text/documents.ts";
