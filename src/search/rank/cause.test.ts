@@ -6,8 +6,8 @@ import type { ScoredDoc } from "../scored.ts";
 import { FILLER } from "../testing/filler.ts";
 import { idsOnBothPaths } from "../testing/service.ts";
 import { parseQuery } from "../text/query.ts";
-import { CAUSE_BOOST, causeBoost } from "./cause.ts";
-import { PROXIMITY_WINDOW } from "./proximity.ts";
+import { TUNING } from "../tuning.ts";
+import { causeBoost } from "./cause.ts";
 
 const T0 = Date.UTC(2025, 0, 1);
 
@@ -33,20 +33,20 @@ describe("cause boost", () => {
   const explained = "Git refused to add the stylesheet because priv/static/assets is listed in .gitignore.";
 
   it("raises a text or reasoning chunk explaining a cause by the share of content words around the explanation", () => {
-    expect(causeBoost(why, chunk("reasoning", explained), explained)).toBe(CAUSE_BOOST);
-    expect(causeBoost(why, chunk("text", explained), explained)).toBe(CAUSE_BOOST);
+    expect(causeBoost(why, chunk("reasoning", explained), explained)).toBe(TUNING.cause.boost);
+    expect(causeBoost(why, chunk("text", explained), explained)).toBe(TUNING.cause.boost);
     const half = "The stylesheet was left out because the folder is ignored.";
     // stylesheet of git, refuse, add, stylesheet.
-    expect(causeBoost(why, chunk("text", half), half)).toBeCloseTo(1 + (CAUSE_BOOST - 1) / 4);
+    expect(causeBoost(why, chunk("text", half), half)).toBeCloseTo(1 + (TUNING.cause.boost - 1) / 4);
     const problem = "The real problem is that git ignores the stylesheet's folder, so the add was refused.";
-    expect(causeBoost(why, chunk("text", problem), problem)).toBe(CAUSE_BOOST);
+    expect(causeBoost(why, chunk("text", problem), problem)).toBe(TUNING.cause.boost);
   });
 
   it("leaves alone tool calls, chunks without an explanation or with one far from the query's words, and other questions", () => {
     expect(causeBoost(why, chunk("tool", explained), explained)).toBe(1);
     const restated = "Git refused to add the stylesheet. Let me look at the output again.";
     expect(causeBoost(why, chunk("text", restated), restated)).toBe(1);
-    const far = `Git refused to add the stylesheet.${" Checking the layout.".repeat(Math.ceil((2 * PROXIMITY_WINDOW) / 20))} It failed because of a timeout.`;
+    const far = `Git refused to add the stylesheet.${" Checking the layout.".repeat(Math.ceil((2 * TUNING.proximity.window) / 20))} It failed because of a timeout.`;
     expect(causeBoost(why, chunk("text", far), far)).toBe(1);
     expect(causeBoost(parseQuery("git refuse stylesheet"), chunk("text", explained), explained)).toBe(1);
     // An inference from what was seen, not a cause.

@@ -8,11 +8,8 @@
 
 import type { ScoredDoc } from "../scored.ts";
 import type { ParsedQuery } from "../text/query.ts";
+import { TUNING } from "../tuning.ts";
 import { contentShare } from "./intent.ts";
-import { PROXIMITY_WINDOW } from "./proximity.ts";
-
-/** A chunk explaining a cause with all of the query's content words around it scores this many times more. */
-export const CAUSE_BOOST = 1.5;
 
 /**
  * English wording that states a cause or an explanation. Not "this means" or "that means": in
@@ -25,17 +22,25 @@ const EXPLANATION =
 
 /**
  * How much a chunk's score is raised for a "why" question: for a text or reasoning chunk,
- * 1 + (CAUSE_BOOST - 1) × the largest share of the query's content words within PROXIMITY_WINDOW
- * of an explanation; 1 otherwise (not a why question, a tool call, no explanation).
+ * 1 + (boost - 1) × the largest share of the query's content words within the proximity window
+ * of an explanation (both: tuning.ts); 1 otherwise (not a why question, a tool call, no explanation).
  */
 export function causeBoost(parsed: ParsedQuery, doc: ScoredDoc, text: string): number {
-  if (!parsed.asksWhy || doc.type === "tool") return 1;
+  const { on, boost } = TUNING.cause;
+  if (!on || !parsed.asksWhy || doc.type === "tool") return 1;
+  const window = TUNING.proximity.window;
   let best = 0;
   for (const match of text.matchAll(EXPLANATION)) {
     const at = match.index;
-    const share = contentShare(parsed, text.slice(Math.max(0, at - PROXIMITY_WINDOW), at + match[0].length + PROXIMITY_WINDOW));
+    const share = contentShare(parsed, text.slice(Math.max(0, at - window), at + match[0].length + window));
     if (share > best) best = share;
     if (best === 1) break;
   }
-  return 1 + (CAUSE_BOOST - 1) * best;
+  return 1 + (boost - 1) * best;
+}
+
+/** The most causeBoost can give a chunk for this query. */
+export function causeBoostMost(parsed: ParsedQuery): number {
+  const { on, boost } = TUNING.cause;
+  return on && parsed.asksWhy ? boost : 1;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseQuery } from "../text/query.ts";
-import { PHRASE_BOOST, holdsCompound, phraseBoost } from "./phrase.ts";
+import { holdsCompound, phraseBoost } from "./phrase.ts";
+import { TUNING } from "../tuning.ts";
 
 const holds = (text: string, compound: string) => holdsCompound(text, text.toLowerCase(), compound);
 
@@ -16,9 +17,9 @@ describe("phrase evidence", () => {
 
   it("boosts the whole query phrase fully, and each compound of the query held by its share", () => {
     const parsed = parseQuery("sed dropped __init__.py from python_files");
-    expect(phraseBoost(parsed, "sed dropped __init__.py from python_files")).toBe(PHRASE_BOOST);
-    expect(phraseBoost(parsed, "getini('python_files') + ['__init__.py']")).toBeCloseTo(PHRASE_BOOST);
-    expect(phraseBoost(parsed, "the python_files setting")).toBeCloseTo(1 + (PHRASE_BOOST - 1) / 2);
+    expect(phraseBoost(parsed, "sed dropped __init__.py from python_files")).toBe(TUNING.phrase.boost);
+    expect(phraseBoost(parsed, "getini('python_files') + ['__init__.py']")).toBeCloseTo(TUNING.phrase.boost);
+    expect(phraseBoost(parsed, "the python_files setting")).toBeCloseTo(1 + (TUNING.phrase.boost - 1) / 2);
     expect(phraseBoost(parsed, "python files and init py")).toBe(1);
   });
 });

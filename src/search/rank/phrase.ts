@@ -6,9 +6,7 @@
 import { fold } from "../text/normalize.ts";
 import { isWordChar } from "../text/tokenize.ts";
 import { hasPhrase, type ParsedQuery } from "../text/query.ts";
-
-/** A chunk holding the whole query phrase scores this many times more. */
-export const PHRASE_BOOST = 1.6;
+import { TUNING } from "../tuning.ts";
 
 /** True when `text[at]` would continue a compound: a letter, digit or underscore. */
 function continues(text: string, at: number): boolean {
@@ -30,15 +28,22 @@ export function holdsCompound(text: string, folded: string, compound: string): b
 }
 
 /**
- * How much the chunk's score is raised: PHRASE_BOOST for the whole query phrase, else a share of
- * it per compound of the query the chunk holds whole; 1 for none.
+ * How much the chunk's score is raised: the phrase boost (tuning.ts) for the whole query phrase,
+ * else a share of it per compound of the query the chunk holds whole; 1 for none.
  */
 export function phraseBoost(parsed: ParsedQuery, text: string): number {
-  if (hasPhrase(parsed, text)) return PHRASE_BOOST;
+  const { on, compounds: compoundsOn, boost } = TUNING.phrase;
+  if (on && hasPhrase(parsed, text)) return boost;
   const compounds = parsed.compounds;
-  if (compounds.length === 0) return 1;
+  if (compounds.length === 0 || !compoundsOn) return 1;
   const folded = fold(text);
   let held = 0;
   for (const compound of compounds) if (holdsCompound(text, folded, compound.text)) held++;
-  return 1 + ((PHRASE_BOOST - 1) * held) / compounds.length;
+  return 1 + ((boost - 1) * held) / compounds.length;
+}
+
+/** The most phraseBoost can give a chunk for this query. */
+export function phraseBoostMost(parsed: ParsedQuery): number {
+  const { on, compounds, boost } = TUNING.phrase;
+  return (on && parsed.phrase !== undefined) || (compounds && parsed.compounds.length > 0) ? boost : 1;
 }

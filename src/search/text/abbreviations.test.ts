@@ -1,13 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { ABBREVIATION_WEIGHT, abbreviationForms, abbreviationPairs } from "./abbreviations.ts";
+import { abbreviationForms, abbreviationPairs } from "./abbreviations.ts";
 import { tokenize } from "./tokenize.ts";
 import { parseQuery } from "./query.ts";
+import { TUNING } from "../tuning.ts";
 
 /** The terms parseQuery adds to a query for its words' full or short forms, by token. */
 function forms(query: string): string[] {
   const parsed = parseQuery(query);
   return parsed.terms
-    .filter((t) => t.variant && t.weight === ABBREVIATION_WEIGHT && abbreviationPairs().some(([full, shorts]) => full === t.token || shorts.includes(t.token)))
+    .filter(
+      (t) =>
+        t.variant &&
+        t.weight === TUNING.query.abbreviations.weight &&
+        abbreviationPairs().some(([full, shorts]) => full === t.token || shorts.includes(t.token)),
+    )
     .map((t) => t.token);
 }
 
@@ -36,7 +42,7 @@ describe("parseQuery with abbreviations", () => {
     const stylesheet = parsed.terms.find((t) => t.token === "stylesheet")!;
     const css = parsed.terms.find((t) => t.token === "css")!;
     const database = parsed.terms.find((t) => t.token === "database")!;
-    expect([css.group, css.weight, css.variant]).toEqual([stylesheet.group, ABBREVIATION_WEIGHT, true]);
+    expect([css.group, css.weight, css.variant]).toEqual([stylesheet.group, TUNING.query.abbreviations.weight, true]);
     expect(database.group).toBe(parsed.terms.find((t) => t.token === "db")!.group);
     expect(stylesheet.weight).toBe(1);
     expect(parsed.groups).toBe(3);

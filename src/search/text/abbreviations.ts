@@ -9,11 +9,7 @@
 // code (`res`: result, resource or response; `mod`: module or modulo). A short form is often also
 // a file extension or path segment (`.css`, `.py`, `lib/`, `tmp/`): that is meant (a `.css` file
 // is a stylesheet).
-
-import { VARIANT_WEIGHT } from "./stem.ts";
-
-/** Weight of a full or short form against the word as typed (1), as a stem's other forms weigh. */
-export const ABBREVIATION_WEIGHT = VARIANT_WEIGHT;
+// Their weight is tuning.ts's query.abbreviations.
 
 /** A full form (singular and plural apart, as written) and its short forms. */
 const TABLE: ReadonlyArray<readonly [full: string, shorts: string]> = [

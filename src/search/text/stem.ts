@@ -7,12 +7,11 @@
 
 import { BoundedMap } from "../../util/bounded-map.ts";
 import { porterStem } from "./porter.ts";
+import { TUNING } from "../tuning.ts";
 
-/** Weight of another form of the word against the form typed (1); 0.2–0.5 swept (see bm25.ts's K1). */
-export const VARIANT_WEIGHT = 0.3;
+// Another form weighs less than the form typed, and only a few are kept (tuning.ts's query.stems).
 
 const SUFFIXES = ["", "s", "es", "ed", "d", "ing", "e", "ion", "ions"];
-const MAX_VARIANTS = 8;
 const VOWEL = /[aeiou]/;
 
 /** Whether `suffix` can follow `base` in an English word form (drops the obvious non-words). */
@@ -73,7 +72,7 @@ export function stemVariants(word: string): string[] {
       if (porterStem(form) === stem) variants.push(form);
     }
   }
-  variants.length = Math.min(variants.length, MAX_VARIANTS);
+  variants.length = Math.min(variants.length, TUNING.query.stems.max);
   cache.set(word, variants);
   return variants;
 }
