@@ -24,6 +24,11 @@ describe("the ablation's verdict (issue 22's rule, check half)", () => {
     expect(verdict(full, summarize(answers([2, 1, 1, 1, 1, 1, 1, 1, 1, 1]))).keep).toBe(false);
   });
 
+  it("keeps a rule whose removal gains one kind exactly one of its questions", () => {
+    const oneBack = summarize(answers([undefined, undefined, 1, 1, 1, 1, 1, 1, 1, 1]));
+    expect(verdict(summarize(answers([1, 1, 1, 1, 1, 1, undefined, 1, 1, 1])), oneBack).keep).toBe(true);
+  });
+
   it("deletes a rule that gains overall but costs one kind more than one of its questions", () => {
     const mixed = summarize(answers([1, 1, 1, 1, 1, 1, 1, 1, 1, 1]));
     const without = summarize(answers([undefined, undefined, undefined, 1, 1, 1, 1, 1, 1, 1]));

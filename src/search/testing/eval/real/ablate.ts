@@ -58,11 +58,12 @@ export function verdict(full: RealEvalReport, ablated: RealEvalReport): { keep: 
       const f = metricOf(full, "check", { scope, kind });
       const a = metricOf(ablated, "check", { scope, kind });
       if (!f || !a || f.queries === 0) continue;
-      const worth = 1 / f.queries - 1e-9;
+      // One question's worth, with room for rounding: exactly one question gained counts, exactly one lost is within the margin.
+      const worth = 1 / f.queries;
       const dRecall = f.recallAt5 - a.recallAt5;
       const dMrr = f.mrr - a.mrr;
-      if (kind === "overall" && (dRecall >= worth || dMrr >= worth)) gains = true;
-      if (kind !== "overall" && (dRecall < -worth || dMrr < -worth)) losses.push(`${scope} ${kind}`);
+      if (kind === "overall" && (dRecall >= worth - 1e-9 || dMrr >= worth - 1e-9)) gains = true;
+      if (kind !== "overall" && (dRecall < -worth - 1e-9 || dMrr < -worth - 1e-9)) losses.push(`${scope} ${kind}`);
     }
   }
   if (!gains) return { keep: false, why: "gains the check half less than one question" };
