@@ -13,7 +13,7 @@ import type { ScoredDoc } from "../scored.ts";
 import { fold } from "../text/normalize.ts";
 import { countTerm, FUNCTION_WORD_GROUP, type ParsedQuery } from "../text/query.ts";
 import { TUNING } from "../tuning.ts";
-import { holdsCompound } from "./phrase.ts";
+import { holdsCompound } from "./compound.ts";
 
 /** Input arguments that carry a shell command (bash, Bash, exec_command …). */
 const COMMAND_KEYS = ["command", "cmd"];

@@ -8,14 +8,14 @@ import { isTermAt } from "../text/tokenize.ts";
 import { FUNCTION_WORD_GROUP, type ParsedQuery } from "../text/query.ts";
 import { termNesting } from "../scan/scan.ts";
 import { TUNING } from "../tuning.ts";
-import { findCompound } from "./phrase.ts";
+import { findCompound } from "./compound.ts";
 
 // The window (tuning.ts's proximity) is about two sentences. It must gather at least minWords
-// content words (so the query must have as many): two words side by side are the whole-phrase or
-// compound evidence (phrase.ts), and two common words near each other (`git add`, `run the tests`)
+// content words (so the query must have as many): two words side by side are no more than a compound's
+// evidence (compound.ts), and two common words near each other (`git add`, `run the tests`)
 // are found in any long text. Only the leading candidates (best first, before the boosts) are
 // checked, and each one's best chunks: locating every occurrence of the query's words costs more
-// than the phrase check, a message's score rests on its best chunks, and the boost is for the
+// than the compound check, a message's score rests on its best chunks, and the boost is for the
 // order at the top, where an agent reads. A number of its own, not a share of the request's
 // limit, so the first results do not change with the limit asked for. (On the eval, the first 5
 // ranked as the first 10 did, and all rankPool(limit) candidates with ten chunks each alike but

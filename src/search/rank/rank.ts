@@ -1,9 +1,9 @@
 // From scored chunks to ranked messages: a part scores by its best chunk, a message by its best
 // part plus a share of its next few, a compaction summary at a lower weight than the messages it
-// restates; the whole phrase, or a path or name of the query held whole, boosts a chunk
-// (phrase.ts), and so do the query's content words standing close together (proximity.ts), the
-// call a command or change question asks for (intent.ts) and the explanation a why question asks
-// for (cause.ts); recency breaks ties. Builds hits and snippets for the messages returned only.
+// restates; a path or name of the query held whole boosts a chunk (compound.ts), and so do the
+// query's content words standing close together (proximity.ts), the call a command or change
+// question asks for (intent.ts) and the explanation a why question asks for (cause.ts); recency
+// breaks ties. Builds hits and snippets for the messages returned only.
 
 import { isCompactionSummary } from "../../history/summaries.ts";
 import type { HistoryMessage } from "../../history/types.ts";
@@ -13,9 +13,9 @@ import type { ScoredDoc } from "../scored.ts";
 import { snippets, type Mark } from "../text/snippets.ts";
 import type { ParsedQuery } from "../text/query.ts";
 import { TUNING } from "../tuning.ts";
-import { causeBoost, causeBoostMost } from "./cause.ts";
 import { intentBoost, intentBoostMost } from "./intent.ts";
-import { phraseBoost, phraseBoostMost } from "./phrase.ts";
+import { causeBoost, causeBoostMost } from "./cause.ts";
+import { compoundBoost, compoundBoostMost } from "./compound.ts";
 import { proximityApplies, proximityBoost, proximityBoostMost } from "./proximity.ts";
 
 // A message's score reads a share (tuning.ts's spread) of its next few parts, a part's of its next
@@ -23,7 +23,7 @@ import { proximityApplies, proximityBoost, proximityBoostMost } from "./proximit
 // restates: the facts it holds were stated first in the session, where a search should find them;
 // alone, it is still found.
 
-/** How many of the best messages (before the phrase and proximity boosts) those boosts may reorder. */
+/** How many of the best messages (before the boosts) those boosts may reorder. */
 export function rankPool(limit: number): number {
   const pool = TUNING.pool;
   return limit * pool.perResult + pool.extra;
@@ -268,7 +268,7 @@ export function candidateGroups(docs: readonly ScoredDoc[], limit: number): Grou
  */
 export function maxBoost(parsed: ParsedQuery | undefined, rank: number): number {
   if (parsed === undefined) return 1;
-  return phraseBoostMost(parsed) * proximityBoostMost(parsed, rank) * intentBoostMost(parsed) * causeBoostMost(parsed);
+  return compoundBoostMost(parsed) * proximityBoostMost(parsed, rank) * intentBoostMost(parsed) * causeBoostMost(parsed);
 }
 
 /**
@@ -278,14 +278,13 @@ export function maxBoost(parsed: ParsedQuery | undefined, rank: number): number 
 export function boostGroup(group: Group, rank: number, parsed: ParsedQuery | undefined, textOf: (doc: ScoredDoc) => string): void {
   if (maxBoost(parsed, rank) === 1 || parsed === undefined) return;
   // groupScore left the docs best first.
-  const checked = Math.min(group.docs.length, TUNING.phrase.chunks);
+  const checked = Math.min(group.docs.length, TUNING.boostedChunks);
   for (let i = 0; i < checked; i++) {
     const doc = group.docs[i]!;
     const text = textOf(doc);
-    // Proximity beside, not instead of, the whole phrase (the phrase also holds the words in
-    // order), on fewer candidates and chunks: it locates every occurrence of the query's words.
+    // Proximity on fewer candidates and chunks: it locates every occurrence of the query's words.
     const near = proximityApplies(rank, i) ? proximityBoost(parsed, text) : 1;
-    doc.score *= phraseBoost(parsed, text) * near * intentBoost(parsed, doc, text) * causeBoost(parsed, doc, text);
+    doc.score *= compoundBoost(parsed, text) * near * intentBoost(parsed, doc, text) * causeBoost(parsed, doc, text);
   }
   group.score = groupScore(group);
 }

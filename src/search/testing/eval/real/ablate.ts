@@ -21,8 +21,7 @@ interface Ablation {
 }
 
 const ABLATIONS: readonly Ablation[] = [
-  { name: "phrase", change: "whole-phrase boost off", patch: { phrase: { on: false } } },
-  { name: "compounds", change: "path/name-held-whole boost off", patch: { phrase: { compounds: false } } },
+  { name: "compounds", change: "path/name-held-whole boost off", patch: { compounds: { on: false } } },
   { name: "proximity", change: "proximity boost off", patch: { proximity: { on: false } } },
   { name: "intent", change: "command/change intent boost off", patch: { intent: { on: false } } },
   { name: "cause", change: "why/cause boost off", patch: { cause: { on: false } } },
