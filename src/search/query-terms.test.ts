@@ -211,25 +211,3 @@ describe("function words", () => {
     expect([cold[0], warm[0]]).toEqual([messages[FILLER.length + 1]!.id, messages[FILLER.length + 1]!.id]);
   });
 });
-
-describe("abbreviations", () => {
-  it("find a short form for a full word and a full word for a short form, on both paths", async () => {
-    const { source, messages } = sessionOf([
-      ...FILLER,
-      "git add refused the new file",
-      "git add refused the new css file",
-      "The migration ran on the database",
-      "The migration ran on the staging server",
-      ...FILLER,
-    ]);
-    const css = messages[FILLER.length + 1]!.id;
-    const database = messages[FILLER.length + 2]!.id;
-    for (const [query, first] of [
-      ["git refused to add the new stylesheet", css],
-      ["migration ran on the db", database],
-    ] as const) {
-      const { cold, warm } = await idsOnBothPaths(source, "s1", query);
-      expect([query, cold[0], warm[0]]).toEqual([query, first, first]);
-    }
-  });
-});

@@ -60,12 +60,6 @@ export interface SearchTuning {
     /** Factor of a call whose input holds every content word. Not swept. */
     readonly boost: number;
   };
-  readonly cause: {
-    /** A why question raises text stating a cause near its words. */
-    readonly on: boolean;
-    /** Factor of such a chunk with every content word around it. Not swept (moved all 122's MRR by 0.006). */
-    readonly boost: number;
-  };
   /** What a query expands to. Replaced whole (never edited in place): a cached parse is kept only under the same object. */
   readonly query: {
     readonly stems: {
@@ -75,12 +69,6 @@ export interface SearchTuning {
       readonly weight: number;
       /** Most other forms kept. Not measured. */
       readonly max: number;
-    };
-    readonly abbreviations: {
-      /** A full form also matches its short forms, and the other way round. Moved all 122's MRR by 0.002. */
-      readonly on: boolean;
-      /** Weight of such a form: as a stem's other forms. Not swept. */
-      readonly weight: number;
     };
     readonly functionWords: {
       /** Function words beside content words weigh little and are not counted by coverage. */
@@ -134,10 +122,8 @@ export const TUNING: SearchTuning = {
   compounds: { on: true, boost: 1.6 },
   proximity: { on: true, boost: 0.7, window: 240, minWords: 3, candidates: 5, chunks: 2 },
   intent: { on: true, boost: 2 },
-  cause: { on: true, boost: 1.5 },
   query: {
     stems: { on: true, weight: 0.3, max: 8 },
-    abbreviations: { on: true, weight: 0.3 },
     functionWords: { on: true, weight: 0.1 },
     shorterDecimals: { on: true, weight: 0.8, minDecimals: 2 },
     wholeShare: 0.5,

@@ -1,9 +1,8 @@
 // From scored chunks to ranked messages: a part scores by its best chunk, a message by its best
 // part plus a share of its next few, a compaction summary at a lower weight than the messages it
 // restates; a path or name of the query held whole boosts a chunk (compound.ts), and so do the
-// query's content words standing close together (proximity.ts), the call a command or change
-// question asks for (intent.ts) and the explanation a why question asks for (cause.ts); recency
-// breaks ties. Builds hits and snippets for the messages returned only.
+// query's content words standing close together (proximity.ts), and the call a command or
+// change question asks for (intent.ts); recency breaks ties. Builds hits and snippets for the messages returned only.
 
 import { isCompactionSummary } from "../../history/summaries.ts";
 import type { HistoryMessage } from "../../history/types.ts";
@@ -14,7 +13,6 @@ import { snippets, type Mark } from "../text/snippets.ts";
 import type { ParsedQuery } from "../text/query.ts";
 import { TUNING } from "../tuning.ts";
 import { intentBoost, intentBoostMost } from "./intent.ts";
-import { causeBoost, causeBoostMost } from "./cause.ts";
 import { compoundBoost, compoundBoostMost } from "./compound.ts";
 import { proximityApplies, proximityBoost, proximityBoostMost } from "./proximity.ts";
 
@@ -268,7 +266,7 @@ export function candidateGroups(docs: readonly ScoredDoc[], limit: number): Grou
  */
 export function maxBoost(parsed: ParsedQuery | undefined, rank: number): number {
   if (parsed === undefined) return 1;
-  return compoundBoostMost(parsed) * proximityBoostMost(parsed, rank) * intentBoostMost(parsed) * causeBoostMost(parsed);
+  return compoundBoostMost(parsed) * proximityBoostMost(parsed, rank) * intentBoostMost(parsed);
 }
 
 /**
@@ -284,7 +282,7 @@ export function boostGroup(group: Group, rank: number, parsed: ParsedQuery | und
     const text = textOf(doc);
     // Proximity on fewer candidates and chunks: it locates every occurrence of the query's words.
     const near = proximityApplies(rank, i) ? proximityBoost(parsed, text) : 1;
-    doc.score *= compoundBoost(parsed, text) * near * intentBoost(parsed, doc, text) * causeBoost(parsed, doc, text);
+    doc.score *= compoundBoost(parsed, text) * near * intentBoost(parsed, doc, text);
   }
   group.score = groupScore(group);
 }

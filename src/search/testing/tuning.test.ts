@@ -11,7 +11,7 @@ describe("setTuning", () => {
     expect(TUNING.query.stems.on).toBe(false);
     expect(TUNING.query.stems.weight).toBe(stems.weight);
     expect(TUNING.query).not.toBe(query);
-    expect(TUNING.query.abbreviations).toBe(query.abbreviations);
+    expect(TUNING.query.functionWords).toBe(query.functionWords);
     restore();
     expect(TUNING.query).toBe(query);
     expect(TUNING.query.stems.on).toBe(true);

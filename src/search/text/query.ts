@@ -1,18 +1,16 @@
 // A query as terms: the same tokens as indexing (tokenize.ts), grouped by query word. A word and
 // its parts (humps, a version's numbers) weigh as one concept, and a natural-language word also
-// matches the other forms of its stem and its full or short forms (`stylesheet`, `css`) at a lower
-// weight (stem.ts, abbreviations.ts), and function words beside content words are glue: a low
-// weight, not counted by coverage (function-words.ts). A decimal quoted shorter than printed also
-// matches the longer decimals it may come from. A path or name typed in a query (words joined by
-// / . _ - : \) is one query word, kept whole as a compound for ranking to find as written
-// (rank/phrase.ts).
+// matches the other forms of its stem at a lower weight (stem.ts), and function words beside
+// content words are glue: a low weight, not counted by coverage (function-words.ts). A decimal
+// quoted shorter than printed also matches the longer decimals it may come from. A path or name
+// typed in a query (words joined by / . _ - : \) is one query word, kept whole as a compound for
+// ranking to find as written (rank/compound.ts).
 
 import { BoundedMap } from "../../util/bounded-map.ts";
 import { CJK, SEP, charClass, fold, isAscii } from "./normalize.ts";
 import { isFunctionWord } from "./function-words.ts";
 import { intentsOfWord, queryIntent, type IntentKind, type QueryIntent } from "./intent.ts";
-import { isNaturalWord, isPlainWord, stemVariants } from "./stem.ts";
-import { abbreviationForms } from "./abbreviations.ts";
+import { isNaturalWord, stemVariants } from "./stem.ts";
 import { TUNING, type SearchTuning } from "../tuning.ts";
 import { MAX_TOKEN, TokenSpans, dottedEnd, isDigitAt, isTermAt, isWordChar, pushTerms, runEnd } from "./tokenize.ts";
 
@@ -31,7 +29,7 @@ export interface QueryTerm {
    * truncation of it; 5: `token` with its last digit one up is a rounding of it).
    */
   longer?: number;
-  /** Another form of a natural-language word (its stem's, stem.ts; a full or short form, abbreviations.ts), not the word as typed. */
+  /** Another form of a natural-language word (its stem's, stem.ts), not the word as typed. */
   variant?: true;
 }
 
@@ -58,12 +56,6 @@ export interface ParsedQuery {
   compounds: Compound[];
   /** What the query's wording asks for: a command run, a change made (text/intent.ts); absent for neither. */
   intent?: QueryIntent;
-  /**
-   * The query asks why (holds "why" beside content words, and no path or name): answered by an
-   * explanation of a cause (rank/cause.ts). A why question naming a path or identifier is
-   * answered where that name stands, explained or not.
-   */
-  asksWhy?: true;
 }
 
 /**
@@ -185,7 +177,7 @@ function compoundAt(text: string, i: number): { end: number; words: number } {
 }
 
 function parseQueryUncached(query: string, tuning: SearchTuning["query"]): ParsedQuery {
-  const { stems, abbreviations, functionWords, shorterDecimals, wholeShare } = tuning;
+  const { stems, functionWords, shorterDecimals, wholeShare } = tuning;
   const folded = fold(query);
   const runs: string[] = [];
   // Terms of each query word with their weights, whether the word is a function word, and the
@@ -244,9 +236,6 @@ function parseQueryUncached(query: string, tuning: SearchTuning["query"]): Parse
       if (stems.on && spans.size === 2 && !glue && isNaturalWord(query, i, j)) {
         for (const form of stemVariants(folded.slice(i, j))) tokens.push([form, stems.weight, undefined, true]);
       }
-      if (abbreviations.on && spans.size === 2 && !glue && isPlainWord(query, i, j, true)) {
-        for (const form of abbreviationForms(folded.slice(i, j))) tokens.push([form, abbreviations.weight, undefined, true]);
-      }
       if (shorterDecimals.on && spans.size === 6 && isQuotableDecimal(query, i, j, shorterDecimals.minDecimals)) {
         // A longer decimal holds the integer part as typed, not the whole or the decimals: those
         // two weights, a little lower, go to the decimals it may have been quoted from.
@@ -304,7 +293,6 @@ function parseQueryUncached(query: string, tuning: SearchTuning["query"]): Parse
   const parsed: ParsedQuery = { terms, groups, compounds };
   const intent = queryIntent(intentWords);
   if (intent) parsed.intent = intent;
-  if (content && compounds.length === 0 && runs.includes("why")) parsed.asksWhy = true;
   if (terms.length >= 2 && runs.length >= 1) parsed.phrase = new Phrase(runs);
   return parsed;
 }

@@ -83,14 +83,7 @@ export function stemVariants(word: string): string[] {
  * `_ . / - : # $ @ \` or a digit on either side.
  */
 export function isNaturalWord(query: string, start: number, end: number): boolean {
-  return end - start >= 4 && isPlainWord(query, start, end, false);
-}
-
-/**
- * Whether a query word is ASCII letters alone — lower case, capitalised or, when `acronym`, all
- * capitals (`CSS`, `DB`) — and not glued to a path, identifier or number (as isNaturalWord).
- */
-export function isPlainWord(query: string, start: number, end: number, acronym: boolean): boolean {
+  if (end - start < 4) return false;
   let upper = 0;
   for (let k = start; k < end; k++) {
     const c = query.charCodeAt(k);
@@ -98,7 +91,7 @@ export function isPlainWord(query: string, start: number, end: number, acronym: 
     else if (c < 97 || c > 122) return false;
   }
   const capitalised = upper === 0 || (upper === 1 && query.charCodeAt(start) <= 90);
-  if (!capitalised && !(acronym && upper === end - start)) return false;
+  if (!capitalised) return false;
   return !gluedAt(query, start - 1, start - 2) && !gluedAt(query, end, end + 1);
 }
 
