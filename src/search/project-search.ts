@@ -14,10 +14,6 @@ import { maybeYield, now } from "./scheduler.ts";
 import type { CollectedSession, Query } from "./session-search.ts";
 import { bestNearest, correctQuery, unmatchedWords, type NearestTerm } from "./text/typos.ts";
 import { TUNING } from "./tuning.ts";
-import { isFunctionWord } from "./text/function-words.ts";
-import { FUNCTION_WORD_GROUP, type ParsedQuery, type QueryTerm } from "./text/query.ts";
-import { tokenize } from "./text/tokenize.ts";
-import { isLetters } from "./text/typos.ts";
 
 export interface SessionResult extends MessageResult {
   sessionId: string;
@@ -113,24 +109,6 @@ export async function searchProject(
     const firsts = new Map(found.map((one) => [one.session.id, one.found]));
     found = await searchAll(query, true, firsts);
   }
-  let ranked = await rankFound(found, options.limit);
-  const feedback = TUNING.feedback;
-  if (feedback.on && query.kind === "keyword" && query.parsed.groups >= feedback.minWords && query.parsed.compounds.length === 0 && now() <= deadline) {
-    const expanded = expandQuery(query.parsed, ranked.results.slice(0, feedback.docs));
-    if (expanded.terms.length > query.parsed.terms.length) {
-      query = { kind: "keyword", text: query.text, parsed: expanded };
-      const firsts = new Map(found.map((one) => [one.session.id, one.found]));
-      found = await searchAll(query, true, firsts);
-      ranked = await rankFound(found, options.limit);
-    }
-  }
-  return { ...ranked, unsearched, corrections, query };
-}
-
-async function rankFound(
-  found: ReadonlyArray<{ session: SessionInfo; found: SessionFound }>,
-  limit: number,
-): Promise<{ candidates: Map<string, Candidates>; results: SessionResult[] }> {
   // One session ranks with its own statistics; several, with their sum.
   let global: CollectionStats | undefined;
   if (found.length > 1 && TUNING.project.sharedIdf) {
@@ -151,33 +129,11 @@ async function rankFound(
   }
   // Only the candidates that can reach the merged first `limit` are boosted, and only those
   // returned get hits and snippets.
-  const results = (await topAcross(candidates, limit)).map(({ key, group }): SessionResult => {
+  const results = (await topAcross(candidates, options.limit)).map(({ key, group }): SessionResult => {
     const result = candidates.get(key)!.result(group);
     return Object.assign(result, { sessionId: key, turnNumber: turnOf.get(key)!(result.message.id) });
   });
-  return { candidates, results };
-}
-
-/**
- * RM3-style feedback (experiment): the query with the terms the best few results share, each
- * weighed by its share of those results' words (times their score), scored but not counted by
- * coverage (as function words are).
- */
-function expandQuery(parsed: ParsedQuery, best: readonly SessionResult[]): ParsedQuery {
-  const { terms: count, weight } = TUNING.feedback;
-  const own = new Set(parsed.terms.map((term) => term.token));
-  const relevance = new Map<string, number>();
-  const top = best[0]?.score ?? 0;
-  for (const result of best) {
-    const text = result.message.parts.map((part) => (part.kind === "text" ? part.text : "")).join("\n");
-    const tokens = tokenize(text).filter((token) => token.length >= 4 && isLetters(token) && !isFunctionWord(token) && !own.has(token));
-    if (tokens.length === 0 || top <= 0) continue;
-    for (const token of tokens) relevance.set(token, (relevance.get(token) ?? 0) + result.score / top / tokens.length);
-  }
-  const chosen = [...relevance].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, count);
-  const most = chosen[0]?.[1] ?? 0;
-  const added = chosen.map(([token, value]): QueryTerm => ({ token, group: FUNCTION_WORD_GROUP, cjk: false, weight: (weight * value) / most, variant: true }));
-  return { ...parsed, terms: [...parsed.terms, ...added] };
+  return { candidates, results, unsearched, corrections, query };
 }
 
 /**

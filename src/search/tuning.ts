@@ -104,8 +104,6 @@ export interface SearchTuning {
     /** …and weighs a session's documents by the share of the query's words the session holds. Ablation: +0.011 / +0.007 project. */
     readonly sessionShare: boolean;
   };
-  /** RM3-style feedback (experiment): a long question also searched with the words its best results share. */
-  readonly feedback: { readonly on: boolean; readonly minWords: number; readonly docs: number; readonly terms: number; readonly weight: number };
   /** history_sessions with a query (not in the eval: not measured). */
   readonly sessions: {
     /** Weights of a session's three best messages in its content score. */
@@ -137,6 +135,5 @@ export const TUNING: SearchTuning = {
   },
   typos: { on: true, weight: 0.5 },
   project: { sharedIdf: true, sessionShare: true },
-  feedback: { on: false, minWords: 5, docs: 3, terms: 10, weight: 0.3 },
   sessions: { contentWeights: [1, 0.3, 0.15], titleRaise: 0.5, titleShare: 0.25 },
 };

@@ -36,12 +36,6 @@ const ABLATIONS: readonly Ablation[] = [
   { name: "typos", change: "typo correction off", patch: { typos: { on: false } } },
   { name: "shared-idf", change: "project: each session with its own statistics", patch: { project: { sharedIdf: false } } },
   { name: "session-share", change: "project: no session share", patch: { project: { sessionShare: false } } },
-  { name: "feedback", change: "RM3 feedback on (5+ words, 3 results, 10 terms, weight 0.3)", patch: { feedback: { on: true } } },
-  {
-    name: "feedback-light",
-    change: "RM3 feedback on (4+ words, 3 results, 5 terms, weight 0.1)",
-    patch: { feedback: { on: true, minWords: 4, terms: 5, weight: 0.1 } },
-  },
   { name: "pool", change: "boost pool limit×3+20 → every candidate", patch: { pool: { extra: 1_000_000 } } },
 ];
 
