@@ -13,6 +13,7 @@ import type { MessageResult } from "./rank/rank.ts";
 import { maybeYield, now } from "../util/scheduler.ts";
 import type { CollectedSession, Query } from "./session-search.ts";
 import { bestNearest, correctQuery, unmatchedWords, type NearestTerm } from "./text/typos.ts";
+import { TUNING } from "./tuning.ts";
 
 export interface SessionResult extends MessageResult {
   sessionId: string;
@@ -110,7 +111,7 @@ export async function searchProject(
   }
   // One session ranks with its own statistics; several, with their sum.
   let global: CollectionStats | undefined;
-  if (found.length > 1) {
+  if (found.length > 1 && TUNING.project.sharedIdf) {
     for (const { found: one } of found) {
       const stats = one.collected.stats;
       if (!stats) continue;
@@ -179,7 +180,7 @@ class ScanKeeper {
  */
 async function typoCorrections(query: Query, found: readonly SessionFound[], deadline: number): Promise<Map<string, string>> {
   const corrections = new Map<string, string>();
-  if (query.kind !== "keyword" || found.length === 0) return corrections;
+  if (query.kind !== "keyword" || found.length === 0 || !TUNING.typos.on) return corrections;
   const df = query.parsed.terms.map(() => 0);
   for (const one of found) {
     const stats = one.collected.stats;

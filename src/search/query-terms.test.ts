@@ -5,8 +5,7 @@ import { MemorySource } from "../host/testing/memory-source.ts";
 import { FILLER } from "./testing/filler.ts";
 import { idsOnBothPaths } from "./testing/service.ts";
 import { fold } from "./text/normalize.ts";
-import { VARIANT_WEIGHT } from "./text/stem.ts";
-import { FUNCTION_WORD_WEIGHT } from "./text/function-words.ts";
+import { TUNING } from "./tuning.ts";
 import { tokenize } from "./text/tokenize.ts";
 import { countTerm, decimalBelow, FUNCTION_WORD_GROUP, parseQuery } from "./text/query.ts";
 
@@ -120,7 +119,7 @@ describe("stemming", () => {
   it("finds an adverb's adjective when they share a stem, not a shorter word that does not", async () => {
     const variants = (query: string) =>
       parseQuery(query)
-        .terms.filter((t) => t.weight === VARIANT_WEIGHT)
+        .terms.filter((t) => t.weight === TUNING.query.stems.weight)
         .map((t) => t.token);
     expect(variants("recursively")).toContain("recursive");
     expect(variants("manually")).toContain("manual");
@@ -134,7 +133,7 @@ describe("stemming", () => {
   it("joins a verb in -ify and its noun in -ification, which Porter stems apart", async () => {
     const variants = (query: string) =>
       parseQuery(query)
-        .terms.filter((t) => t.weight === VARIANT_WEIGHT)
+        .terms.filter((t) => t.weight === TUNING.query.stems.weight)
         .map((t) => t.token);
     expect(variants("simplification")).toEqual(expect.arrayContaining(["simplify", "simplified", "simplifies", "simplifying"]));
     expect(variants("verified")).toEqual(expect.arrayContaining(["verify", "verification", "verifications"]));
@@ -147,7 +146,7 @@ describe("stemming", () => {
   it("makes only real forms of a word whose stem turned y into i", () => {
     const variants = (query: string) =>
       parseQuery(query)
-        .terms.filter((t) => t.weight === VARIANT_WEIGHT)
+        .terms.filter((t) => t.weight === TUNING.query.stems.weight)
         .map((t) => t.token);
     expect(variants("query")).toEqual(expect.arrayContaining(["queries", "queried", "querying"]));
     expect(variants("play")).toEqual(expect.arrayContaining(["plays", "played", "playing"]));
@@ -158,7 +157,7 @@ describe("stemming", () => {
   it("leaves identifiers, paths and numbers as typed", () => {
     const variants = (query: string) =>
       parseQuery(query)
-        .terms.filter((t) => t.weight === VARIANT_WEIGHT)
+        .terms.filter((t) => t.weight === TUNING.query.stems.weight)
         .map((t) => t.token);
     expect(variants("printed")).toContain("print");
     for (const query of ["printLines", "src/printed.ts", "printed_total", "PRINTED", "print3d"]) expect([query, variants(query)]).toEqual([query, []]);
@@ -190,7 +189,7 @@ describe("function words", () => {
     const parsed = parseQuery("why did the deploy fail");
     const glue = parsed.terms.filter((t) => t.group === FUNCTION_WORD_GROUP);
     expect(glue.map((t) => t.token)).toEqual(["why", "did", "the"]);
-    for (const term of glue) expect(term.weight).toBe(FUNCTION_WORD_WEIGHT);
+    for (const term of glue) expect(term.weight).toBe(TUNING.query.functionWords.weight);
     expect(parsed.groups).toBe(2);
     expect(parsed.terms.filter((t) => t.group >= 0).map((t) => t.token)).toContain("failed");
   });
@@ -210,27 +209,5 @@ describe("function words", () => {
     ]);
     const { cold, warm } = await idsOnBothPaths(source, "s1", "why did the deploy fail");
     expect([cold[0], warm[0]]).toEqual([messages[FILLER.length + 1]!.id, messages[FILLER.length + 1]!.id]);
-  });
-});
-
-describe("abbreviations", () => {
-  it("find a short form for a full word and a full word for a short form, on both paths", async () => {
-    const { source, messages } = sessionOf([
-      ...FILLER,
-      "git add refused the new file",
-      "git add refused the new css file",
-      "The migration ran on the database",
-      "The migration ran on the staging server",
-      ...FILLER,
-    ]);
-    const css = messages[FILLER.length + 1]!.id;
-    const database = messages[FILLER.length + 2]!.id;
-    for (const [query, first] of [
-      ["git refused to add the new stylesheet", css],
-      ["migration ran on the db", database],
-    ] as const) {
-      const { cold, warm } = await idsOnBothPaths(source, "s1", query);
-      expect([query, cold[0], warm[0]]).toEqual([query, first, first]);
-    }
   });
 });

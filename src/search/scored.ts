@@ -11,7 +11,7 @@ export interface ScoredDoc {
   /** Chunk range in the part's searchable text. */
   start: number;
   end: number;
-  /** Code units at the chunk's start that are the tool call's input (counted INPUT_WEIGHT times). */
+  /** Code units at the chunk's start that are the tool call's input (counted tuning.ts's inputWeight times). */
   input?: number;
   score: number;
   /** The chunk's text when the scorer already has it (re-read from the message otherwise). */

@@ -17,7 +17,7 @@ import { literalMatcher, regexMatcher } from "./scan/pattern.ts";
 import { RegexRunner } from "./scan/regex-runner.ts";
 import { searchProject, type SessionResult } from "./project-search.ts";
 import { rankSessions } from "./rank/rank-sessions.ts";
-import { MESSAGE_SCORE_PARTS, messageScore, partScore, rankPool } from "./rank/rank.ts";
+import { messageScore, messageScoreParts, partScore, rankPool } from "./rank/rank.ts";
 import type { SearchFilters } from "./scored.ts";
 import { asSearch, maybeYield, now } from "../util/scheduler.ts";
 import { collectSession, nearestTerms, sessionCandidates, type Query } from "./session-search.ts";
@@ -149,7 +149,7 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
   function indexSetup(): IndexSetup {
     // The index returns the messages any allowed request can rank (rankMessages takes its pool
     // from them): Orama's index search has no per-query limit.
-    const messages = { groups: () => rankPool(options.config().search.max_message_limit), score: messageScore, partScore, counted: MESSAGE_SCORE_PARTS };
+    const messages = { groups: () => rankPool(options.config().search.max_message_limit), score: messageScore, partScore, counted: messageScoreParts() };
     return { visibility: options.visibility(), messages };
   }
 

@@ -10,7 +10,6 @@ import { parseQuery } from "./text/query.ts";
 import {
   bestNearest,
   boundedDistance,
-  CORRECTION_WEIGHT,
   correctionDistance,
   correctQuery,
   editDistance,
@@ -19,6 +18,7 @@ import {
   rewriteQuery,
   unmatchedWords,
 } from "./text/typos.ts";
+import { TUNING } from "./tuning.ts";
 
 const T0 = Date.UTC(2025, 0, 1);
 
@@ -137,11 +137,11 @@ describe("typo corrections", () => {
     const { text, parsed } = correctQuery("histgram cutting off", new Map([["histgram", "histogram"]]));
     expect(text).toBe("histogram cutting off");
     const weight = (p: typeof parsed, token: string) => p.terms.find((t) => t.token === token)?.weight;
-    expect(weight(parsed, "histogram")).toBe(weight(typed, "histogram")! * CORRECTION_WEIGHT);
+    expect(weight(parsed, "histogram")).toBe(weight(typed, "histogram")! * TUNING.typos.weight);
     expect(weight(parsed, "cutting")).toBe(weight(typed, "cutting"));
     const path = correctQuery("src/hist_colect.py", new Map([["colect", "collect"]])).parsed;
     const typedPath = parseQuery("src/hist_collect.py");
-    expect(weight(path, "collect")).toBe(weight(typedPath, "collect")! * CORRECTION_WEIGHT);
+    expect(weight(path, "collect")).toBe(weight(typedPath, "collect")! * TUNING.typos.weight);
     expect(weight(path, "hist")).toBe(weight(typedPath, "hist"));
   });
 

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { user } from "../../history/testing/messages.ts";
 import { toolVisibility } from "../../history/tool-visibility.ts";
-import { MESSAGE_SCORE_PARTS, messageScore, partScore } from "../rank/rank.ts";
+import { messageScore, messageScoreParts, partScore } from "../rank/rank.ts";
 import { BuildQueue, IndexedSession } from "./build.ts";
 import { SessionIndex } from "./session-index.ts";
 
 const T0 = Date.UTC(2025, 0, 1);
-const setup = { visibility: toolVisibility([], []), messages: { groups: () => Infinity, score: messageScore, partScore, counted: MESSAGE_SCORE_PARTS } };
+const setup = { visibility: toolVisibility([], []), messages: { groups: () => Infinity, score: messageScore, partScore, counted: messageScoreParts() } };
 
 afterEach(() => vi.restoreAllMocks());
 

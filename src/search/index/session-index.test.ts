@@ -4,7 +4,7 @@ import { assistant, toolCall, user } from "../../history/testing/messages.ts";
 import { toolVisibility } from "../../history/tool-visibility.ts";
 import type { HistoryMessage } from "../../history/types.ts";
 import { buildView, type SessionView } from "../../history/view.ts";
-import { MESSAGE_SCORE_PARTS, bestPartScores, messageScore, partScore } from "../rank/rank.ts";
+import { bestPartScores, messageScoreParts, messageScore, partScore } from "../rank/rank.ts";
 import { scanSession } from "../scan/scan.ts";
 import type { SearchFilters } from "../scored.ts";
 import { HIT_TYPES, type HitType } from "../text/documents.ts";
@@ -16,7 +16,7 @@ const WORDS = ["deploy", "rollback", "canary", "Deploy", "queue", "x"];
 const T0 = Date.UTC(2025, 0, 1);
 
 function index(messages: readonly HistoryMessage[], groups = Infinity): SessionIndex {
-  const made = new SessionIndex({ visibility, messages: { groups: () => groups, score: messageScore, partScore, counted: MESSAGE_SCORE_PARTS } });
+  const made = new SessionIndex({ visibility, messages: { groups: () => groups, score: messageScore, partScore, counted: messageScoreParts() } });
   for (const message of messages) made.addMessage(message);
   made.diff(messages);
   return made;

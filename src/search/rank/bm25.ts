@@ -1,29 +1,29 @@
 // BM25 over documents (part chunks), shared by the cold scan and the index so both rank alike.
 // Document length is counted in UTF-16 code units: the scan knows it without tokenizing.
 
-// K1, B and the coverage floor (0.4), like the ranking's other constants, were swept on the
-// real-session eval, cross-validated by halves of the dev sessions: no other value gained on both
-// halves (docs/architecture.md, "How search is evaluated").
-const K1 = 1.2;
-const B = 0.75;
+// k1, b and the coverage floor are in tuning.ts, with the ranking's other constants.
+
+import { TUNING } from "../tuning.ts";
 
 function idf(docs: number, df: number): number {
   return Math.log(1 + (docs - df + 0.5) / (df + 0.5));
 }
 
 export function termScore(tf: number, idfValue: number, length: number, avgLength: number): number {
-  const norm = K1 * (1 - B + (B * length) / (avgLength || 1));
-  return (idfValue * tf * (K1 + 1)) / (tf + norm);
+  const { k1, b } = TUNING.bm25;
+  const norm = k1 * (1 - b + (b * length) / (avgLength || 1));
+  return (idfValue * tf * (k1 + 1)) / (tf + norm);
 }
 
 /**
- * Query words covered by a document scale its score: all words ×1, half of them ×0.7. Words count
+ * Query words covered by a document scale its score: all words ×1, none × the floor. Words count
  * alike: weighing them by idf here lowered the real-session eval (the rarest word of a paraphrased
  * question is often one the answer lacks); BM25 weighs terms by idf already.
  */
 export function coverageFactor(groupsMatched: number, groups: number): number {
-  if (groups <= 1) return 1;
-  return 0.4 + 0.6 * (groupsMatched / groups);
+  const coverage = TUNING.coverage;
+  if (groups <= 1 || !coverage.on) return 1;
+  return coverage.floor + (1 - coverage.floor) * (groupsMatched / groups);
 }
 
 function popcount(mask: number): number {
@@ -81,8 +81,9 @@ export interface QueryWeights {
 
 export function queryWeights(stats: CollectionStats, terms: readonly { weight: number; group: number }[]): QueryWeights {
   let found = 0;
+  const foundOnly = TUNING.coverage.foundWordsOnly;
   terms.forEach((term, t) => {
-    if (stats.df[t]! > 0) found |= groupBit(term.group);
+    if (!foundOnly || stats.df[t]! > 0) found |= groupBit(term.group);
   });
   const idfs = stats.df.map((df, t) => idf(stats.docs, Math.min(df, stats.docs)) * terms[t]!.weight);
   return { idfs, groupOf: terms.map((term) => term.group), words: wordsMatched(found) };

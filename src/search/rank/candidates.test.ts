@@ -9,7 +9,7 @@ import { rankSessions } from "./rank-sessions.ts";
 import { boostGroup, candidateGroups, compareResults, maxBoost, type Group } from "./rank.ts";
 
 // Words that bring every boost into play: a phrase, three or more content words (proximity), a
-// command (intent), why and an explanation (cause), a path (compound).
+// command (intent), a path (compound).
 const WORDS = [
   "rate",
   "limiter",

@@ -1,5 +1,5 @@
 // One session's candidate messages, boosted only as far down as a message can still reach the
-// results asked for. The boosts (phrase, proximity, intent, cause) read each candidate's text and
+// results asked for. The boosts (compound, proximity, intent) read each candidate's text and
 // cost most of a ranking; a project search ranks hundreds of sessions for ten results. A boost
 // raises a message's score at most maxBoost times (rank.ts), so a message whose score before
 // the boosts, times that bound, is below the k-th best boosted score can never pass it: the

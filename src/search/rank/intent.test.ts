@@ -4,7 +4,8 @@ import type { ToolPart } from "../../history/types.ts";
 import type { ScoredDoc } from "../scored.ts";
 import { toolCallSignature } from "../../history/tool-text.ts";
 import { parseQuery } from "../text/query.ts";
-import { INTENT_BOOST, answersIntent, contentShare, editsFiles, intentBoost } from "./intent.ts";
+import { answersIntent, contentShare, editsFiles, intentBoost } from "./intent.ts";
+import { TUNING } from "../tuning.ts";
 
 const call = (tool: string, input: unknown) => toolPart(tool, input, "") as ToolPart;
 const shell = (command: string) => call("bash", { command });
@@ -91,8 +92,8 @@ describe("intent boost", () => {
     const both = chunkOf(shell("mix dialyzer && mix credo --strict"));
     const one = chunkOf(shell("mix dialyzer"));
     expect(contentShare(parsed, both.text)).toBe(1);
-    expect(intentBoost(parsed, both.doc, both.text)).toBe(INTENT_BOOST);
-    expect(intentBoost(parsed, one.doc, one.text)).toBeCloseTo(1 + (INTENT_BOOST - 1) / 2);
+    expect(intentBoost(parsed, both.doc, both.text)).toBe(TUNING.intent.boost);
+    expect(intentBoost(parsed, one.doc, one.text)).toBeCloseTo(1 + (TUNING.intent.boost - 1) / 2);
   });
 
   it("leaves calls of another kind, other parts, and queries without intent words alone", () => {
@@ -100,7 +101,7 @@ describe("intent boost", () => {
     const edit = chunkOf(call("edit", { filePath: "lib/otel.ex", oldString: "a", newString: "b" }));
     const change = parseQuery("what did we change in lib/otel.ex");
     expect(intentBoost(change, run.doc, run.text)).toBe(1);
-    expect(intentBoost(change, edit.doc, edit.text)).toBe(INTENT_BOOST);
+    expect(intentBoost(change, edit.doc, edit.text)).toBe(TUNING.intent.boost);
     // The input is not in this chunk (a later chunk of a long output).
     expect(intentBoost(change, { ...edit.doc, input: 0 }, edit.text)).toBe(1);
     const plain = parseQuery("otel.ex setup");

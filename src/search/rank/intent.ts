@@ -12,10 +12,8 @@ import type { HistoryPart, ToolPart } from "../../history/types.ts";
 import type { ScoredDoc } from "../scored.ts";
 import { fold } from "../text/normalize.ts";
 import { countTerm, FUNCTION_WORD_GROUP, type ParsedQuery } from "../text/query.ts";
-import { holdsCompound } from "./phrase.ts";
-
-/** A call answering the question's intent whose input holds all of the query's content words scores this many times more. */
-export const INTENT_BOOST = 2;
+import { TUNING } from "../tuning.ts";
+import { holdsCompound } from "./compound.ts";
 
 /** Input arguments that carry a shell command (bash, Bash, exec_command …). */
 const COMMAND_KEYS = ["command", "cmd"];
@@ -110,12 +108,20 @@ function toolPart(doc: ScoredDoc): ToolPart | undefined {
 
 /**
  * How much a chunk's score is raised for the query's intent: for a chunk holding the input of a
- * call that answers it, 1 + (INTENT_BOOST - 1) × the share of content words its input holds; 1
- * otherwise (no intent, not a tool call, input not in this chunk, or a call of another kind).
+ * call that answers it, 1 + (boost - 1) × the share of content words its input holds (the boost:
+ * tuning.ts); 1 otherwise (no intent, not a tool call, input not in this chunk, or a call of
+ * another kind).
  */
 export function intentBoost(parsed: ParsedQuery, doc: ScoredDoc, text: string): number {
-  if (!parsed.intent || doc.type !== "tool" || !doc.input) return 1;
+  const { on, boost } = TUNING.intent;
+  if (!on || !parsed.intent || doc.type !== "tool" || !doc.input) return 1;
   const part = toolPart(doc);
   if (!part || !answersIntent(parsed, part)) return 1;
-  return 1 + (INTENT_BOOST - 1) * contentShare(parsed, text.slice(0, doc.input));
+  return 1 + (boost - 1) * contentShare(parsed, text.slice(0, doc.input));
+}
+
+/** The most intentBoost can give a chunk for this query. */
+export function intentBoostMost(parsed: ParsedQuery): number {
+  const { on, boost } = TUNING.intent;
+  return on && parsed.intent ? boost : 1;
 }

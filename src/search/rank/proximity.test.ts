@@ -5,11 +5,12 @@ import { MemorySource } from "../../host/testing/memory-source.ts";
 import { FILLER } from "../testing/filler.ts";
 import { idsOnBothPaths } from "../testing/service.ts";
 import { parseQuery } from "../text/query.ts";
-import { bestSpan, contentOccurrences, PROXIMITY_BOOST, PROXIMITY_WINDOW, proximityBoost } from "./proximity.ts";
+import { bestSpan, contentOccurrences, proximityBoost } from "./proximity.ts";
+import { TUNING } from "../tuning.ts";
 
 const span = (query: string, text: string) => {
   const parsed = parseQuery(query);
-  return bestSpan(contentOccurrences(parsed, text), parsed.groups, PROXIMITY_WINDOW);
+  return bestSpan(contentOccurrences(parsed, text), parsed.groups, TUNING.proximity.window);
 };
 
 describe("proximity span", () => {
@@ -30,7 +31,7 @@ describe("proximity span", () => {
   });
 
   it("ignores words further apart than the window", () => {
-    expect(span("ledger rounding drift", `ledger ${"x ".repeat(PROXIMITY_WINDOW)} rounding`).words).toBe(0);
+    expect(span("ledger rounding drift", `ledger ${"x ".repeat(TUNING.proximity.window)} rounding`).words).toBe(0);
   });
 });
 
@@ -45,12 +46,12 @@ describe("proximity boost", () => {
     expect(loose).toBeGreaterThan(1);
     expect(all).toBeGreaterThan(three);
     expect(three).toBeGreaterThan(1);
-    expect(all).toBeLessThanOrEqual(1 + PROXIMITY_BOOST);
+    expect(all).toBeLessThanOrEqual(1 + TUNING.proximity.boost);
   });
 
   it("needs three content words together: two near each other tell little", () => {
     expect(proximityBoost(query, "the ledger showed a rounding error")).toBe(1);
-    expect(proximityBoost(query, `ledger ${"x ".repeat(PROXIMITY_WINDOW)} rounding drift grows`)).toBeGreaterThan(1);
+    expect(proximityBoost(query, `ledger ${"x ".repeat(TUNING.proximity.window)} rounding drift grows`)).toBeGreaterThan(1);
     expect(proximityBoost(parseQuery("why the rounding drift"), "rounding drift")).toBe(1);
   });
 

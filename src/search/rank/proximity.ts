@@ -7,30 +7,31 @@ import { fold } from "../text/normalize.ts";
 import { isTermAt } from "../text/tokenize.ts";
 import { FUNCTION_WORD_GROUP, type ParsedQuery } from "../text/query.ts";
 import { termNesting } from "../scan/scan.ts";
-import { findCompound } from "./phrase.ts";
+import { TUNING } from "../tuning.ts";
+import { findCompound } from "./compound.ts";
 
-/** Longest stretch of text (code units, about two sentences) whose words count as standing together. */
-export const PROXIMITY_WINDOW = 240;
-/** A chunk whose window gathers every content word of the query, tightly, scores up to this much more (×1.7). */
-export const PROXIMITY_BOOST = 0.7;
-/**
- * A window must gather at least this many content words (so the query must have as many): two
- * words side by side are the whole-phrase or compound evidence (phrase.ts), and two common words
- * near each other (`git add`, `run the tests`) are found in any long text.
- */
-export const PROXIMITY_MIN_WORDS = 3;
+// The window (tuning.ts's proximity) is about two sentences. It must gather at least minWords
+// content words (so the query must have as many): two words side by side are no more than a compound's
+// evidence (compound.ts), and two common words near each other (`git add`, `run the tests`)
+// are found in any long text. Only the leading candidates (best first, before the boosts) are
+// checked, and each one's best chunks: locating every occurrence of the query's words costs more
+// than the compound check, a message's score rests on its best chunks, and the boost is for the
+// order at the top, where an agent reads. A number of its own, not a share of the request's
+// limit, so the first results do not change with the limit asked for. (On the eval, the first 5
+// ranked as the first 10 did, and all rankPool(limit) candidates with ten chunks each alike but
+// for one command question, at five times the cost.)
 
-/**
- * How many of the leading candidates (best first, before the boosts) are checked, and how many of
- * each one's best chunks: locating every occurrence of the query's words costs more than the
- * phrase check, a message's score rests on its best chunks, and the boost is for the order at the
- * top, where an agent reads. A number of its own, not a share of the request's limit, so the first
- * results do not change with the limit asked for. (On the eval, the first 5 ranked as the first 10
- * did, and all rankPool(limit) candidates with ten chunks each alike but for one command question,
- * at five times the cost.)
- */
-export const PROXIMITY_CANDIDATES = 5;
-export const PROXIMITY_CHUNKS = 2;
+/** Whether the proximity boost is looked for in the `chunk`-th best chunk of the candidate at `rank`. */
+export function proximityApplies(rank: number, chunk: number): boolean {
+  const { candidates, chunks } = TUNING.proximity;
+  return rank < candidates && chunk < chunks;
+}
+
+/** The most proximityBoost can give a chunk of the candidate at `rank` for this query. */
+export function proximityBoostMost(parsed: ParsedQuery, rank: number): number {
+  const { on, boost, minWords, candidates } = TUNING.proximity;
+  return on && rank < candidates && parsed.groups >= minWords && !parsed.intent ? 1 + boost : 1;
+}
 
 /** Occurrences of the query's content words in a text, in text order: offsets, ends and query words. */
 export interface Occurrences {
@@ -162,18 +163,19 @@ export function bestSpan(occurrences: Occurrences, groups: number, window: numbe
 
 /**
  * How much a chunk's score is raised for the query's content words standing close together:
- * 1 + PROXIMITY_BOOST × (share of the query's other words its best window gathers beside one)
- * × (1 − half the window's length over PROXIMITY_WINDOW); 1 when no window gathers
- * PROXIMITY_MIN_WORDS words, and for a question asking for a command run or a change made.
+ * 1 + boost × (share of the query's other words its best window gathers beside one)
+ * × (1 − half the window's length over the window); 1 when no window gathers minWords words, and
+ * for a question asking for a command run or a change made (boost, window, minWords: tuning.ts).
  */
 export function proximityBoost(parsed: ParsedQuery, text: string): number {
+  const { on, boost, window, minWords } = TUNING.proximity;
   const words = parsed.groups;
   // A command or change question is answered by a call's input (intent.ts): prose restating the
   // command holds its words closer than the call's arguments do.
-  if (words < PROXIMITY_MIN_WORDS || parsed.intent) return 1;
-  const span = bestSpan(contentOccurrences(parsed, text), words, PROXIMITY_WINDOW);
-  if (span.words < PROXIMITY_MIN_WORDS) return 1;
+  if (!on || words < minWords || parsed.intent) return 1;
+  const span = bestSpan(contentOccurrences(parsed, text), words, window);
+  if (span.words < minWords) return 1;
   const gathered = (span.words - 1) / (words - 1);
-  const tightness = 1 - (0.5 * span.length) / PROXIMITY_WINDOW;
-  return 1 + PROXIMITY_BOOST * gathered * tightness;
+  const tightness = 1 - (0.5 * span.length) / window;
+  return 1 + boost * gathered * tightness;
 }

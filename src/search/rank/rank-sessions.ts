@@ -9,6 +9,7 @@ import { type Candidates, beatenBy, topAcross } from "./candidates.ts";
 import { insertBest } from "../../util/best.ts";
 import type { Group } from "./rank.ts";
 import { countTerm, FUNCTION_WORD_GROUP, type ParsedQuery } from "../text/query.ts";
+import { TUNING } from "../tuning.ts";
 
 export interface RankedSession {
   session: SessionInfo;
@@ -24,9 +25,6 @@ export function titleCoverage(title: string, parsed: ParsedQuery): number {
   for (const term of parsed.terms) if (term.group !== FUNCTION_WORD_GROUP && countTerm(title, folded, term) > 0) groups.add(term.group);
   return groups.size / parsed.groups;
 }
-
-/** Weights of a session's three best messages in its content score. */
-const CONTENT_WEIGHTS = [1, 0.3, 0.15];
 
 interface Entry {
   session: SessionInfo;
@@ -48,7 +46,7 @@ function compareEntries(a: Entry, b: Entry): number {
 function contentReach(candidates: Candidates | undefined): number {
   let reach = 0;
   if (candidates)
-    CONTENT_WEIGHTS.forEach((weight, i) => {
+    TUNING.sessions.contentWeights.forEach((weight, i) => {
       reach += weight * candidates.reach(i);
     });
   return reach;
@@ -66,8 +64,9 @@ export async function rankSessions(
   parsed: ParsedQuery,
   limit: number,
 ): Promise<RankedSession[]> {
+  const { contentWeights, titleRaise, titleShare } = TUNING.sessions;
   const bestContent = (await topAcross(candidates, 1))[0]?.group.score ?? 0;
-  const scored = (entry: Entry, content: number) => content * (1 + 0.5 * entry.title) + entry.title * 0.25 * (bestContent || 1);
+  const scored = (entry: Entry, content: number) => content * (1 + titleRaise * entry.title) + entry.title * titleShare * (bestContent || 1);
   // compareEntries is a total order (listing order breaks every tie): the heap's first is the one a scan would pick.
   const pending = new BinaryHeap<Entry>(compareEntries);
   sessions.forEach((session, order) => {
@@ -82,15 +81,15 @@ export async function rankSessions(
   for (let entry = pending.pop(); entry; entry = pending.pop()) {
     if (ranked.length >= limit && beatenBy(entry.score, ranked[limit - 1]!.score)) break;
     const found = entry.candidates;
-    if (found && !found.settled(CONTENT_WEIGHTS.length)) {
+    if (found && !found.settled(contentWeights.length)) {
       found.next();
       entry.score = scored(entry, contentReach(found));
       pending.push(entry);
     } else {
-      const top = found?.top(CONTENT_WEIGHTS.length) ?? [];
+      const top = found?.top(contentWeights.length) ?? [];
       let content = 0;
       top.forEach((group, i) => {
-        content += group.score * CONTENT_WEIGHTS[i]!;
+        content += group.score * contentWeights[i]!;
       });
       if (content === 0 && entry.title === 0) continue;
       entry.score = scored(entry, content);

@@ -6,7 +6,8 @@ import { MemorySource } from "../../host/testing/memory-source.ts";
 import { FILLER } from "../testing/filler.ts";
 import { idsOnBothPaths } from "../testing/service.ts";
 import type { ScoredDoc } from "../scored.ts";
-import { bestPartScores, candidateGroups, messageScore, OTHER_SHARE, partScore } from "./rank.ts";
+import { bestPartScores, candidateGroups, messageScore, partScore } from "./rank.ts";
+import { TUNING } from "../tuning.ts";
 
 const T0 = Date.UTC(2025, 0, 1);
 
@@ -26,11 +27,11 @@ describe("message score", () => {
   it("counts a part by its best chunk and a share of its next few spread over all it matched, and a share of the next parts", () => {
     // Sorted best first: part a's chunks 10 and 8, part b's 6, part a's 5, part c's 4.
     const chunks = [10, 8, 6, 5, 4].map((score, i) => ({ score, partId: "aabac"[i]! }));
-    const a = 10 + (OTHER_SHARE * (8 + 5)) / 3;
+    const a = 10 + (TUNING.spread.otherShare * (8 + 5)) / 3;
     expect(bestPartScores(chunks)).toEqual([a, 6, 4]);
-    expect(messageScore([a, 6, 4], 0, 3)).toBeCloseTo(a + OTHER_SHARE * (6 + 4), 9);
+    expect(messageScore([a, 6, 4], 0, 3)).toBeCloseTo(a + TUNING.spread.otherShare * (6 + 4), 9);
     // A part matching in 100 chunks gains little over its best one.
-    expect(partScore([10, 9, 9, 9, 9], 0, 5, 100)).toBeCloseTo(10 + (OTHER_SHARE * 36) / 100, 9);
+    expect(partScore([10, 9, 9, 9, 9], 0, 5, 100)).toBeCloseTo(10 + (TUNING.spread.otherShare * 36) / 100, 9);
   });
 });
 

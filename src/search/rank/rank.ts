@@ -1,9 +1,8 @@
 // From scored chunks to ranked messages: a part scores by its best chunk, a message by its best
 // part plus a share of its next few, a compaction summary at a lower weight than the messages it
-// restates; the whole phrase, or a path or name of the query held whole, boosts a chunk
-// (phrase.ts), and so do the query's content words standing close together (proximity.ts), the
-// call a command or change question asks for (intent.ts) and the explanation a why question asks
-// for (cause.ts); recency breaks ties. Builds hits and snippets for the messages returned only.
+// restates; a path or name of the query held whole boosts a chunk (compound.ts), and so do the
+// query's content words standing close together (proximity.ts), and the call a command or
+// change question asks for (intent.ts); recency breaks ties. Builds hits and snippets for the messages returned only.
 
 import { isCompactionSummary } from "../../history/summaries.ts";
 import type { HistoryMessage } from "../../history/types.ts";
@@ -13,25 +12,20 @@ import { partTextPieces, sliceOfPieces, type HitType } from "../text/documents.t
 import type { ScoredDoc } from "../scored.ts";
 import { snippets, type Mark } from "../text/snippets.ts";
 import type { ParsedQuery } from "../text/query.ts";
-import { CAUSE_BOOST, causeBoost } from "./cause.ts";
-import { INTENT_BOOST, intentBoost } from "./intent.ts";
-import { PHRASE_BOOST, phraseBoost } from "./phrase.ts";
-import { PROXIMITY_BOOST, PROXIMITY_CANDIDATES, PROXIMITY_CHUNKS, PROXIMITY_MIN_WORDS, proximityBoost } from "./proximity.ts";
+import { TUNING } from "../tuning.ts";
+import { intentBoost, intentBoostMost } from "./intent.ts";
+import { compoundBoost, compoundBoostMost } from "./compound.ts";
+import { proximityApplies, proximityBoost, proximityBoostMost } from "./proximity.ts";
 
-/** Share of a message's next few parts, and of a part's next few chunks, in its score (swept with the other constants: see bm25.ts's K1). */
-export const OTHER_SHARE = 0.25;
-const OTHER_PARTS_COUNTED = 4;
-const OTHER_CHUNKS_COUNTED = 4;
-/**
- * A compaction summary's score against the messages it restates: the facts it holds were stated
- * first in the session, where a search should find them; alone, it is still found. 0.3 and 0.7
- * rank the eval alike.
- */
-const SUMMARY_WEIGHT = 0.5;
+// A message's score reads a share (tuning.ts's spread) of its next few parts, a part's of its next
+// few chunks. A compaction summary weighs less (tuning.ts's summaryWeight) than the messages it
+// restates: the facts it holds were stated first in the session, where a search should find them;
+// alone, it is still found.
 
-/** How many of the best messages (before the phrase and proximity boosts) those boosts may reorder. */
+/** How many of the best messages (before the boosts) those boosts may reorder. */
 export function rankPool(limit: number): number {
-  return limit * 3 + 20;
+  const pool = TUNING.pool;
+  return limit * pool.perResult + pool.extra;
 }
 
 interface HitResult {
@@ -73,13 +67,14 @@ export interface Group {
  */
 export function partScore(scores: ArrayLike<number>, from: number, to: number, matched: number): number {
   let others = 0;
-  for (let i = from + 1; i < to && i - from <= OTHER_CHUNKS_COUNTED; i++) others += scores[i]!;
+  const counted = TUNING.spread.othersCounted;
+  for (let i = from + 1; i < to && i - from <= counted; i++) others += scores[i]!;
   return spreadScore(scores[from]!, others, matched);
 }
 
 /** A part's best chunk score plus the share of its next few (summed in `others`), spread over its `matched` chunks. */
 function spreadScore(best: number, others: number, matched: number): number {
-  return best + (OTHER_SHARE * others) / matched;
+  return best + (TUNING.spread.otherShare * others) / matched;
 }
 
 /**
@@ -88,26 +83,22 @@ function spreadScore(best: number, others: number, matched: number): number {
  */
 export function messageScore(scores: ArrayLike<number>, from: number, to: number): number {
   let score = scores[from]!;
-  for (let i = from + 1; i < to && i - from <= OTHER_PARTS_COUNTED; i++) score += OTHER_SHARE * scores[i]!;
+  const { otherShare, othersCounted } = TUNING.spread;
+  for (let i = from + 1; i < to && i - from <= othersCounted; i++) score += otherShare * scores[i]!;
   return score;
 }
 
 /** How many of a message's best parts messageScore reads, and of a part's best chunks partScore reads. */
-export const MESSAGE_SCORE_PARTS = OTHER_PARTS_COUNTED + 1;
-
-/**
- * How many of a message's best chunks (before the boosts) are looked in for the whole phrase and
- * for the query's words standing together. A
- * message's score reads its best few parts only, so a chunk further down rarely climbs into them;
- * checking every chunk of a 200 KB output would read megabytes of text per search.
- */
-const PHRASE_CHUNKS = 2 * MESSAGE_SCORE_PARTS;
+export function messageScoreParts(): number {
+  return TUNING.spread.othersCounted + 1;
+}
 
 /** The scores of a message's best MESSAGE_SCORE_PARTS parts (partScore), best first, from its chunks sorted best first. */
 export function bestPartScores(chunks: readonly { score: number; partId: string }[]): number[] {
   // Chunks come best first: a part's first chunk is its best. No map: a message has few parts.
   // Ranking calls this for every candidate message of a search: only the result is allocated.
   const { parts, best, others, matched } = partScratch;
+  const counted = TUNING.spread.othersCounted;
   let count = 0;
   for (const chunk of chunks) {
     let p = 0;
@@ -119,7 +110,7 @@ export function bestPartScores(chunks: readonly { score: number; partId: string 
       matched[count++] = 1;
       continue;
     }
-    if (matched[p]! <= OTHER_CHUNKS_COUNTED) others[p]! += chunk.score;
+    if (matched[p]! <= counted) others[p]! += chunk.score;
     matched[p]!++;
   }
   const scores = new Array<number>(count);
@@ -128,7 +119,7 @@ export function bestPartScores(chunks: readonly { score: number; partId: string 
     parts[p] = ""; // holds no part id past the call
   }
   sortDescending(scores, itself);
-  if (scores.length > MESSAGE_SCORE_PARTS) scores.length = MESSAGE_SCORE_PARTS;
+  if (scores.length > counted + 1) scores.length = counted + 1;
   return scores;
 }
 
@@ -174,7 +165,7 @@ function groupScore(group: Group): number {
     const best = bestPartScores(docs);
     score = messageScore(best, 0, best.length);
   }
-  return isCompactionSummary(group.message) ? score * SUMMARY_WEIGHT : score;
+  return isCompactionSummary(group.message) ? score * TUNING.summaryWeight : score;
 }
 
 /** Higher score first; on a tie the newer message. */
@@ -244,30 +235,14 @@ export function candidateGroups(docs: readonly ScoredDoc[], limit: number): Grou
   return selectBest(all, rankPool(limit), compareResults);
 }
 
-/** Whether any boost (phrase, compound, proximity, intent, cause) can apply to the query. */
-function boostable(parsed: ParsedQuery | undefined): parsed is ParsedQuery {
-  return (
-    parsed !== undefined &&
-    (parsed.phrase !== undefined ||
-      parsed.compounds.length > 0 ||
-      parsed.intent !== undefined ||
-      parsed.asksWhy === true ||
-      parsed.groups >= PROXIMITY_MIN_WORDS)
-  );
-}
-
 /**
  * The most the boosts can raise the score of the message at `rank` of its session's candidates
  * (each boost's own maximum, for the boosts the query can get): a message's score is a sum of
  * its chunks' scores with positive weights, so it grows at most as much as its chunks do.
  */
 export function maxBoost(parsed: ParsedQuery | undefined, rank: number): number {
-  if (!boostable(parsed)) return 1;
-  let most = parsed.phrase !== undefined || parsed.compounds.length > 0 ? PHRASE_BOOST : 1;
-  if (rank < PROXIMITY_CANDIDATES && parsed.groups >= PROXIMITY_MIN_WORDS && !parsed.intent) most *= 1 + PROXIMITY_BOOST;
-  if (parsed.intent) most *= INTENT_BOOST;
-  if (parsed.asksWhy) most *= CAUSE_BOOST;
-  return most;
+  if (parsed === undefined) return 1;
+  return compoundBoostMost(parsed) * proximityBoostMost(parsed, rank) * intentBoostMost(parsed);
 }
 
 /**
@@ -275,16 +250,15 @@ export function maxBoost(parsed: ParsedQuery | undefined, rank: number): number 
  * boosts) and scores it again.
  */
 export function boostGroup(group: Group, rank: number, parsed: ParsedQuery | undefined, textOf: (doc: ScoredDoc) => string): void {
-  if (!boostable(parsed)) return;
+  if (maxBoost(parsed, rank) === 1 || parsed === undefined) return;
   // groupScore left the docs best first.
-  const checked = Math.min(group.docs.length, PHRASE_CHUNKS);
+  const checked = Math.min(group.docs.length, TUNING.boostedChunks);
   for (let i = 0; i < checked; i++) {
     const doc = group.docs[i]!;
     const text = textOf(doc);
-    // Proximity beside, not instead of, the whole phrase (the phrase also holds the words in
-    // order), on fewer candidates and chunks: it locates every occurrence of the query's words.
-    const near = rank < PROXIMITY_CANDIDATES && i < PROXIMITY_CHUNKS ? proximityBoost(parsed, text) : 1;
-    doc.score *= phraseBoost(parsed, text) * near * intentBoost(parsed, doc, text) * causeBoost(parsed, doc, text);
+    // Proximity on fewer candidates and chunks: it locates every occurrence of the query's words.
+    const near = proximityApplies(rank, i) ? proximityBoost(parsed, text) : 1;
+    doc.score *= compoundBoost(parsed, text) * near * intentBoost(parsed, doc, text);
   }
   group.score = groupScore(group);
 }

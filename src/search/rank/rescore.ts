@@ -6,13 +6,13 @@
 
 import { queryWeights, scoreCounts, type CollectionStats, type QueryWeights } from "./bm25.ts";
 import type { ScoredDoc } from "../scored.ts";
-import { INPUT_WEIGHT } from "../text/documents.ts";
 import { fold } from "../text/normalize.ts";
 import { countTerm, type ParsedQuery } from "../text/query.ts";
+import { TUNING } from "../tuning.ts";
 
 /**
  * Occurrences of each query term in `text` (the index's own counts: same tokenizer rules), those
- * in its first `input` code units (a tool call's input) counted INPUT_WEIGHT times.
+ * in its first `input` code units (a tool call's input) counted inputWeight times (tuning.ts).
  */
 function termCounts(text: string, parsed: ParsedQuery, input = 0): number[] {
   const counts = (part: string, times: number) => {
@@ -20,7 +20,7 @@ function termCounts(text: string, parsed: ParsedQuery, input = 0): number[] {
     return parsed.terms.map((term) => (folded.includes(term.token) ? countTerm(part, folded, term) * times : 0));
   };
   if (input === 0) return counts(text, 1);
-  const inInput = counts(text.slice(0, input), INPUT_WEIGHT);
+  const inInput = counts(text.slice(0, input), TUNING.inputWeight);
   return counts(text.slice(input), 1).map((tf, t) => tf + inInput[t]!);
 }
 
@@ -32,7 +32,7 @@ function termCounts(text: string, parsed: ParsedQuery, input = 0): number[] {
  * about. 1 when no word is found anywhere.
  */
 function sessionShare(all: QueryWeights, own: QueryWeights): number {
-  return all.words > 0 ? Math.min(1, own.words / all.words) : 1;
+  return all.words > 0 && TUNING.project.sessionShare ? Math.min(1, own.words / all.words) : 1;
 }
 
 /**

@@ -6,7 +6,6 @@ import type { HistoryMessage } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import { queryWeights, scoreCounts, type CollectionStats } from "../rank/bm25.ts";
 import {
-  INPUT_WEIGHT,
   chunkCount,
   docText,
   partChunks,
@@ -21,6 +20,7 @@ import { fold, isAscii } from "../text/normalize.ts";
 import { maybeYield, now, sliceSpent } from "../../util/scheduler.ts";
 import type { DocFilter, ScoredDoc } from "../scored.ts";
 import { countTerm, escapeRegExp, type ParsedQuery, termAt } from "../text/query.ts";
+import { TUNING } from "../tuning.ts";
 
 /**
  * For each term, another term whose token lies inside its token (the longest such), or -1; and
@@ -284,13 +284,13 @@ export async function countSession(
         const seq = docs++;
         counted++;
         // A chunk that is a whole part is read piece by piece, so counts add up exactly and the
-        // part's text is never joined. A tool call's input (the first piece) counts INPUT_WEIGHT times.
+        // part's text is never joined. A tool call's input (the first piece) counts inputWeight times (tuning.ts).
         let tfs: number[] | undefined;
         let text: string | undefined;
         if (doc.whole) {
           for (let k = 0; k < doc.pieces.length; k++) {
             const piece = doc.pieces[k]!;
-            if (!quick || quick.test(piece)) tfs = countTerms(piece, query, tfs, k === 0 && doc.input > 0 ? INPUT_WEIGHT : 1);
+            if (!quick || quick.test(piece)) tfs = countTerms(piece, query, tfs, k === 0 && doc.input > 0 ? TUNING.inputWeight : 1);
           }
           if (doc.pieces.length === 1) text = doc.pieces[0];
         } else {
@@ -298,7 +298,7 @@ export async function countSession(
           if (quick && !quick.test(text)) tfs = undefined;
           else if (doc.input === 0) tfs = countTerms(text, query, tfs);
           else {
-            tfs = countTerms(text.slice(0, doc.input), query, tfs, INPUT_WEIGHT);
+            tfs = countTerms(text.slice(0, doc.input), query, tfs, TUNING.inputWeight);
             tfs = countTerms(text.slice(doc.input), query, tfs);
           }
         }

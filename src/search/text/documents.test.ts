@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { assistant, toolCall } from "../../history/testing/messages.ts";
 import { toolVisibility } from "../../history/tool-visibility.ts";
 import fc from "fast-check";
-import { CHUNK_CHARS, chunkEnd, messageDocs, partSearchText, partTextPieces, sliceOfPieces } from "./documents.ts";
+import { TUNING } from "../tuning.ts";
+import { chunkEnd, messageDocs, partSearchText, partTextPieces, sliceOfPieces } from "./documents.ts";
 
 const visibility = toolVisibility([], []);
 
@@ -17,11 +18,11 @@ describe("search documents", () => {
   });
 
   it("cuts long parts into chunks that cover the text exactly", () => {
-    const text = "word ".repeat(3 * CHUNK_CHARS);
+    const text = "word ".repeat(3 * TUNING.chunkChars);
     const docs = messageDocs(assistant([text]), visibility);
     expect(docs.length).toBeGreaterThan(3);
     expect(docs.map((doc) => doc.text).join("")).toBe(text);
-    for (const doc of docs) expect(doc.text.length).toBeLessThanOrEqual(CHUNK_CHARS);
+    for (const doc of docs) expect(doc.text.length).toBeLessThanOrEqual(TUNING.chunkChars);
   });
 });
 

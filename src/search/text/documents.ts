@@ -4,21 +4,16 @@
 import type { HistoryMessage, HistoryPart } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import { toolCallSignature, toolPartText, toolResultText } from "../../history/tool-text.ts";
+import { TUNING } from "../tuning.ts";
 
 export type HitType = "text" | "tool" | "reasoning";
 export const HIT_TYPES: readonly HitType[] = ["text", "tool", "reasoning"];
 
-/** Target characters of one chunk; a chunk ends at a line or word break near it. 3 and 6 KB ranked no better (see bm25.ts's K1). */
-export const CHUNK_CHARS = 4096;
+// A chunk ends at a line or word break near its target size (tuning.ts's chunkChars). A term in a
+// tool call's input (its signature: the command, the file path, the pattern, the edit's strings)
+// counts tuning.ts's inputWeight times, as in BM25F with a heavier field: the call made on a path
+// or running a command outranks an output, or a long text, that merely mentions it.
 const CUT_WINDOW = 512;
-
-/**
- * A term in a tool call's input (its signature: the command, the file path, the pattern, the
- * edit's strings) counts this many times, as in BM25F with a heavier field: the call made on a
- * path or running a command outranks an output, or a long text, that merely mentions it. 2 ranked
- * the eval lower, 4 lower on one half of the dev sessions (see bm25.ts's K1).
- */
-export const INPUT_WEIGHT = 3;
 
 export interface DocInput {
   partId: string;
@@ -60,8 +55,8 @@ export function partSearchText(part: HistoryPart, visibility: ToolVisibility): {
   }
 }
 
-/** Where to end a chunk that starts at `start`: near CHUNK_CHARS, at a break, never inside a surrogate pair. */
-export function chunkEnd(text: string, start: number, size: number = CHUNK_CHARS): number {
+/** Where to end a chunk that starts at `start`: near the chunk size, at a break, never inside a surrogate pair. */
+export function chunkEnd(text: string, start: number, size: number = TUNING.chunkChars): number {
   if (text.length - start <= size) return text.length;
   const hard = start + size;
   const newline = text.lastIndexOf("\n", hard);
@@ -73,7 +68,7 @@ export function chunkEnd(text: string, start: number, size: number = CHUNK_CHARS
 }
 
 /** chunkEnd over the concatenation of `pieces` (length `total`), reading only the cut window. */
-function chunkEndOfPieces(pieces: readonly string[], total: number, start: number, size: number = CHUNK_CHARS): number {
+function chunkEndOfPieces(pieces: readonly string[], total: number, start: number, size: number = TUNING.chunkChars): number {
   if (total - start <= size) return total;
   const hard = start + size;
   const lo = Math.max(start, hard - CUT_WINDOW);
@@ -137,7 +132,7 @@ export function searchablePieces(partId: string, searchable: { type: HitType; te
 
 /** How many documents (chunks) a part's text makes. */
 export function chunkCount(part: Pick<PartPieces, "pieces" | "total">): number {
-  if (part.total <= CHUNK_CHARS) return 1;
+  if (part.total <= TUNING.chunkChars) return 1;
   let count = 0;
   for (let start = 0; start < part.total; start = chunkEndOfPieces(part.pieces, part.total, start)) count++;
   return count;
@@ -145,7 +140,7 @@ export function chunkCount(part: Pick<PartPieces, "pieces" | "total">): number {
 
 /** How many documents (chunks) a text of one piece makes. */
 export function textChunkCount(text: string): number {
-  return text.length <= CHUNK_CHARS ? 1 : chunkCount({ pieces: [text], total: text.length });
+  return text.length <= TUNING.chunkChars ? 1 : chunkCount({ pieces: [text], total: text.length });
 }
 
 /** The documents (chunks) of one part, as ranges over its pieces. */

@@ -3,9 +3,7 @@
 // factor counts, so a message is not ranked up for holding "why", "did" and "the" (long messages
 // and summaries hold them all), nor down for lacking them. A query of function words only
 // ("not in") is searched as typed.
-
-/** Weight of a function word against a content word (1), in a query that has content words; 0.05 ranks alike, 0.2 lower. */
-export const FUNCTION_WORD_WEIGHT = 0.1;
+// Their weight is tuning.ts's query.functionWords.
 
 const FUNCTION_WORDS = new Set(
   [

@@ -1,18 +1,17 @@
 // A query as terms: the same tokens as indexing (tokenize.ts), grouped by query word. A word and
 // its parts (humps, a version's numbers) weigh as one concept, and a natural-language word also
-// matches the other forms of its stem and its full or short forms (`stylesheet`, `css`) at a lower
-// weight (stem.ts, abbreviations.ts), and function words beside content words are glue: a low
-// weight, not counted by coverage (function-words.ts). A decimal quoted shorter than printed also
-// matches the longer decimals it may come from. A path or name typed in a query (words joined by
-// / . _ - : \) is one query word, kept whole as a compound for ranking to find as written
-// (rank/phrase.ts).
+// matches the other forms of its stem at a lower weight (stem.ts), and function words beside
+// content words are glue: a low weight, not counted by coverage (function-words.ts). A decimal
+// quoted shorter than printed also matches the longer decimals it may come from. A path or name
+// typed in a query (words joined by / . _ - : \) is one query word, kept whole as a compound for
+// ranking to find as written (rank/compound.ts).
 
 import { BoundedMap } from "../../util/bounded-map.ts";
 import { CJK, SEP, charClass, fold, isAscii } from "./normalize.ts";
-import { FUNCTION_WORD_WEIGHT, isFunctionWord } from "./function-words.ts";
+import { isFunctionWord } from "./function-words.ts";
 import { intentsOfWord, queryIntent, type IntentKind, type QueryIntent } from "./intent.ts";
-import { VARIANT_WEIGHT, isNaturalWord, isPlainWord, stemVariants } from "./stem.ts";
-import { ABBREVIATION_WEIGHT, abbreviationForms } from "./abbreviations.ts";
+import { isNaturalWord, stemVariants } from "./stem.ts";
+import { TUNING, type SearchTuning } from "../tuning.ts";
 import { MAX_TOKEN, TokenSpans, dottedEnd, isDigitAt, isTermAt, isWordChar, pushTerms, runEnd } from "./tokenize.ts";
 
 export interface QueryTerm {
@@ -30,7 +29,7 @@ export interface QueryTerm {
    * truncation of it; 5: `token` with its last digit one up is a rounding of it).
    */
   longer?: number;
-  /** Another form of a natural-language word (its stem's, stem.ts; a full or short form, abbreviations.ts), not the word as typed. */
+  /** Another form of a natural-language word (its stem's, stem.ts), not the word as typed. */
   variant?: true;
 }
 
@@ -57,12 +56,6 @@ export interface ParsedQuery {
   compounds: Compound[];
   /** What the query's wording asks for: a command run, a change made (text/intent.ts); absent for neither. */
   intent?: QueryIntent;
-  /**
-   * The query asks why (holds "why" beside content words, and no path or name): answered by an
-   * explanation of a cause (rank/cause.ts). A why question naming a path or identifier is
-   * answered where that name stands, explained or not.
-   */
-  asksWhy?: true;
 }
 
 /**
@@ -127,23 +120,23 @@ export function escapeRegExp(text: string): string {
 /** Terms of a query: the same tokens as indexing, grouped by query word, deduplicated. */
 export function parseQuery(query: string): ParsedQuery {
   // Parsed queries are immutable (a global phrase pattern's lastIndex is set by each use): the
-  // last few are kept, so a repeated query does not recompile its patterns.
+  // last few are kept, so a repeated query does not recompile its patterns; each under the query
+  // tuning it was parsed with (tuning.ts).
+  const tuning = TUNING.query;
   const cached = parsedQueries.get(query);
-  if (cached) return cached;
-  const parsed = parseQueryUncached(query);
-  parsedQueries.set(query, parsed);
+  if (cached?.tuning === tuning) return cached.parsed;
+  const parsed = parseQueryUncached(query, tuning);
+  parsedQueries.set(query, { parsed, tuning });
   return parsed;
 }
 
-/** Weight of a longer decimal a query's decimal may have been quoted from, against the decimal as typed. */
-const SHORTER_WEIGHT = 0.8;
-/** Decimals a query's decimal needs to match longer ones: one (3.6) is more often a version than a cut number. */
-const MIN_QUOTED_DECIMALS = 2;
-
-/** Whether the dotted number text[i, j) is a decimal: digits, one dot, MIN_QUOTED_DECIMALS or more digits. */
-function isQuotableDecimal(text: string, i: number, j: number): boolean {
+/**
+ * Whether the dotted number text[i, j) is a decimal: digits, one dot, `minDecimals` or more digits
+ * (a decimal quoted shorter matches longer ones; one decimal, 3.6, is more often a version).
+ */
+function isQuotableDecimal(text: string, i: number, j: number, minDecimals: number): boolean {
   const dot = text.indexOf(".", i);
-  if (dot < 0 || dot >= j || j - dot - 1 < MIN_QUOTED_DECIMALS) return false;
+  if (dot < 0 || dot >= j || j - dot - 1 < minDecimals) return false;
   const second = text.indexOf(".", dot + 1);
   return second < 0 || second >= j;
 }
@@ -162,7 +155,7 @@ export function decimalBelow(decimal: string): string | undefined {
 }
 
 const MAX_PARSED_QUERIES = 64;
-const parsedQueries = new BoundedMap<string, ParsedQuery>(MAX_PARSED_QUERIES);
+const parsedQueries = new BoundedMap<string, { parsed: ParsedQuery; tuning: SearchTuning["query"] }>(MAX_PARSED_QUERIES);
 const querySpans = new TokenSpans();
 
 /** Characters that join words into one path or name: `a/b.py`, `a_b`, `a-b`, `a::b`, `a\\b`. */
@@ -183,7 +176,8 @@ function compoundAt(text: string, i: number): { end: number; words: number } {
   }
 }
 
-function parseQueryUncached(query: string): ParsedQuery {
+function parseQueryUncached(query: string, tuning: SearchTuning["query"]): ParsedQuery {
+  const { stems, functionWords, shorterDecimals, wholeShare } = tuning;
   const folded = fold(query);
   const runs: string[] = [];
   // Terms of each query word with their weights, whether the word is a function word, and the
@@ -235,20 +229,17 @@ function parseQueryUncached(query: string): ParsedQuery {
       // identifier counts as one concept, not one plus one per hump.
       const parts = spans.size / 2 - 1;
       for (let k = 0; k < spans.size; k += 2) {
-        tokens.push([folded.slice(spans.data[k]!, spans.data[k + 1]!), parts === 0 ? 1 : k === 0 ? 0.5 : 0.5 / parts]);
+        tokens.push([folded.slice(spans.data[k]!, spans.data[k + 1]!), parts === 0 ? 1 : k === 0 ? wholeShare : (1 - wholeShare) / parts]);
       }
       // A word of a path or name is never glue (`the_end`, `lib/in/x.py`).
-      glue = compound < 0 && spans.size === 2 && isFunctionWord(tokens[0]![0]);
-      if (spans.size === 2 && !glue && isNaturalWord(query, i, j)) {
-        for (const form of stemVariants(folded.slice(i, j))) tokens.push([form, VARIANT_WEIGHT, undefined, true]);
+      glue = functionWords.on && compound < 0 && spans.size === 2 && isFunctionWord(tokens[0]![0]);
+      if (stems.on && spans.size === 2 && !glue && isNaturalWord(query, i, j)) {
+        for (const form of stemVariants(folded.slice(i, j))) tokens.push([form, stems.weight, undefined, true]);
       }
-      if (spans.size === 2 && !glue && isPlainWord(query, i, j, true)) {
-        for (const form of abbreviationForms(folded.slice(i, j))) tokens.push([form, ABBREVIATION_WEIGHT, undefined, true]);
-      }
-      if (spans.size === 6 && isQuotableDecimal(query, i, j)) {
+      if (shorterDecimals.on && spans.size === 6 && isQuotableDecimal(query, i, j, shorterDecimals.minDecimals)) {
         // A longer decimal holds the integer part as typed, not the whole or the decimals: those
         // two weights, a little lower, go to the decimals it may have been quoted from.
-        const weight = SHORTER_WEIGHT * (tokens[0]![1] + tokens[2]![1]);
+        const weight = shorterDecimals.weight * (tokens[0]![1] + tokens[2]![1]);
         const whole = folded.slice(i, j);
         tokens.push([whole, weight, 0]);
         const below = decimalBelow(whole);
@@ -279,7 +270,7 @@ function parseQueryUncached(query: string): ParsedQuery {
       const key = longer === undefined ? token : `${token}\u0000${longer}`;
       if (seen.has(key) || (variant && repeated)) continue;
       seen.add(key);
-      const term: QueryTerm = { token, group: glue ? FUNCTION_WORD_GROUP : groups, cjk: word.cjk, weight: glue ? weight * FUNCTION_WORD_WEIGHT : weight };
+      const term: QueryTerm = { token, group: glue ? FUNCTION_WORD_GROUP : groups, cjk: word.cjk, weight: glue ? weight * functionWords.weight : weight };
       if (longer !== undefined) term.longer = longer;
       if (variant) term.variant = true;
       terms.push(term);
@@ -302,7 +293,6 @@ function parseQueryUncached(query: string): ParsedQuery {
   const parsed: ParsedQuery = { terms, groups, compounds };
   const intent = queryIntent(intentWords);
   if (intent) parsed.intent = intent;
-  if (content && compounds.length === 0 && runs.includes("why")) parsed.asksWhy = true;
   if (terms.length >= 2 && runs.length >= 1) parsed.phrase = new Phrase(runs);
   return parsed;
 }

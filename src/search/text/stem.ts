@@ -8,12 +8,11 @@
 
 import { stemmer } from "@orama/stemmers/english";
 import { BoundedMap } from "../../util/bounded-map.ts";
+import { TUNING } from "../tuning.ts";
 
-/** Weight of another form of the word against the form typed (1); 0.2–0.5 swept (see bm25.ts's K1). */
-export const VARIANT_WEIGHT = 0.3;
+// Another form weighs less than the form typed, and only a few are kept (tuning.ts's query.stems).
 
 const SUFFIXES = ["", "s", "es", "ed", "d", "ing", "e", "ion", "ions"];
-const MAX_VARIANTS = 8;
 const VOWEL = /[aeiou]/;
 
 /** Whether `suffix` can follow `base` in an English word form (drops the obvious non-words). */
@@ -74,7 +73,7 @@ export function stemVariants(word: string): string[] {
       if (stemmer(form) === stem) variants.push(form);
     }
   }
-  variants.length = Math.min(variants.length, MAX_VARIANTS);
+  variants.length = Math.min(variants.length, TUNING.query.stems.max);
   cache.set(word, variants);
   return variants;
 }
@@ -85,14 +84,7 @@ export function stemVariants(word: string): string[] {
  * `_ . / - : # $ @ \` or a digit on either side.
  */
 export function isNaturalWord(query: string, start: number, end: number): boolean {
-  return end - start >= 4 && isPlainWord(query, start, end, false);
-}
-
-/**
- * Whether a query word is ASCII letters alone — lower case, capitalised or, when `acronym`, all
- * capitals (`CSS`, `DB`) — and not glued to a path, identifier or number (as isNaturalWord).
- */
-export function isPlainWord(query: string, start: number, end: number, acronym: boolean): boolean {
+  if (end - start < 4) return false;
   let upper = 0;
   for (let k = start; k < end; k++) {
     const c = query.charCodeAt(k);
@@ -100,7 +92,7 @@ export function isPlainWord(query: string, start: number, end: number, acronym: 
     else if (c < 97 || c > 122) return false;
   }
   const capitalised = upper === 0 || (upper === 1 && query.charCodeAt(start) <= 90);
-  if (!capitalised && !(acronym && upper === end - start)) return false;
+  if (!capitalised) return false;
   return !gluedAt(query, start - 1, start - 2) && !gluedAt(query, end, end + 1);
 }
 

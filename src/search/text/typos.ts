@@ -5,9 +5,9 @@
 
 import { fold } from "./normalize.ts";
 import { FUNCTION_WORD_GROUP, type ParsedQuery, parseQuery } from "./query.ts";
+import { TUNING } from "../tuning.ts";
 
-/** Share of its word's weight a corrected word keeps. */
-export const CORRECTION_WEIGHT = 0.5;
+// A corrected word keeps a share of its weight (tuning.ts's typos).
 
 /** An indexed term near a query word: how many edits away, in how many documents. */
 export interface NearestTerm {
@@ -159,7 +159,7 @@ export function rewriteQuery(query: string, corrections: ReadonlyMap<string, str
 
 /**
  * The query with its corrections made: the text as searched, and its terms with each corrected
- * word's weight cut to CORRECTION_WEIGHT (its other forms with it; in a path or name, the
+ * word's weight cut to tuning.ts's typos.weight (its other forms with it; in a path or name, the
  * corrected word alone).
  */
 export function correctQuery(query: string, corrections: ReadonlyMap<string, string>): { text: string; parsed: ParsedQuery } {
@@ -169,6 +169,7 @@ export function correctQuery(query: string, corrections: ReadonlyMap<string, str
   const compound = new Set(parsed.compounds.map((c) => c.group));
   const groups = new Set<number>();
   for (const term of parsed.terms) if (corrected.has(term.token) && term.group !== FUNCTION_WORD_GROUP && !compound.has(term.group)) groups.add(term.group);
-  const terms = parsed.terms.map((term) => (corrected.has(term.token) || groups.has(term.group) ? { ...term, weight: term.weight * CORRECTION_WEIGHT } : term));
+  const weight = TUNING.typos.weight;
+  const terms = parsed.terms.map((term) => (corrected.has(term.token) || groups.has(term.group) ? { ...term, weight: term.weight * weight } : term));
   return { text, parsed: { ...parsed, terms } };
 }

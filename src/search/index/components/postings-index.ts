@@ -14,13 +14,13 @@ import type { ParsedQuery, QueryTerm } from "../../text/query.ts";
 import { Attributes, type AttributeSchema } from "./attributes.ts";
 import { addDocument, addOccurrences, countPostings, createPostingsStore, forEachPosting, removeDocument, type PostingsStore } from "./postings.ts";
 import { TermTokenizer } from "./tokenizer.ts";
-import { INPUT_WEIGHT } from "../../text/documents.ts";
+import { TUNING } from "../../tuning.ts";
 
 /** The searchable text property; every other schema property but INPUT_PROPERTY is a filterable attribute. */
 const TEXT_PROPERTY = "text";
 /**
  * The part of the text that is a tool call's input (a prefix of it, when the chunk has one): its
- * terms, already counted with the text, count INPUT_WEIGHT times in all.
+ * terms, already counted with the text, count inputWeight times in all (tuning.ts).
  */
 const INPUT_PROPERTY = "input";
 
@@ -429,7 +429,7 @@ export function createPostingsIndexComponent(attributes: AttributeSchema, groupi
       }
       if (typeof value !== "string") throw new Error(`${prop} must be a string`);
       if (prop === INPUT_PROPERTY && spansDoc === internalId && inputSpansInText(spansText, value)) {
-        addOccurrences(index.postings, internalId, spansFolded, spans, INPUT_WEIGHT - 1, value.length);
+        addOccurrences(index.postings, internalId, spansFolded, spans, TUNING.inputWeight - 1, value.length);
         return;
       }
       const folded = tokenizerOf(tokenizer).spans(value, spans);
@@ -439,7 +439,7 @@ export function createPostingsIndexComponent(attributes: AttributeSchema, groupi
         spansText = value;
         spansFolded = folded;
       } else {
-        addOccurrences(index.postings, internalId, folded, spans, INPUT_WEIGHT - 1);
+        addOccurrences(index.postings, internalId, folded, spans, TUNING.inputWeight - 1);
         spansDoc = -1;
       }
     },

@@ -18,9 +18,11 @@ export const REAL_EVAL_GOAL = { recallAt5: 0.95, mrr: 0.85, kindRecallAt5: 0.9 }
 
 /**
  * Check-half floors per scope, on the cold and the warm path alike: set at 5eca63a's ranking with issue 9's
- * and issue 22's questions (check half: session 100 questions, 0.880 / 0.697; project 94, 0.830 / 0.717).
+ * and issue 22's questions (check half: session 100 questions, 0.880 / 0.697; project 94, 0.830 / 0.717);
+ * project recall@5 and prose raised to the check half after the ablation's deletions (0.840 / 0.718,
+ * prose 0.700 recall@5, of 40), less one question.
  */
 export const REAL_EVAL_CHECK_FLOORS: Record<Scope, Floor> = {
   session: { recallAt5: 0.87, mrr: 0.68, kindRecallAt5: { prose: 0.76, identifier: 0.88, error: 0.9, path: 0.81, number: 0.92, command: 0.8, typo: 0.6 } },
-  project: { recallAt5: 0.81, mrr: 0.7, kindRecallAt5: { prose: 0.65, identifier: 0.88, error: 0.9, path: 0.77, number: 0.9, command: 0.8, typo: 0.6 } },
+  project: { recallAt5: 0.82, mrr: 0.7, kindRecallAt5: { prose: 0.67, identifier: 0.88, error: 0.9, path: 0.77, number: 0.9, command: 0.8, typo: 0.6 } },
 };

@@ -4,7 +4,9 @@
 //   --above          also list, per such question, the ids ranked above its first answer
 //   --loso           also print leave-one-session-out figures (each session against the others)
 //   --set issue9|issue22   ask only that question set (question-sets.ts)
+//   --ablate [name…] instead: each rule or constant of tuning.ts off alone, cold path (ablate.ts)
 
+import { runAblations } from "./ablate.ts";
 import { REAL_EVAL_CHECK_FLOORS, REAL_EVAL_GOAL } from "./floors.ts";
 import { QUESTION_SETS, REAL_QUESTIONS, type QuestionSet } from "./question-sets.ts";
 import { formatLeaveOneSessionOut, formatRealReport, leaveOneSessionOut, summarize } from "./real-report.ts";
@@ -19,6 +21,11 @@ if (set !== undefined && !(set in QUESTION_SETS)) throw new Error(`--set takes o
 const questions = set === undefined ? REAL_QUESTIONS : QUESTION_SETS[set];
 
 const sessions = loadEvalSessions();
+if (args.includes("--ablate")) {
+  const names = args.slice(args.indexOf("--ablate") + 1).filter((arg) => !arg.startsWith("--"));
+  await runAblations(sessions, questions, names);
+  process.exit(0);
+}
 for (const path of ["cold", "warm"] as const) {
   const started = performance.now();
   const answers = await runRealEval(path, sessions, questions);

@@ -1,14 +1,13 @@
-// Phrase evidence a chunk's terms alone do not show: the whole query as written, or a path or
-// name of the query (a compound: `django/db/models/fields/related.py`, `pytest_collect_file`)
-// held whole rather than as words scattered over the chunk. Checked on the leading candidates
+// Evidence a chunk's terms alone do not show: a path or name of the query (a compound:
+// `django/db/models/fields/related.py`, `pytest_collect_file`) held whole rather than as words
+// scattered over the chunk. (The whole query as written boosted a chunk too, until the ablation of
+// issue 22 found it moved no question: docs/search-notes.md.) Checked on the leading candidates
 // only (rank.ts), on their text, so the scan and the index rank alike.
 
 import { fold } from "../text/normalize.ts";
 import { isWordChar } from "../text/tokenize.ts";
-import { hasPhrase, type ParsedQuery } from "../text/query.ts";
-
-/** A chunk holding the whole query phrase scores this many times more. */
-export const PHRASE_BOOST = 1.6;
+import type { ParsedQuery } from "../text/query.ts";
+import { TUNING } from "../tuning.ts";
 
 /** True when `text[at]` would continue a compound: a letter, digit or underscore. */
 function continues(text: string, at: number): boolean {
@@ -29,16 +28,19 @@ export function holdsCompound(text: string, folded: string, compound: string): b
   return findCompound(text, folded, compound) >= 0;
 }
 
-/**
- * How much the chunk's score is raised: PHRASE_BOOST for the whole query phrase, else a share of
- * it per compound of the query the chunk holds whole; 1 for none.
- */
-export function phraseBoost(parsed: ParsedQuery, text: string): number {
-  if (hasPhrase(parsed, text)) return PHRASE_BOOST;
+/** How much the chunk's score is raised: a share of the compound boost (tuning.ts) per compound of the query the chunk holds whole; 1 for none. */
+export function compoundBoost(parsed: ParsedQuery, text: string): number {
+  const { on, boost } = TUNING.compounds;
   const compounds = parsed.compounds;
-  if (compounds.length === 0) return 1;
+  if (compounds.length === 0 || !on) return 1;
   const folded = fold(text);
   let held = 0;
   for (const compound of compounds) if (holdsCompound(text, folded, compound.text)) held++;
-  return 1 + ((PHRASE_BOOST - 1) * held) / compounds.length;
+  return 1 + ((boost - 1) * held) / compounds.length;
+}
+
+/** The most compoundBoost can give a chunk for this query. */
+export function compoundBoostMost(parsed: ParsedQuery): number {
+  const { on, boost } = TUNING.compounds;
+  return on && parsed.compounds.length > 0 ? boost : 1;
 }

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { parseQuery } from "../text/query.ts";
-import { PHRASE_BOOST, holdsCompound, phraseBoost } from "./phrase.ts";
+import { compoundBoost, holdsCompound } from "./compound.ts";
+import { TUNING } from "../tuning.ts";
 
 const holds = (text: string, compound: string) => holdsCompound(text, text.toLowerCase(), compound);
 
-describe("phrase evidence", () => {
+describe("compound evidence", () => {
   it("finds a compound whole, as the end of a longer path, never inside a longer name", () => {
     expect(holds("M src/_pytest/python.py", "python.py")).toBe(true);
     expect(holds("see /testbed/Django/db/models/fields/related.py:1180", "django/db/models/fields/related.py")).toBe(true);
@@ -14,11 +15,10 @@ describe("phrase evidence", () => {
     expect(holds("django db models fields related py", "django/db/models/fields/related.py")).toBe(false);
   });
 
-  it("boosts the whole query phrase fully, and each compound of the query held by its share", () => {
+  it("boosts a chunk by the share of the query's compounds it holds whole", () => {
     const parsed = parseQuery("sed dropped __init__.py from python_files");
-    expect(phraseBoost(parsed, "sed dropped __init__.py from python_files")).toBe(PHRASE_BOOST);
-    expect(phraseBoost(parsed, "getini('python_files') + ['__init__.py']")).toBeCloseTo(PHRASE_BOOST);
-    expect(phraseBoost(parsed, "the python_files setting")).toBeCloseTo(1 + (PHRASE_BOOST - 1) / 2);
-    expect(phraseBoost(parsed, "python files and init py")).toBe(1);
+    expect(compoundBoost(parsed, "getini('python_files') + ['__init__.py']")).toBeCloseTo(TUNING.compounds.boost);
+    expect(compoundBoost(parsed, "the python_files setting")).toBeCloseTo(1 + (TUNING.compounds.boost - 1) / 2);
+    expect(compoundBoost(parsed, "python files and init py")).toBe(1);
   });
 });

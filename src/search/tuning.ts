@@ -1,0 +1,139 @@
+// Every ranking rule's switch and every tuning constant of search, in one place, each with why it
+// is there and what measured it. The code reads them from here at the time it ranks, so the
+// ablation (testing/eval/real/ablate.ts) can switch one off without editing code. "Ablation" gives
+// what a rule adds to the check half, recall@5 / MRR, in issue 22's ablation (docs/search-notes.md,
+// at d86aa31). "All 122" is
+// issue 9's questions before the tuning / check split of issue 22 (docs/search-notes.md): a
+// figure taken there was tuned on every session it was measured on.
+
+export interface SearchTuning {
+  readonly bm25: {
+    /** Term-frequency saturation. Swept on all 122, halves of the dev sessions: no other value gained on both. */
+    readonly k1: number;
+    /** Length normalisation (0: none). Swept with k1. Ablation (b = 0): +0.100 / +0.069 session, +0.043 / +0.076 project. */
+    readonly b: number;
+  };
+  readonly coverage: {
+    /** A document's score is scaled by the share of the query's words it holds. Ablation: +0 / +0.006 session, −0.011 / +0.011 project. */
+    readonly on: boolean;
+    /** Factor of a document holding none of the words (all of them: 1). Swept with k1. */
+    readonly floor: number;
+    /** Coverage counts only the words the collection holds (a typo or a foreign name tells no document from another). Ablation: +0.011 / +0.007 project. */
+    readonly foundWordsOnly: boolean;
+  };
+  /** Target characters of one chunk (a document). 3 and 6 KB ranked no better on all 122. */
+  readonly chunkChars: number;
+  /**
+   * Times a term in a tool call's input counts (1: as the output). 2 ranked all 122 lower, 4 lower on one half.
+   * Ablation (1): +0 / +0.011 session, −0.011 / +0.023 project, project prose −0.050: fails issue 22's rule (docs/search-notes.md).
+   */
+  readonly inputWeight: number;
+  readonly spread: {
+    /** Share of a message's next parts, and a part's next chunks, in its score (0: best alone). Swept with k1. Ablation: +0.020 / −0.008 session, +0.011 / +0.015 project. */
+    readonly otherShare: number;
+    /** How many next parts of a message, and next chunks of a part, count. Not measured. */
+    readonly othersCounted: number;
+  };
+  /** A compaction summary's score against the messages it restates (1: alike). 0.3 and 0.7 ranked all 122 alike. Ablation (1): +0.011 / +0.006 project. */
+  readonly summaryWeight: number;
+  /** How many of the best messages before the boosts the boosts may reorder: limit × perResult + extra. A cost bound: every candidate ranks alike (ablation). */
+  readonly pool: { readonly perResult: number; readonly extra: number };
+  /** How many of a message's best chunks the boosts look at (a cost bound). Not measured. */
+  readonly boostedChunks: number;
+  readonly compounds: {
+    /** A path or name of the query held whole boosts a chunk (a share of the boost per compound). Ablation: +0.020 / +0.010 session, +0 / +0.011 project. */
+    readonly on: boolean;
+    /** Factor of a chunk holding every compound of the query. Not swept. */
+    readonly boost: number;
+  };
+  readonly proximity: {
+    /** The query's content words standing close together boost a chunk. Ablation: +0 / +0.015 session, +0.011 / +0.021 project. */
+    readonly on: boolean;
+    /** Most a chunk is raised (×1.7 at 0.7). Not swept. */
+    readonly boost: number;
+    /** Longest stretch (code units, about two sentences) whose words stand together. Not swept. */
+    readonly window: number;
+    /** Content words a window must gather. Not swept. */
+    readonly minWords: number;
+    /** Leading candidates checked, and chunks of each: first 5 ranked as first 10 on all 122 (a cost bound). */
+    readonly candidates: number;
+    readonly chunks: number;
+  };
+  readonly intent: {
+    /** A command or change question raises the call that ran or made it. Ablation: +0.010 / +0.034 session, +0.011 / +0.032 project. */
+    readonly on: boolean;
+    /** Factor of a call whose input holds every content word. Not swept. */
+    readonly boost: number;
+  };
+  /** What a query expands to. Replaced whole (never edited in place): a cached parse is kept only under the same object. */
+  readonly query: {
+    readonly stems: {
+      /** A natural-language word also matches the other forms of its stem. Ablation: +0.020 / −0.006 session, +0 / +0.021 project. */
+      readonly on: boolean;
+      /** Weight of another form against the word typed. 0.2–0.5 swept on all 122. */
+      readonly weight: number;
+      /** Most other forms kept. Not measured. */
+      readonly max: number;
+    };
+    readonly functionWords: {
+      /** Function words beside content words weigh little and are not counted by coverage. Ablation: +0.130 / +0.070 session, +0.096 / +0.110 project. */
+      readonly on: boolean;
+      /** Their weight. 0.05 ranked all 122 alike, 0.2 lower. */
+      readonly weight: number;
+    };
+    readonly shorterDecimals: {
+      /** A decimal quoted shorter (0.272) also matches the longer ones it may come from. Ablation: no question moved (fails issue 22's rule). */
+      readonly on: boolean;
+      /** Their weight against the decimal as typed. Not swept. */
+      readonly weight: number;
+      /** Decimals needed (one is more often a version). Not measured. */
+      readonly minDecimals: number;
+    };
+    /** Share of an identifier's weight its whole form takes; its parts share the rest. Not measured. */
+    readonly wholeShare: number;
+  };
+  readonly typos: {
+    /** A word found in no session searched is replaced by the nearest indexed term. Ablation: +0 / +0.000 session, +0 / +0.005 project (typo MRR +0.18 / +0.10): fails issue 22's rule. */
+    readonly on: boolean;
+    /** Share of its word's weight a correction keeps. Not swept. */
+    readonly weight: number;
+  };
+  readonly project: {
+    /** Project scope scores every session with the document frequencies of all sessions searched. Ablation: +0.032 / +0.039 project. */
+    readonly sharedIdf: boolean;
+    /** …and weighs a session's documents by the share of the query's words the session holds. Ablation: +0.011 / +0.007 project. */
+    readonly sessionShare: boolean;
+  };
+  /** history_sessions with a query (not in the eval: not measured). */
+  readonly sessions: {
+    /** Weights of a session's three best messages in its content score. */
+    readonly contentWeights: readonly number[];
+    /** Content score raised by this share of the title's coverage. */
+    readonly titleRaise: number;
+    /** Title coverage adds this share of the best content score. */
+    readonly titleShare: number;
+  };
+}
+
+export const TUNING: SearchTuning = {
+  bm25: { k1: 1.2, b: 0.75 },
+  coverage: { on: true, floor: 0.4, foundWordsOnly: true },
+  chunkChars: 4096,
+  inputWeight: 3,
+  spread: { otherShare: 0.25, othersCounted: 4 },
+  summaryWeight: 0.5,
+  pool: { perResult: 3, extra: 20 },
+  boostedChunks: 10,
+  compounds: { on: true, boost: 1.6 },
+  proximity: { on: true, boost: 0.7, window: 240, minWords: 3, candidates: 5, chunks: 2 },
+  intent: { on: true, boost: 2 },
+  query: {
+    stems: { on: true, weight: 0.3, max: 8 },
+    functionWords: { on: true, weight: 0.1 },
+    shorterDecimals: { on: true, weight: 0.8, minDecimals: 2 },
+    wholeShare: 0.5,
+  },
+  typos: { on: true, weight: 0.5 },
+  project: { sharedIdf: true, sessionShare: true },
+  sessions: { contentWeights: [1, 0.3, 0.15], titleRaise: 0.5, titleShare: 0.25 },
+};
