@@ -1,25 +1,14 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { importGraph } from "./import-cycles.ts";
 import { deepSearchImports } from "./import-layers.ts";
+import { tempProjects } from "./testing/temp-project.ts";
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
 
 describe("import layers", () => {
-  const dir = mkdtempSync(join(tmpdir(), "engram-layers-"));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-  function project(files: Record<string, string>): string {
-    const root = mkdtempSync(join(dir, "p-"));
-    for (const [name, text] of Object.entries(files)) {
-      mkdirSync(join(root, name, ".."), { recursive: true });
-      writeFileSync(join(root, name), text);
-    }
-    return root;
-  }
+  const { project, remove } = tempProjects("engram-layers-");
+  afterAll(remove);
 
   it("names each file outside src/search that imports past the entry, by a plain, type-only or dynamic import", () => {
     const root = project({
