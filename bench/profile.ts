@@ -97,7 +97,7 @@ for (let r = 0; r < 20; r++) buildView("ses_p", messages, false);
 console.log(`  buildView                        ${((performance.now() - tv) / 20).toFixed(2)} ms`);
 
 // The warm path through the service, piece by piece.
-const { createSearchService } = await import("../src/search/service.ts");
+const { createSearchEngine } = await import("../src/search/service.ts");
 const { defaultConfig } = await import("../src/config/schema.ts");
 const config = defaultConfig();
 const source = {
@@ -105,7 +105,7 @@ const source = {
   getSession: async () => ({ id: "ses_p", title: "p", created: 0, updated: 0 }),
   loadMessages: async () => messages,
 };
-const svc = createSearchService({ source, config: () => config, visibility: () => visibility });
+const svc = createSearchEngine({ source, config: () => config, visibility: () => visibility });
 await svc.indexed("ses_p");
 for (const q of ["token bucket limiter", "computeLineItemTotals", "refund policy"]) {
   const ts: number[] = [];

@@ -9,7 +9,7 @@ import { toolVisibility } from "../src/history/tool-visibility.ts";
 import type { HistorySource } from "../src/host/source.ts";
 import { messageDocs } from "../src/search/text/documents.ts";
 import { byteLength } from "../src/history/compact.ts";
-import { createSearchService, type SearchRequest, type SearchService } from "../src/search/service.ts";
+import { createSearchEngine, type SearchRequest, type SearchEngine } from "../src/search/service.ts";
 import { extraMessage, generateSession } from "./generate.ts";
 import { heapMb } from "./heap.ts";
 
@@ -56,10 +56,10 @@ class JsonSource implements HistorySource {
   }
 }
 
-function service(source: HistorySource): SearchService {
+function service(source: HistorySource): SearchEngine {
   const config = defaultConfig();
   config.search.cache_bytes = 4 * 1024 ** 3;
-  return createSearchService({ source, config: () => config, visibility: () => visibility });
+  return createSearchEngine({ source, config: () => config, visibility: () => visibility });
 }
 
 /** Intervals spent in the bench's own JSON.parse (standing in for the host's read). */

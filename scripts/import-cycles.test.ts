@@ -1,24 +1,13 @@
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { findCycles, importGraph } from "./import-cycles.ts";
+import { tempProjects } from "./testing/temp-project.ts";
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
 
 describe("import cycles", () => {
-  const dir = mkdtempSync(join(tmpdir(), "engram-cycles-"));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-  function project(files: Record<string, string>): string {
-    const root = mkdtempSync(join(dir, "p-"));
-    for (const [name, text] of Object.entries(files)) {
-      mkdirSync(join(root, name, ".."), { recursive: true });
-      writeFileSync(join(root, name), text);
-    }
-    return root;
-  }
+  const { project, remove } = tempProjects("engram-cycles-");
+  afterAll(remove);
 
   it("finds a cycle through a type-only import, a dynamic import and a folder", () => {
     const root = project({

@@ -1,25 +1,14 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { importGraph } from "./import-cycles.ts";
-import { deepSearchImports } from "./import-layers.ts";
+import { deepSearchImports, searchLayerBreaks } from "./import-layers.ts";
+import { tempProjects } from "./testing/temp-project.ts";
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
 
 describe("import layers", () => {
-  const dir = mkdtempSync(join(tmpdir(), "engram-layers-"));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-  function project(files: Record<string, string>): string {
-    const root = mkdtempSync(join(dir, "p-"));
-    for (const [name, text] of Object.entries(files)) {
-      mkdirSync(join(root, name, ".."), { recursive: true });
-      writeFileSync(join(root, name), text);
-    }
-    return root;
-  }
+  const { project, remove } = tempProjects("engram-layers-");
+  afterAll(remove);
 
   it("names each file outside src/search that imports past the entry, by a plain, type-only or dynamic import", () => {
     const root = project({
@@ -42,5 +31,26 @@ describe("import layers", () => {
     const graph = importGraph(repoRoot, ["src", "e2e", "demo"]);
     expect([...graph.keys()]).toContain("src/search/api.ts");
     expect(deepSearchImports(graph)).toEqual([]);
+  });
+
+  it("names each production import of search's folders upward or sideways in SEARCH_LAYERS", () => {
+    const root = project({
+      "src/search/text/query.ts": "export const terms = 1;\n",
+      "src/search/rank/bm25.ts": 'import { terms } from "../text/query.ts";\nexport const score = terms;\n',
+      "src/search/rank/boost.ts": 'import { scan } from "../scan/scan.ts";\nexport const boost = scan;\n',
+      "src/search/scan/scan.ts":
+        'import { score } from "../rank/bm25.ts";\nimport type { I } from "../index/index.ts";\nexport const scan = score; export type S = I;\n',
+      "src/search/index/index.ts": "export type I = number;\n",
+      "src/search/index/index.test.ts": 'import { scan } from "../scan/scan.ts";\nexport const t = scan;\n',
+      "src/search/service.ts": 'import { scan } from "./scan/scan.ts";\nexport const run = scan;\n',
+    });
+    expect(searchLayerBreaks(importGraph(root, ["src"]))).toEqual([
+      "src/search/rank/boost.ts → src/search/scan/scan.ts",
+      "src/search/scan/scan.ts → src/search/index/index.ts",
+    ]);
+  });
+
+  it("search's folders import one way: text below rank below scan and index", () => {
+    expect(searchLayerBreaks(importGraph(repoRoot, ["src/search"]))).toEqual([]);
   });
 });

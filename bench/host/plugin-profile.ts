@@ -13,7 +13,7 @@ import { withFastPath } from "../../src/host/fast-path-reader.ts";
 import type { HistoryReader } from "../../src/host/reader.ts";
 import { openSqliteReader } from "../../src/host/sqlite-reader.ts";
 import { pauseIfDue } from "../../src/util/scheduler.ts";
-import { createSearchService, type SearchRequest } from "../../src/search/service.ts";
+import { createSearchEngine, type SearchRequest } from "../../src/search/service.ts";
 import { benchData } from "./data.ts";
 
 const data = await benchData((line) => console.log(line));
@@ -40,7 +40,7 @@ const reader = withFastPath(
 const source = new CachedHistorySource(reader, { checkSize: 20, maxSingleReads: 50, maxBytes: 512 * 1024 ** 2, pause: pauseIfDue });
 const config = defaultConfig();
 const visibility = toolVisibility([], []);
-const service = createSearchService({ source, config: () => config, visibility: () => visibility });
+const service = createSearchEngine({ source, config: () => config, visibility: () => visibility });
 
 /**
  * Times `work` and its longest synchronous stretch (gap between timer ticks). On a loaded machine a

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { HistoryMessage } from "../history/types.ts";
-import { textMessage } from "../history/testing/messages.ts";
 import { MemorySource } from "../host/testing/memory-source.ts";
 import { testService } from "./testing/service.ts";
+import { addSession } from "./testing/sessions.ts";
 
 const T0 = Date.UTC(2025, 0, 1);
 
@@ -22,10 +22,8 @@ class CancellingSource extends MemorySource {
 function fill(source: MemorySource, sessions: number): void {
   for (let s = 0; s < sessions; s++) {
     const id = `ses_${String(s).padStart(3, "0")}`;
-    const messages = Array.from({ length: 6 }, (_, i) =>
-      textMessage(id, i % 2 ? "assistant" : "user", `the rate limiter of service ${s} rejected request ${i}`, T0 + i),
-    );
-    source.add({ id, title: id, created: T0, updated: T0 + s }, messages);
+    const texts = Array.from({ length: 6 }, (_, i) => `the rate limiter of service ${s} rejected request ${i}`);
+    addSession(source, id, texts, { step: 1, title: id, updated: T0 + s });
   }
 }
 

@@ -5,7 +5,7 @@
 import { describe, expect, it, vi } from "vitest";
 import type { HistoryMessage } from "../history/types.ts";
 import type { IndexedSession } from "./index/build.ts";
-import type { SearchRequest, SearchService } from "./service.ts";
+import type { SearchRequest, SearchEngine } from "./service.ts";
 import { textMessage, toolPart } from "../history/testing/messages.ts";
 import { MemorySource } from "../host/testing/memory-source.ts";
 import { testService } from "./testing/service.ts";
@@ -29,12 +29,12 @@ function request(query: string): SearchRequest {
   return { query, callerSessionId: "other", scope: "session", sessionId: SESSION, types: ["text", "tool"], limit: 20 };
 }
 
-async function results(service: SearchService, query: string): Promise<Array<{ id: string; score: number }>> {
+async function results(service: SearchEngine, query: string): Promise<Array<{ id: string; score: number }>> {
   const answer = await service.search(request(query));
   return answer.results.map((r) => ({ id: r.message.id, score: r.score }));
 }
 
-function entryOf(service: SearchService): IndexedSession {
+function entryOf(service: SearchEngine): IndexedSession {
   const key = service.cache.keys().find((k) => k.startsWith(`${SESSION}\u0000`));
   return service.cache.get(key!)!;
 }

@@ -1,22 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { textMessage, toolPart } from "../history/testing/messages.ts";
-import type { HistoryMessage } from "../history/types.ts";
 import { MemorySource } from "../host/testing/memory-source.ts";
 import { formatSearchAnswer } from "./format.ts";
+import { FILLER } from "./testing/filler.ts";
 import { idsOnBothPaths, testService } from "./testing/service.ts";
-
-const T0 = Date.UTC(2025, 0, 1);
-
-function session(messages: HistoryMessage[]): MemorySource {
-  const source = new MemorySource();
-  source.add({ id: "s1", title: "t", created: T0, updated: T0 }, messages);
-  return source;
-}
-
-/** Filler that holds none of the tests' query words, so statistics are not those of three documents. */
-function filler(count: number): HistoryMessage[] {
-  return Array.from({ length: count }, (_, k) => textMessage("s1", k % 2 ? "assistant" : "user", `Step ${k}: looked at the logs again, nothing new.`, T0 + k));
-}
+import { addSession, T0 } from "./testing/sessions.ts";
 
 describe("paths and commands in ranking", () => {
   it("rank a tool call made on a path above an output that merely prints it", async () => {
@@ -31,7 +19,8 @@ describe("paths and commands in ranking", () => {
     const edit = textMessage("s1", "assistant", "Updating the module.", T0 + 200, [
       toolPart("edit", { filePath: `/home/u/app/${path}`, oldString: "def setup, do: :ok", newString: "def setup, do: configure()" }, "Edit applied."),
     ]);
-    const source = session([...filler(12), status, edit]);
+    const source = new MemorySource();
+    addSession(source, "s1", [...FILLER, ...FILLER, status, edit], { step: 1 });
     const { cold, warm } = await idsOnBothPaths(source, "s1", path);
     expect(cold[0]).toBe(edit.id);
     expect(warm[0]).toBe(edit.id);
@@ -45,7 +34,8 @@ describe("paths and commands in ranking", () => {
       T0 + 100,
     );
     const whole = textMessage("s1", "assistant", "Patched django/db/models/fields/related.py so foreign keys copy the collation.", T0 + 200);
-    const source = session([...filler(12), whole, scattered]);
+    const source = new MemorySource();
+    addSession(source, "s1", [...FILLER, ...FILLER, whole, scattered], { step: 1 });
     const { cold, warm } = await idsOnBothPaths(source, "s1", "collation in django/db/models/fields/related.py");
     expect(cold[0]).toBe(whole.id);
     expect(warm[0]).toBe(whole.id);
@@ -56,7 +46,8 @@ describe("paths and commands in ranking", () => {
     // `pytest` and `collect` covers more of the query than the definition that holds the name.
     const definition = textMessage("s1", "assistant", "Found it:\n\ndef pytest_collect_file(path, parent):\n    ext = path.ext", T0 + 100);
     const chatter = textMessage("s1", "assistant", "pytest will collect the file; pytest collects each file it finds and pytest runs it.", T0 + 200);
-    const source = session([...filler(12), definition, chatter]);
+    const source = new MemorySource();
+    addSession(source, "s1", [...FILLER, ...FILLER, definition, chatter], { step: 1 });
     const { cold, warm } = await idsOnBothPaths(source, "s1", "where is pytest_collect_file defined");
     expect(cold[0]).toBe(definition.id);
     expect(warm[0]).toBe(definition.id);
@@ -64,7 +55,8 @@ describe("paths and commands in ranking", () => {
 
   it("correct a misspelt word inside a snake_case name once the index is built", async () => {
     const definition = textMessage("s1", "assistant", "def pytest_collect_file(path, parent): returns a Module", T0 + 100);
-    const source = session([...filler(6), definition]);
+    const source = new MemorySource();
+    addSession(source, "s1", [...FILLER, definition], { step: 1 });
     const service = testService(source);
     await service.indexed("s1");
     const answer = await service.search({ query: "pytest_colect_file", callerSessionId: "other", sessionId: "s1", scope: "session", types: ["text"] });
@@ -85,7 +77,8 @@ describe("questions that ask for a command run or a change made", () => {
     const ran = textMessage("s1", "assistant", "", T0 + 200, [
       toolPart("bash", { command: "mix dialyzer 2>&1 | tail -5", description: "Type check" }, "Total errors: 0, Skipped: 0\ndone (passed successfully)"),
     ]);
-    const source = session([...filler(12), ran, talk]);
+    const source = new MemorySource();
+    addSession(source, "s1", [...FILLER, ...FILLER, ran, talk], { step: 1 });
     const asked = await idsOnBothPaths(source, "s1", "how did we run dialyzer");
     expect([asked.cold[0], asked.warm[0]]).toEqual([ran.id, ran.id]);
     // Without the question's wording the same word ranks as any keyword query: the talk first.
@@ -105,7 +98,8 @@ describe("questions that ask for a command run or a change made", () => {
     const edit = textMessage("s1", "assistant", "Making setup configurable.", T0 + 200, [
       toolPart("bash", { command: `sed -i 's/def setup do/def setup(opts \\\\ []) do/' ${path}` }, ""),
     ]);
-    const source = session([...filler(12), edit, view, grep]);
+    const source = new MemorySource();
+    addSession(source, "s1", [...FILLER, ...FILLER, edit, view, grep], { step: 1 });
     const { cold, warm } = await idsOnBothPaths(source, "s1", `what did we change in ${path}`);
     expect([cold[0], warm[0]]).toEqual([edit.id, edit.id]);
   });

@@ -3,16 +3,9 @@ import { compactionPair, textMessage } from "../history/testing/messages.ts";
 import type { HistoryMessage } from "../history/types.ts";
 import { MemorySource } from "../host/testing/memory-source.ts";
 import type { SearchRequest, SearchService } from "./service.ts";
+import { FILLER } from "./testing/filler.ts";
 import { testService } from "./testing/service.ts";
-
-const T0 = Date.UTC(2025, 0, 1);
-const FILLER = ["Let us look at the build configuration first.", "The tests pass on my machine but fail in CI sometimes.", "Please check the README."];
-
-function addSession(source: MemorySource, id: string, texts: string[], start: number): HistoryMessage[] {
-  const messages = texts.map((text, i) => textMessage(id, i % 2 === 0 ? "user" : "assistant", text, start + i * 1000));
-  source.add({ id, title: `session ${id}`, created: start, updated: start + texts.length * 1000 }, messages);
-  return messages;
-}
+import { addSession, T0 } from "./testing/sessions.ts";
 
 function projectRequest(query: string, callerSessionId = "ses_caller"): SearchRequest {
   return { query, callerSessionId, scope: "project", types: ["text", "tool"] };
@@ -26,10 +19,9 @@ describe("project scope", () => {
       source,
       "ses_a",
       Array.from({ length: 10 }, (_, i) => `Reviewed the token bucket limiter settings, round ${i}.`),
-      T0,
     );
     // Session b: one partial match among fillers (rare there).
-    addSession(source, "ses_b", [...FILLER, ...FILLER, ...FILLER, "The limiter is switched off.", ...FILLER], T0 + 100_000);
+    addSession(source, "ses_b", [...FILLER, ...FILLER, ...FILLER, "The limiter is switched off.", ...FILLER], { start: T0 + 100_000 });
     for (const built of [false, true]) {
       const service = testService(source);
       if (built) for (const id of ["ses_a", "ses_b"]) await service.indexed(id);
@@ -49,13 +41,13 @@ describe("project scope", () => {
       (_, i) => `Pass ${i}: the retry wrapper re-sent the upload after a timeout; ${"the logs showed nothing else of note here. ".repeat(4)}`,
     ).join("\n");
     // A chat session: short messages, and the two candidates (both words in each, never side by side).
-    const chat = addSession(source, "ses_chat", [...Array.from({ length: 10 }, (_, i) => chatFiller(i)), short, long], T0);
+    const chat = addSession(source, "ses_chat", [...Array.from({ length: 10 }, (_, i) => chatFiller(i)), short, long]);
     // An agent run of long tool-output-like messages: it raises the average length of all sessions.
     addSession(
       source,
       "ses_logs",
       Array.from({ length: 10 }, (_, i) => `Build log ${i}:\n${"compiling module, linking objects, writing cache. ".repeat(60)}`),
-      T0 + 100_000,
+      { start: T0 + 100_000 },
     );
     const [shortId, longId] = [chat[10]!.id, chat[11]!.id];
     for (const built of [false, true]) {
@@ -71,26 +63,25 @@ describe("project scope", () => {
   it("weighs a session's messages by the share of the query's words the session holds", async () => {
     const source = new MemorySource();
     // Session a holds both words of the query, never in one message; session b only one, more often.
-    const a = addSession(source, "ses_a", [...FILLER, "The walrus importer reads the old dump now.", ...FILLER, "Schema migration notes are in the wiki."], T0);
-    const b = addSession(source, "ses_b", [...FILLER, "The walrus walrus walrus mascot got a new hat.", ...FILLER], T0 + 100_000);
+    const a = addSession(source, "ses_a", [...FILLER, "The walrus importer reads the old dump now.", ...FILLER, "Schema migration notes are in the wiki."]);
+    const b = addSession(source, "ses_b", [...FILLER, "The walrus walrus walrus mascot got a new hat.", ...FILLER], { start: T0 + 100_000 });
     for (const built of [false, true]) {
       const service = testService(source);
       if (built) for (const id of ["ses_a", "ses_b"]) await service.indexed(id);
       const ids = (await service.search(projectRequest("walrus migration"))).results.map((r) => r.message.id);
-      expect(ids.indexOf(a[3]!.id)).toBeLessThan(ids.indexOf(b[3]!.id));
-      expect(ids.indexOf(b[3]!.id)).toBeGreaterThanOrEqual(0);
+      expect(ids.indexOf(a[FILLER.length]!.id)).toBeLessThan(ids.indexOf(b[FILLER.length]!.id));
+      expect(ids.indexOf(b[FILLER.length]!.id)).toBeGreaterThanOrEqual(0);
     }
   });
 
   it("never returns the calling session's live turn, in project or session scope", async () => {
     const source = new MemorySource();
-    const own = addSession(
-      source,
-      "ses_caller",
-      ["We picked the walrus protocol for sync.", "Agreed: walrus protocol it is.", "What did we decide about the walrus protocol?"],
-      T0,
-    );
-    const other = addSession(source, "ses_other", ["Is the walrus protocol documented?"], T0 + 100_000);
+    const own = addSession(source, "ses_caller", [
+      "We picked the walrus protocol for sync.",
+      "Agreed: walrus protocol it is.",
+      "What did we decide about the walrus protocol?",
+    ]);
+    const other = addSession(source, "ses_other", ["Is the walrus protocol documented?"], { start: T0 + 100_000 });
     for (const request of [projectRequest("walrus protocol"), { ...projectRequest("walrus protocol"), scope: "session" as const, sessionId: "ses_caller" }]) {
       const ids = (await testService(source).search(request)).results.map((r) => r.message.id);
       expect(ids).not.toContain(own[2]!.id);
@@ -129,7 +120,7 @@ describe("project scope", () => {
   it("leaves out the calling session's messages from its last compaction on, in project and global scope, and finds its earlier ones", async () => {
     const source = new MemorySource();
     const { before, live } = compactedCaller(source);
-    const other = addSession(source, "ses_other", [...FILLER, "Is the walrus protocol documented?"], T0 + 100_000);
+    const other = addSession(source, "ses_other", [...FILLER, "Is the walrus protocol documented?"], { start: T0 + 100_000 });
     // Global scope lists every session of the store; here, the same sessions.
     const everywhere = Object.assign(source, { listEverySession: () => source.listSessions() });
     for await (const service of bothPaths(everywhere, ["ses_caller", "ses_other"])) {
@@ -138,7 +129,7 @@ describe("project scope", () => {
         const ids = results.map((r) => r.message.id);
         for (const message of live) expect(ids).not.toContain(message.id);
         expect(ids[0]).toBe(before[1]!.id);
-        expect(ids).toContain(other[3]!.id);
+        expect(ids).toContain(other[FILLER.length]!.id);
         // Asked from another session, the same messages are the best matches.
         const outside = (await service.search({ ...projectRequest("walrus protocol sync decision", "ses_elsewhere"), scope })).results;
         expect(live.map((message) => message.id)).toContain(outside[0]!.message.id);
@@ -149,7 +140,7 @@ describe("project scope", () => {
   it("ranks the calling session in history_sessions by its messages before its live context, and still lists it", async () => {
     const source = new MemorySource();
     compactedCaller(source);
-    addSession(source, "ses_other", [...FILLER, "Is the walrus protocol documented?"], T0 + 100_000);
+    addSession(source, "ses_other", [...FILLER, "Is the walrus protocol documented?"], { start: T0 + 100_000 });
     for await (const service of bothPaths(source, ["ses_caller", "ses_other"])) {
       // Only the live messages say "decision": the caller's session does not match it.
       const decision = await service.sessions({ query: "decision", limit: 5, includeChildren: true, callerSessionId: "ses_caller" });

@@ -1,22 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { textMessage } from "../history/testing/messages.ts";
-import type { HistoryMessage } from "../history/types.ts";
 import { MemorySource } from "../host/testing/memory-source.ts";
 import { FILLER } from "./testing/filler.ts";
 import { idsOnBothPaths } from "./testing/service.ts";
+import { addSession } from "./testing/sessions.ts";
 import { fold } from "./text/normalize.ts";
 import { TUNING } from "./tuning.ts";
 import { tokenize } from "./text/tokenize.ts";
 import { countTerm, decimalBelow, FUNCTION_WORD_GROUP, parseQuery } from "./text/query.ts";
-
-const T0 = Date.UTC(2025, 0, 1);
-
-function sessionOf(texts: string[]): { source: MemorySource; messages: HistoryMessage[] } {
-  const source = new MemorySource();
-  const messages = texts.map((text, i) => textMessage("s1", i % 2 === 0 ? "user" : "assistant", text, T0 + i * 1000));
-  source.add({ id: "s1", title: "session", created: T0, updated: T0 }, messages);
-  return { source, messages };
-}
 
 describe("numbers and versions", () => {
   it("are terms: a dotted version whole and by its parts, and one-digit numbers", () => {
@@ -25,7 +15,8 @@ describe("numbers and versions", () => {
   });
 
   it("are found: a version, its parts, and a question with short numbers", async () => {
-    const { source, messages } = sessionOf([
+    const source = new MemorySource();
+    const messages = addSession(source, "s1", [
       ...FILLER,
       "The container runs Python 3.6.9, which lacks dataclasses.",
       "The handler sent messages to the queue.",
@@ -58,7 +49,8 @@ describe("numbers and versions", () => {
 
 describe("decimals quoted shorter than written", () => {
   it("match the longer decimals they truncate or round, a little below the decimal as written", async () => {
-    const { source, messages } = sessionOf([
+    const source = new MemorySource();
+    const messages = addSession(source, "s1", [
       ...FILLER,
       "Step hist ylim: (0.0, 0.2725360536644459), max height 0.3374442232839788",
       "The ylim top 0.2725 is below the max height.",
@@ -84,7 +76,8 @@ describe("decimals quoted shorter than written", () => {
   });
 
   it("leave integers, versions and longer dotted numbers whole", async () => {
-    const { source } = sessionOf([...FILLER, "We ran 309 tests, all passing.", ...FILLER]);
+    const source = new MemorySource();
+    addSession(source, "s1", [...FILLER, "We ran 309 tests, all passing.", ...FILLER]);
     const { cold, warm } = await idsOnBothPaths(source, "s1", "30");
     expect([cold, warm]).toEqual([[], []]);
     for (const query of ["30", "3.6", "3.6.9", "0.27.25"]) expect([query, parseQuery(query).terms.filter((t) => t.longer !== undefined)]).toEqual([query, []]);
@@ -106,7 +99,8 @@ describe("decimals quoted shorter than written", () => {
 
 describe("stemming", () => {
   it("finds other forms of a natural-language word, the form typed first", async () => {
-    const { source, messages } = sessionOf([...FILLER, "The script printed the totals and pushed the branch.", "It prints the report.", ...FILLER]);
+    const source = new MemorySource();
+    const messages = addSession(source, "s1", [...FILLER, "The script printed the totals and pushed the branch.", "It prints the report.", ...FILLER]);
     for (const query of ["prints totals", "push branch"]) {
       const { cold, warm } = await idsOnBothPaths(source, "s1", query);
       expect([query, cold[0], warm[0]]).toEqual([query, messages[FILLER.length]!.id, messages[FILLER.length]!.id]);
@@ -125,7 +119,8 @@ describe("stemming", () => {
     expect(variants("manually")).toContain("manual");
     expect(variants("apply")).not.toContain("app");
     expect(variants("family")).not.toContain("fami");
-    const { source, messages } = sessionOf([...FILLER, "Ran pylint --recursive=y --ignore=.a on the tree.", ...FILLER]);
+    const source = new MemorySource();
+    const messages = addSession(source, "s1", [...FILLER, "Ran pylint --recursive=y --ignore=.a on the tree.", ...FILLER]);
     const { cold, warm } = await idsOnBothPaths(source, "s1", "pylint recursively");
     expect([cold[0], warm[0]]).toEqual([messages[FILLER.length]!.id, messages[FILLER.length]!.id]);
   });
@@ -137,7 +132,8 @@ describe("stemming", () => {
         .map((t) => t.token);
     expect(variants("simplification")).toEqual(expect.arrayContaining(["simplify", "simplified", "simplifies", "simplifying"]));
     expect(variants("verified")).toEqual(expect.arrayContaining(["verify", "verification", "verifications"]));
-    const { source, messages } = sessionOf([...FILLER, "Path simplification drops the top vertices.", "We simplify the polygon first.", ...FILLER]);
+    const source = new MemorySource();
+    const messages = addSession(source, "s1", [...FILLER, "Path simplification drops the top vertices.", "We simplify the polygon first.", ...FILLER]);
     const { cold, warm } = await idsOnBothPaths(source, "s1", "simplified");
     expect(new Set(cold.slice(0, 2))).toEqual(new Set([messages[FILLER.length]!.id, messages[FILLER.length + 1]!.id]));
     expect(warm.slice(0, 2)).toEqual(cold.slice(0, 2));
@@ -173,7 +169,8 @@ describe("identifier parts", () => {
   });
 
   it("do not let one identifier outweigh the rest of the query", async () => {
-    const { source, messages } = sessionOf([
+    const source = new MemorySource();
+    const messages = addSession(source, "s1", [
       ...FILLER,
       "fetchUserProfile fetchUserProfile is called from the page.",
       "Two retries then status 412 on the call.",
@@ -201,7 +198,8 @@ describe("function words", () => {
   });
 
   it("do not rank a message up for holding the question's glue", async () => {
-    const { source, messages } = sessionOf([
+    const source = new MemorySource();
+    const messages = addSession(source, "s1", [
       ...FILLER,
       "Why did we pick the blue theme? Why did the meeting move? I did not ask why, but the deploy slot moved too.",
       "Deploy failed: the registry token had expired.",

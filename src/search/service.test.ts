@@ -2,25 +2,10 @@ import { describe, expect, it } from "vitest";
 import type { HistoryMessage } from "../history/types.ts";
 import { reasoningPart, textMessage, toolPart } from "../history/testing/messages.ts";
 import { MemorySource } from "../host/testing/memory-source.ts";
+import { FILLER } from "./testing/filler.ts";
 import { testService } from "./testing/service.ts";
+import { addSession, T0 } from "./testing/sessions.ts";
 import type { SearchRequest } from "./service.ts";
-
-const T0 = Date.UTC(2025, 0, 1);
-
-function session(source: MemorySource, id: string, texts: Array<string | HistoryMessage>, updated = T0): HistoryMessage[] {
-  const messages = texts.map((t, i) => (typeof t === "string" ? textMessage(id, i % 2 === 0 ? "user" : "assistant", t, T0 + i * 1000) : t));
-  source.add({ id, title: `session ${id}`, created: T0, updated }, messages);
-  return messages;
-}
-
-const FILLER = [
-  "Let us look at the build configuration first.",
-  "The tests pass on my machine but fail in CI sometimes.",
-  "I refactored the invoice module and renamed a few helpers.",
-  "Please check the README for the setup steps.",
-  "The line chart renders item labels twice in the dashboard.",
-  "We should total the numbers before rounding.",
-];
 
 function request(query: string, extra: Partial<SearchRequest> = {}): SearchRequest {
   return { query, callerSessionId: "other", scope: "session", sessionId: "s1", types: ["text", "tool"], ...extra };
@@ -44,7 +29,7 @@ async function bothPaths(service: ReturnType<typeof testService>, query: string,
 describe("keyword search", () => {
   it("finds an identifier whole and a file by its name", async () => {
     const source = new MemorySource();
-    const messages = session(source, "s1", [...FILLER, "I added computeLineItemTotals() to src/billing/invoice-math.ts", ...FILLER]);
+    const messages = addSession(source, "s1", [...FILLER, "I added computeLineItemTotals() to src/billing/invoice-math.ts", ...FILLER]);
     const target = messages[FILLER.length]!.id;
     for (const query of ["computeLineItemTotals", "invoice-math.ts"]) {
       await bothPaths(testService(source), query, target);
@@ -53,14 +38,14 @@ describe("keyword search", () => {
 
   it("finds snake case constants by inner words, in any letter case", async () => {
     const source = new MemorySource();
-    const messages = session(source, "s1", [...FILLER, "Set PAYMENT_SANDBOX_KEY before running the e2e suite.", ...FILLER]);
+    const messages = addSession(source, "s1", [...FILLER, "Set PAYMENT_SANDBOX_KEY before running the e2e suite.", ...FILLER]);
     await bothPaths(testService(source), "sandbox key", messages[FILLER.length]!.id);
     await bothPaths(testService(source), "payment_sandbox_KEY", messages[FILLER.length]!.id);
   });
 
   it("finds CJK by substrings", async () => {
     const source = new MemorySource();
-    const messages = session(source, "s1", [
+    const messages = addSession(source, "s1", [
       ...FILLER,
       "用户想买无线耳机，预算五百元。",
       "形態素解析にはMeCabを使います。",
@@ -75,7 +60,7 @@ describe("keyword search", () => {
 
   it("ranks a message holding more of the query and the whole phrase above partial matches", async () => {
     const source = new MemorySource();
-    const messages = session(source, "s1", [
+    const messages = addSession(source, "s1", [
       "the rate is fine",
       "the limiter is fine",
       "we fixed the rate limiter by adding a token bucket",
@@ -86,7 +71,7 @@ describe("keyword search", () => {
 
   it("breaks ties by recency", async () => {
     const source = new MemorySource();
-    const messages = session(source, "s1", ["deploy failed", "deploy failed", "nothing here"]);
+    const messages = addSession(source, "s1", ["deploy failed", "deploy failed", "nothing here"]);
     const found = await ids(testService(source), "deploy failed");
     expect(found[0]).toBe(messages[1]!.id);
     expect(found).toHaveLength(2);
@@ -94,7 +79,7 @@ describe("keyword search", () => {
 
   it("rejects a query without a searchable word", async () => {
     const source = new MemorySource();
-    session(source, "s1", ["a b c"]);
+    addSession(source, "s1", ["a b c"]);
     await expect(testService(source).search(request("a"))).rejects.toThrow(/literal=true/);
     await expect(testService(source).search(request("x".repeat(501)))).rejects.toThrow(/at most 500/);
   });
@@ -103,7 +88,7 @@ describe("keyword search", () => {
 describe("literal and regex", () => {
   it("literal finds an exact substring, case-insensitively, that keyword search would split", async () => {
     const source = new MemorySource();
-    const messages = session(source, "s1", ["error E_CONN_RESET_42 on retry", "error E_CONN on retry", "reset 42"]);
+    const messages = addSession(source, "s1", ["error E_CONN_RESET_42 on retry", "error E_CONN on retry", "reset 42"]);
     const service = testService(source);
     expect(await ids(service, "e_conn_reset_42", { literal: true })).toEqual([messages[0]!.id]);
     expect(await ids(service, "ineItem", { literal: true })).toEqual([]);
@@ -111,7 +96,7 @@ describe("literal and regex", () => {
 
   it("regex matches with JavaScript syntax and refuses nested repetition", async () => {
     const source = new MemorySource();
-    const messages = session(source, "s1", ["status 404 from /api/users", "status 500 from /api/orders", "all good"]);
+    const messages = addSession(source, "s1", ["status 404 from /api/users", "status 500 from /api/orders", "all good"]);
     const service = testService(source);
     expect(await ids(service, "status 4\\d\\d", { regex: true })).toEqual([messages[0]!.id]);
     await expect(service.search(request("(a+)+$", { regex: true }))).rejects.toThrow(/nested repetition/);
@@ -203,7 +188,7 @@ describe("snippets and hits", () => {
 describe("incremental index", () => {
   it("indexes only what changed: appended, edited and removed messages", async () => {
     const source = new MemorySource();
-    const messages = session(source, "s1", ["alpha one", "beta two", "gamma three"]);
+    const messages = addSession(source, "s1", ["alpha one", "beta two", "gamma three"]);
     const service = testService(source);
     const entry = (await service.indexed("s1"))!;
     const index = entry.index;
@@ -229,7 +214,7 @@ describe("incremental index", () => {
 
   it("shares one build between concurrent searches", async () => {
     const source = new MemorySource();
-    session(
+    addSession(
       source,
       "s1",
       Array.from({ length: 300 }, (_, i) => `message ${i} about kangaroo ${i % 7}`),
@@ -247,7 +232,7 @@ describe("cache", () => {
   it("evicts the least recently used session index when over its byte budget", async () => {
     const source = new MemorySource();
     for (const id of ["a", "b", "c"])
-      session(
+      addSession(
         source,
         id,
         Array.from({ length: 1500 }, (_, i) => `${id} word${i} text${i * 7} more${i * 13}`),
@@ -268,8 +253,8 @@ describe("cache", () => {
 describe("project scope", () => {
   it("finds the answer in another session and names it", async () => {
     const source = new MemorySource();
-    session(source, "s1", FILLER, T0 + 5);
-    const other = session(source, "s2", [...FILLER, "the flamingo cache was keyed by tenant id"], T0 + 1);
+    addSession(source, "s1", FILLER, { updated: T0 + 5 });
+    const other = addSession(source, "s2", [...FILLER, "the flamingo cache was keyed by tenant id"], { updated: T0 + 1 });
     const service = testService(source);
     const answer = await service.search(request("flamingo tenant", { scope: "project", callerSessionId: "s1" }));
     expect(answer.results[0]!.sessionId).toBe("s2");
@@ -280,11 +265,11 @@ describe("project scope", () => {
   it("returns snippets for every result it keeps", async () => {
     const source = new MemorySource();
     for (const id of ["s1", "s2", "s3"])
-      session(
+      addSession(
         source,
         id,
         Array.from({ length: 30 }, (_, i) => `${id} pelican report ${i} pelican`),
-        T0,
+        { updated: T0 },
       );
     const service = testService(source);
     const answer = await service.search(request("pelican", { scope: "project", callerSessionId: "x", limit: 12 }));
@@ -296,9 +281,9 @@ describe("project scope", () => {
 
   it("ranks sessions by content for history_sessions", async () => {
     const source = new MemorySource();
-    session(source, "s1", ["we talked about lunch"], T0 + 3);
-    session(source, "s2", ["we fixed the rate limiter in the gateway", "rate limiter tests pass"], T0 + 2);
-    session(source, "s3", ["the rate of change"], T0 + 1);
+    addSession(source, "s1", ["we talked about lunch"], { updated: T0 + 3 });
+    addSession(source, "s2", ["we fixed the rate limiter in the gateway", "rate limiter tests pass"], { updated: T0 + 2 });
+    addSession(source, "s3", ["the rate of change"], { updated: T0 + 1 });
     const service = testService(source);
     const answer = await service.sessions({ query: "rate limiter", limit: 10, includeChildren: false });
     expect(answer.sessions.map((s) => s.session.id)).toEqual(["s2", "s3"]);

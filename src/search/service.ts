@@ -97,12 +97,19 @@ export interface SessionsAnswer {
 export interface SearchService {
   search(request: SearchRequest): Promise<SearchAnswer>;
   sessions(request: SessionsRequest): Promise<SessionsAnswer>;
-  /** Cached session indexes (for tests and the bench). */
-  readonly cache: BoundedMap<string, IndexedSession>;
-  /** Resolves when the named session's index is built and current (tests, bench). */
-  indexed(sessionId: string): Promise<IndexedSession | undefined>;
   /** Ends the regex worker and drops every index, stopping their builds (plugin dispose). */
   close(): void;
+}
+
+/**
+ * The service with what tests and the bench look into; not part of search's entry (api.ts): the
+ * plugin and the command line hold a SearchService.
+ */
+export interface SearchEngine extends SearchService {
+  /** Cached session indexes. */
+  readonly cache: BoundedMap<string, IndexedSession>;
+  /** Resolves when the named session's index is built and current. */
+  indexed(sessionId: string): Promise<IndexedSession | undefined>;
 }
 
 function compileQuery(request: { query: string; literal?: boolean; regex?: boolean }, regexRunner: RegexRunner): Query {
@@ -135,6 +142,11 @@ function firstUserText(view: SessionView): string {
 }
 
 export function createSearchService(options: SearchServiceOptions): SearchService {
+  return createSearchEngine(options);
+}
+
+/** The search service, with its index cache open to tests and the bench (SearchEngine). */
+export function createSearchEngine(options: SearchServiceOptions): SearchEngine {
   const { source } = options;
   const queue = new BuildQueue();
   // Indexes grow while they build: their bytes are read again on every trim.

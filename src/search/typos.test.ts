@@ -4,7 +4,9 @@ import { assistant, textMessage, toolCall, user } from "../history/testing/messa
 import type { SearchRequest } from "./service.ts";
 import { MemorySource } from "../host/testing/memory-source.ts";
 import { formatSearchAnswer } from "./format.ts";
+import { FILLER_WORDS } from "./testing/filler.ts";
 import { testService } from "./testing/service.ts";
+import { addSession } from "./testing/sessions.ts";
 import { TermTable } from "./index/components/term-table.ts";
 import { parseQuery } from "./text/query.ts";
 import {
@@ -223,9 +225,7 @@ describe("typo corrections in project scope", () => {
     const source = new MemorySource();
     const ids: Record<string, string[]> = {};
     for (const [id, texts] of Object.entries(sessions)) {
-      const messages = texts.map((text, i) => textMessage(id, i % 2 === 0 ? "user" : "assistant", text, T0 + i * 1000));
-      ids[id] = messages.map((m) => m.id);
-      source.add({ id, title: id, created: T0, updated: T0 }, messages);
+      ids[id] = addSession(source, id, texts, { title: id }).map((m) => m.id);
     }
     const service = testService(source);
     for (const id of Object.keys(sessions)) await service.indexed(id);
@@ -350,10 +350,11 @@ describe("typo corrections cold and warm", () => {
 
   it("scan again with the corrected query rather than wait for the build the first scan started", async () => {
     const source = new MemorySource();
-    const filler = "alpha beta gamma delta epsilon zeta theta kappa lambda sigma omega river stone cloud forest ember ".repeat(8);
-    const messages = Array.from({ length: 2000 }, (_, i) => textMessage("s1", i % 2 === 0 ? "user" : "assistant", `${filler} step${i}`, T0 + i * 1000));
-    messages.push(textMessage("s1", "assistant", "The step histogram is cut off at the top.", T0 + 3_000_000));
-    source.add({ id: "s1", title: "t", created: T0, updated: T0 }, messages);
+    const filler = FILLER_WORDS.repeat(8);
+    const texts = Array.from({ length: 2000 }, (_, i) => `${filler} step${i}`);
+    const messages = addSession(source, "s1", [...texts, textMessage("s1", "assistant", "The step histogram is cut off at the top.", T0 + 3_000_000)], {
+      title: "t",
+    });
     const service = testService(source);
     const answer = await service.search({ query: "histgram cut", callerSessionId: "other", sessionId: "s1", scope: "session", types: ["text"] });
     expect(answer.corrections).toEqual(new Map([["histgram", "histogram"]]));

@@ -6,7 +6,7 @@
 import { fold } from "../text/normalize.ts";
 import { isTermAt } from "../text/tokenize.ts";
 import { FUNCTION_WORD_GROUP, type ParsedQuery } from "../text/query.ts";
-import { termNesting } from "../scan/scan.ts";
+import { termNesting } from "../text/term-nesting.ts";
 import { TUNING } from "../tuning.ts";
 import { findCompound } from "./compound.ts";
 

@@ -5,17 +5,12 @@ import type { HistoryMessage } from "../../history/types.ts";
 import { MemorySource } from "../../host/testing/memory-source.ts";
 import { FILLER } from "../testing/filler.ts";
 import { idsOnBothPaths } from "../testing/service.ts";
+import { addSession } from "../testing/sessions.ts";
 import type { ScoredDoc } from "../scored.ts";
 import { bestPartScores, candidateGroups, messageScore, partScore } from "./rank.ts";
 import { TUNING } from "../tuning.ts";
 
 const T0 = Date.UTC(2025, 0, 1);
-
-function session(messages: HistoryMessage[]): MemorySource {
-  const source = new MemorySource();
-  source.add({ id: "s1", title: "session", created: T0, updated: T0 }, messages);
-  return source;
-}
 
 let minute = 0;
 const text = (role: "user" | "assistant", body: string, extra: Partial<HistoryMessage> = {}): HistoryMessage => ({
@@ -77,7 +72,9 @@ describe("long messages", () => {
       ...FILLER.map((line) => text("assistant", line)),
     ];
     messages[FILLER.length]!.parts.push(toolPart("bash", { command: "git diff" }, diff));
-    const { cold, warm } = await idsOnBothPaths(session(messages), "s1", "ledger rounding drift");
+    const source = new MemorySource();
+    addSession(source, "s1", messages);
+    const { cold, warm } = await idsOnBothPaths(source, "s1", "ledger rounding drift");
     const short = messages[FILLER.length + 1]!.id;
     expect([cold[0], warm[0]]).toEqual([short, short]);
   });
@@ -97,7 +94,9 @@ describe("compaction summaries", () => {
   ] as const) {
     it(`rank below the original message they restate: ${name}`, async () => {
       const messages = [...FILLER.map((line) => text("user", line)), text("assistant", original), ...FILLER.map((line) => text("assistant", line)), summary()];
-      const { cold, warm } = await idsOnBothPaths(session(messages), "s1", "deploy registry token");
+      const source = new MemorySource();
+      addSession(source, "s1", messages);
+      const { cold, warm } = await idsOnBothPaths(source, "s1", "deploy registry token");
       const first = messages[FILLER.length]!.id;
       const last = messages[messages.length - 1]!.id;
       expect([cold.slice(0, 2), warm.slice(0, 2)]).toEqual([
@@ -109,7 +108,9 @@ describe("compaction summaries", () => {
 
   it("are found first when only they hold the answer", async () => {
     const messages = [...FILLER.map((line) => text("assistant", line)), text("assistant", restated, { summary: true, agent: "compaction" })];
-    const { cold, warm } = await idsOnBothPaths(session(messages), "s1", "vault registry token");
+    const source = new MemorySource();
+    addSession(source, "s1", messages);
+    const { cold, warm } = await idsOnBothPaths(source, "s1", "vault registry token");
     const summary = messages[messages.length - 1]!.id;
     expect([cold[0], warm[0]]).toEqual([summary, summary]);
   });

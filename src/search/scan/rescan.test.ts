@@ -5,6 +5,7 @@ import { toolVisibility } from "../../history/tool-visibility.ts";
 import { buildView } from "../../history/view.ts";
 import { emptyStats } from "../rank/bm25.ts";
 import { collectSession, nearestTerms, type Query } from "../session-search.ts";
+import { FILLER_WORDS } from "../testing/filler.ts";
 import type { DocFilter } from "../scored.ts";
 import { parseQuery } from "../text/query.ts";
 import { correctQuery } from "../text/typos.ts";
@@ -16,8 +17,7 @@ const visibility = toolVisibility([], []);
 
 describe("a cold search again with corrected typos", () => {
   it("scans only for the terms the first query lacked, and finds what a full scan finds", async () => {
-    const filler = "alpha beta gamma delta epsilon zeta theta kappa lambda sigma omega river stone cloud forest ember ";
-    const messages = Array.from({ length: 300 }, (_, i) => textMessage("s1", i % 2 === 0 ? "user" : "assistant", `${filler} step${i}`, T0 + i * 1000));
+    const messages = Array.from({ length: 300 }, (_, i) => textMessage("s1", i % 2 === 0 ? "user" : "assistant", `${FILLER_WORDS} step${i}`, T0 + i * 1000));
     messages.push(textMessage("s1", "assistant", "The step histogram is cut off at the top.", T0 + 400_000));
     const view = buildView("s1", messages, false);
     const filters = { types: new Set(["text", "tool"] as const) };

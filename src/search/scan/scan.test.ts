@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fold } from "../text/normalize.ts";
-import { FOLDS_OFF_ASCII, countTerms, quickFilter, termFinders, termGates } from "./scan.ts";
+import { termGates } from "../text/term-nesting.ts";
+import { FOLDS_OFF_ASCII, countTerms, quickFilter, termFinders } from "./scan.ts";
 import { countTerm, parseQuery } from "../text/query.ts";
 
 describe("scan quick filter", () => {

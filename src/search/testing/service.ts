@@ -3,13 +3,13 @@
 import { defaultConfig, type EngramConfig } from "../../config/schema.ts";
 import { toolVisibility } from "../../history/tool-visibility.ts";
 import type { HistorySource } from "../../host/source.ts";
-import { createSearchService, type SearchRequest, type SearchService } from "../service.ts";
+import { createSearchEngine, type SearchEngine, type SearchRequest } from "../service.ts";
 
-export function testService(source: HistorySource, patch: (config: EngramConfig) => void = () => {}): SearchService {
+export function testService(source: HistorySource, patch: (config: EngramConfig) => void = () => {}): SearchEngine {
   const config = defaultConfig();
   patch(config);
   const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
-  return createSearchService({ source, config: () => config, visibility: () => visibility });
+  return createSearchEngine({ source, config: () => config, visibility: () => visibility });
 }
 
 /**

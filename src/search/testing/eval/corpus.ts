@@ -37,7 +37,7 @@ const t = (name: string, input: Record<string, unknown>, output: string, key?: s
 };
 
 /** Everyday chatter shared by all sessions: the distractors. */
-export const FILLER: string[] = [
+export const DISTRACTORS: string[] = [
   "Let me look at the build configuration first and then run the tests again.",
   "The tests pass locally but the CI job failed on the lint step; I will check the config.",
   "I refactored the helper functions and renamed a few variables for clarity.",

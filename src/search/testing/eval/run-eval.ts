@@ -6,7 +6,7 @@ import type { HistoryMessage } from "../../../history/types.ts";
 import { MemorySource } from "../../../host/testing/memory-source.ts";
 import type { SearchService } from "../../service.ts";
 import { testService } from "../service.ts";
-import { FILLER, QUERIES, SESSIONS, type EvalQuery, type QueryKind } from "./corpus.ts";
+import { DISTRACTORS, QUERIES, SESSIONS, type EvalQuery, type QueryKind } from "./corpus.ts";
 
 export interface Metrics {
   queries: number;
@@ -33,7 +33,7 @@ function buildCorpus(): { source: MemorySource; keys: Map<string, string> } {
     session.messages.forEach((m, i) => {
       // Two fillers before each message, rotating through the pool: distractors everywhere.
       for (let f = 0; f < 2; f++) {
-        const text = FILLER[(s * 7 + i * 2 + f) % FILLER.length]!;
+        const text = DISTRACTORS[(s * 7 + i * 2 + f) % DISTRACTORS.length]!;
         const role = f === 0 ? "user" : "assistant";
         messages.push({ id: nextId("msg"), sessionId: session.id, role, created: (clock += 1000), parts: [{ kind: "text", id: nextId("prt"), text }] });
       }

@@ -2,7 +2,7 @@
 // project-wide, on the cold path (scan) or the warm path (built indexes), and ranks the answers.
 // Each corpus folder is its own project: dev/'s 8 sessions, and the sessions drawn from swebench/.
 
-import type { SearchService } from "../../../service.ts";
+import type { SearchEngine } from "../../../service.ts";
 import { MemorySource } from "../../../../host/testing/memory-source.ts";
 import { testService } from "../../service.ts";
 import { REAL_QUESTIONS } from "./question-sets.ts";
@@ -46,12 +46,12 @@ function realSources(sessions: readonly RealSession[]): Map<string, MemorySource
   return sources;
 }
 
-function newService(source: MemorySource): SearchService {
+function newService(source: MemorySource): SearchEngine {
   // A project search must not answer partial on a slow machine: the budget is not what is measured.
   return testService(source, (config) => (config.search.project_time_budget_ms = 60_000));
 }
 
-async function ask(service: SearchService, question: RealQuestion, scope: Scope, sessionId: string): Promise<Pick<Answer, "rank" | "top" | "above">> {
+async function ask(service: SearchEngine, question: RealQuestion, scope: Scope, sessionId: string): Promise<Pick<Answer, "rank" | "top" | "above">> {
   const answer = await service.search({
     query: question.query,
     callerSessionId: CALLER,
@@ -68,7 +68,7 @@ async function ask(service: SearchService, question: RealQuestion, scope: Scope,
 }
 
 /** Drops the service's indexes: their background builds stop, so a cold run stays cold and cheap. */
-function dropIndexes(service: SearchService): void {
+function dropIndexes(service: SearchEngine): void {
   for (const key of service.cache.keys()) service.cache.delete(key);
 }
 
