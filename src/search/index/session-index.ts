@@ -3,25 +3,18 @@
 // through our components (tokenizer, packed postings, metadata-only store); a search's filters
 // and the view's hidden messages travel as Orama's `where` clause.
 
-import { count, create, insert, remove, type IDocumentsStore, type IIndex, type Orama, type WhereCondition } from "@orama/orama";
+import { count, create, insert, remove, search, type IDocumentsStore, type IIndex, type Orama, type Results, type SearchParamsFullText } from "@orama/orama";
 import type { HistoryMessage } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import type { SessionView } from "../../history/view.ts";
 import type { SearchFilters } from "../scored.ts";
-import { HIT_TYPES, messageDocs } from "../text/documents.ts";
+import { HIT_TYPES, messageDocs, type HitType } from "../text/documents.ts";
 import { flatDocumentProperties, flatSchemaValidator } from "./components/flat-document.ts";
 import { createMetaStoreComponent, type ChunkDocument, type DocMeta, type MetaStore } from "./components/meta-store.ts";
-import {
-  collectionStats,
-  createPostingsIndexComponent,
-  liveDocFrequency,
-  searchStore,
-  type PostingsIndexStore,
-  type ResultGrouping,
-} from "./components/postings-index.ts";
+import { collectionStats, createPostingsIndexComponent, liveDocFrequency, type PostingsIndexStore, type ResultGrouping } from "./components/postings-index.ts";
 import { postingsBytes, trimSteps } from "./components/postings.ts";
 import { correctionDistance, isNearer, maxEdits, type NearestTerm } from "../text/typos.ts";
-import { TermTokenizer } from "./components/tokenizer.ts";
+import { TermTokenizer, type SearchQuery } from "./components/tokenizer.ts";
 import type { CollectionStats } from "../rank/bm25.ts";
 import type { ParsedQuery } from "../text/query.ts";
 
@@ -32,9 +25,15 @@ import type { ParsedQuery } from "../text/query.ts";
  */
 const ATTRIBUTES = { message: "ordinal", type: "enum", tool: "enum" } as const;
 const SCHEMA = { text: "string", input: "string", message: "enum", type: "enum", tool: "enum" } as const;
+const TEXT_PROPERTY = "text" as const;
 
 type ChunkIndex = Orama<typeof SCHEMA, IIndex<PostingsIndexStore>, IDocumentsStore<MetaStore>>;
-type Where = Partial<WhereCondition<typeof SCHEMA>>;
+/** The where clause a search hands Orama: a condition per attribute, all of which must hold. */
+interface Where {
+  type?: { in: HitType[] };
+  tool?: { eq: string };
+  message?: { nin: number[] };
+}
 
 /**
  * Heap per document and per message beyond the typed arrays (meta object, Orama's id and its id
@@ -93,10 +92,13 @@ export class SessionIndex {
   private readonly visibility: ToolVisibility;
   private readonly grouping: ResultGrouping;
   private readonly tokenizer = new TermTokenizer();
+  /** How many best messages the search under way returns (the index component asks the grouping). */
+  private groups: number | undefined;
 
   constructor(setup: IndexSetup) {
     this.visibility = setup.visibility;
-    this.grouping = { property: "message", parts: () => this.partOfDoc, ...setup.messages };
+    const { groups, ...messages } = setup.messages;
+    this.grouping = { property: "message", parts: () => this.partOfDoc, groups: () => this.groups ?? groups(), ...messages };
     this.db = create({
       schema: SCHEMA,
       sort: { enabled: false },
@@ -221,34 +223,54 @@ export class SessionIndex {
   /**
    * The documents of the best messages (`groups` of them, else as many as the setup says) matching
    * the query that the filters accept and the view shows, scored (BM25 × coverage), best first.
-   * The index component is called directly: Orama's search would allocate a slot per indexed
-   * document and sort the hits again.
+   * Orama's search asks the index component (postings-index.ts) for them; `limit` is every live
+   * document, since the component already returns only the best messages' documents.
    */
-  search(query: string | ParsedQuery, filters: SearchFilters, view: SessionView, groups: number = this.grouping.groups()): IndexHit[] {
-    if (count(this.db) === 0) return [];
-    const store = this.db.data.index;
-    const where = this.where(filters, view);
-    const accepted = where ? store.attributes.select(where, store.postings.docsEnd, store.postings.alive) : undefined;
-    const metas = this.db.data.docs.docs;
-    const found = searchStore(store, this.tokenizer, query, accepted, this.grouping, groups);
+  search(query: string | SearchQuery, filters: SearchFilters, view: SessionView, groups?: number): IndexHit[] {
+    const docs = count(this.db);
+    if (docs === 0) return [];
+    const text = typeof query === "string" ? query : query.text;
+    const params: SearchParamsFullText<ChunkIndex, DocMeta> = { term: text, properties: [TEXT_PROPERTY], where: this.where(filters, view), limit: docs };
+    this.groups = groups;
+    const run = () => search<ChunkIndex, DocMeta>(this.db, params);
+    let found: Results<DocMeta> | Promise<Results<DocMeta>>;
+    try {
+      found = typeof query === "string" ? run() : this.tokenizer.parsing(query, run);
+    } finally {
+      this.groups = undefined;
+    }
+    // No before/after-search hooks are installed, so Orama answers synchronously.
+    if (found instanceof Promise) throw new Error("Orama's search answered asynchronously");
     const hits: IndexHit[] = [];
-    for (let i = 0; i < found.docs.length; i++) {
-      const meta = metas[found.docs[i]!];
-      const indexed = meta && this.messages.get(meta.messageId);
-      if (indexed) hits.push({ meta, message: indexed.message, score: found.scores[i]! });
+    for (const hit of found.hits) {
+      const meta = hit.document;
+      const indexed = this.messages.get(meta.messageId);
+      if (indexed) hits.push({ meta, message: indexed.message, score: hit.score });
     }
     return hits;
   }
 
-  /** The filters and the view's hidden messages as Orama's where clause (undefined: no filter). */
+  /**
+   * The filters and the view's hidden messages as Orama's where clause, one condition per
+   * property (all must hold); undefined: no filter.
+   */
   private where(filters: SearchFilters, view: SessionView): Where | undefined {
-    const conditions: Where[] = [];
-    if (HIT_TYPES.some((type) => !filters.types.has(type))) conditions.push({ type: { in: [...filters.types] } });
-    if (filters.tool !== undefined) conditions.push({ tool: { eq: filters.tool } });
+    const where: Where = {};
+    let any = false;
+    if (HIT_TYPES.some((type) => !filters.types.has(type))) {
+      where.type = { in: [...filters.types] };
+      any = true;
+    }
+    if (filters.tool !== undefined) {
+      where.tool = { eq: filters.tool };
+      any = true;
+    }
     const excluded = this.excludedMessages(filters, view);
-    if (excluded.length > 0) conditions.push({ message: { nin: excluded } });
-    if (conditions.length <= 1) return conditions[0];
-    return { and: conditions };
+    if (excluded.length > 0) {
+      where.message = { nin: excluded };
+      any = true;
+    }
+    return any ? where : undefined;
   }
 
   /**

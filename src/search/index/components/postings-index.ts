@@ -322,7 +322,7 @@ function bestGroups(
 }
 
 /** Documents of a search, best first: score, then the lower document id (Orama's own order). */
-export interface RankedDocs {
+interface RankedDocs {
   docs: Int32Array;
   scores: Float64Array;
 }
@@ -366,7 +366,7 @@ function bestFirst(docs: Int32Array, n: number, score: Float64Array, idEnd: numb
  * `where` accepts (all when absent), scored, best first. SessionIndex calls it directly; Orama's
  * own search path costs more than the search (it allocates one slot per indexed document).
  */
-export function searchStore(
+function searchStore(
   store: PostingsIndexStore,
   tokenizer: TermTokenizer,
   term: string | ParsedQuery,
