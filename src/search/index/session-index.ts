@@ -102,10 +102,12 @@ export class SessionIndex {
     this.db = create({
       schema: SCHEMA,
       sort: { enabled: false },
+      // Orama's types ask for every method of its interfaces; ours have those Orama reaches for
+      // the calls made here (ReachedIndex, ReachedDocumentsStore).
       components: {
         tokenizer: this.tokenizer,
-        index: createPostingsIndexComponent(ATTRIBUTES, this.grouping),
-        documentsStore: createMetaStoreComponent(),
+        index: createPostingsIndexComponent(ATTRIBUTES, this.grouping) as IIndex<PostingsIndexStore>,
+        documentsStore: createMetaStoreComponent() as IDocumentsStore<MetaStore>,
         validateSchema: flatSchemaValidator(SCHEMA),
         getDocumentProperties: flatDocumentProperties,
       },

@@ -1,7 +1,7 @@
 // Orama documents-store component that keeps only each document's small metadata, not its text:
 // the text stays in the host's message objects and is re-read for snippets.
 
-import { components, type AnyDocument, type IDocumentsStore } from "@orama/orama";
+import { components, type AnyDocument, type AnyDocumentStore, type IDocumentsStore } from "@orama/orama";
 import type { HitType } from "../../text/documents.ts";
 
 /** A document as the session index inserts it: one chunk of one part. */
@@ -56,21 +56,18 @@ function metaOf(doc: AnyDocument): DocMeta {
   return meta;
 }
 
-export function createMetaStoreComponent(): IDocumentsStore<MetaStore> {
-  const unsupported = (): never => {
-    throw new Error("search index is in memory only");
-  };
+/**
+ * The methods of Orama's documents-store interface that Orama reaches for our use (insert,
+ * remove, count, and search without sortBy, facets, groupBy or an empty term): getMultiple and
+ * getAll serve those, load/save its serialization.
+ */
+export type ReachedDocumentsStore<D extends AnyDocumentStore> = Pick<IDocumentsStore<D>, "create" | "get" | "store" | "remove" | "count">;
+
+export function createMetaStoreComponent(): ReachedDocumentsStore<MetaStore> {
   return {
     create: (_orama, ids) => new MetaStore(ids),
+    // Search hands internal ids, remove the document's own.
     get: (store, id) => store.docs[store.internalId(id)],
-    getMultiple: (store, ids) => ids.map((id) => store.docs[store.internalId(id)]),
-    getAll: (store) => {
-      const all: Record<number, DocMeta> = {};
-      store.docs.forEach((meta, id) => {
-        if (meta !== undefined) all[id] = meta;
-      });
-      return all;
-    },
     store(store, _id, internalId, doc) {
       if (store.docs[internalId] !== undefined) return false;
       store.docs[internalId] = metaOf(doc);
@@ -85,7 +82,5 @@ export function createMetaStoreComponent(): IDocumentsStore<MetaStore> {
       return true;
     },
     count: (store) => store.count,
-    load: unsupported,
-    save: unsupported,
   };
 }

@@ -405,11 +405,18 @@ export function inputSpansInText(text: string, input: string): boolean {
   return code !== 0x2e && charClass(code) === SEP;
 }
 
+/**
+ * The methods of Orama's index interface that Orama reaches for our use (create, insert, remove,
+ * count, search with `where`; methods/insert.js, remove.js, search-fulltext.js): the score hooks
+ * are only called by Orama's own index, load/save only by its serialization.
+ */
+export type ReachedIndex<I extends AnyIndexStore> = Pick<
+  IIndex<I>,
+  "create" | "insert" | "remove" | "search" | "searchByWhereClause" | "getSearchableProperties" | "getSearchablePropertiesWithTypes"
+>;
+
 /** The index component for a schema of `text` plus the given filterable attributes. */
-export function createPostingsIndexComponent(attributes: AttributeSchema, grouping: ResultGrouping): IIndex<PostingsIndexStore> {
-  const unsupported = (): never => {
-    throw new Error("search index is in memory only");
-  };
+export function createPostingsIndexComponent(attributes: AttributeSchema, grouping: ResultGrouping): ReachedIndex<PostingsIndexStore> {
   const properties = [TEXT_PROPERTY, INPUT_PROPERTY, ...Object.keys(attributes)];
   // To Orama an ordinal is an enum (of numbers).
   const attributeTypes = Object.fromEntries(Object.entries(attributes).map(([property, type]) => [property, type === "ordinal" ? ("enum" as const) : type]));
@@ -448,12 +455,6 @@ export function createPostingsIndexComponent(attributes: AttributeSchema, groupi
       removeDocument(index.postings, internalId);
       return true;
     },
-    // Scores are computed at search time from the postings (BM25 statistics live there).
-    insertDocumentScoreParameters: () => {},
-    insertTokenScoreParameters: () => {},
-    removeDocumentScoreParameters: () => {},
-    removeTokenScoreParameters: () => {},
-    calculateResultScores: () => {},
     search: (index, term, tokenizer, _language, _properties, _exact, _tolerance, _boost, _relevance, _docsCount, where) => {
       const { docs, scores } = searchStore(storeOf(index), tokenizerOf(tokenizer), term, where, grouping, grouping.groups());
       return Array.from(docs, (doc, i): TokenScore => [doc, scores[i]!]);
@@ -464,7 +465,5 @@ export function createPostingsIndexComponent(attributes: AttributeSchema, groupi
     },
     getSearchableProperties: () => properties,
     getSearchablePropertiesWithTypes: () => types,
-    load: unsupported,
-    save: unsupported,
   };
 }
