@@ -3,7 +3,19 @@
 // through our components (tokenizer, packed postings, metadata-only store); a search's filters
 // and the view's hidden messages travel as Orama's `where` clause.
 
-import { count, create, insert, remove, search, type IDocumentsStore, type IIndex, type Orama, type Results, type SearchParamsFullText } from "@orama/orama";
+import {
+  count,
+  create,
+  insert,
+  remove,
+  search,
+  type AnyDocument,
+  type IDocumentsStore,
+  type IIndex,
+  type Orama,
+  type Results,
+  type SearchParamsFullText,
+} from "@orama/orama";
 import type { HistoryMessage } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import type { SessionView } from "../../history/view.ts";
@@ -24,7 +36,7 @@ import type { ParsedQuery } from "../text/query.ts";
  * a pass per document. A document's message is its Indexed slot, an ordinal (to Orama an enum).
  */
 const ATTRIBUTES = { message: "ordinal", type: "enum", tool: "enum" } as const;
-const SCHEMA = { text: "string", input: "string", message: "enum", type: "enum", tool: "enum" } as const;
+const SCHEMA = { text: "string[]", message: "enum", type: "enum", tool: "enum" } as const;
 const TEXT_PROPERTY = "text" as const;
 
 type ChunkIndex = Orama<typeof SCHEMA, IIndex<PostingsIndexStore>, IDocumentsStore<MetaStore>>;
@@ -109,7 +121,9 @@ export class SessionIndex {
         index: createPostingsIndexComponent(ATTRIBUTES, this.grouping) as IIndex<PostingsIndexStore>,
         documentsStore: createMetaStoreComponent() as IDocumentsStore<MetaStore>,
         validateSchema: flatSchemaValidator(SCHEMA),
-        getDocumentProperties: flatDocumentProperties,
+        // Orama's type for this component omits array values, which its own default returns
+        // (utils.d.ts) and its insert takes for a string[] property.
+        getDocumentProperties: flatDocumentProperties as (doc: AnyDocument, paths: string[]) => Record<string, string | number | boolean>,
       },
     });
   }
@@ -186,7 +200,7 @@ export class SessionIndex {
       this.docsInserted++;
       const chunk: ChunkDocument = {
         id: docId(indexed.slot, indexed.docs),
-        text: doc.text,
+        text: doc.input > 0 ? [doc.text, doc.text.slice(0, doc.input)] : [doc.text],
         message: indexed.slot,
         messageId: message.id,
         type: doc.type,
@@ -196,7 +210,6 @@ export class SessionIndex {
         // Every chunk has the same shape (absent values undefined, which Orama skips): chunks of
         // two shapes made the insert path deoptimize.
         tool: doc.tool,
-        input: doc.input > 0 ? doc.text.slice(0, doc.input) : undefined,
       };
       insert(this.db, chunk);
       this.setPart(this.db.data.docs.internalId(chunk.id), this.partsInserted);

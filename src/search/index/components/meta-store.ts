@@ -7,7 +7,12 @@ import type { HitType } from "../../text/documents.ts";
 /** A document as the session index inserts it: one chunk of one part. */
 export interface ChunkDocument {
   id: string;
-  text: string;
+  /**
+   * The chunk's text, then, when the chunk opens with a tool call's input, that input (a prefix
+   * of the text, whose terms count INPUT_WEIGHT times in all): one property, so the index
+   * component gets both in one insert.
+   */
+  text: [text: string] | [text: string, input: string];
   /** The owner's number for the message (the `message` attribute). */
   message: number;
   messageId: string;
@@ -17,8 +22,6 @@ export interface ChunkDocument {
   /** Chunk range in the part's searchable text. */
   start: number;
   end: number;
-  /** The chunk's leading text that is a tool call's input (indexed again, not stored). */
-  input?: string;
 }
 
 /** What the store keeps of a document (and search returns). */
@@ -52,7 +55,8 @@ export class MetaStore {
 function metaOf(doc: AnyDocument): DocMeta {
   const meta: DocMeta = { messageId: doc.messageId, partId: doc.part, type: doc.type, start: doc.start, end: doc.end };
   if (doc.tool !== undefined) meta.tool = doc.tool;
-  if (typeof doc.input === "string") meta.input = doc.input.length;
+  const input: unknown = doc.text[1];
+  if (typeof input === "string") meta.input = input.length;
   return meta;
 }
 

@@ -16,13 +16,12 @@ import { addDocument, addOccurrences, countPostings, createPostingsStore, forEac
 import { TermTokenizer } from "./tokenizer.ts";
 import { INPUT_WEIGHT } from "../../text/documents.ts";
 
-/** The searchable text property; every other schema property but INPUT_PROPERTY is a filterable attribute. */
-const TEXT_PROPERTY = "text";
 /**
- * The part of the text that is a tool call's input (a prefix of it, when the chunk has one): its
- * terms, already counted with the text, count INPUT_WEIGHT times in all.
+ * The searchable property: the chunk's text, then the part of it that is a tool call's input (a
+ * prefix, when the chunk has one), whose terms, already counted with the text, count
+ * INPUT_WEIGHT times in all. Every other schema property is a filterable attribute.
  */
-const INPUT_PROPERTY = "input";
+const TEXT_PROPERTY = "text";
 
 /** Which documents a search returns: those of the best groups. The owner supplies it (ranking's policy). */
 export interface ResultGrouping {
@@ -390,6 +389,14 @@ function tokenizerOf(tokenizer: Tokenizer): TermTokenizer {
   return tokenizer;
 }
 
+/** The text property's value: the chunk's text and, when it has one, its input. */
+function textAndInput(value: SearchableValue): [string, string | undefined] {
+  if (!Array.isArray(value) || typeof value[0] !== "string" || value.length > 2 || (value.length === 2 && typeof value[1] !== "string")) {
+    throw new Error(`${TEXT_PROPERTY} must be [text] or [text, input]`);
+  }
+  return [value[0], value[1] as string | undefined];
+}
+
 /**
  * Whether a chunk's input (its leading part) has as its terms exactly the text's terms that start
  * within it: it is a prefix of the text that ends the text or is followed by a separator other
@@ -417,38 +424,25 @@ export type ReachedIndex<I extends AnyIndexStore> = Pick<
 
 /** The index component for a schema of `text` plus the given filterable attributes. */
 export function createPostingsIndexComponent(attributes: AttributeSchema, grouping: ResultGrouping): ReachedIndex<PostingsIndexStore> {
-  const properties = [TEXT_PROPERTY, INPUT_PROPERTY, ...Object.keys(attributes)];
+  const properties = [TEXT_PROPERTY, ...Object.keys(attributes)];
   // To Orama an ordinal is an enum (of numbers).
   const attributeTypes = Object.fromEntries(Object.entries(attributes).map(([property, type]) => [property, type === "ordinal" ? ("enum" as const) : type]));
-  const types = { [TEXT_PROPERTY]: "string" as const, [INPUT_PROPERTY]: "string" as const, ...attributeTypes };
+  const types = { [TEXT_PROPERTY]: "string[]" as const, ...attributeTypes };
   const spans = new TokenSpans();
-  // The text whose spans `spans` holds, and its document (-1: none): Orama inserts a document's
-  // properties in order, so its input finds its text's spans there.
-  let spansDoc = -1;
-  let spansText = "";
-  let spansFolded = "";
   return {
     create: () => new PostingsIndexStore(attributes),
     insert(_impl, index, prop, _id, internalId, value: SearchableValue, _type, _language, tokenizer) {
-      if (prop !== TEXT_PROPERTY && prop !== INPUT_PROPERTY) {
+      if (prop !== TEXT_PROPERTY) {
         index.attributes.set(prop, internalId, value);
         return;
       }
-      if (typeof value !== "string") throw new Error(`${prop} must be a string`);
-      if (prop === INPUT_PROPERTY && spansDoc === internalId && inputSpansInText(spansText, value)) {
-        addOccurrences(index.postings, internalId, spansFolded, spans, INPUT_WEIGHT - 1, value.length);
-        return;
-      }
-      const folded = tokenizerOf(tokenizer).spans(value, spans);
-      if (prop === TEXT_PROPERTY) {
-        addDocument(index.postings, internalId, folded, spans, value.length);
-        spansDoc = internalId;
-        spansText = value;
-        spansFolded = folded;
-      } else {
-        addOccurrences(index.postings, internalId, folded, spans, INPUT_WEIGHT - 1);
-        spansDoc = -1;
-      }
+      const [text, input] = textAndInput(value);
+      const terms = tokenizerOf(tokenizer);
+      const folded = terms.spans(text, spans);
+      addDocument(index.postings, internalId, folded, spans, text.length);
+      if (input === undefined) return;
+      if (inputSpansInText(text, input)) addOccurrences(index.postings, internalId, folded, spans, INPUT_WEIGHT - 1, input.length);
+      else addOccurrences(index.postings, internalId, terms.spans(input, spans), spans, INPUT_WEIGHT - 1);
     },
     // Called once per property the stored document still has: marking dead is idempotent.
     remove(_impl, index, _prop, _id, internalId) {
