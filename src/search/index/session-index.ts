@@ -102,16 +102,20 @@ export class SessionIndex {
   private partOfDoc = new Int32Array(256);
   private partsInserted = 0;
   private messagesInserted = 0;
+  /** The most documents any message indexed has had (a bound on a search's hits per message). */
+  private mostDocs = 0;
 
   private readonly visibility: ToolVisibility;
   private readonly grouping: ResultGrouping;
   private readonly tokenizer = new TermTokenizer();
   /** How many best messages the search under way returns (the index component asks the grouping). */
   private groups: number | undefined;
+  private readonly setupGroups: () => number;
 
   constructor(setup: IndexSetup) {
     this.visibility = setup.visibility;
     const { groups, ...messages } = setup.messages;
+    this.setupGroups = groups;
     this.grouping = { property: "message", parts: () => this.partOfDoc, groups: () => this.groups ?? groups(), ...messages };
     this.db = create({
       schema: SCHEMA,
@@ -216,6 +220,7 @@ export class SessionIndex {
       insert(this.db, chunk);
       this.setPart(this.db.data.docs.internalId(chunk.id), this.partsInserted);
       indexed.docs++;
+      if (indexed.docs > this.mostDocs) this.mostDocs = indexed.docs;
       yield;
     }
   }
@@ -240,24 +245,16 @@ export class SessionIndex {
   /**
    * The documents of the best messages (`groups` of them, else as many as the setup says) matching
    * the query that the filters accept and the view shows, scored (BM25 × coverage), best first.
-   * Orama's search asks the index component (postings-index.ts) for them; `limit` is every live
-   * document, since the component already returns only the best messages' documents.
+   * Orama's search asks the index component (postings-index.ts) for them. Its `limit` costs an
+   * array slot each: the first asks for as many as the best messages can hold, and only when
+   * messages tied at the cut hold more is the search made again for every one.
    */
-  search(query: string | SearchQuery, filters: SearchFilters, view: SessionView, groups?: number): IndexHit[] {
+  search(query: string | SearchQuery, filters: SearchFilters, view: SessionView, groups: number = this.setupGroups()): IndexHit[] {
     const docs = count(this.db);
     if (docs === 0) return [];
-    const text = typeof query === "string" ? query : query.text;
-    const params: SearchParamsFullText<ChunkIndex, DocMeta> = { term: text, properties: [TEXT_PROPERTY], where: this.where(filters, view), limit: docs };
-    this.groups = groups;
-    const run = () => search<ChunkIndex, DocMeta>(this.db, params);
-    let found: Results<DocMeta> | Promise<Results<DocMeta>>;
-    try {
-      found = typeof query === "string" ? run() : this.tokenizer.parsing(query, run);
-    } finally {
-      this.groups = undefined;
-    }
-    // No before/after-search hooks are installed, so Orama answers synchronously.
-    if (found instanceof Promise) throw new Error("Orama's search answered asynchronously");
+    const where = this.where(filters, view);
+    let found = this.searchOrama(query, where, groups, Math.min(docs, groups * this.mostDocs));
+    if (found.count > found.hits.length) found = this.searchOrama(query, where, groups, found.count);
     const hits: IndexHit[] = [];
     for (const hit of found.hits) {
       const meta = hit.document;
@@ -265,6 +262,24 @@ export class SessionIndex {
       if (indexed) hits.push({ meta, message: indexed.message, score: hit.score });
     }
     return hits;
+  }
+
+  /** One call of Orama's search: the documents of the best `groups` messages, at most `limit`, and how many there were. */
+  private searchOrama(query: string | SearchQuery, where: Where | undefined, groups: number, limit: number): Results<DocMeta> {
+    const text = typeof query === "string" ? query : query.text;
+    // includeVectors: there are none, and leaving it false copies every hit and its document to strip them.
+    const params: SearchParamsFullText<ChunkIndex, DocMeta> = { term: text, properties: [TEXT_PROPERTY], where, limit, includeVectors: true };
+    const run = () => search<ChunkIndex, DocMeta>(this.db, params);
+    let found: Results<DocMeta> | Promise<Results<DocMeta>>;
+    this.groups = groups;
+    try {
+      found = typeof query === "string" ? run() : this.tokenizer.parsing(query, run);
+    } finally {
+      this.groups = undefined;
+    }
+    // No before/after-search hooks are installed, so Orama answers synchronously.
+    if (found instanceof Promise) throw new Error("Orama's search answered asynchronously");
+    return found;
   }
 
   /**
