@@ -122,7 +122,7 @@ export async function collectSession(sessionView: SessionView, query: Query, fil
       if (indexed.built) {
         via = "index";
         docs = [];
-        for (const hit of indexed.index.search(query.parsed, filters, view, options.pool)) {
+        for (const hit of indexed.index.search(query, filters, view, options.pool)) {
           const { meta, message, score } = hit;
           const doc: ScoredDoc = { message, partId: meta.partId, type: meta.type, start: meta.start, end: meta.end, score };
           if (meta.tool !== undefined) doc.tool = meta.tool;

@@ -3,25 +3,32 @@
 // through our components (tokenizer, packed postings, metadata-only store); a search's filters
 // and the view's hidden messages travel as Orama's `where` clause.
 
-import { count, create, insert, remove, type IDocumentsStore, type IIndex, type Orama, type WhereCondition } from "@orama/orama";
+import {
+  count,
+  create,
+  insert,
+  remove,
+  search,
+  type AnyDocument,
+  type IDocumentsStore,
+  type IIndex,
+  type Orama,
+  type Results,
+  type SearchParamsFullText,
+} from "@orama/orama";
 import type { HistoryMessage } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import type { SessionView } from "../../history/view.ts";
 import type { SearchFilters } from "../scored.ts";
-import { HIT_TYPES, messageDocs } from "../text/documents.ts";
+import { HIT_TYPES, messageDocs, type HitType } from "../text/documents.ts";
 import { flatDocumentProperties, flatSchemaValidator } from "./components/flat-document.ts";
 import { createMetaStoreComponent, type ChunkDocument, type DocMeta, type MetaStore } from "./components/meta-store.ts";
-import {
-  collectionStats,
-  createPostingsIndexComponent,
-  liveDocFrequency,
-  searchStore,
-  type PostingsIndexStore,
-  type ResultGrouping,
-} from "./components/postings-index.ts";
+import type { ResultGrouping } from "./components/best-groups.ts";
+import { createPostingsIndexComponent, type PostingsIndexStore } from "./components/postings-index.ts";
+import { collectionStats, liveDocFrequency } from "./components/score-docs.ts";
 import { postingsBytes, trimSteps } from "./components/postings.ts";
 import { correctionDistance, isNearer, maxEdits, type NearestTerm } from "../text/typos.ts";
-import { TermTokenizer } from "./components/tokenizer.ts";
+import { TermTokenizer, type SearchQuery } from "./components/tokenizer.ts";
 import type { CollectionStats } from "../rank/bm25.ts";
 import type { ParsedQuery } from "../text/query.ts";
 
@@ -31,10 +38,16 @@ import type { ParsedQuery } from "../text/query.ts";
  * a pass per document. A document's message is its Indexed slot, an ordinal (to Orama an enum).
  */
 const ATTRIBUTES = { message: "ordinal", type: "enum", tool: "enum" } as const;
-const SCHEMA = { text: "string", input: "string", message: "enum", type: "enum", tool: "enum" } as const;
+const SCHEMA = { text: "string[]", message: "enum", type: "enum", tool: "enum" } as const;
+const TEXT_PROPERTY = "text" as const;
 
 type ChunkIndex = Orama<typeof SCHEMA, IIndex<PostingsIndexStore>, IDocumentsStore<MetaStore>>;
-type Where = Partial<WhereCondition<typeof SCHEMA>>;
+/** The where clause a search hands Orama: a condition per attribute, all of which must hold. */
+interface Where {
+  type?: { in: HitType[] };
+  tool?: { eq: string };
+  message?: { nin: number[] };
+}
 
 /**
  * Heap per document and per message beyond the typed arrays (meta object, Orama's id and its id
@@ -89,23 +102,34 @@ export class SessionIndex {
   private partOfDoc = new Int32Array(256);
   private partsInserted = 0;
   private messagesInserted = 0;
+  /** The most documents any message indexed has had (a bound on a search's hits per message). */
+  private mostDocs = 0;
 
   private readonly visibility: ToolVisibility;
   private readonly grouping: ResultGrouping;
   private readonly tokenizer = new TermTokenizer();
+  /** How many best messages the search under way returns (the index component asks the grouping). */
+  private groups: number | undefined;
+  private readonly setupGroups: () => number;
 
   constructor(setup: IndexSetup) {
     this.visibility = setup.visibility;
-    this.grouping = { property: "message", parts: () => this.partOfDoc, ...setup.messages };
+    const { groups, ...messages } = setup.messages;
+    this.setupGroups = groups;
+    this.grouping = { property: "message", parts: () => this.partOfDoc, groups: () => this.groups ?? groups(), ...messages };
     this.db = create({
       schema: SCHEMA,
       sort: { enabled: false },
+      // Orama's types ask for every method of its interfaces; ours have those Orama reaches for
+      // the calls made here (ReachedIndex, ReachedDocumentsStore).
       components: {
         tokenizer: this.tokenizer,
-        index: createPostingsIndexComponent(ATTRIBUTES, this.grouping),
-        documentsStore: createMetaStoreComponent(),
+        index: createPostingsIndexComponent(ATTRIBUTES, this.grouping) as IIndex<PostingsIndexStore>,
+        documentsStore: createMetaStoreComponent() as IDocumentsStore<MetaStore>,
         validateSchema: flatSchemaValidator(SCHEMA),
-        getDocumentProperties: flatDocumentProperties,
+        // Orama's type for this component omits array values, which its own default returns
+        // (utils.d.ts) and its insert takes for a string[] property.
+        getDocumentProperties: flatDocumentProperties as (doc: AnyDocument, paths: string[]) => Record<string, string | number | boolean>,
       },
     });
   }
@@ -182,7 +206,7 @@ export class SessionIndex {
       this.docsInserted++;
       const chunk: ChunkDocument = {
         id: docId(indexed.slot, indexed.docs),
-        text: doc.text,
+        text: doc.input > 0 ? [doc.text, doc.text.slice(0, doc.input)] : [doc.text],
         message: indexed.slot,
         messageId: message.id,
         type: doc.type,
@@ -192,11 +216,11 @@ export class SessionIndex {
         // Every chunk has the same shape (absent values undefined, which Orama skips): chunks of
         // two shapes made the insert path deoptimize.
         tool: doc.tool,
-        input: doc.input > 0 ? doc.text.slice(0, doc.input) : undefined,
       };
       insert(this.db, chunk);
       this.setPart(this.db.data.docs.internalId(chunk.id), this.partsInserted);
       indexed.docs++;
+      if (indexed.docs > this.mostDocs) this.mostDocs = indexed.docs;
       yield;
     }
   }
@@ -221,34 +245,64 @@ export class SessionIndex {
   /**
    * The documents of the best messages (`groups` of them, else as many as the setup says) matching
    * the query that the filters accept and the view shows, scored (BM25 × coverage), best first.
-   * The index component is called directly: Orama's search would allocate a slot per indexed
-   * document and sort the hits again.
+   * Orama's search asks the index component (postings-index.ts) for them. Its `limit` costs an
+   * array slot each: the first asks for as many as the best messages can hold, and only when
+   * messages tied at the cut hold more is the search made again for every one.
    */
-  search(query: string | ParsedQuery, filters: SearchFilters, view: SessionView, groups: number = this.grouping.groups()): IndexHit[] {
-    if (count(this.db) === 0) return [];
-    const store = this.db.data.index;
+  search(query: string | SearchQuery, filters: SearchFilters, view: SessionView, groups: number = this.setupGroups()): IndexHit[] {
+    const docs = count(this.db);
+    if (docs === 0) return [];
     const where = this.where(filters, view);
-    const accepted = where ? store.attributes.select(where, store.postings.docsEnd, store.postings.alive) : undefined;
-    const metas = this.db.data.docs.docs;
-    const found = searchStore(store, this.tokenizer, query, accepted, this.grouping, groups);
+    let found = this.searchOrama(query, where, groups, Math.min(docs, groups * this.mostDocs));
+    if (found.count > found.hits.length) found = this.searchOrama(query, where, groups, found.count);
     const hits: IndexHit[] = [];
-    for (let i = 0; i < found.docs.length; i++) {
-      const meta = metas[found.docs[i]!];
-      const indexed = meta && this.messages.get(meta.messageId);
-      if (indexed) hits.push({ meta, message: indexed.message, score: found.scores[i]! });
+    for (const hit of found.hits) {
+      const meta = hit.document;
+      const indexed = this.messages.get(meta.messageId);
+      if (indexed) hits.push({ meta, message: indexed.message, score: hit.score });
     }
     return hits;
   }
 
-  /** The filters and the view's hidden messages as Orama's where clause (undefined: no filter). */
+  /** One call of Orama's search: the documents of the best `groups` messages, at most `limit`, and how many there were. */
+  private searchOrama(query: string | SearchQuery, where: Where | undefined, groups: number, limit: number): Results<DocMeta> {
+    const text = typeof query === "string" ? query : query.text;
+    // includeVectors: there are none, and leaving it false copies every hit and its document to strip them.
+    const params: SearchParamsFullText<ChunkIndex, DocMeta> = { term: text, properties: [TEXT_PROPERTY], where, limit, includeVectors: true };
+    const run = () => search<ChunkIndex, DocMeta>(this.db, params);
+    let found: Results<DocMeta> | Promise<Results<DocMeta>>;
+    this.groups = groups;
+    try {
+      found = typeof query === "string" ? run() : this.tokenizer.parsing(query, run);
+    } finally {
+      this.groups = undefined;
+    }
+    // No before/after-search hooks are installed, so Orama answers synchronously.
+    if (found instanceof Promise) throw new Error("Orama's search answered asynchronously");
+    return found;
+  }
+
+  /**
+   * The filters and the view's hidden messages as Orama's where clause, one condition per
+   * property (all must hold); undefined: no filter.
+   */
   private where(filters: SearchFilters, view: SessionView): Where | undefined {
-    const conditions: Where[] = [];
-    if (HIT_TYPES.some((type) => !filters.types.has(type))) conditions.push({ type: { in: [...filters.types] } });
-    if (filters.tool !== undefined) conditions.push({ tool: { eq: filters.tool } });
+    const where: Where = {};
+    let any = false;
+    if (HIT_TYPES.some((type) => !filters.types.has(type))) {
+      where.type = { in: [...filters.types] };
+      any = true;
+    }
+    if (filters.tool !== undefined) {
+      where.tool = { eq: filters.tool };
+      any = true;
+    }
     const excluded = this.excludedMessages(filters, view);
-    if (excluded.length > 0) conditions.push({ message: { nin: excluded } });
-    if (conditions.length <= 1) return conditions[0];
-    return { and: conditions };
+    if (excluded.length > 0) {
+      where.message = { nin: excluded };
+      any = true;
+    }
+    return any ? where : undefined;
   }
 
   /**

@@ -1,16 +1,17 @@
 // The documents' filterable properties, for Orama's `where`: one typed array per property, by
-// internal document id. Enum values are stored as small integer codes (0 = none), numbers as
-// float64 (NaN = none). A where clause is compiled to a predicate over those arrays.
+// internal document id, holding each value as a small integer code (0 = none). A where clause
+// (a condition per property, all of which must hold: eq, in, nin, the operators the session
+// index uses) is compiled to a predicate over those arrays.
 
 import type { SearchableValue } from "@orama/orama";
 
 /**
- * Per property: "enum" (any values, coded through a table), "ordinal" (an enum whose values are
+ * Per property: "enum" (any values, coded through a table) or "ordinal" (an enum whose values are
  * small non-negative integers the owner numbers densely, each its own code: no table, which for
- * one value per message held as much heap as the typed arrays of the postings' headroom), or
- * "number". To Orama an ordinal is an enum with number values.
+ * one value per message held as much heap as the typed arrays of the postings' headroom). To
+ * Orama an ordinal is an enum with number values.
  */
-export type AttributeSchema = Readonly<Record<string, "enum" | "ordinal" | "number">>;
+export type AttributeSchema = Readonly<Record<string, "enum" | "ordinal">>;
 
 type EnumValue = string | number | boolean;
 
@@ -27,12 +28,7 @@ interface OrdinalColumn {
   values: Int32Array;
 }
 
-interface NumberColumn {
-  kind: "number";
-  values: Float64Array;
-}
-
-type Column = EnumColumn | OrdinalColumn | NumberColumn;
+type Column = EnumColumn | OrdinalColumn;
 
 type DocTest = (doc: number) => boolean;
 
@@ -42,11 +38,7 @@ export class Attributes {
   constructor(schema: AttributeSchema) {
     for (const [property, type] of Object.entries(schema)) {
       const column: Column =
-        type === "enum"
-          ? { kind: "enum", codes: new Map(), values: new Int32Array(256) }
-          : type === "ordinal"
-            ? { kind: "ordinal", count: 0, values: new Int32Array(256) }
-            : { kind: "number", values: new Float64Array(256).fill(NaN) };
+        type === "enum" ? { kind: "enum", codes: new Map(), values: new Int32Array(256) } : { kind: "ordinal", count: 0, values: new Int32Array(256) };
       this.columns.set(property, column);
     }
   }
@@ -55,11 +47,6 @@ export class Attributes {
   set(property: string, doc: number, value: SearchableValue): void {
     const column = this.column(property);
     if (doc >= column.values.length) grow(column, doc + 1);
-    if (column.kind === "number") {
-      if (typeof value !== "number") throw new Error(`attribute ${property} takes a number`);
-      column.values[doc] = value;
-      return;
-    }
     if (column.kind === "ordinal") {
       if (!isOrdinal(value)) throw new Error(`attribute ${property} takes an integer from 0`);
       column.values[doc] = value + 1;
@@ -83,15 +70,12 @@ export class Attributes {
 
   /** Per document, the code of its value of an enum property (equal values, equal codes; 0 = none). */
   codes(property: string): Int32Array {
-    const column = this.column(property);
-    if (column.kind === "number") throw new Error(`attribute ${property} is not an enum`);
-    return column.values;
+    return this.column(property).values;
   }
 
   /** The highest code of an enum property (codes run 1 to this). */
   codeCount(property: string): number {
     const column = this.column(property);
-    if (column.kind === "number") throw new Error(`attribute ${property} is not an enum`);
     return column.kind === "enum" ? column.codes.size : column.count;
   }
 
@@ -104,10 +88,7 @@ export class Attributes {
 
   /** Drops growth headroom past `docs` documents (after a build). */
   trim(docs: number): void {
-    for (const column of this.columns.values()) {
-      if (column.kind === "number") column.values = column.values.slice(0, docs + 64);
-      else column.values = column.values.slice(0, docs + 64);
-    }
+    for (const column of this.columns.values()) column.values = column.values.slice(0, docs + 64);
   }
 
   private column(property: string): Column {
@@ -116,21 +97,11 @@ export class Attributes {
     return column;
   }
 
-  /** Orama's where semantics: properties of one condition and `and` all hold, `or` any, `not` none. */
+  /** Orama's where semantics for a condition on properties: every property's operators hold. */
   private compile(where: object): DocTest {
     const tests: DocTest[] = [];
-    for (const [key, operation] of Object.entries(where)) {
-      if (operation === undefined) continue;
-      if (key === "and" || key === "or") {
-        if (!Array.isArray(operation)) throw new Error(`where.${key} takes a list of conditions`);
-        const parts = operation.map((condition: object) => this.compile(condition));
-        tests.push(key === "and" ? (doc) => parts.every((test) => test(doc)) : (doc) => parts.some((test) => test(doc)));
-      } else if (key === "not") {
-        const inner = this.compile(operation);
-        tests.push((doc) => !inner(doc));
-      } else {
-        tests.push(this.compileProperty(key, operation));
-      }
+    for (const [property, operation] of Object.entries(where)) {
+      if (operation !== undefined) tests.push(this.compileProperty(property, operation));
     }
     if (tests.length === 1) return tests[0]!;
     return (doc) => tests.every((test) => test(doc));
@@ -141,7 +112,7 @@ export class Attributes {
     if (typeof operation !== "object" || operation === null) throw new Error(`where.${property} takes an operator object`);
     const tests: DocTest[] = [];
     for (const [operator, operand] of Object.entries(operation)) {
-      tests.push(column.kind === "number" ? numberTest(column, property, operator, operand) : enumTest(column, property, operator, operand));
+      tests.push(enumTest(column, property, operator, operand));
     }
     if (tests.length === 1) return tests[0]!;
     return (doc) => tests.every((test) => test(doc));
@@ -221,12 +192,12 @@ function isOrdinal(value: unknown): value is number {
 }
 
 /** The code of an enum value in the column (undefined: no document has it). */
-function codeOf(column: EnumColumn | OrdinalColumn, value: unknown): number | undefined {
+function codeOf(column: Column, value: unknown): number | undefined {
   if (column.kind === "ordinal") return isOrdinal(value) ? value + 1 : undefined;
   return isEnumValue(value) ? column.codes.get(value) : undefined;
 }
 
-function enumTest(column: EnumColumn | OrdinalColumn, property: string, operator: string, operand: unknown): DocTest {
+function enumTest(column: Column, property: string, operator: string, operand: unknown): DocTest {
   const values = column.values;
   const codesOf = (list: unknown): Set<number> => {
     if (!Array.isArray(list)) throw new Error(`where.${property}.${operator} takes a list`);
@@ -255,40 +226,10 @@ function enumTest(column: EnumColumn | OrdinalColumn, property: string, operator
   }
 }
 
-function numberTest(column: NumberColumn, property: string, operator: string, operand: unknown): DocTest {
-  const values = column.values;
-  if (operator === "between") {
-    const [min, max]: unknown[] = Array.isArray(operand) ? operand : [];
-    if (typeof min !== "number" || typeof max !== "number") throw new Error(`where.${property}.between takes [min, max]`);
-    return (doc) => values[doc]! >= min && values[doc]! <= max;
-  }
-  if (typeof operand !== "number") throw new Error(`where.${property}.${operator} takes a number`);
-  switch (operator) {
-    case "gt":
-      return (doc) => values[doc]! > operand;
-    case "gte":
-      return (doc) => values[doc]! >= operand;
-    case "lt":
-      return (doc) => values[doc]! < operand;
-    case "lte":
-      return (doc) => values[doc]! <= operand;
-    case "eq":
-      return (doc) => values[doc] === operand;
-    default:
-      throw new Error(`where.${property}: unsupported number operator ${operator}`);
-  }
-}
-
 function grow(column: Column, need: number): void {
   let size = column.values.length * 2;
   while (size < need) size *= 2;
-  if (column.kind !== "number") {
-    const values = new Int32Array(size);
-    values.set(column.values);
-    column.values = values;
-  } else {
-    const values = new Float64Array(size).fill(NaN);
-    values.set(column.values);
-    column.values = values;
-  }
+  const values = new Int32Array(size);
+  values.set(column.values);
+  column.values = values;
 }

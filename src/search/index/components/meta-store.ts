@@ -1,13 +1,18 @@
 // Orama documents-store component that keeps only each document's small metadata, not its text:
 // the text stays in the host's message objects and is re-read for snippets.
 
-import { components, type AnyDocument, type IDocumentsStore } from "@orama/orama";
+import { components, type AnyDocument, type AnyDocumentStore, type IDocumentsStore } from "@orama/orama";
 import type { HitType } from "../../text/documents.ts";
 
 /** A document as the session index inserts it: one chunk of one part. */
 export interface ChunkDocument {
   id: string;
-  text: string;
+  /**
+   * The chunk's text, then, when the chunk opens with a tool call's input, that input (a prefix
+   * of the text, whose terms count inputWeight (tuning.ts) times in all): one property, so the index
+   * component gets both in one insert.
+   */
+  text: [text: string] | [text: string, input: string];
   /** The owner's number for the message (the `message` attribute). */
   message: number;
   messageId: string;
@@ -17,8 +22,6 @@ export interface ChunkDocument {
   /** Chunk range in the part's searchable text. */
   start: number;
   end: number;
-  /** The chunk's leading text that is a tool call's input (indexed again, not stored). */
-  input?: string;
 }
 
 /** What the store keeps of a document (and search returns). */
@@ -52,25 +55,23 @@ export class MetaStore {
 function metaOf(doc: AnyDocument): DocMeta {
   const meta: DocMeta = { messageId: doc.messageId, partId: doc.part, type: doc.type, start: doc.start, end: doc.end };
   if (doc.tool !== undefined) meta.tool = doc.tool;
-  if (typeof doc.input === "string") meta.input = doc.input.length;
+  const input: unknown = doc.text[1];
+  if (typeof input === "string") meta.input = input.length;
   return meta;
 }
 
-export function createMetaStoreComponent(): IDocumentsStore<MetaStore> {
-  const unsupported = (): never => {
-    throw new Error("search index is in memory only");
-  };
+/**
+ * The methods of Orama's documents-store interface that Orama reaches for our use (insert,
+ * remove, count, and search without sortBy, facets, groupBy or an empty term): getMultiple and
+ * getAll serve those, load/save its serialization.
+ */
+export type ReachedDocumentsStore<D extends AnyDocumentStore> = Pick<IDocumentsStore<D>, "create" | "get" | "store" | "remove" | "count">;
+
+export function createMetaStoreComponent(): ReachedDocumentsStore<MetaStore> {
   return {
     create: (_orama, ids) => new MetaStore(ids),
+    // Search hands internal ids, remove the document's own.
     get: (store, id) => store.docs[store.internalId(id)],
-    getMultiple: (store, ids) => ids.map((id) => store.docs[store.internalId(id)]),
-    getAll: (store) => {
-      const all: Record<number, DocMeta> = {};
-      store.docs.forEach((meta, id) => {
-        if (meta !== undefined) all[id] = meta;
-      });
-      return all;
-    },
     store(store, _id, internalId, doc) {
       if (store.docs[internalId] !== undefined) return false;
       store.docs[internalId] = metaOf(doc);
@@ -85,7 +86,5 @@ export function createMetaStoreComponent(): IDocumentsStore<MetaStore> {
       return true;
     },
     count: (store) => store.count,
-    load: unsupported,
-    save: unsupported,
   };
 }

@@ -1,0 +1,139 @@
+// Scoring a search in the packed postings: BM25 × query-word coverage of every live document
+// holding a query term, in typed-array accumulators reused across searches, and the collection
+// statistics BM25 reads (project scope sums them over sessions).
+
+import { coverageFactor, groupBit, queryWeights, termScore, wordsMatched, type CollectionStats } from "../../rank/bm25.ts";
+import type { ParsedQuery, QueryTerm } from "../../text/query.ts";
+import { countPostings, forEachPosting, type PostingsStore } from "./postings.ts";
+
+/** Per document id: its score, its matched query words (a bit each) while scoring, and the documents touched. */
+export interface Scratch {
+  score: Float64Array;
+  mask: Int32Array;
+  touched: Int32Array;
+}
+
+const scratchByStore = new WeakMap<PostingsStore, Scratch>();
+
+function scratchFor(store: PostingsStore): Scratch {
+  const size = store.length.length;
+  let scratch = scratchByStore.get(store);
+  if (!scratch || scratch.score.length < size) {
+    scratch = { score: new Float64Array(size), mask: new Int32Array(size), touched: new Int32Array(size) };
+    scratchByStore.set(store, scratch);
+  }
+  return scratch;
+}
+
+/**
+ * Live documents holding a term. Removed (and replaced) documents stay in the postings until a
+ * rebuild: counting them would skew idf away from what a fresh build (and the scan) gives.
+ */
+export function liveDocFrequency(store: PostingsStore, term: number): number {
+  if (store.deadDocs === 0) return countPostings(store, term);
+  const alive = store.alive;
+  let count = 0;
+  forEachPosting(store, term, (doc) => {
+    if (alive[doc] === 1) count++;
+  });
+  return count;
+}
+
+/**
+ * The indexed terms a query term reads: its token, or for a decimal quoted shorter (`longer`) the
+ * longer decimals it matches (the same ones the scan counts: query.ts termAt).
+ */
+function termIds(store: PostingsStore, term: QueryTerm): number[] {
+  if (term.longer === undefined) {
+    const id = store.terms.find(term.token, 0, term.token.length);
+    return id < 0 ? [] : [id];
+  }
+  const ids: number[] = [];
+  const next = term.longer;
+  store.terms.forEachLongerDecimal(term.token, (id, digit) => {
+    if (digit >= next) ids.push(id);
+  });
+  return ids;
+}
+
+/**
+ * Calls visit(doc, tf) for every posting of the terms `ids`, once per document with its tf summed
+ * over them (dead documents included: the caller checks). One term is read straight from its
+ * postings, with no map: the usual case, on every search.
+ */
+function forEachDoc(store: PostingsStore, ids: readonly number[], visit: (doc: number, tf: number) => void): void {
+  if (ids.length === 1) {
+    forEachPosting(store, ids[0]!, visit);
+    return;
+  }
+  const tfs = new Map<number, number>();
+  for (const id of ids) forEachPosting(store, id, (doc, tf) => tfs.set(doc, (tfs.get(doc) ?? 0) + tf));
+  for (const [doc, tf] of tfs) visit(doc, tf);
+}
+
+/** Live documents holding any of the terms `ids`. */
+function docFrequency(store: PostingsStore, ids: readonly number[]): number {
+  if (ids.length === 0) return 0;
+  if (ids.length === 1) return liveDocFrequency(store, ids[0]!);
+  const alive = store.alive;
+  let count = 0;
+  forEachDoc(store, ids, (doc) => {
+    if (alive[doc] === 1) count++;
+  });
+  return count;
+}
+
+function statsOf(store: PostingsStore, ids: readonly number[][]): CollectionStats {
+  const df = ids.map((termIds) => Math.min(store.liveDocs, docFrequency(store, termIds)));
+  return { docs: store.liveDocs, length: store.liveLength, df };
+}
+
+/** The live documents' number, total length and, per query term, how many hold it. */
+export function collectionStats(store: PostingsStore, parsed: ParsedQuery): CollectionStats {
+  return statsOf(
+    store,
+    parsed.terms.map((term) => termIds(store, term)),
+  );
+}
+
+/** BM25 × coverage of every live document holding any query term and accepted by `where` (all when absent): touched[0, n) and their scores. */
+export function scoreDocs(store: PostingsStore, parsed: ParsedQuery, where: ReadonlySet<number> | undefined): { scratch: Scratch; n: number } {
+  const scratch = scratchFor(store);
+  const docs = store.liveDocs;
+  if (docs === 0) return { scratch, n: 0 };
+  const { score, mask, touched } = scratch;
+  let n = 0;
+  const avg = store.liveLength / docs;
+  const alive = store.alive;
+  const length = store.length;
+  const ids = parsed.terms.map((term) => termIds(store, term));
+  const stats = statsOf(store, ids);
+  const weights = queryWeights(stats, parsed.terms);
+  parsed.terms.forEach((term, t) => {
+    if (stats.df[t] === 0) return;
+    const bit = groupBit(term.group);
+    const weight = weights.idfs[t]!;
+    forEachDoc(store, ids[t]!, (doc, tf) => {
+      if (alive[doc] !== 1) return;
+      const s = termScore(Math.min(tf, 255), weight, length[doc]!, avg);
+      if (mask[doc] === 0) {
+        touched[n++] = doc;
+        score[doc] = s;
+        mask[doc] = bit;
+      } else {
+        score[doc] = score[doc]! + s;
+        mask[doc] = mask[doc]! | bit;
+      }
+    });
+  });
+  let kept = 0;
+  for (let i = 0; i < n; i++) {
+    const doc = touched[i]!;
+    const matched = mask[doc]!;
+    mask[doc] = 0;
+    if (where && !where.has(doc)) continue;
+    score[doc] = score[doc]! * coverageFactor(wordsMatched(matched), weights.words);
+    touched[kept++] = doc;
+  }
+  return { scratch, n: kept };
+}
