@@ -6,7 +6,7 @@ import type { SearchRequest, SearchService } from "../../search/service.ts";
 
 export const COMMON = ["build", "tests", "error", "file", "the", "run", "config", "module", "fails", "works"];
 export const RARE = ["limiter", "bucket", "sandbox", "payment", "tracing", "stylesheet", "computeLineItemTotals", "0.33744", "retries", "websocket", "débito"];
-export const QUERIES = [
+const QUERIES = [
   "limiter",
   "token bucket limiter",
   "limitr",
