@@ -272,9 +272,10 @@ export class StoreProjection implements CandidateFinder {
       this.rows.delete(id);
     }
     if (stale === 0 && this.changed.size === 0) {
+      // Written when it becomes current, not on every idle pass (each write is a WAL frame).
+      if (this.state.state !== "current") db.setMeta("current_at", String(Date.now()));
       this.state.state = "current";
       this.state.current = Date.now();
-      db.setMeta("current_at", String(this.state.current));
     }
   }
 
