@@ -46,7 +46,8 @@ const caughtUp = () => waitFor(() => projected() >= storeSessions() - 1 && proje
 async function globalSessions(query: string): Promise<string[]> {
   const result = await host.callTool(runner, "history_search", { query, scope: "global" });
   expect(result.error, query).toBeUndefined();
-  return [...new Set(((result.output as Json).messages as Json[]).map((m) => m.session_id as string))].sort();
+  // An answer without matches leaves `messages` out (empty fields are omitted).
+  return [...new Set((((result.output as Json).messages ?? []) as Json[]).map((m) => m.session_id as string))].sort();
 }
 
 beforeAll(async () => {
@@ -103,8 +104,10 @@ describe("projection", () => {
 
   test("corrupted, it is quarantined and built again, never a crash", async () => {
     const file = projectionFile()!;
-    // A fresh instance opens the file: the one running keeps its pages cached.
+    // A fresh instance opens the file: the one running keeps its pages cached. Its dispose closes
+    // the file (checkpointing the WAL into it), so the damage is done after that.
     expect(await host.request("POST", "/instance/dispose")).toBe(true);
+    await waitFor(() => /disposed: regex worker ended/.test(host.logs()), "the instance to be disposed");
     for (const suffix of ["-wal", "-shm"]) rmSync(file + suffix, { force: true });
     writeFileSync(file, "not a database at all ".repeat(1000));
     expect(await globalSessions("zebrafinch")).toEqual([sessions.alpha, sessions.delta].sort());
