@@ -1,6 +1,6 @@
 // The projection's own SQLite file, in the user's cache folder, never the host's store: per
 // session its documents' number and length and its change stamp, and per term the sessions whose
-// documents hold it and in how many documents. Disposable: a file of another schema version, of
+// documents hold it and in how many documents (the terms for typo lookups are that table's keys). Disposable: a file of another schema version, of
 // another store, or built for another tool visibility is deleted and built again; a corrupt one
 // is renamed aside (quarantined) and built again. Busy (another process writing it) is not
 // corruption: the write is tried again on a later pass.
@@ -12,7 +12,7 @@ import { basename, join } from "node:path";
 import { openWritable, type Database } from "../sqlite-reader.ts";
 
 /** Bumped whenever the tables or what they mean change: an older file is rebuilt. */
-export const PROJECTION_SCHEMA = "1";
+export const PROJECTION_SCHEMA = "2";
 
 export interface ProjectionIdentity {
   /** The store file mirrored. */
@@ -65,8 +65,10 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITH
 CREATE TABLE IF NOT EXISTS session (no INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, updated INTEGER NOT NULL, stamp TEXT NOT NULL, docs INTEGER NOT NULL, length INTEGER NOT NULL, complete INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS posting (term TEXT NOT NULL, session INTEGER NOT NULL, df INTEGER NOT NULL, PRIMARY KEY (term, session)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS posting_session ON posting (session);
-CREATE TABLE IF NOT EXISTS vocab (term TEXT PRIMARY KEY) WITHOUT ROWID;
 `;
+
+/** SQLite's page cache for the projection file (KiB): bounded, on the heap of the SQLite library. */
+const PAGE_CACHE_KIB = 32768;
 
 /** Postings removed or written per statement batch: one batch is a few milliseconds. */
 export const POSTING_BATCH = 2000;
@@ -102,6 +104,9 @@ function over(db: Database, path: string): ProjectionDb {
   db.exec("PRAGMA synchronous = NORMAL");
   // Never wait on another writer: a synchronous driver would hold the host's event loop.
   db.exec("PRAGMA busy_timeout = 0");
+  // Postings land all over the term-keyed tree: with SQLite's default 2 MB page cache, most
+  // inserts missed it (measured 90 µs a posting on 300 synthetic sessions).
+  db.exec(`PRAGMA cache_size = -${PAGE_CACHE_KIB}`);
   db.exec(TABLES);
   const q = {
     all: db.query("SELECT id, updated, stamp, docs, length, complete FROM session"),
@@ -112,12 +117,12 @@ function over(db: Database, path: string): ProjectionDb {
     clear: db.query("DELETE FROM posting WHERE (term, session) IN (SELECT term, session FROM posting WHERE session = ?1 LIMIT ?2)"),
     left: db.query("SELECT 1 FROM posting WHERE session = ? LIMIT 1"),
     posting: db.query("INSERT OR REPLACE INTO posting (term, session, df) VALUES (?, ?, ?)"),
-    vocab: db.query("INSERT OR IGNORE INTO vocab (term) VALUES (?)"),
     done: db.query("UPDATE session SET updated = ?2, stamp = ?3, docs = ?4, length = ?5, complete = 1 WHERE id = ?1"),
     drop: db.query("DELETE FROM session WHERE id = ?"),
     exact: db.query("SELECT s.id AS id, p.term AS term, p.df AS df FROM posting p JOIN session s ON s.no = p.session WHERE p.term = ?"),
     range: db.query("SELECT s.id AS id, p.term AS term, p.df AS df FROM posting p JOIN session s ON s.no = p.session WHERE p.term >= ?1 AND p.term < ?2"),
-    words: db.query("SELECT term FROM vocab WHERE term >= ?1 AND term < ?2 AND length(term) BETWEEN ?3 AND ?4"),
+    // Typo lookups only (a word found nowhere): a range of the postings' own key, no table of terms to keep up.
+    words: db.query("SELECT DISTINCT term FROM posting WHERE term >= ?1 AND term < ?2 AND length(term) BETWEEN ?3 AND ?4"),
     meta: db.query("SELECT value FROM meta WHERE key = ?"),
     setMeta: db.query("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"),
   };
@@ -155,7 +160,6 @@ function over(db: Database, path: string): ProjectionDb {
         if (no === undefined) return;
         for (const [term, df] of postings) {
           q.posting.get(term, no, df);
-          q.vocab.get(term);
         }
       });
     },

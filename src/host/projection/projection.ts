@@ -285,7 +285,8 @@ export class StoreProjection implements CandidateFinder {
     const updated = session.updated ?? 0;
     this.rows.set(session.id, { id: session.id, updated, stamp: "", docs: 0, length: 0, complete: false });
     while (!db.clearSome(session.id, updated)) await this.options.pause();
-    const postings = [...counted.terms];
+    // In key order: each batch then writes neighbouring pages of the term-keyed tree.
+    const postings = [...counted.terms].sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
     for (let at = 0; at < postings.length; at += POSTING_BATCH) {
       db.addPostings(session.id, postings.slice(at, at + POSTING_BATCH));
       await this.options.pause();
