@@ -2,7 +2,7 @@
 // 200 KB tool outputs.
 
 import type { HistoryMessage, HistoryPart } from "../src/history/types.ts";
-import { seededRandom } from "../src/search/testing/seeded-random.ts";
+import { seededRandom } from "../src/util/testing/seeded-random.ts";
 
 const WORDS =
   "the a of to and in is it that for on with as this we was be by at or are from but not have an they which one you were all there their been has more when if will would about out up them some into what than its only other new could time these two may then first any like now over such our after also did many before must through back years where much your way well down should because each just those people how too little state good very make world still own see men work long get here between both life being under never day same another know while last might us great old year off come since against go came right used take three".split(

@@ -9,8 +9,11 @@ import type { EngramConfig } from "./config/schema.ts";
 import { toolVisibility, type ToolVisibility } from "./history/tool-visibility.ts";
 import { CachedHistorySource } from "./host/cached-source.ts";
 import type { Log } from "./host/log.ts";
+import { V1_DECODE } from "./host/map.ts";
+import { readerFeed } from "./host/projection/feed.ts";
+import { StoreProjection } from "./host/projection/projection.ts";
 import type { HistoryReader, HostDecode, RawMessage } from "./host/reader.ts";
-import { pauseIfDue } from "./util/scheduler.ts";
+import { pauseIfDue, sliceSpent, yieldToLoop } from "./util/scheduler.ts";
 import { createSearchService, type SearchService } from "./search/api.ts";
 import { ViewCache } from "./history/view-cache.ts";
 import type { ToolDeps } from "./tools/deps.ts";
@@ -20,6 +23,8 @@ export interface Engram<Raw> {
   config(): EngramConfig;
   source: CachedHistorySource<Raw>;
   search: SearchService;
+  /** The store's projection (many-session searches); its passes start when the host first names a session. */
+  projection: StoreProjection;
   /** The six history tools by name, as @opencode-ai/plugin definitions (zod arguments, string results). */
   tools: Record<string, ToolDefinition>;
 }
@@ -34,6 +39,7 @@ export function createEngram<Raw = RawMessage>(options: {
   config: () => EngramConfig;
   reader: HistoryReader<Raw>;
   decode?: HostDecode<Raw>;
+  log: Log;
 }): Engram<Raw> {
   const { config, directory } = options;
   let visibilityFor: { input: readonly string[]; output: readonly string[]; compiled: ToolVisibility } | undefined;
@@ -55,6 +61,14 @@ export function createEngram<Raw = RawMessage>(options: {
   );
   const views = new ViewCache();
   const deps: ToolDeps = { config, visibility, source, views, directory };
-  const search = createSearchService({ source, config, visibility, views });
-  return { config, source, search, tools: createHistoryTools(deps, search) };
+  const projection = new StoreProjection({
+    feed: readerFeed(options.reader, options.decode ?? (V1_DECODE as unknown as HostDecode<Raw>)),
+    enabled: () => config().projection.enable,
+    visibility,
+    visibilityKey: () => JSON.stringify([config().show_tool_input, config().show_tool_output]),
+    pause: () => (sliceSpent() ? yieldToLoop("build") : undefined),
+    log: options.log,
+  });
+  const search = createSearchService({ source, config, visibility, views, finder: projection });
+  return { config, source, search, projection, tools: createHistoryTools(deps, search) };
 }

@@ -25,7 +25,7 @@ export const EngramPlugin: Plugin = async (input: PluginInput) => {
   const config = engramConfig(input.directory, log);
   const sdkReader = createSdkReader(input.client as unknown as SessionClient, { pageSize: 500, timeoutMs: 60_000 });
   const reader = config().store.sqlite_fast_path ? withFastPath(sdkReader, (probe) => openSqliteReader(dataDir(), probe), log) : sdkReader;
-  const { source, search, tools } = createEngram({ directory: input.directory, config, reader });
+  const { source, search, tools, projection } = createEngram({ directory: input.directory, config, reader, log });
   const { hooks: engramHooks, onEvent } = createHookSet({ source, config, directory: input.directory, log });
 
   const hooks: Hooks = {
@@ -40,11 +40,13 @@ export const EngramPlugin: Plugin = async (input: PluginInput) => {
     },
     async event({ event }) {
       applyHostEvent(source, event);
+      applyHostEvent(projection, event);
       await onEvent(event);
     },
     // The host calls this when it disposes the instance (shutdown, reload): nothing may outlive it.
     async dispose() {
       search.close();
+      projection.close();
       await reader.close?.();
       log("info", "disposed: regex worker ended, search indexes dropped, SQLite handle closed");
     },

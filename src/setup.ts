@@ -67,7 +67,7 @@ export async function setupEngram(ctx: unknown): Promise<(() => Promise<void>) |
   const { directory } = location;
   const config = engramConfig(directory, log);
   const reader = lazyReader((probe) => openV2Reader(dataDir(), probe, location.project?.id), log);
-  const { source, search, tools } = createEngram({ directory, config, reader, decode: V2_DECODE });
+  const { source, search, tools, projection } = createEngram({ directory, config, reader, decode: V2_DECODE, log });
 
   const contextOf = callContextFor({ location, permission: host.permission, agent: host.agent }, () => config().permission.other_projects_without_prompt);
   const registrations = [
@@ -75,11 +75,15 @@ export async function setupEngram(ctx: unknown): Promise<(() => Promise<void>) |
       // Every session the host names may be the store's probe: the first one opens it.
       registerHistoryTools(host.tool, tools, (call) => {
         reader.observe(call.sessionID);
+        projection.observe(call.sessionID);
         return contextOf(call);
       }),
     )),
     ...(await attempt(log, "the session hooks", () =>
-      registerSessionHooks(host.session, { source, config, directory, log }, (sessionId) => reader.observe(sessionId)),
+      registerSessionHooks(host.session, { source, config, directory, log }, (sessionId) => {
+        reader.observe(sessionId);
+        projection.observe(sessionId);
+      }),
     )),
     ...(await attempt(log, "the other-projects rule", () => registerOtherProjectsAsk(host.agent))),
   ];
@@ -87,6 +91,7 @@ export async function setupEngram(ctx: unknown): Promise<(() => Promise<void>) |
   return async () => {
     for (const registration of registrations) await registration.dispose().catch(() => undefined);
     search.close();
+    projection.close();
     await reader.close?.();
   };
 }

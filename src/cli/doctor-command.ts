@@ -10,6 +10,7 @@ import { resolveConfig } from "../config/validate.ts";
 import { CachedHistorySource } from "../host/cached-source.ts";
 import { isStoreProblem, openStore, storeReader, storeSessions, type Store } from "../host/store.ts";
 import { GENERATION_NAMES } from "../host/store-generation.ts";
+import { projectionReport } from "../host/projection/report.ts";
 import { createSearchService } from "../search/api.ts";
 import { toolVisibility } from "../history/tool-visibility.ts";
 import { UsageError, type Parsed } from "./argv.ts";
@@ -124,6 +125,35 @@ function legacyCheck(legacy: NonNullable<Store["legacy"]>): Check {
   return { name: "1.x tables", status: legacy.notImported > 0 ? "warn" : "ok", detail };
 }
 
+/** The store's projection (many-session searches): where, how big, how current; or why there is none. */
+async function projectionCheck(store: Store, root: string): Promise<Check> {
+  const name = "projection";
+  if (!loadConfig([globalConfigDir(), root]).config.projection.enable) {
+    return { name, status: "ok", detail: ["off (projection.enable: false): global and large-project searches read every session within their time budget"] };
+  }
+  const report = await projectionReport(store);
+  if (!report.exists) {
+    return {
+      name,
+      status: "warn",
+      detail: [
+        `not built yet (${report.file}): the plugin builds it in the background once OpenCode names a session; \`opencode-engram reindex\` builds it now`,
+      ],
+    };
+  }
+  const share = report.total > 0 ? Math.floor((100 * report.current) / report.total) : 100;
+  const detail = [`${report.file} (${size(report.bytes)})`];
+  if (report.mismatch) detail.push(`${report.mismatch}: the plugin builds it again on its next pass`);
+  detail.push(`${report.current} of ${report.total} sessions projected as they are now (${share}%); sessions not projected are read by each search`);
+  detail.push(
+    report.currentAt
+      ? `last pass that found every session current: ${new Date(report.currentAt).toISOString()}`
+      : "no pass has found every session current yet",
+  );
+  detail.push("a cache: delete the file (or run `opencode-engram reindex`) to build it again; nothing is written to OpenCode's store");
+  return { name, status: report.mismatch || report.current < report.total ? "warn" : "ok", detail };
+}
+
 function opencodeConfigCheck(root: string): Check {
   const files = [...opencodeConfigFiles(globalConfigDir(), false), ...opencodeConfigFiles(root, true)];
   const detail: string[] = [];
@@ -196,6 +226,7 @@ export async function doctorCommand(parsed: Parsed, ctx: CommandContext): Promis
         ...cost,
       ],
     });
+    checks.push(await projectionCheck(store, root));
     store.close();
   }
   checks.push(opencodeConfigCheck(root), engramConfigCheck(root));

@@ -52,6 +52,15 @@ and which keys are invalid, how big the history is and what a cold search costs 
 ${COMMON_FLAGS}
 
 Exit codes: 0 every check passed (warnings allowed), 1 a check failed, 2 usage error.`,
+  reindex: `opencode-engram reindex
+
+Deletes the store's projection (the plugin's cache for global and large-project searches, in
+$XDG_CACHE_HOME/opencode-engram/, default ~/.cache/opencode-engram/) and builds it again now.
+The plugin builds and updates it in the background on its own; nothing is written to OpenCode's store.
+
+${COMMON_FLAGS}
+
+${EXIT_CODES}`,
 };
 
 export const USAGE = `opencode-engram: search and read OpenCode's stored sessions from the terminal (read-only)
@@ -61,5 +70,6 @@ export const USAGE = `opencode-engram: search and read OpenCode's stored session
   opencode-engram sessions [--project DIR] [--query Q] [--limit N] [--children] [--global]
   opencode-engram show <message_id|session_id> [--turns]
   opencode-engram doctor [--project DIR]
+  opencode-engram reindex
 
 Every command takes --json, --data-dir DIR, --no-color and --help.`;

@@ -8,6 +8,7 @@ import { CommandError, commandContext, EXIT, type CommandContext } from "./comma
 import { DOCTOR_FLAGS, doctorCommand } from "./doctor-command.ts";
 import { HELP, USAGE } from "./help.ts";
 import { terminalIo } from "./io.ts";
+import { REINDEX_FLAGS, reindexCommand } from "./reindex-command.ts";
 import { SEARCH_FLAGS, searchCommand } from "./search-command.ts";
 import { SESSIONS_FLAGS, sessionsCommand } from "./sessions-command.ts";
 import { SHOW_FLAGS, showCommand } from "./show-command.ts";
@@ -22,6 +23,7 @@ const COMMANDS: Record<string, Command> = {
   sessions: { flags: SESSIONS_FLAGS, run: sessionsCommand },
   show: { flags: SHOW_FLAGS, run: showCommand },
   doctor: { flags: DOCTOR_FLAGS, run: doctorCommand },
+  reindex: { flags: REINDEX_FLAGS, run: reindexCommand },
 };
 
 export async function main(argv: readonly string[]): Promise<number> {

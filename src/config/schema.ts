@@ -78,6 +78,12 @@ export const CONFIG_SCHEMA = {
     /** Estimated bytes of session messages kept in memory between calls (least recently read evicted). */
     cache_bytes: int(134217728, 1048576, 17179869184),
   },
+  projection: {
+    /** Keep a projection of the whole store in the cache folder, so global, large-project and history_sessions searches read only the sessions holding the query's words. */
+    enable: bool(true),
+    /** Scopes with at least this many sessions ask the projection which to read (smaller ones read every session). */
+    min_sessions: int(50, 2, 1000000),
+  },
   upstream_history: {
     enable: bool(true),
     disable_for_agents: strings(),

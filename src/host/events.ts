@@ -12,7 +12,10 @@ function str(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
-export function applyHostEvent(source: CachedHistorySource, event: { type: string; properties?: unknown }): void {
+/** Told which sessions changed: the message cache, and the store's projection. */
+type ChangeTarget = Pick<CachedHistorySource, "markDirty" | "forget">;
+
+export function applyHostEvent(source: ChangeTarget, event: { type: string; properties?: unknown }): void {
   const props = event.properties;
   switch (event.type) {
     case "message.updated": {

@@ -69,6 +69,9 @@ export function withFastPath(sdk: HistoryReader, open: OpenFastPath, log: Log): 
         return undefined; // the SDK answers; a failing store is given up by the next message read
       }
     },
+    async storePath(probeSessionId) {
+      return (await fastFor(probeSessionId).catch(() => undefined))?.path;
+    },
     async stamp(sessionId) {
       const reader = await fastFor(sessionId).catch(() => undefined);
       return reader ? reader.stamp(sessionId) : undefined;

@@ -53,6 +53,9 @@ export function lazyReader<Raw>(open: (probeSessionId: string) => Promise<Histor
       const reader = await ready(probeSessionId || sessionId);
       return reader.storedSession ? reader.storedSession(sessionId, probeSessionId) : reader.getSession(sessionId);
     },
+    async storePath(probeSessionId: string) {
+      return (await ready(probeSessionId)).storePath?.(probeSessionId);
+    },
     async stamp(sessionId: string): Promise<SessionStamp | undefined> {
       return (await ready(sessionId)).stamp?.(sessionId);
     },

@@ -69,6 +69,11 @@ export interface HistoryReader<Raw = RawMessage> extends MessageReads<Raw> {
    * mistyped id never becomes the probe that decides whether the store is usable.
    */
   storedSession?(sessionId: string, probeSessionId?: string): Promise<unknown | undefined>;
+  /**
+   * The store file the reader reads sessions from, opening it with `probeSessionId` if needed;
+   * undefined when it reads none (the SDK alone). A projection of the store is keyed by it.
+   */
+  storePath?(probeSessionId: string): Promise<string | undefined>;
   /** Releases what the reader holds open (the SQLite handle); reads after it go through the SDK. */
   close?(): Promise<void>;
 }

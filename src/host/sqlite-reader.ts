@@ -120,6 +120,20 @@ export function nodeDatabase(db: NodeSqliteDatabase): Database {
   };
 }
 
+/** A database file of our own (the projection's cache), opened read-write and created when absent; undefined without a driver. */
+export async function openWritable(path: string): Promise<Database | undefined> {
+  if (typeof (globalThis as { Bun?: unknown }).Bun !== "undefined") {
+    const specifier = "bun:sqlite";
+    const module = (await import(/* @vite-ignore */ specifier)) as { Database: new (path: string, options: object) => Database };
+    return new module.Database(path, { create: true, readwrite: true });
+  }
+  const specifier = "node:sqlite";
+  const module = (await import(/* @vite-ignore */ specifier).catch(() => undefined)) as
+    | { DatabaseSync: new (path: string, options?: object) => NodeSqliteDatabase }
+    | undefined;
+  return module ? nodeDatabase(new module.DatabaseSync(path)) : undefined;
+}
+
 /** Why no store can be read in this runtime (openReadOnly answered undefined). */
 const NO_SQLITE_DRIVER = "no SQLite driver in this runtime (Bun's bun:sqlite, or node:sqlite from Node 22.5)";
 
@@ -205,6 +219,8 @@ function assembleAll(sessionId: string, messages: Row[], parts: Row[]): RawMessa
 }
 
 export interface SqliteReader extends MessageReads {
+  /** The store file (a projection of it is keyed by it). */
+  readonly path?: string;
   /** True when this database holds the session. */
   holds(sessionId: string): boolean;
   stamp(sessionId: string): Promise<SessionStamp>;
@@ -220,7 +236,7 @@ export interface SqliteReader extends MessageReads {
  * Opens the first database in `dir` that `accept` takes (it answers what it made of the open
  * database, or why it will not read it, and the database is closed); or explains why none fits.
  */
-export async function openFirst<T>(dir: string, accept: (db: Database) => T | string): Promise<T | string> {
+export async function openFirst<T>(dir: string, accept: (db: Database, path: string) => T | string): Promise<T | string> {
   const candidates = candidateDatabases(dir);
   if (candidates.length === 0) return `no database in ${whereLooked(dir)}`;
   const reasons: string[] = [];
@@ -229,7 +245,7 @@ export async function openFirst<T>(dir: string, accept: (db: Database) => T | st
     try {
       db = await openReadOnly(path);
       if (!db) return NO_SQLITE_DRIVER;
-      const accepted = accept(db);
+      const accepted = accept(db, path);
       if (typeof accepted !== "string") return accepted;
       reasons.push(`${path}: ${accepted}`);
       db.close();
@@ -243,15 +259,15 @@ export async function openFirst<T>(dir: string, accept: (db: Database) => T | st
 
 /** Opens the first known-schema database holding `probeSessionId`, or explains why none fits. */
 export function openSqliteReader(dir: string, probeSessionId: string): Promise<SqliteReader | string> {
-  return openFirst(dir, (db) => {
+  return openFirst(dir, (db, path) => {
     const problems = schemaProblems(db);
     if (problems.length > 0) return `unknown schema (${problems.join(", ")})`;
     if (!db.query("SELECT 1 FROM session WHERE id = ?").get(probeSessionId)) return `does not hold session ${probeSessionId}`;
-    return readerOver(db);
+    return readerOver(db, path);
   });
 }
 
-export function readerOver(db: Database): SqliteReader {
+export function readerOver(db: Database, path?: string): SqliteReader {
   const firstMessages = db.query("SELECT id, time_created, data FROM message WHERE session_id = ?1 ORDER BY time_created, id LIMIT ?2");
   const nextMessages = db.query(
     "SELECT id, time_created, data FROM message WHERE session_id = ?1 AND (time_created, id) > (?2, ?3) ORDER BY time_created, id LIMIT ?4",
@@ -271,6 +287,7 @@ export function readerOver(db: Database): SqliteReader {
   const sessions = db.query(`SELECT ${SESSION_COLUMNS} FROM session`);
   const sessionById = db.query(`SELECT ${SESSION_COLUMNS} FROM session WHERE id = ?`);
   return {
+    path,
     async readAll(sessionId, options: ReadOptions = {}) {
       const out: RawMessage[] = [];
       let chunk = 8;

@@ -109,6 +109,7 @@ export function storeReader(store: Store, inScope: (session: { id: string; direc
     readOne: (sessionId, messageId) => reads.readOne(sessionId, messageId),
     stamp: (sessionId) => reads.stamp(sessionId),
     changedSince: (sessionId, since) => reads.changedSince(sessionId, since),
+    storePath: async () => store.path,
     listSessions: async () => every().filter(inScope),
     everySession: async () => every(),
     getSession: async (sessionId) => every().find((session) => session.id === sessionId),

@@ -4,9 +4,12 @@
 // searched (their lengths against their own session's average: rank/rescore.ts), so scores compare
 // across sessions. A keyword query's
 // words found in no session searched are corrected once over the scope (text/typos.ts) and every
-// session searched again with the corrected query.
+// session searched again with the corrected query. With a projection of the store (a
+// ScopeNarrowing), only the sessions that may hold a term are read; the rest add their documents
+// and length to the statistics, and their nearest terms to the typo pass.
 
 import type { SessionInfo } from "../history/types.ts";
+import type { Narrowed, ScopeNarrowing } from "./candidate-finder.ts";
 import { addStats, emptyStats, type CollectionStats } from "./rank/bm25.ts";
 import { type Candidates, topAcross } from "./rank/candidates.ts";
 import type { MessageResult } from "./rank/rank.ts";
@@ -55,22 +58,27 @@ export async function searchProject(
   sessions: readonly SessionInfo[],
   query: Query,
   searchOne: SearchOne,
-  options: { concurrency: number; budgetMs: number; limit: number; signal?: AbortSignal },
+  options: { concurrency: number; budgetMs: number; limit: number; signal?: AbortSignal; narrowing?: ScopeNarrowing },
 ): Promise<ProjectSearchOutcome> {
   const deadline = now() + options.budgetMs;
   let unsearched = 0;
+  const narrowing = options.narrowing;
+  const narrow = async (query: Query): Promise<Narrowed | undefined> =>
+    narrowing && query.kind === "keyword" ? narrowing.narrow(query.parsed.terms) : undefined;
+  let narrowed = await narrow(query);
   const searchAll = async (
     query: Query,
     corrected: boolean,
     firsts?: ReadonlyMap<string, SessionFound>,
   ): Promise<Array<{ session: SessionInfo; found: SessionFound }>> => {
     const found: Array<{ session: SessionInfo; found: SessionFound }> = [];
+    const scoped = narrowed?.search ?? sessions;
     let next = 0;
     unsearched = 0;
     const scans = new ScanKeeper(corrected ? undefined : query);
     const worker = async (): Promise<void> => {
-      while (next < sessions.length && !options.signal?.aborted) {
-        const session = sessions[next++]!;
+      while (next < scoped.length && !options.signal?.aborted) {
+        const session = scoped[next++]!;
         await maybeYield();
         if (now() > deadline) {
           unsearched++;
@@ -92,32 +100,39 @@ export async function searchProject(
       }
     };
     const workers: Promise<void>[] = [];
-    for (let i = 0; i < Math.max(1, Math.min(options.concurrency, sessions.length)); i++) workers.push(worker());
+    for (let i = 0; i < Math.max(1, Math.min(options.concurrency, scoped.length)); i++) workers.push(worker());
     await Promise.all(workers);
     options.signal?.throwIfAborted();
     return found;
   };
   let found = await searchAll(query, false);
+  const unread = narrowed && narrowing ? { ids: narrowed.rest.ids, nearest: narrowing.nearest } : undefined;
   const corrections = await typoCorrections(
     query,
     found.map((one) => one.found),
     deadline,
+    unread,
   );
   // Past the budget, the answer without corrections beats a second pass that searches nothing.
   if (corrections.size > 0 && now() <= deadline) {
     query = { kind: "keyword", ...correctQuery(query.kind === "keyword" ? query.text : "", corrections) };
     const firsts = new Map(found.map((one) => [one.session.id, one.found]));
+    // The corrections' terms may be held by sessions the first narrowing left out.
+    if (narrowed) narrowed = await narrow(query);
     found = await searchAll(query, true, firsts);
   }
-  // One session ranks with its own statistics; several, with their sum.
+  // One session ranks with its own statistics; several, with their sum (the sessions left
+  // unread hold no query term: documents and length only).
+  const rest = narrowed?.rest;
   let global: CollectionStats | undefined;
-  if (found.length > 1 && TUNING.project.sharedIdf) {
+  if (found.length + (rest?.ids.length ?? 0) > 1 && TUNING.project.sharedIdf) {
     for (const { found: one } of found) {
       const stats = one.collected.stats;
       if (!stats) continue;
       global ??= emptyStats(stats.df.length);
       addStats(global, stats);
     }
+    if (global && rest) addStats(global, { docs: rest.docs, length: rest.length, df: [] });
   }
   const candidates = new Map<string, Candidates>();
   const turnOf = new Map<string, SessionFound["turnOf"]>();
@@ -178,9 +193,14 @@ class ScanKeeper {
  * cold, its text (the same terms and choice). Each session is looked up in its own slice, until
  * the deadline.
  */
-async function typoCorrections(query: Query, found: readonly SessionFound[], deadline: number): Promise<Map<string, string>> {
+async function typoCorrections(
+  query: Query,
+  found: readonly SessionFound[],
+  deadline: number,
+  unread?: { ids: readonly string[]; nearest: ScopeNarrowing["nearest"] },
+): Promise<Map<string, string>> {
   const corrections = new Map<string, string>();
-  if (query.kind !== "keyword" || found.length === 0 || !TUNING.typos.on) return corrections;
+  if (query.kind !== "keyword" || (found.length === 0 && !unread?.ids.length) || !TUNING.typos.on) return corrections;
   const df = query.parsed.terms.map(() => 0);
   for (const one of found) {
     const stats = one.collected.stats;
@@ -199,6 +219,9 @@ async function typoCorrections(query: Query, found: readonly SessionFound[], dea
     const nearest = await one.nearestTerms(missing);
     if (!nearest) break;
     for (const [word, term] of nearest) candidates.get(word)!.push(term);
+  }
+  if (unread && unread.ids.length > 0 && now() <= deadline) {
+    for (const [word, terms] of await unread.nearest(missing, unread.ids)) candidates.get(word)?.push(...terms);
   }
   for (const [word, nearest] of candidates) {
     const term = bestNearest(nearest);

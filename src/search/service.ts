@@ -10,6 +10,7 @@ import type { ToolVisibility } from "../history/tool-visibility.ts";
 import { messageIndex, type SessionView } from "../history/view.ts";
 import type { HistorySource } from "../host/source.ts";
 import { BoundedMap } from "../util/bounded-map.ts";
+import { scopeNarrowing, type CandidateFinder } from "./candidate-finder.ts";
 import { BuildQueue, IndexedSession } from "./index/build.ts";
 import type { IndexSetup } from "./index/session-index.ts";
 import type { HitType } from "./text/documents.ts";
@@ -34,6 +35,8 @@ export interface SearchServiceOptions {
   visibility(): ToolVisibility;
   /** Session views, shared with the browse tools (a new cache when absent). */
   views?: ViewCache;
+  /** The store's projection: many-session keyword searches read only the sessions it names. */
+  finder?: CandidateFinder;
 }
 
 export interface SearchRequest {
@@ -256,7 +259,13 @@ export function createSearchEngine(options: SearchServiceOptions): SearchEngine 
           nearestTerms: (words: readonly string[]) => nearestTerms(view, collected, words, searchOptions),
         };
       },
-      { concurrency: config.project_concurrency, budgetMs: budgetMs ?? config.project_time_budget_ms, limit, signal },
+      {
+        concurrency: config.project_concurrency,
+        budgetMs: budgetMs ?? config.project_time_budget_ms,
+        limit,
+        signal,
+        narrowing: scopeNarrowing(options.finder, sessions, callerSessionId, options.config().projection.min_sessions),
+      },
     ).finally(() => cache.trim());
   }
 

@@ -73,12 +73,12 @@ export interface V2Reader extends HistoryReader<V2MessageRow> {
  * `probeSessionId`, scoped to `projectId` or else the probe session's project; or says why none fits.
  */
 export function openV2Reader(dir: string, probeSessionId: string, projectId?: string): Promise<V2Reader | string> {
-  return openFirst(dir, (db) => {
+  return openFirst(dir, (db, path) => {
     const why = v2StoreProblem(db);
     if (why) return why;
     const probe = db.query("SELECT project_id FROM session_v2 WHERE id = ?").get(probeSessionId) as { project_id: string } | null;
     if (!probe) return `does not hold session ${probeSessionId}`;
-    return v2ReaderOver(db, projectId ?? probe.project_id);
+    return v2ReaderOver(db, projectId ?? probe.project_id, path);
   });
 }
 
@@ -91,7 +91,7 @@ function v2StoreProblem(db: Database): string | undefined {
 }
 
 /** A reader over an open OpenCode 2 store; `projectId` scopes listSessions. */
-export function v2ReaderOver(db: Database, projectId: string): V2Reader {
+export function v2ReaderOver(db: Database, projectId: string, path?: string): V2Reader {
   const firstRows = db.query(`SELECT ${MESSAGE_COLUMNS} FROM session_message WHERE session_id = ?1 ORDER BY seq LIMIT ?2`);
   const nextRows = db.query(`SELECT ${MESSAGE_COLUMNS} FROM session_message WHERE session_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3`);
   const newestRows = db.query(`SELECT ${MESSAGE_COLUMNS} FROM session_message WHERE session_id = ?1 ORDER BY seq DESC LIMIT ?2`);
@@ -163,6 +163,7 @@ export function v2ReaderOver(db: Database, projectId: string): V2Reader {
     everySession: async () => allSessions.all() as V2SessionRow[],
     getSession: session,
     storedSession: session,
+    storePath: async () => path,
     async close() {
       db.close();
     },

@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { seededRandom } from "../../seeded-random.ts";
+import { seededRandom } from "../../../../util/testing/seeded-random.ts";
 import { CORPUS_DIR } from "./sessions.ts";
 
 /** Where each corpus file came from, and how many messages it holds. */

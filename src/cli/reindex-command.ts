@@ -1,0 +1,58 @@
+// `opencode-engram reindex`: deletes the store's projection and builds it again now, with the
+// plugin's own code, instead of waiting for the plugin's background passes.
+
+import { toolVisibility } from "../history/tool-visibility.ts";
+import { readerFeed } from "../host/projection/feed.ts";
+import { projectionPath, removeProjection } from "../host/projection/projection-db.ts";
+import { StoreProjection, type ProjectionStatus } from "../host/projection/projection.ts";
+import { storeReader } from "../host/store.ts";
+import { UsageError, type Parsed } from "./argv.ts";
+import { EXIT, type CommandContext } from "./command.ts";
+import { size } from "./render.ts";
+import { fileBytes } from "../host/file-bytes.ts";
+
+export const REINDEX_FLAGS = { values: [], switches: [] } as const;
+
+export async function reindexCommand(parsed: Parsed, ctx: CommandContext): Promise<number> {
+  if (parsed.positionals.length > 0) throw new UsageError(`reindex takes no arguments (got ${parsed.positionals.join(" ")})`);
+  const { io } = ctx;
+  const { store, config } = await ctx.history(parsed);
+  const file = projectionPath(store.path);
+  removeProjection(file);
+  const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
+  const projection = new StoreProjection({
+    feed: readerFeed(
+      storeReader(store, () => true),
+      store.decode,
+    ),
+    enabled: () => true,
+    visibility: () => visibility,
+    visibilityKey: () => JSON.stringify([config.show_tool_input, config.show_tool_output]),
+    pause: () => undefined,
+    log: (level, message) => {
+      if (level !== "info") io.err(message);
+    },
+  });
+  const started = performance.now();
+  const timer = setInterval(() => {
+    const status = projection.status();
+    io.progress(`projecting sessions… ${status.projected} of ${status.total}`);
+  }, 500);
+  let status: ProjectionStatus;
+  try {
+    status = await projection.untilCurrent("cli");
+  } finally {
+    clearInterval(timer);
+    io.progress(undefined);
+    projection.close();
+  }
+  const seconds = (performance.now() - started) / 1000;
+  if (status.state !== "current") {
+    io.err(`opencode-engram reindex: the projection could not be built (${status.reason ?? status.state})`);
+    return EXIT.failed;
+  }
+  const bytes = fileBytes(file);
+  if (parsed.switches.has("json")) io.out(JSON.stringify({ file, bytes, sessions: status.total, seconds: Number(seconds.toFixed(2)) }));
+  else io.out(`${file}: ${status.total} sessions projected in ${seconds.toFixed(1)} s (${size(bytes)})`);
+  return EXIT.ok;
+}

@@ -1,0 +1,121 @@
+// The projection changes what a many-session search reads, never what it answers: over generated
+// stores of many small sessions, global and project searches and history_sessions through the
+// projection give exactly (same sessions, messages, scores, corrections) what reading every
+// session gives, before and after the store changes under it.
+import { describe, expect, it } from "vitest";
+import { defaultConfig, type EngramConfig } from "../../config/schema.ts";
+import { textMessage, toolPart, reasoningPart } from "../../history/testing/messages.ts";
+import { toolVisibility } from "../../history/tool-visibility.ts";
+import type { HistoryMessage, SessionInfo } from "../../history/types.ts";
+import { createSearchService, type SearchService } from "../../search/api.ts";
+import { seededRandom } from "../../util/testing/seeded-random.ts";
+import { MemorySource } from "../testing/memory-source.ts";
+import { memoryOpener } from "../testing/memory-projection-db.ts";
+import { COMMON, RARE, searchAnswers as answers } from "../testing/projection-answers.ts";
+import type { ProjectionFeed } from "./feed.ts";
+import { StoreProjection } from "./projection.ts";
+
+class StoreSource extends MemorySource {
+  /** Per session, a stamp the feed reports (bumped on every change). */
+  readonly stamps = new Map<string, number>();
+  listEverySession(): Promise<SessionInfo[]> {
+    return this.listSessions();
+  }
+  put(info: SessionInfo, messages: HistoryMessage[]): void {
+    this.add(info, messages);
+    this.stamps.set(info.id, (this.stamps.get(info.id) ?? 0) + 1);
+  }
+}
+
+function sentence(random: () => number, words: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < words; i++) out.push(random() < 0.12 ? RARE[Math.floor(random() * RARE.length)]! : COMMON[Math.floor(random() * COMMON.length)]!);
+  return `${out.join(" ")}.`;
+}
+
+function generatedStore(seed: number): StoreSource {
+  const random = seededRandom(seed);
+  const source = new StoreSource();
+  const sessions = 6 + Math.floor(random() * 10);
+  for (let s = 0; s < sessions; s++) {
+    const id = `ses_${seed}_${s}`;
+    const start = Date.UTC(2025, 0, 1) + s * 1_000_000;
+    const messages: HistoryMessage[] = [];
+    const count = 1 + Math.floor(random() * 7);
+    for (let m = 0; m < count; m++) {
+      const long = random() < 0.1;
+      const text = long ? Array.from({ length: 120 }, () => sentence(random, 8)).join("\n") : sentence(random, 3 + Math.floor(random() * 30));
+      const extra =
+        random() < 0.3
+          ? [toolPart("bash", { command: sentence(random, 4) }, sentence(random, 12))]
+          : random() < 0.2
+            ? [reasoningPart(sentence(random, 10))]
+            : [];
+      messages.push(textMessage(id, m % 2 === 0 ? "user" : "assistant", text, start + m * 1000, extra));
+    }
+    source.put(
+      { id, title: random() < 0.2 ? `about ${RARE[s % RARE.length]}` : `session ${s}`, created: start, updated: start + count * 1000, directory: "/p" },
+      messages,
+    );
+  }
+  return source;
+}
+
+function feedOf(source: StoreSource): ProjectionFeed {
+  return {
+    storePath: async () => "memory-store",
+    sessions: () => source.listSessions(),
+    stamp: async (id) => String(source.stamps.get(id)),
+    messages: (id) => source.loadMessages(id),
+  };
+}
+
+function services(source: StoreSource): { plain: SearchService; projected: SearchService; projection: StoreProjection } {
+  const config: EngramConfig = defaultConfig();
+  config.search.project_concurrency = 1;
+  config.search.project_time_budget_ms = 60_000;
+  config.projection.min_sessions = 2;
+  const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
+  const projection = new StoreProjection({
+    feed: feedOf(source),
+    enabled: () => true,
+    visibility: () => visibility,
+    visibilityKey: () => "default",
+    pause: () => undefined,
+    log: () => {},
+    open: memoryOpener(),
+    intervalMs: 3_600_000,
+  });
+  const base = { source, config: () => config, visibility: () => visibility };
+  return { plain: createSearchService(base), projected: createSearchService({ ...base, finder: projection }), projection };
+}
+
+describe("projection property: the same answers as reading every session", () => {
+  for (const seed of [1, 2, 3, 4, 5, 6]) {
+    it(`seed ${seed}: built, then the store changed under it`, async () => {
+      const source = generatedStore(seed);
+      const { plain, projected, projection } = services(source);
+      const caller = seed % 2 === 0 ? `ses_${seed}_0` : "ses_elsewhere";
+      projection.observe(caller);
+      expect((await projection.untilCurrent()).state).toBe("current");
+      // Proof that the projection is used: a rare-word search reads fewer sessions.
+      const loads = source.loads;
+      await projected.search({ query: "websocket", callerSessionId: caller, scope: "global", types: ["text"] });
+      const read = source.loads - loads;
+      expect(read).toBeLessThan(source.sessions.size);
+      expect(await answers(projected, caller)).toEqual(await answers(plain, caller));
+
+      // A new message with a rare word (the session's listed time unchanged: only its stamp
+      // moved), a session removed: seen before the next pass, and after it.
+      const [first, second] = [...source.sessions.values()];
+      const info = { ...first!.info };
+      source.put(info, [...first!.messages, textMessage(info.id, "assistant", "the websocket limiter payment", (info.updated ?? 0) + 1)]);
+      source.sessions.delete(second!.info.id);
+      const changed = await answers(plain, caller);
+      expect(await answers(projected, caller)).toEqual(changed);
+      await projection.untilCurrent();
+      expect(await answers(projected, caller)).toEqual(changed);
+      projection.close();
+    });
+  }
+});

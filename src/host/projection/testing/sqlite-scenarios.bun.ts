@@ -1,0 +1,127 @@
+// Run in the host's Bun by projection-sqlite.test.ts (runInBun): an OpenCode 2 store of many
+// sessions (v2-store.ts), the projection built in a SQLite file of a temporary cache folder, and
+// many-session answers with and without it; then the store changed, the file deleted, the file
+// corrupted, and doctor and reindex through the command line.
+
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { defaultConfig } from "../../../config/schema.ts";
+import { toolVisibility } from "../../../history/tool-visibility.ts";
+import { createSearchService, type SearchService } from "../../../search/api.ts";
+import { CachedHistorySource } from "../../cached-source.ts";
+import { answer } from "../../testing/run-in-bun.ts";
+import { COMMON, RARE, searchAnswers } from "../../testing/projection-answers.ts";
+import { openStore, storeReader, isStoreProblem, type Store } from "../../store.ts";
+import { V2StoreBuilder } from "../../v2/testing/v2-store.ts";
+import { seededRandom } from "../../../util/testing/seeded-random.ts";
+import { readerFeed } from "../feed.ts";
+import { StoreProjection } from "../projection.ts";
+import { projectionPath } from "../projection-db.ts";
+import { parseArgs } from "../../../cli/argv.ts";
+import { commandContext } from "../../../cli/command.ts";
+import { DOCTOR_FLAGS, doctorCommand } from "../../../cli/doctor-command.ts";
+import { REINDEX_FLAGS, reindexCommand } from "../../../cli/reindex-command.ts";
+import type { Io } from "../../../cli/io.ts";
+
+const root = mkdtempSync(join(tmpdir(), "engram-projection-"));
+const dataDir = join(root, "data");
+const cache = join(root, "cache");
+mkdirSync(dataDir);
+process.env.XDG_CACHE_HOME = cache;
+process.env.XDG_CONFIG_HOME = join(root, "config");
+
+const random = seededRandom(7);
+const words = (n: number) =>
+  Array.from({ length: n }, () => (random() < 0.12 ? RARE[Math.floor(random() * RARE.length)] : COMMON[Math.floor(random() * COMMON.length)])).join(" ");
+
+const builder = await V2StoreBuilder.create(join(dataDir, "opencode.db"), "opencode-2");
+const SESSIONS = 24;
+for (let s = 0; s < SESSIONS; s++) {
+  const id = `ses_p${String(s).padStart(3, "0")}`;
+  builder.session({ id, projectId: s % 3 === 0 ? "prj_b" : "prj_a", directory: s % 3 === 0 ? "/b" : "/a", title: `session ${s}` });
+  for (let m = 0; m < 1 + (s % 5); m++)
+    builder.message(id, m % 2 === 0 ? "user" : "assistant", m % 2 === 0 ? { text: words(12) } : { content: [{ type: "text", text: words(30) }] });
+}
+const doomed = builder.message("ses_p007", "assistant", { content: [{ type: "text", text: "wombatword said once" }] });
+
+const opened = await openStore(dataDir);
+if (isStoreProblem(opened)) throw new Error(opened.message);
+const store: Store = opened;
+const config = defaultConfig();
+config.search.project_concurrency = 1;
+config.search.project_time_budget_ms = 60_000;
+config.projection.min_sessions = 2;
+const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
+const reader = storeReader(store, (session) => session.directory === "/a");
+const log: string[] = [];
+
+function projection(): StoreProjection {
+  return new StoreProjection({
+    feed: readerFeed(reader, store.decode),
+    enabled: () => true,
+    visibility: () => visibility,
+    visibilityKey: () => "default",
+    pause: () => undefined,
+    log: (level, message) => log.push(`${level}: ${message}`),
+    intervalMs: 3_600_000,
+  });
+}
+
+function service(finder?: StoreProjection): SearchService {
+  const source = new CachedHistorySource(reader, { checkSize: 20, maxSingleReads: 50, maxBytes: 1 << 26 }, store.decode);
+  return createSearchService({ source, config: () => config, visibility: () => visibility, ...(finder ? { finder } : {}) });
+}
+
+async function sameAnswers(finder: StoreProjection): Promise<boolean> {
+  const [plain, projected] = [await searchAnswers(service(), "ses_p001"), await searchAnswers(service(finder), "ses_p001")];
+  return JSON.stringify(plain) === JSON.stringify(projected);
+}
+
+async function cli(run: typeof doctorCommand, flags: typeof DOCTOR_FLAGS | typeof REINDEX_FLAGS, argv: string[]) {
+  const out: string[] = [];
+  const io: Io = { out: (line) => out.push(line), err: (line) => out.push(line), style: (_, text) => text, progress: () => undefined };
+  const code = await run(parseArgs(argv, flags), commandContext(io));
+  return { code, out };
+}
+
+await answer(async () => {
+  const out: Record<string, unknown> = {};
+  const file = projectionPath(join(dataDir, "opencode.db"), join(cache, "opencode-engram"));
+  let built = projection();
+  out.built = (await built.untilCurrent("ses_p001")).state;
+  out.fileExists = existsSync(file);
+  out.sameBuilt = await sameAnswers(built);
+
+  // The store changed under it: a new message with a word no session held, one session's messages gone.
+  builder.message("ses_p004", "assistant", { content: [{ type: "text", text: "quokkaword landed" }] });
+  const before = await service(built).search({ query: "wombatword", callerSessionId: "ses_p001", scope: "global", types: ["text"] });
+  out.doomedBefore = before.results.map((r) => r.sessionId);
+  builder.remove("ses_p007", [doomed]);
+  const found = await service(built).search({ query: "quokkaword", callerSessionId: "ses_p001", scope: "global", types: ["text"] });
+  out.newFound = found.results.map((r) => r.sessionId);
+  const gone = await service(built).search({ query: "wombatword", callerSessionId: "ses_p001", scope: "global", types: ["text"] });
+  out.doomedAfter = gone.results.map((r) => r.sessionId);
+  out.sameChanged = await sameAnswers(built);
+
+  // Deleted while open: the next pass builds a new file where it was.
+  rmSync(file);
+  out.rebuiltAfterDelete = (await built.untilCurrent()).state;
+  out.fileBack = existsSync(file);
+  out.sameDeleted = await sameAnswers(built);
+  built.close();
+
+  // Corrupted: quarantined, built again, never a crash.
+  writeFileSync(file, "this is not a database ".repeat(500));
+  for (const suffix of ["-wal", "-shm"]) rmSync(file + suffix, { force: true });
+  built = projection();
+  out.rebuiltAfterCorrupt = (await built.untilCurrent("ses_p001")).state;
+  out.quarantined = readdirSync(join(cache, "opencode-engram")).filter((name) => name.includes(".corrupt-")).length;
+  out.sameCorrupt = await sameAnswers(built);
+  built.close();
+
+  out.doctor = await cli(doctorCommand, DOCTOR_FLAGS, ["--data-dir", dataDir, "--json"]);
+  out.reindex = await cli(reindexCommand, REINDEX_FLAGS, ["--data-dir", dataDir, "--json"]);
+  out.log = log;
+  return out;
+});

@@ -1,0 +1,42 @@
+// What the projection must not change: many-session answers of a service (global and project
+// search, history_sessions) for a fixed list of queries (rare words, typos, a decimal quoted
+// short, function words, a word found nowhere), as plain data to compare.
+
+import type { SearchRequest, SearchService } from "../../search/api.ts";
+
+export const COMMON = ["build", "tests", "error", "file", "the", "run", "config", "module", "fails", "works"];
+export const RARE = ["limiter", "bucket", "sandbox", "payment", "tracing", "stylesheet", "computeLineItemTotals", "0.33744", "retries", "websocket", "débito"];
+const QUERIES = [
+  "limiter",
+  "token bucket limiter",
+  "limitr",
+  "stylesheat tracing",
+  "payment sandbox error",
+  "0.337",
+  "line item totals",
+  "why does the build fail",
+  "websockt retries",
+  "debito",
+  "zzzz nothing here",
+];
+
+/** Every query's answers in global and project scope and from history_sessions, as the caller sees them. */
+export async function searchAnswers(service: SearchService, caller: string) {
+  const out: unknown[] = [];
+  for (const query of QUERIES) {
+    for (const scope of ["global", "project"] as const) {
+      const request: SearchRequest = { query, callerSessionId: caller, scope, types: ["text", "tool", "reasoning"], limit: 8 };
+      const answer = await service.search(request);
+      out.push({
+        query,
+        scope,
+        unsearched: answer.unsearched,
+        corrections: [...(answer.corrections ?? [])],
+        results: answer.results.map((r) => [r.sessionId, r.message.id, r.score, r.turnNumber, r.hits.map((hit) => hit.snippets)]),
+      });
+    }
+    const sessions = await service.sessions({ query, limit: 5, includeChildren: true, global: true, callerSessionId: caller });
+    out.push({ query, sessions: sessions.sessions.map((s) => [s.session.id, s.snippet]), unsearched: sessions.unsearched });
+  }
+  return out;
+}
