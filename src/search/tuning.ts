@@ -81,14 +81,6 @@ export interface SearchTuning {
       /** Their weight. 0.05 ranked all 122 alike, 0.2 lower. */
       readonly weight: number;
     };
-    readonly shorterDecimals: {
-      /** A decimal quoted shorter (0.272) also matches the longer ones it may come from. Ablation: no question moved (fails issue 22's rule). */
-      readonly on: boolean;
-      /** Their weight against the decimal as typed. Not swept. */
-      readonly weight: number;
-      /** Decimals needed (one is more often a version). Not measured. */
-      readonly minDecimals: number;
-    };
     /** Share of an identifier's weight its whole form takes; its parts share the rest. Not measured. */
     readonly wholeShare: number;
   };
@@ -130,7 +122,6 @@ export const TUNING: SearchTuning = {
   query: {
     stems: { on: true, weight: 0.3, max: 8 },
     functionWords: { on: true, weight: 0.1 },
-    shorterDecimals: { on: true, weight: 0.8, minDecimals: 2 },
     wholeShare: 0.5,
   },
   typos: { on: true, weight: 0.5 },

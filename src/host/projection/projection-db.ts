@@ -85,8 +85,8 @@ export interface ProjectionDb {
   complete(session: ProjectedSession): void;
   /** Forgets a session's row (its postings cleared first with clearSome). */
   drop(id: string): void;
-  /** Sessions holding the term, and in how many documents; `prefix`: every term that starts with it. */
-  postings(term: string, prefix: boolean): { id: string; term: string; df: number }[];
+  /** Sessions holding the term, and in how many documents. */
+  postings(term: string): { id: string; term: string; df: number }[];
   /** Terms starting with `first` whose length is in [min, max]. */
   vocabulary(first: string, min: number, max: number): string[];
   meta(key: string): string | undefined;
@@ -120,7 +120,6 @@ function over(db: Database, path: string): ProjectionDb {
     done: db.query("UPDATE session SET updated = ?2, stamp = ?3, docs = ?4, length = ?5, complete = 1 WHERE id = ?1"),
     drop: db.query("DELETE FROM session WHERE id = ?"),
     exact: db.query("SELECT s.id AS id, p.term AS term, p.df AS df FROM posting p JOIN session s ON s.no = p.session WHERE p.term = ?"),
-    range: db.query("SELECT s.id AS id, p.term AS term, p.df AS df FROM posting p JOIN session s ON s.no = p.session WHERE p.term >= ?1 AND p.term < ?2"),
     // Typo lookups only (a word found nowhere): a range of the postings' own key, no table of terms to keep up.
     words: db.query("SELECT DISTINCT term FROM posting WHERE term >= ?1 AND term < ?2 AND length(term) BETWEEN ?3 AND ?4"),
     meta: db.query("SELECT value FROM meta WHERE key = ?"),
@@ -169,8 +168,8 @@ function over(db: Database, path: string): ProjectionDb {
     drop(id) {
       q.drop.get(id);
     },
-    postings(term, prefix) {
-      return (prefix ? q.range.all(term, prefixEnd(term)) : q.exact.all(term)) as { id: string; term: string; df: number }[];
+    postings(term) {
+      return q.exact.all(term) as { id: string; term: string; df: number }[];
     },
     vocabulary(first, min, max) {
       return (q.words.all(first, prefixEnd(first), min, max) as { term: string }[]).map((row) => row.term);

@@ -134,7 +134,7 @@ export class StoreProjection implements CandidateFinder {
     if (!db || !this.options.enabled() || this.builtFor !== this.options.visibilityKey()) return undefined;
     try {
       const holding = new Set<string>();
-      for (const term of terms) for (const posting of db.postings(term.token, term.longer !== undefined)) holding.add(posting.id);
+      for (const term of terms) for (const posting of db.postings(term.token)) holding.add(posting.id);
       const narrowed: Narrowed = { search: [], rest: { ids: [], docs: 0, length: 0 } };
       let checked = 0;
       for (const session of scope) {
@@ -177,7 +177,7 @@ export class StoreProjection implements CandidateFinder {
           if (!isLetters(term)) continue;
           const distance = editDistance(word, term, max);
           if (distance === 0 || distance > max) continue;
-          for (const posting of db.postings(term, false)) {
+          for (const posting of db.postings(term)) {
             if (!wanted.has(posting.id)) continue;
             const candidate = { term, distance, df: posting.df };
             if (isNearer(candidate, best.get(posting.id))) best.set(posting.id, candidate);

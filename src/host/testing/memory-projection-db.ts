@@ -43,12 +43,8 @@ function memoryProjectionDb(path = "memory"): ProjectionDb {
     drop(id) {
       sessions.delete(id);
     },
-    postings(term, prefix) {
-      const out: { id: string; term: string; df: number }[] = [];
-      for (const [held, holders] of prefix ? [...postings].filter(([t]) => t.startsWith(term)) : [[term, postings.get(term)] as const]) {
-        for (const [id, df] of holders ?? []) out.push({ id, term: held, df });
-      }
-      return out;
+    postings(term) {
+      return [...(postings.get(term) ?? [])].map(([id, df]) => ({ id, term, df }));
     },
     vocabulary(first, min, max) {
       return [...vocab].filter((term) => term.startsWith(first) && term.length >= min && term.length <= max).sort();

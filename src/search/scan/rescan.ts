@@ -12,7 +12,7 @@ import { countSession, type Candidate, type ScanCounts, type ScanOptions } from 
 
 /** What a term's count in a text depends on. */
 function countKey(term: QueryTerm): string {
-  return `${term.token}\u0000${term.cjk ? 1 : 0}\u0000${term.longer ?? ""}`;
+  return `${term.token}\u0000${term.cjk ? 1 : 0}`;
 }
 
 /** Whether the first scan read exactly these messages the same way. */

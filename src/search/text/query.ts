@@ -1,8 +1,7 @@
 // A query as terms: the same tokens as indexing (tokenize.ts), grouped by query word. A word and
 // its parts (humps, a version's numbers) weigh as one concept, and a natural-language word also
 // matches the other forms of its stem at a lower weight (stem.ts), and function words beside
-// content words are glue: a low weight, not counted by coverage (function-words.ts). A decimal
-// quoted shorter than printed also matches the longer decimals it may come from. A path or name
+// content words are glue: a low weight, not counted by coverage (function-words.ts). A path or name
 // typed in a query (words joined by / . _ - : \) is one query word, kept whole as a compound for
 // ranking to find as written (rank/compound.ts).
 
@@ -12,7 +11,7 @@ import { isFunctionWord } from "./function-words.ts";
 import { intentsOfWord, queryIntent, type IntentKind, type QueryIntent } from "./intent.ts";
 import { isNaturalWord, stemVariants } from "./stem.ts";
 import { TUNING, type SearchTuning } from "../tuning.ts";
-import { MAX_TOKEN, TokenSpans, dottedEnd, isDigitAt, isTermAt, isWordChar, pushTerms, runEnd } from "./tokenize.ts";
+import { TokenSpans, dottedEnd, isTermAt, isWordChar, pushTerms, runEnd } from "./tokenize.ts";
 
 export interface QueryTerm {
   /** Folded term as the index stores it. */
@@ -23,12 +22,6 @@ export interface QueryTerm {
   cjk: boolean;
   /** Share of its word's weight: 1 alone; a word and its parts split one, other forms of a stem less. */
   weight: number;
-  /**
-   * Set for a decimal quoted shorter than written: the term matches, instead of `token` itself, a
-   * longer decimal that begins with it and whose next digit is at least this (0: `token` is a
-   * truncation of it; 5: `token` with its last digit one up is a rounding of it).
-   */
-  longer?: number;
   /** Another form of a natural-language word (its stem's, stem.ts), not the word as typed. */
   variant?: true;
 }
@@ -130,30 +123,6 @@ export function parseQuery(query: string): ParsedQuery {
   return parsed;
 }
 
-/**
- * Whether the dotted number text[i, j) is a decimal: digits, one dot, `minDecimals` or more digits
- * (a decimal quoted shorter matches longer ones; one decimal, 3.6, is more often a version).
- */
-function isQuotableDecimal(text: string, i: number, j: number, minDecimals: number): boolean {
-  const dot = text.indexOf(".", i);
-  if (dot < 0 || dot >= j || j - dot - 1 < minDecimals) return false;
-  const second = text.indexOf(".", dot + 1);
-  return second < 0 || second >= j;
-}
-
-/** The decimal one unit of its last digit below `decimal` (0.2725 → 0.2724, 1.00 → 0.99), undefined at zero. */
-export function decimalBelow(decimal: string): string | undefined {
-  const digits = decimal.replace(".", "").split("");
-  let k = digits.length - 1;
-  while (k >= 0 && digits[k] === "0") digits[k--] = "9";
-  if (k < 0) return undefined;
-  digits[k] = String(Number(digits[k]) - 1);
-  const decimals = decimal.length - decimal.indexOf(".") - 1;
-  let integer = digits.slice(0, digits.length - decimals).join("");
-  integer = integer.replace(/^0+(?=\d)/, "");
-  return `${integer}.${digits.slice(digits.length - decimals).join("")}`;
-}
-
 const MAX_PARSED_QUERIES = 64;
 const parsedQueries = new BoundedMap<string, { parsed: ParsedQuery; tuning: SearchTuning["query"] }>(MAX_PARSED_QUERIES);
 const querySpans = new TokenSpans();
@@ -177,13 +146,13 @@ function compoundAt(text: string, i: number): { end: number; words: number } {
 }
 
 function parseQueryUncached(query: string, tuning: SearchTuning["query"]): ParsedQuery {
-  const { stems, functionWords, shorterDecimals, wholeShare } = tuning;
+  const { stems, functionWords, wholeShare } = tuning;
   const folded = fold(query);
   const runs: string[] = [];
   // Terms of each query word with their weights, whether the word is a function word, and the
   // compound (path or name) it belongs to (-1: none).
   const words: Array<{
-    tokens: Array<[token: string, weight: number, longer?: number, variant?: boolean]>;
+    tokens: Array<[token: string, weight: number, variant?: boolean]>;
     cjk: boolean;
     glue: boolean;
     compound: number;
@@ -212,7 +181,7 @@ function parseQueryUncached(query: string, tuning: SearchTuning["query"]): Parse
     }
     const compound = i < compoundEnd ? compoundTexts.length - 1 : -1;
     let j = i + 1;
-    const tokens: Array<[token: string, weight: number, longer?: number, variant?: boolean]> = [];
+    const tokens: Array<[token: string, weight: number, variant?: boolean]> = [];
     const cjk = cls === CJK;
     let glue = false;
     if (cjk) {
@@ -234,16 +203,7 @@ function parseQueryUncached(query: string, tuning: SearchTuning["query"]): Parse
       // A word of a path or name is never glue (`the_end`, `lib/in/x.py`).
       glue = functionWords.on && compound < 0 && spans.size === 2 && isFunctionWord(tokens[0]![0]);
       if (stems.on && spans.size === 2 && !glue && isNaturalWord(query, i, j)) {
-        for (const form of stemVariants(folded.slice(i, j))) tokens.push([form, stems.weight, undefined, true]);
-      }
-      if (shorterDecimals.on && spans.size === 6 && isQuotableDecimal(query, i, j, shorterDecimals.minDecimals)) {
-        // A longer decimal holds the integer part as typed, not the whole or the decimals: those
-        // two weights, a little lower, go to the decimals it may have been quoted from.
-        const weight = shorterDecimals.weight * (tokens[0]![1] + tokens[2]![1]);
-        const whole = folded.slice(i, j);
-        tokens.push([whole, weight, 0]);
-        const below = decimalBelow(whole);
-        if (below !== undefined) tokens.push([below, weight, 5]);
+        for (const form of stemVariants(folded.slice(i, j))) tokens.push([form, stems.weight, true]);
       }
     }
     runs.push(folded.slice(i, j));
@@ -265,13 +225,11 @@ function parseQueryUncached(query: string, tuning: SearchTuning["query"]): Parse
     let added = false;
     // A word typed again (`CSS` after `spotter.css`) adds none of its other forms either: they
     // would make a query word of their own that only they can match.
-    const repeated = word.tokens.every(([token, , longer, variant]) => variant || longer !== undefined || seen.has(token));
-    for (const [token, weight, longer, variant] of word.tokens) {
-      const key = longer === undefined ? token : `${token}\u0000${longer}`;
-      if (seen.has(key) || (variant && repeated)) continue;
-      seen.add(key);
+    const repeated = word.tokens.every(([token, , variant]) => variant || seen.has(token));
+    for (const [token, weight, variant] of word.tokens) {
+      if (seen.has(token) || (variant && repeated)) continue;
+      seen.add(token);
       const term: QueryTerm = { token, group: glue ? FUNCTION_WORD_GROUP : groups, cjk: word.cjk, weight: glue ? weight * functionWords.weight : weight };
-      if (longer !== undefined) term.longer = longer;
       if (variant) term.variant = true;
       terms.push(term);
       added = true;
@@ -309,30 +267,11 @@ export function countTerm(text: string, folded: string, term: QueryTerm, positio
   for (;;) {
     const at = folded.indexOf(token, from);
     if (at < 0) break;
-    if (term.cjk || termAt(text, at, at + len, term)) {
+    if (term.cjk || isTermAt(text, at, at + len)) {
       count++;
       positions?.push(at);
     }
     from = at + 1;
   }
   return count;
-}
-
-/** Whether the query term occurs at text[start, end) (its token's span): as a term, or as the start of a longer decimal it matches. */
-export function termAt(text: string, start: number, end: number, term: QueryTerm): boolean {
-  return term.longer === undefined ? isTermAt(text, start, end) : isLongerDecimalAt(text, start, end, term.longer);
-}
-
-/**
- * Whether text[start, end), a decimal, begins a longer decimal term there: one not inside a word
- * or dotted number, whose next digit is at least `next`, no longer than MAX_TOKEN (the index
- * holds it as a term).
- */
-function isLongerDecimalAt(text: string, start: number, end: number, next: number): boolean {
-  if (start > 0 && (isWordChar(text, start - 1) || (text.charCodeAt(start - 1) === 0x2e && isDigitAt(text, start - 2)))) return false;
-  if (!isDigitAt(text, end) || text.charCodeAt(end) - 0x30 < next) return false;
-  let k = end + 1;
-  while (isDigitAt(text, k)) k++;
-  if (k - start > MAX_TOKEN || (k < text.length && isWordChar(text, k))) return false;
-  return !(text.charCodeAt(k) === 0x2e && isDigitAt(text, k + 1));
 }

@@ -5,10 +5,7 @@
 // - a word with camelCase humps is kept whole and also split into its humps;
 // - a dotted number (3.6.9, 127.0.0.1) is a term whole and by its parts;
 // - a number is a term at any length; other words shorter than 2 or longer than MAX_TOKEN
-//   code units are not terms;
-// - a decimal of the query with two or more decimals (0.337) also matches, a little lower, the
-//   longer decimals it is a truncation or rounding of (0.33744, 0.3365): numbers are quoted
-//   shorter than a program printed them; an integer matches only itself (30 is not 309);
+//   code units are not terms; a number matches only itself (30 is not 309, 0.337 is not 0.33744);
 // - CJK runs (Han, Kana, Hangul) give overlapping bigrams and single characters.
 // How a query becomes terms, and where a query's term occurs in a text, is query.ts.
 
@@ -165,7 +162,7 @@ export function isWordChar(text: string, index: number): boolean {
   return cls === LOWER || cls === UPPER || cls === DIGIT;
 }
 
-export function isDigitAt(text: string, index: number): boolean {
+function isDigitAt(text: string, index: number): boolean {
   return index >= 0 && index < text.length && charClass(text.charCodeAt(index)) === DIGIT;
 }
 

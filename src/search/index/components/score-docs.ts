@@ -39,52 +39,13 @@ export function liveDocFrequency(store: PostingsStore, term: number): number {
   return count;
 }
 
-/**
- * The indexed terms a query term reads: its token, or for a decimal quoted shorter (`longer`) the
- * longer decimals it matches (the same ones the scan counts: query.ts termAt).
- */
-function termIds(store: PostingsStore, term: QueryTerm): number[] {
-  if (term.longer === undefined) {
-    const id = store.terms.find(term.token, 0, term.token.length);
-    return id < 0 ? [] : [id];
-  }
-  const ids: number[] = [];
-  const next = term.longer;
-  store.terms.forEachLongerDecimal(term.token, (id, digit) => {
-    if (digit >= next) ids.push(id);
-  });
-  return ids;
+/** The indexed term of a query term: its id, or -1 when the index holds none. */
+function termId(store: PostingsStore, term: QueryTerm): number {
+  return store.terms.find(term.token, 0, term.token.length);
 }
 
-/**
- * Calls visit(doc, tf) for every posting of the terms `ids`, once per document with its tf summed
- * over them (dead documents included: the caller checks). One term is read straight from its
- * postings, with no map: the usual case, on every search.
- */
-function forEachDoc(store: PostingsStore, ids: readonly number[], visit: (doc: number, tf: number) => void): void {
-  if (ids.length === 1) {
-    forEachPosting(store, ids[0]!, visit);
-    return;
-  }
-  const tfs = new Map<number, number>();
-  for (const id of ids) forEachPosting(store, id, (doc, tf) => tfs.set(doc, (tfs.get(doc) ?? 0) + tf));
-  for (const [doc, tf] of tfs) visit(doc, tf);
-}
-
-/** Live documents holding any of the terms `ids`. */
-function docFrequency(store: PostingsStore, ids: readonly number[]): number {
-  if (ids.length === 0) return 0;
-  if (ids.length === 1) return liveDocFrequency(store, ids[0]!);
-  const alive = store.alive;
-  let count = 0;
-  forEachDoc(store, ids, (doc) => {
-    if (alive[doc] === 1) count++;
-  });
-  return count;
-}
-
-function statsOf(store: PostingsStore, ids: readonly number[][]): CollectionStats {
-  const df = ids.map((termIds) => Math.min(store.liveDocs, docFrequency(store, termIds)));
+function statsOf(store: PostingsStore, ids: readonly number[]): CollectionStats {
+  const df = ids.map((id) => (id < 0 ? 0 : Math.min(store.liveDocs, liveDocFrequency(store, id))));
   return { docs: store.liveDocs, length: store.liveLength, df };
 }
 
@@ -92,7 +53,7 @@ function statsOf(store: PostingsStore, ids: readonly number[][]): CollectionStat
 export function collectionStats(store: PostingsStore, parsed: ParsedQuery): CollectionStats {
   return statsOf(
     store,
-    parsed.terms.map((term) => termIds(store, term)),
+    parsed.terms.map((term) => termId(store, term)),
   );
 }
 
@@ -106,14 +67,14 @@ export function scoreDocs(store: PostingsStore, parsed: ParsedQuery, where: Read
   const avg = store.liveLength / docs;
   const alive = store.alive;
   const length = store.length;
-  const ids = parsed.terms.map((term) => termIds(store, term));
+  const ids = parsed.terms.map((term) => termId(store, term));
   const stats = statsOf(store, ids);
   const weights = queryWeights(stats, parsed.terms);
   parsed.terms.forEach((term, t) => {
     if (stats.df[t] === 0) return;
     const bit = groupBit(term.group);
     const weight = weights.idfs[t]!;
-    forEachDoc(store, ids[t]!, (doc, tf) => {
+    forEachPosting(store, ids[t]!, (doc, tf) => {
       if (alive[doc] !== 1) return;
       const s = termScore(Math.min(tf, 255), weight, length[doc]!, avg);
       if (mask[doc] === 0) {

@@ -18,20 +18,16 @@ export class TermTable {
   private slots = new Int32Array(2048).fill(EMPTY);
   count = 0;
   /**
-   * The letter and decimal terms' ids, made by the first lookup that reads them and kept up from
-   * then on: most indexes never correct a typo nor widen a decimal, and filing every new term
-   * cost each build a pass over its characters and the lists' heap (335 KB of the 10,000-message
-   * bench session's index).
+   * The letter terms' ids by length, made by the first lookup that reads them and kept up from
+   * then on: most indexes never correct a typo, and filing every new term cost each build a pass
+   * over its characters and the lists' heap (335 KB of the 10,000-message bench session's index).
    */
-  private classes: TermClasses | undefined;
+  private letters: LetterTerms | undefined;
 
   /** Heap bytes held by the table's arrays. */
   bytes(): number {
     let idLists = 0;
-    if (this.classes) {
-      idLists += this.classes.decimals.ids.byteLength;
-      for (const list of this.classes.letters) idLists += list?.ids.byteLength ?? 0;
-    }
+    for (const list of this.letters ?? []) idLists += list?.ids.byteLength ?? 0;
     return this.chars.byteLength + this.start.byteLength + this.length.byteLength + this.hashes.byteLength + this.slots.byteLength + idLists;
   }
 
@@ -69,7 +65,7 @@ export class TermTable {
     this.hashes[id] = hash;
     this.slots[slot] = id;
     if (this.count * 2 > this.slots.length) this.rehash();
-    if (this.classes) this.classify(this.classes, id);
+    if (this.letters) this.classify(this.letters, id);
     return id;
   }
 
@@ -80,7 +76,7 @@ export class TermTable {
    */
   forEachLetterTerm(minLength: number, maxLength: number, visit: (chars: Uint16Array, start: number, length: number, id: number) => void): void {
     const lists = this.classified()
-      .letters.slice(Math.max(0, minLength), Math.max(0, maxLength + 1))
+      .slice(Math.max(0, minLength), Math.max(0, maxLength + 1))
       .filter((list) => list !== undefined);
     let ids: Int32Array;
     if (lists.length === 1) ids = lists[0]!.ids.subarray(0, lists[0]!.size);
@@ -96,55 +92,27 @@ export class TermTable {
     for (const id of ids) visit(this.chars, this.start[id]!, this.length[id]!, id);
   }
 
-  /**
-   * Calls `visit(id, next)` for every decimal term longer than `prefix` that begins with it, `next`
-   * being the digit after it. One pass over the decimal terms, none over the others.
-   */
-  forEachLongerDecimal(prefix: string, visit: (id: number, next: number) => void): void {
-    const { ids, size } = this.classified().decimals;
-    const chars = this.chars;
-    const first = prefix.charCodeAt(0);
-    for (let i = 0; i < size; i++) {
-      const id = ids[i]!;
-      const at = this.start[id]!;
-      if (this.length[id]! <= prefix.length || chars[at] !== first) continue;
-      let k = 1;
-      while (k < prefix.length && chars[at + k] === prefix.charCodeAt(k)) k++;
-      if (k === prefix.length) visit(id, chars[at + k]! - 48);
+  private classified(): LetterTerms {
+    if (!this.letters) {
+      const letters: LetterTerms = [];
+      for (let id = 0; id < this.count; id++) this.classify(letters, id);
+      this.letters = letters;
     }
+    return this.letters;
   }
 
-  private classified(): TermClasses {
-    if (!this.classes) {
-      const classes: TermClasses = { letters: [], decimals: emptyIdList() };
-      for (let id = 0; id < this.count; id++) this.classify(classes, id);
-      this.classes = classes;
-    }
-    return this.classes;
-  }
-
-  /** Files the term under its length when it is all a–z, among the decimals when it is digits, one dot, digits. */
-  private classify(classes: TermClasses, id: number): void {
+  /** Files the term under its length when it is all a–z. */
+  private classify(letters: LetterTerms, id: number): void {
     const chars = this.chars;
     const at = this.start[id]!;
     const length = this.length[id]!;
-    let letters = true;
-    // Dots seen, and where the last one is; 2 once a character is neither a digit nor a dot.
-    let dots = 0;
-    let dotAt = -1;
     for (let k = 0; k < length; k++) {
       const c = chars[at + k]!;
-      if (c < 97 || c > 122) letters = false;
-      if (c === 0x2e) {
-        dots++;
-        dotAt = k;
-      } else if (c < 48 || c > 57) dots = 2;
+      if (c < 97 || c > 122) return;
     }
-    if (letters) {
-      let list = classes.letters[length];
-      if (!list) classes.letters[length] = list = emptyIdList();
-      append(list, id);
-    } else if (dots === 1 && dotAt > 0 && dotAt < length - 1) append(classes.decimals, id);
+    let list = letters[length];
+    if (!list) letters[length] = list = emptyIdList();
+    append(list, id);
   }
 
   /** The term's text. */
@@ -201,11 +169,8 @@ interface IdList {
   size: number;
 }
 
-/** Ids of the all a–z terms by length, and of the decimal terms, each in id order. */
-interface TermClasses {
-  letters: Array<IdList | undefined>;
-  decimals: IdList;
-}
+/** Ids of the all a–z terms by length, each in id order. */
+type LetterTerms = Array<IdList | undefined>;
 
 function emptyIdList(): IdList {
   return { ids: new Int32Array(64), size: 0 };
