@@ -54,15 +54,17 @@ export function createEngram<Raw = RawMessage>(options: {
     }
     return visibilityFor.compiled;
   };
+  // OpenCode 1.x's rows when the entry names no other generation's decoder.
+  const decode = options.decode ?? (V1_DECODE as unknown as HostDecode<Raw>);
   const source = new CachedHistorySource<Raw>(
     options.reader,
     { checkSize: 20, maxSingleReads: 50, maxBytes: config().store.cache_bytes, pause: pauseIfDue },
-    options.decode,
+    decode,
   );
   const views = new ViewCache();
   const deps: ToolDeps = { config, visibility, source, views, directory };
   const projection = new StoreProjection({
-    feed: readerFeed(options.reader, options.decode ?? (V1_DECODE as unknown as HostDecode<Raw>)),
+    feed: readerFeed(options.reader, decode),
     enabled: () => config().projection.enable,
     visibility,
     visibilityKey: () => JSON.stringify([config().show_tool_input, config().show_tool_output]),

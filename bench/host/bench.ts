@@ -7,11 +7,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { startHost } from "../../e2e/harness/host.ts";
 import { benchData, type BenchData } from "./data.ts";
 import { heavyData } from "./heavy-data.ts";
 import { runHeavy } from "./heavy-round.ts";
-import { call, type Figures, type Variant, median, rssMb, seedStore, sleep, unsearchedOf, withStallProbe } from "./measure.ts";
+import { call, type Figures, median, rssMb, sleep, startBenchHost, unsearchedOf, type Variant, withStallProbe } from "./measure.ts";
 
 // This process is the host binary acting as Bun; the hosts it starts must not inherit that.
 delete process.env.BUN_BE_BUN;
@@ -24,20 +23,10 @@ const WARM_QUERIES = ["token bucket limiter", "computeLineItemTotals", "无线�
 
 async function runVariant(variant: Variant, data: BenchData): Promise<Figures> {
   const figures: Figures = new Map();
-  let seeded: Promise<void> = Promise.resolve();
-  const host = await startHost({
-    plugin: variant === "plugin" ? undefined : NOOP,
-    // The generated sessions live in another directory, read by id: allow that as a user who
-    // approved it would, or the plugin's ask-by-default would wait for an answer nobody gives.
-    config: { permission: { "*": "allow", doom_loop: "allow", external_directory: "allow", engram_other_projects: "allow" } },
-    prepare: (dirs) => {
-      // The corpus moves into this host's project folder (the project scope); the generated
-      // sessions stay elsewhere and are read by id.
-      const generated = Object.values(data.generated).map((g) => g.id);
-      seeded = seedStore(data.xdgData, dirs, `id NOT IN (${generated.map(() => "?").join(", ")})`, ...generated);
-    },
-  });
-  await seeded;
+  // The corpus moves into this host's project folder (the project scope); the generated sessions
+  // stay elsewhere and are read by id.
+  const generated = Object.values(data.generated).map((g) => g.id);
+  const host = await startBenchHost(variant, NOOP, data.xdgData, `id NOT IN (${generated.map(() => "?").join(", ")})`, ...generated);
   try {
     const driver = (await host.createSession({ title: "bench driver" })).id;
     const probePath = `/session/${driver}`;

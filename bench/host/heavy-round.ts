@@ -4,10 +4,8 @@
 // host's memory. The build is done when a global search answers with nothing unsearched.
 //   BENCH_HEAVY_WAIT_MS   longest wait for that (default 900000)
 
-import { startHost } from "../../e2e/harness/host.ts";
-
 import type { HeavyData } from "./heavy-data.ts";
-import { call, type Figures, type Variant, median, rssMb, seedStore, sleep, unsearchedOf, withStallProbe } from "./measure.ts";
+import { call, type Figures, median, rssMb, sleep, startBenchHost, unsearchedOf, type Variant, withStallProbe } from "./measure.ts";
 import { BENCH_PROJECT_ID } from "./data.ts";
 
 const WAIT_MS = Number(process.env.BENCH_HEAVY_WAIT_MS ?? "900000");
@@ -16,15 +14,7 @@ const GLOBAL_QUERIES = ["separability matrix nested compound", "timezone aware d
 
 export async function runHeavy(variant: Variant, heavy: HeavyData, noopPlugin: string): Promise<Figures> {
   const figures: Figures = new Map();
-  let seeded: Promise<void> = Promise.resolve();
-  const host = await startHost({
-    plugin: variant === "plugin" ? undefined : noopPlugin,
-    config: { permission: { "*": "allow", doom_loop: "allow", external_directory: "allow", engram_other_projects: "allow" } },
-    prepare: (dirs) => {
-      seeded = seedStore(heavy.xdgData, dirs, "project_id = ?", BENCH_PROJECT_ID);
-    },
-  });
-  await seeded;
+  const host = await startBenchHost(variant, noopPlugin, heavy.xdgData, "project_id = ?", BENCH_PROJECT_ID);
   try {
     const driver = (await host.createSession({ title: "bench driver" })).id;
     const probe = `/session/${driver}`;

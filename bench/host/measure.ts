@@ -3,7 +3,7 @@
 
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Host } from "../../e2e/harness/host.ts";
+import { type Host, startHost } from "../../e2e/harness/host.ts";
 import { findToolPart } from "../../e2e/harness/tool-call.ts";
 import type { HostToolPart } from "../../e2e/harness/types.ts";
 import { openDb, pinProjectId } from "./data.ts";
@@ -83,3 +83,21 @@ export async function seedStore(fromXdgData: string, dirs: { directory: string; 
 
 /** The `unsearched_sessions` count of a search answer (0 when complete). */
 export const unsearchedOf = (output: string) => Number(/"unsearched_sessions":(\d+)/.exec(output)?.[1] ?? 0);
+
+/**
+ * A bench host running the plugin or the no-op, its data folder seeded from `fromXdgData` with the
+ * sessions `where` picks in its project folder. Other projects' sessions are read as a user who
+ * approved it would, or the plugin's ask-by-default would wait for an answer nobody gives.
+ */
+export async function startBenchHost(variant: Variant, noopPlugin: string, fromXdgData: string, where: string, ...params: string[]): Promise<Host> {
+  let seeded: Promise<void> = Promise.resolve();
+  const host = await startHost({
+    plugin: variant === "plugin" ? undefined : noopPlugin,
+    config: { permission: { "*": "allow", doom_loop: "allow", external_directory: "allow", engram_other_projects: "allow" } },
+    prepare: (dirs) => {
+      seeded = seedStore(fromXdgData, dirs, where, ...params);
+    },
+  });
+  await seeded;
+  return host;
+}
