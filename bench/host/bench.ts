@@ -3,6 +3,7 @@
 // Prints figures, never fails. Runs in the host's own Bun (bun:sqlite seeds the data folder).
 //   BENCH_ROUNDS=n   plugin/no-op pairs (default 1)
 //   BENCH_ONLY=sessions|project|heavy   one part (the heavy-user round: heavy-round.ts)
+//   BENCH_ENGRAM_CONFIG='{…}'   the plugin's config (opencode-engram.jsonc) for the run
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

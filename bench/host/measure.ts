@@ -94,6 +94,8 @@ export async function startBenchHost(variant: Variant, noopPlugin: string, fromX
   const host = await startHost({
     plugin: variant === "plugin" ? undefined : noopPlugin,
     config: { permission: { "*": "allow", doom_loop: "allow", external_directory: "allow", engram_other_projects: "allow" } },
+    // BENCH_ENGRAM_CONFIG: the plugin's own config for the run, e.g. '{"projection":{"enable":false}}'.
+    ...(process.env.BENCH_ENGRAM_CONFIG ? { globalEngramConfig: process.env.BENCH_ENGRAM_CONFIG } : {}),
     prepare: (dirs) => {
       seeded = seedStore(fromXdgData, dirs, where, ...params);
     },

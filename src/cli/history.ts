@@ -8,6 +8,9 @@ import type { EngramConfig } from "../config/schema.ts";
 import { toolVisibility, type ToolVisibility } from "../history/tool-visibility.ts";
 import type { HistoryMessage, SessionInfo } from "../history/types.ts";
 import { CachedHistorySource } from "../host/cached-source.ts";
+import type { Log } from "../host/log.ts";
+import { readerFeed } from "../host/projection/feed.ts";
+import { StoreProjection } from "../host/projection/projection.ts";
 import { dataDir } from "../host/sqlite-reader.ts";
 import { isStoreProblem, openStore, storeReader, type Store, type StoreProblem } from "../host/store.ts";
 import { createSearchService, type SearchService } from "../search/api.ts";
@@ -35,6 +38,11 @@ export interface History {
   visibility: ToolVisibility;
   source: CachedHistorySource<unknown>;
   search: SearchService;
+  /**
+   * The store's projection as the plugin built it, for global and large-project searches; unused
+   * until a command calls its useExisting (the CLI never builds it: `reindex` does).
+   */
+  projection: StoreProjection;
   /** Called with (sessions read, sessions to read) as searches load sessions. */
   onLoad?: (loaded: number) => void;
   close(): void;
@@ -48,6 +56,22 @@ export function inProject(session: Pick<SessionInfo, "directory">, root: string)
   return session.directory !== undefined && insideProject(session.directory, { sessionID: "", directory: root, worktree: root });
 }
 
+/** The store's projection as the plugin keeps it (every session of the store, the config's tool visibility), with no pacing: nothing else runs in a command. */
+export function storeProjection(store: Store, config: EngramConfig, log: Log): StoreProjection {
+  const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
+  return new StoreProjection({
+    feed: readerFeed(
+      storeReader(store, () => true),
+      store.decode,
+    ),
+    enabled: () => config.projection.enable,
+    visibility: () => visibility,
+    visibilityKey: () => JSON.stringify([config.show_tool_input, config.show_tool_output]),
+    pause: () => undefined,
+    log,
+  });
+}
+
 export async function openHistory(options: { dataDir?: string; project?: string }): Promise<History | StoreProblem> {
   const store = await openStore(storeDir(options.dataDir));
   if (isStoreProblem(store)) return store;
@@ -57,6 +81,7 @@ export async function openHistory(options: { dataDir?: string; project?: string 
   const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
   const reader = storeReader(store, (session) => typeof session.directory === "string" && inProject({ directory: session.directory }, root));
   const source = new CachedHistorySource(reader, { checkSize: 20, maxSingleReads: 50, maxBytes: config.store.cache_bytes }, store.decode);
+  const projection = storeProjection(store, config, () => {});
   const history: History = {
     store,
     root,
@@ -64,8 +89,12 @@ export async function openHistory(options: { dataDir?: string; project?: string 
     configProblems: loaded.problems,
     visibility,
     source,
-    search: createSearchService({ source, config: () => config, visibility: () => visibility }),
-    close: () => store.close(),
+    search: createSearchService({ source, config: () => config, visibility: () => visibility, finder: projection }),
+    projection,
+    close: () => {
+      projection.close();
+      store.close();
+    },
   };
   // Count session loads for the progress line.
   let loads = 0;

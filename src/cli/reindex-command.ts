@@ -1,13 +1,11 @@
 // `opencode-engram reindex`: deletes the store's projection and builds it again now, with the
 // plugin's own code, instead of waiting for the plugin's background passes.
 
-import { toolVisibility } from "../history/tool-visibility.ts";
-import { readerFeed } from "../host/projection/feed.ts";
 import { projectionPath, removeProjection } from "../host/projection/projection-db.ts";
-import { StoreProjection, type ProjectionStatus } from "../host/projection/projection.ts";
-import { storeReader } from "../host/store.ts";
+import type { ProjectionStatus } from "../host/projection/projection.ts";
 import { UsageError, type Parsed } from "./argv.ts";
 import { EXIT, type CommandContext } from "./command.ts";
+import { storeProjection } from "./history.ts";
 import { size } from "./render.ts";
 import { fileBytes } from "../host/file-bytes.ts";
 
@@ -19,19 +17,9 @@ export async function reindexCommand(parsed: Parsed, ctx: CommandContext): Promi
   const { store, config } = await ctx.history(parsed);
   const file = projectionPath(store.path);
   removeProjection(file);
-  const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
-  const projection = new StoreProjection({
-    feed: readerFeed(
-      storeReader(store, () => true),
-      store.decode,
-    ),
-    enabled: () => true,
-    visibility: () => visibility,
-    visibilityKey: () => JSON.stringify([config.show_tool_input, config.show_tool_output]),
-    pause: () => undefined,
-    log: (level, message) => {
-      if (level !== "info") io.err(message);
-    },
+  // Built when asked even with projection.enable off (the plugin then leaves it unused).
+  const projection = storeProjection(store, { ...config, projection: { ...config.projection, enable: true } }, (level, message) => {
+    if (level !== "info") io.err(message);
   });
   const started = performance.now();
   const timer = setInterval(() => {

@@ -31,6 +31,7 @@ export async function searchCommand(parsed: Parsed, ctx: CommandContext): Promis
   const total =
     scope === "global" ? (await history.source.listEverySession("")).length : scope === "project" ? (await history.source.listSessions()).length : 1;
   history.onLoad = (loaded) => ctx.io.progress(`searching ${Math.min(loaded, total)}/${total} sessions…`);
+  if (scope !== "session") await history.projection.useExisting("cli");
   const answer = await history.search.search(request);
   ctx.io.progress(undefined);
   const json = formatSearchAnswer(answer, "No message matches.") as Json;

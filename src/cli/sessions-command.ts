@@ -18,6 +18,7 @@ export async function sessionsCommand(parsed: Parsed, ctx: CommandContext): Prom
   if (parsed.switches.has("global")) request.global = true;
   const where = parsed.switches.has("global") ? "in the store" : `for ${history.root}`;
   history.onLoad = (loaded) => ctx.io.progress(`reading sessions… ${loaded}`);
+  if (query !== undefined) await history.projection.useExisting("cli");
   const answer = await history.search.sessions(request);
   ctx.io.progress(undefined);
   const json = formatSessionsAnswer(answer, "") as Json;

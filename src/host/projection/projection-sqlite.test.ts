@@ -1,5 +1,5 @@
 // The projection in its real SQLite file, in the host's Bun (Node 20 has no SQLite driver): built,
-// the store changed under it, the file deleted and corrupted, doctor and reindex. The answers with
+// the store changed under it, the file deleted and corrupted, doctor, reindex and the CLI's search. The answers with
 // it are compared with the answers reading every session (the property test's queries).
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -39,5 +39,15 @@ describe("projection in SQLite (host's Bun)", () => {
     expect(check?.detail[1]).toMatch(/^24 of 24 sessions projected as they are now \(100%\)/);
     expect(run.reindex.code).toBe(0);
     expect(JSON.parse(run.reindex.out.at(-1))).toMatchObject({ sessions: 24 });
+  });
+
+  it("the command line's global search reads only what the projection names, with the answer of reading every session, and builds none itself", () => {
+    const { cliProjected, cliPlain } = run;
+    expect(cliProjected.code).toBe(0);
+    expect(JSON.parse(cliProjected.out.at(-1)).messages.map((m: Record<string, any>) => m.session_id)).toEqual(["ses_p004"]);
+    expect(cliProjected.out).toEqual(cliPlain.out);
+    expect(cliPlain.read).toBeGreaterThanOrEqual(20);
+    expect(cliProjected.read).toBeLessThanOrEqual(2);
+    expect(run.cliLeftNoFile).toBe(false);
   });
 });

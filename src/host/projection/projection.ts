@@ -6,6 +6,7 @@
 // it yields between slices at background priority, so it never runs while a search does.
 // Answers never wait for it: a session not projected as it is now is one the search reads.
 
+import { existsSync } from "node:fs";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import type { SessionInfo } from "../../history/types.ts";
 import {
@@ -118,6 +119,18 @@ export class StoreProjection implements CandidateFinder {
       if (this.state.state === "current" || this.state.state === "unavailable") break;
     }
     return this.status();
+  }
+
+  /**
+   * Opens the projection file as it is, with no pass (a one-shot process such as the CLI must not
+   * spend minutes building one): false when there is none yet, and searches read every session.
+   */
+  async useExisting(probe: string): Promise<boolean> {
+    if (this.closed || !this.options.enabled()) return false;
+    this.probe ??= probe;
+    const store = await this.options.feed.storePath(probe);
+    if (!store || !existsSync(projectionPath(store, this.options.dir ?? cacheDir()))) return false;
+    return (await this.opened()) !== undefined;
   }
 
   close(): void {

@@ -1,7 +1,7 @@
 // Run in the host's Bun by projection-sqlite.test.ts (runInBun): an OpenCode 2 store of many
 // sessions (v2-store.ts), the projection built in a SQLite file of a temporary cache folder, and
 // many-session answers with and without it; then the store changed, the file deleted, the file
-// corrupted, and doctor and reindex through the command line.
+// corrupted, and doctor, reindex and a global search through the command line.
 
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,11 +17,12 @@ import { V2StoreBuilder } from "../../v2/testing/v2-store.ts";
 import { seededRandom } from "../../../util/testing/seeded-random.ts";
 import { readerFeed } from "../feed.ts";
 import { StoreProjection } from "../projection.ts";
-import { projectionPath } from "../projection-db.ts";
-import { parseArgs } from "../../../cli/argv.ts";
+import { projectionPath, removeProjection } from "../projection-db.ts";
+import { type FlagSpec, parseArgs } from "../../../cli/argv.ts";
 import { commandContext } from "../../../cli/command.ts";
 import { DOCTOR_FLAGS, doctorCommand } from "../../../cli/doctor-command.ts";
 import { REINDEX_FLAGS, reindexCommand } from "../../../cli/reindex-command.ts";
+import { SEARCH_FLAGS, searchCommand } from "../../../cli/search-command.ts";
 import type { Io } from "../../../cli/io.ts";
 
 const root = mkdtempSync(join(tmpdir(), "engram-projection-"));
@@ -78,11 +79,20 @@ async function sameAnswers(finder: StoreProjection): Promise<boolean> {
   return JSON.stringify(plain) === JSON.stringify(projected);
 }
 
-async function cli(run: typeof doctorCommand, flags: typeof DOCTOR_FLAGS | typeof REINDEX_FLAGS, argv: string[]) {
+async function cli(run: typeof doctorCommand, flags: FlagSpec, argv: string[]) {
   const out: string[] = [];
-  const io: Io = { out: (line) => out.push(line), err: (line) => out.push(line), style: (_, text) => text, progress: () => undefined };
+  // The search commands' progress line counts the sessions read: the most it said.
+  let read = 0;
+  const io: Io = {
+    out: (line) => out.push(line),
+    err: (line) => out.push(line),
+    style: (_, text) => text,
+    progress: (line) => {
+      read = Math.max(read, Number(line?.match(/(\d+)\/\d+ sessions/)?.[1] ?? 0));
+    },
+  };
   const code = await run(parseArgs(argv, flags), commandContext(io));
-  return { code, out };
+  return { code, out, read };
 }
 
 await answer(async () => {
@@ -122,6 +132,15 @@ await answer(async () => {
 
   out.doctor = await cli(doctorCommand, DOCTOR_FLAGS, ["--data-dir", dataDir, "--json"]);
   out.reindex = await cli(reindexCommand, REINDEX_FLAGS, ["--data-dir", dataDir, "--json"]);
+  // The command line's global search with the projection reindex built, then with none (a
+  // project folder of its own: the working directory's config must not count).
+  mkdirSync(join(root, "project"));
+  writeFileSync(join(root, "project", "opencode-engram.jsonc"), JSON.stringify({ projection: { min_sessions: 2 } }));
+  const globalSearch = ["quokkaword", "--scope", "global", "--data-dir", dataDir, "--project", join(root, "project"), "--json"];
+  out.cliProjected = await cli(searchCommand, SEARCH_FLAGS, globalSearch);
+  removeProjection(file);
+  out.cliPlain = await cli(searchCommand, SEARCH_FLAGS, globalSearch);
+  out.cliLeftNoFile = existsSync(file);
   out.log = log;
   return out;
 });
