@@ -6,7 +6,7 @@
 import { defaultConfig } from "../src/config/schema.ts";
 import type { HistoryMessage, SessionInfo } from "../src/history/types.ts";
 import { toolVisibility } from "../src/history/tool-visibility.ts";
-import type { HistorySource } from "../src/host/source.ts";
+import type { HistorySource } from "../src/history/source.ts";
 import { messageDocs } from "../src/search/text/documents.ts";
 import { byteLength } from "../src/history/compact.ts";
 import { createSearchEngine, type SearchRequest, type SearchEngine } from "../src/search/service.ts";

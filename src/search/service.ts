@@ -8,7 +8,7 @@ import { clip } from "../history/text.ts";
 import type { HistoryMessage, Role, SessionInfo } from "../history/types.ts";
 import type { ToolVisibility } from "../history/tool-visibility.ts";
 import { messageIndex, type SessionView } from "../history/view.ts";
-import type { HistorySource } from "../host/source.ts";
+import type { HistorySource } from "../history/source.ts";
 import { BoundedMap } from "../util/bounded-map.ts";
 import { scopeNarrowing, type CandidateFinder } from "./candidate-finder.ts";
 import { BuildQueue, IndexedSession } from "./index/build.ts";

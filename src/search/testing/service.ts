@@ -2,7 +2,7 @@
 
 import { defaultConfig, type EngramConfig } from "../../config/schema.ts";
 import { toolVisibility } from "../../history/tool-visibility.ts";
-import type { HistorySource } from "../../host/source.ts";
+import type { HistorySource } from "../../history/source.ts";
 import { createSearchEngine, type SearchEngine, type SearchRequest } from "../service.ts";
 
 export function testService(source: HistorySource, patch: (config: EngramConfig) => void = () => {}): SearchEngine {
