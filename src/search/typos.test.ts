@@ -56,7 +56,7 @@ describe("typo corrections", () => {
     ];
     source.add({ id: "s1", title: "t", created: T0, updated: T0 }, messages);
     const service = testService(source);
-    await service.indexed("s1");
+    await service.buildIndex("s1");
     {
       const answer = await service.search({ query: "histgram simplifcation", callerSessionId: "other", sessionId: "s1", scope: "session", types: ["text"] });
       expect(
@@ -213,7 +213,7 @@ describe("typo corrections", () => {
     ];
     source.add({ id: "s1", title: "t", created: T0, updated: T0 }, messages);
     const service = testService(source);
-    await service.indexed("s1");
+    await service.buildIndex("s1");
     const answer = await service.search({ query: "which pylint unit tests ran", callerSessionId: "other", sessionId: "s1", scope: "session", types: ["text"] });
     expect(answer.corrections).toBeUndefined();
     expect(answer.results[0]?.message.id).toBe(messages[1]!.id);
@@ -228,7 +228,7 @@ describe("typo corrections in project scope", () => {
       ids[id] = addSession(source, id, texts, { title: id }).map((m) => m.id);
     }
     const service = testService(source);
-    for (const id of Object.keys(sessions)) await service.indexed(id);
+    for (const id of Object.keys(sessions)) await service.buildIndex(id);
     const search = (query: string) => service.search({ query, callerSessionId: "caller", scope: "project", types: ["text"] });
     return { ids, search };
   }
@@ -272,7 +272,7 @@ describe("typo corrections cold and warm", () => {
   async function bothPaths(source: MemorySource, request: SearchRequest) {
     const answer = async (warm: boolean) => {
       const service = testService(source);
-      if (warm) for (const id of source.sessions.keys()) await service.indexed(id);
+      if (warm) for (const id of source.sessions.keys()) await service.buildIndex(id);
       const { results, corrections } = await service.search(request);
       return { ids: results.map((r) => `${r.message.id} ${r.score.toFixed(9)}`), corrections: corrections && [...corrections] };
     };
@@ -374,9 +374,9 @@ describe("typo corrections cold and warm", () => {
     const removed = textMessage("s1", "assistant", "The histogram is cut off.", T0 + 3000);
     source.add({ id: "s1", title: "t", created: T0, updated: T0 }, [...kept, removed]);
     const service = testService(source);
-    await service.indexed("s1");
+    await service.buildIndex("s1");
     source.add({ id: "s1", title: "t", created: T0, updated: T0 }, kept);
-    await service.indexed("s1");
+    await service.buildIndex("s1");
     const request: SearchRequest = { query: "histgram limit", callerSessionId: "other", sessionId: "s1", scope: "session", types: ["text"] };
     expect((await service.search(request)).corrections).toBeUndefined();
     expect((await testService(source).search(request)).corrections).toBeUndefined();

@@ -25,7 +25,7 @@ export async function idsOnBothPaths(
   const request: SearchRequest = { query, callerSessionId: "ses_other", sessionId, scope: "session", types: ["text", "tool"], ...extra };
   const cold = (await testService(source).search(request)).results.map((r) => r.message.id);
   const service = testService(source);
-  await service.indexed(sessionId);
+  await service.buildIndex(sessionId);
   const warm = (await service.search(request)).results.map((r) => r.message.id);
   return { cold, warm };
 }
