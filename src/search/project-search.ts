@@ -41,8 +41,8 @@ export interface ProjectSearchOutcome {
 /** One session's documents, and how to rank them (against the given statistics, if any). */
 export interface SessionFound {
   collected: CollectedSession;
-  /** Its candidate messages, scored against the given statistics if any. */
-  candidates(global?: CollectionStats): Candidates;
+  /** Its candidate messages, scored against the shared statistics (every session searched) if given. */
+  candidates(shared?: CollectionStats): Candidates;
   turnOf(messageId: string): number;
   /** The term of its documents nearest to each word (typos); undefined past the deadline. */
   nearestTerms?(words: readonly string[]): Promise<Map<string, NearestTerm> | undefined>;
@@ -124,22 +124,22 @@ export async function searchProject(
   // One session ranks with its own statistics; several, with their sum (the sessions left
   // unread hold no query term: documents and length only).
   const rest = narrowed?.rest;
-  let global: CollectionStats | undefined;
+  let shared: CollectionStats | undefined;
   if (found.length + (rest?.ids.length ?? 0) > 1 && TUNING.project.sharedIdf) {
     for (const { found: one } of found) {
       const stats = one.collected.stats;
       if (!stats) continue;
-      global ??= emptyStats(stats.df.length);
-      addStats(global, stats);
+      shared ??= emptyStats(stats.df.length);
+      addStats(shared, stats);
     }
-    if (global && rest) addStats(global, { docs: rest.docs, length: rest.length, df: [] });
+    if (shared && rest) addStats(shared, { docs: rest.docs, length: rest.length, df: [] });
   }
   const candidates = new Map<string, Candidates>();
   const turnOf = new Map<string, SessionFound["turnOf"]>();
   for (const { session, found: one } of found) {
     if (one.collected.docs.length === 0) continue;
     await maybeYield();
-    candidates.set(session.id, one.candidates(global));
+    candidates.set(session.id, one.candidates(shared));
     turnOf.set(session.id, one.turnOf);
   }
   // Only the candidates that can reach the merged first `limit` are boosted, and only those

@@ -255,7 +255,7 @@ export function createSearchEngine(options: SearchServiceOptions): SearchEngine 
         const collected = await collectSession(view, query, filters, searchOptions);
         return {
           collected,
-          candidates: (global) => sessionCandidates(collected, query, limits, searchOptions, global),
+          candidates: (shared) => sessionCandidates(collected, query, limits, searchOptions, shared),
           turnOf: (id: string) => view.turnNumbers[messageIndex(view.messages, id) ?? -1] ?? 0,
           nearestTerms: (words: readonly string[]) => nearestTerms(view, collected, words, searchOptions),
         };

@@ -186,18 +186,18 @@ export async function nearestTerms(
 }
 
 /**
- * A session's documents as candidate messages, ranked lazily (rank/candidates.ts); `global`:
- * rescored with those statistics first (rescore.ts).
+ * A session's documents as candidate messages, ranked lazily (rank/candidates.ts); `shared`:
+ * rescored first with those statistics, summed over every session searched (rescore.ts).
  */
 export function sessionCandidates(
   collected: CollectedSession,
   query: Query,
   limits: ResultLimits,
   options: Pick<SessionSearchOptions, "visibility">,
-  global?: CollectionStats,
+  shared?: CollectionStats,
 ): Candidates {
   const textOf = textReader(options.visibility);
-  if (global && query.kind === "keyword") rescore(collected.docs, query.parsed, global, collected.stats ?? global, textOf);
+  if (shared && query.kind === "keyword") rescore(collected.docs, query.parsed, shared, collected.stats ?? shared, textOf);
   const parsed = query.kind === "keyword" ? query.parsed : undefined;
   const marks = parsed ? (text: string) => keywordMarks(text, parsed) : (_: string, doc: ScoredDoc) => patternMarks(doc.spans);
   return new Candidates(candidateGroups(collected.docs, limits.limit), parsed, textOf, {
