@@ -16,9 +16,11 @@ import {
   correctQuery,
   editDistance,
   isLetterOrNumberAt,
+  isNearer,
   maxEdits,
   rewriteQuery,
   unmatchedWords,
+  WordCorrection,
 } from "./text/typos.ts";
 import { TUNING } from "./tuning.ts";
 
@@ -203,6 +205,33 @@ describe("typo corrections", () => {
     expect(correctionDistance("hand", codes("and"), 0, 3, 1)).toBe(2);
     expect(correctionDistance("histgram", codes("histogram"), 0, 9, 2)).toBe(1);
     expect(correctionDistance("fals", codes("false"), 0, 5, 1)).toBe(1);
+  });
+
+  it("choose, among the terms a walk offers, what every term measured in full chooses, whatever their order", () => {
+    // The oracle: every term's full distance, filtered by the rules, the best by isNearer; no
+    // pruning by the best so far, no term text spared.
+    const oracle = (word: string, terms: ReadonlyArray<{ term: string; df: number }>) => {
+      const max = maxEdits(word.length);
+      let best: { term: string; distance: number; df: number } | undefined;
+      for (const { term, df } of terms) {
+        const distance = editDistance(word, term, max);
+        if (!/^[a-z]+$/.test(term) || term[0] !== word[0] || distance === 0 || distance > max) continue;
+        if (isNearer({ term, distance, df }, best)) best = { term, distance, df };
+      }
+      return best;
+    };
+    const text = fc.string({ unit: fc.constantFrom("a", "b", "c", "B", "1"), minLength: 1, maxLength: 10 });
+    fc.assert(
+      fc.property(text, fc.array(fc.record({ term: text, df: fc.integer({ min: 1, max: 4 }) }), { maxLength: 30 }), (word, terms) => {
+        const walked = new WordCorrection(word);
+        for (const { term, df } of terms) {
+          const distance = walked.editsTo(term);
+          if (distance !== undefined && walked.mayWin(distance, df)) walked.offer(term, distance, df);
+        }
+        expect(walked.nearest).toEqual(oracle(word, terms));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it("leave a real word that no document holds alone rather than search a word one edit away at its start", async () => {

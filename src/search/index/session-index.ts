@@ -27,7 +27,7 @@ import type { ResultGrouping } from "./components/best-groups.ts";
 import { createPostingsIndexComponent, type PostingsIndexStore } from "./components/postings-index.ts";
 import { collectionStats, liveDocFrequency } from "./components/score-docs.ts";
 import { postingsBytes, trimSteps } from "./components/postings.ts";
-import { correctionDistance, isNearer, maxEdits, type NearestTerm } from "../text/typos.ts";
+import { WordCorrection, type NearestTerm } from "../text/typos.ts";
 import { TermTokenizer, type SearchQuery } from "./components/tokenizer.ts";
 import type { CollectionStats } from "../rank/bm25.ts";
 import type { ParsedQuery } from "../text/query.ts";
@@ -346,29 +346,22 @@ export class SessionIndex {
   }
 
   /**
-   * The indexed term nearest to `word` (a typo's correction; text/typos.ts): at most maxEdits
-   * away, letters only, held by a live document, chosen by isNearer, with its distance and
-   * document frequency (project scope picks among sessions' answers). Walks the term table once.
+   * The indexed term nearest to `word` held by a live document (a typo's correction, as
+   * text/typos.ts's WordCorrection chooses it), with its distance and document frequency.
+   * Walks the term table once.
    */
   nearestTerm(word: string): NearestTerm | undefined {
     const postings = this.db.data.index.postings;
     const terms = postings.terms;
-    let max = maxEdits(word.length);
-    let best: NearestTerm | undefined;
-    terms.forEachLetterTerm(word.length - max, word.length + max, (chars, start, length, id) => {
-      const distance = correctionDistance(word, chars, start, length, max);
-      if (distance > max || distance === 0) return;
+    const correction = new WordCorrection(word);
+    terms.forEachLetterTerm(correction.minLength, correction.maxLength, (chars, start, length, id) => {
+      const distance = correction.edits(chars, start, length);
+      if (distance === undefined) return;
       const df = liveDocFrequency(postings, id);
-      if (df === 0) return;
       // The term's text is made only when it may win (a tie on edits and documents compares it).
-      if (best && (distance > best.distance || (distance === best.distance && df < best.df))) return;
-      const candidate = { term: terms.text(id), distance, df };
-      if (isNearer(candidate, best)) {
-        best = candidate;
-        max = distance;
-      }
+      if (df > 0 && correction.mayWin(distance, df)) correction.offer(terms.text(id), distance, df);
     });
-    return best;
+    return correction.nearest;
   }
 
   /** The statistics BM25 ranks the query's terms with in this index (project scope sums them). */
