@@ -106,7 +106,7 @@ const source = {
   loadMessages: async () => messages,
 };
 const svc = createSearchEngine({ source, config: () => config, visibility: () => visibility });
-await svc.indexed("ses_p");
+await svc.buildIndex("ses_p");
 for (const q of ["token bucket limiter", "computeLineItemTotals", "refund policy"]) {
   const ts: number[] = [];
   for (let r = 0; r < 7; r++) {

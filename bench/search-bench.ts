@@ -6,7 +6,7 @@
 import { defaultConfig } from "../src/config/schema.ts";
 import type { HistoryMessage, SessionInfo } from "../src/history/types.ts";
 import { toolVisibility } from "../src/history/tool-visibility.ts";
-import type { HistorySource } from "../src/host/source.ts";
+import type { HistorySource } from "../src/history/source.ts";
 import { messageDocs } from "../src/search/text/documents.ts";
 import { byteLength } from "../src/history/compact.ts";
 import { createSearchEngine, type SearchRequest, type SearchEngine } from "../src/search/service.ts";
@@ -148,13 +148,13 @@ async function sessionBench(messages: number, seed: number): Promise<void> {
   const cold = await stallDuring(() => timed(() => svc.search(request(queries[0]!, sessionId))));
   const coldRead = hostReadWithin(0, Infinity);
   // The index builds in the background after the first search; wait for it (sliced, yielding).
-  const build = await stallDuring(() => timed(() => svc.indexed(sessionId)));
+  const build = await stallDuring(() => timed(() => svc.buildIndex(sessionId)));
   const entry = build.value.value!;
   // A second build on a fresh service over the messages already read: its time is the build
   // alone, and the heap it adds is what one index holds (the first search's garbage is gone).
   const heapBefore = await heapMb();
   const fresh = service(source);
-  const buildAgain = await timed(() => fresh.indexed(sessionId));
+  const buildAgain = await timed(() => fresh.buildIndex(sessionId));
   const freshEntry = buildAgain.value!;
   const heapAfter = await heapMb();
 

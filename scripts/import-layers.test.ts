@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { importGraph } from "./import-cycles.ts";
-import { deepSearchImports, searchLayerBreaks } from "./import-layers.ts";
+import { coreHostImports, deepSearchImports, searchLayerBreaks } from "./import-layers.ts";
 import { tempProjects } from "./testing/temp-project.ts";
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
@@ -52,5 +52,24 @@ describe("import layers", () => {
 
   it("search's folders import one way: text below rank below scan and index", () => {
     expect(searchLayerBreaks(importGraph(repoRoot, ["src/search"]))).toEqual([]);
+  });
+
+  it("names each production file of history/ or search/ that imports a host module; tests and testing/ may", () => {
+    const root = project({
+      "src/history/source.ts": "export type Source = number;\n",
+      "src/host/source.ts": "export type HostSource = number;\n",
+      "src/host/testing/memory.ts": "export const memory = 1;\n",
+      "src/history/view.ts": 'import type { Source } from "./source.ts";\nexport type V = Source;\n',
+      "src/search/service.ts": 'import type { HostSource } from "../host/source.ts";\nexport type S = HostSource;\n',
+      "src/history/paths.ts": 'export const load = () => import("../host/source.ts");\n',
+      "src/search/service.test.ts": 'import { memory } from "../host/testing/memory.ts";\nexport const t = memory;\n',
+      "src/search/testing/sessions.ts": 'import { memory } from "../../host/testing/memory.ts";\nexport const s = memory;\n',
+      "src/tools/search.ts": 'import type { HostSource } from "../host/source.ts";\nexport type T = HostSource;\n',
+    });
+    expect(coreHostImports(importGraph(root, ["src"]))).toEqual(["src/history/paths.ts → src/host/source.ts", "src/search/service.ts → src/host/source.ts"]);
+  });
+
+  it("history/ and search/ import nothing of host/ (the host's contract, HistorySource, is history/source.ts)", () => {
+    expect(coreHostImports(importGraph(repoRoot, ["src"]))).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 // Import rules between the project's areas, over importGraph's edges (type-only and dynamic
 // imports count). Outside src/search/, the search engine is reached through its public entry
 // only, so its inner modules can move without touching tools/, cli/, hooks/ or the composition root.
-// Inside it, its folders import one way: text/ below rank/ below scan/ and index/.
+// Inside it, its folders import one way: text/ below rank/ below scan/ and index/. The pure core
+// (history/ and search/) imports nothing of host/: the host's contract (HistorySource) is the core's.
 
 /** The one search module that files outside src/search/ may import. */
 export const SEARCH_ENTRY = "src/search/api.ts";
@@ -17,6 +18,24 @@ export function deepSearchImports(graph: ReadonlyMap<string, readonly string[]>)
       const path = posix(target);
       if (path.startsWith(SEARCH_DIR) && path !== SEARCH_ENTRY) found.push(`${posix(file)} → ${path}`);
     }
+  }
+  return found.sort();
+}
+
+/** The pure core's folders: their production files import nothing of HOST_DIR. */
+const CORE_DIRS = ["src/history/", "src/search/"];
+const HOST_DIR = "src/host/";
+
+/**
+ * Each import of a host module by a production file of the core, as `importer → imported`. Tests
+ * and testing/ folders are exempt: they read fixtures through the host's in-memory source.
+ */
+export function coreHostImports(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const found: string[] = [];
+  for (const [file, targets] of graph) {
+    const path = posix(file);
+    if (!CORE_DIRS.some((dir) => path.startsWith(dir)) || /\.test\.ts$/.test(path) || path.includes("/testing/")) continue;
+    for (const target of targets) if (posix(target).startsWith(HOST_DIR)) found.push(`${path} → ${posix(target)}`);
   }
   return found.sort();
 }

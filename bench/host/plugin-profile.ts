@@ -99,7 +99,7 @@ for (const [size, g] of ONLY === "project" ? [] : Object.entries(data.generated)
       service.search(request(["refund policy", "computeLineItemTotals", "zzqx nothing", "token bucket", "ledger entry"][i]!, g.id)),
     );
   }
-  await phase("index build (the rest)", () => service.indexed(g.id));
+  await phase("index build (the rest)", () => service.buildIndex(g.id));
   for (let i = 0; i < 3; i++)
     await phase(`warm search ${i + 1}`, () => service.search(request(["refund policy", "computeLineItemTotals", "zzqx nothing"][i]!, g.id)));
   await phase("loadMessages alone (unchanged)", () => source.loadMessages(g.id));
@@ -109,7 +109,7 @@ console.log(`project: ${data.corpus.length} sessions, ${data.corpusMb.toFixed(1)
 await phase("first project search", () => service.search(request("separability matrix nested compound")));
 await phase("next project search (builds running)", () => service.search(request("migration squash operations")));
 await phase("every session's index built", async () => {
-  for (const id of data.corpus) await service.indexed(id);
+  for (const id of data.corpus) await service.buildIndex(id);
 });
 for (const query of ["timezone aware datetime", "pytest fixture teardown"])
   await phase("next project search (indexes built)", () => service.search(request(query)));

@@ -52,7 +52,7 @@ const WARM = ["token bucket limiter", "computeLineItemTotals", "无线耳机", "
 const ROUNDS = Number(process.env.ROUNDS ?? 7);
 for (const size of (process.env.SIZES ?? "4000,20000").split(",")) {
   const g = data.generated[size]!;
-  await service.indexed(g.id);
+  await service.buildIndex(g.id);
   await search.execute({ query: "warm up", session_id: g.id } as never, context);
   const measure = async (label: string, call: () => Promise<unknown>) => {
     const walls: number[] = [];

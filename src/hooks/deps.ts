@@ -2,7 +2,7 @@
 
 import type { EngramConfig } from "../config/schema.ts";
 import type { Log } from "../host/log.ts";
-import type { HistorySource } from "../host/source.ts";
+import type { HistorySource } from "../history/source.ts";
 
 export interface HookDeps {
   source: HistorySource;

@@ -4,7 +4,7 @@
 
 import { HistoryError } from "../history/errors.ts";
 import type { Log } from "../host/log.ts";
-import type { HistorySource } from "../host/source.ts";
+import type { HistorySource } from "../history/source.ts";
 import { BoundedMap } from "../util/bounded-map.ts";
 
 const MAX_SESSIONS = 2000;

@@ -8,7 +8,7 @@ import { isDeepStrictEqual } from "node:util";
 import { HistoryError } from "../history/errors.ts";
 import type { HistoryMessage, SessionInfo } from "../history/types.ts";
 import { BoundedMap } from "../util/bounded-map.ts";
-import type { HistorySource, LoadOptions } from "./source.ts";
+import type { HistorySource, LoadOptions } from "../history/source.ts";
 import { V1_DECODE } from "./map.ts";
 import { checkpoint, type HistoryReader, type HostDecode, type RawMessage, type ReadOptions, type SessionStamp } from "./reader.ts";
 import { inSessionOrder } from "../history/message-order.ts";

@@ -4,7 +4,7 @@
 
 import { describe, expect, it, vi } from "vitest";
 import type { HistoryMessage } from "../history/types.ts";
-import type { IndexedSession } from "./index/build.ts";
+import type { IndexBuilder } from "./index/build.ts";
 import type { SearchRequest, SearchEngine } from "./service.ts";
 import { textMessage, toolPart } from "../history/testing/messages.ts";
 import { MemorySource } from "../host/testing/memory-source.ts";
@@ -34,7 +34,7 @@ async function results(service: SearchEngine, query: string): Promise<Array<{ id
   return answer.results.map((r) => ({ id: r.message.id, score: r.score }));
 }
 
-function entryOf(service: SearchEngine): IndexedSession {
+function entryOf(service: SearchEngine): IndexBuilder {
   const key = service.cache.keys().find((k) => k.startsWith(`${SESSION}\u0000`));
   return service.cache.get(key!)!;
 }
@@ -77,14 +77,14 @@ describe("a session changed while its index is being built", () => {
     // Right after the change, while the build still runs (a search waits for it), and after it finished.
     await check();
     await check();
-    await service.indexed(SESSION);
+    await service.buildIndex(SESSION);
     expect(entry.built).toBe(true);
     expect(entry.index.messageCount).toBe(list.length);
     await check();
 
     // The index now scores exactly as a fresh build of the new messages.
     const fresh = testService(source);
-    await fresh.indexed(SESSION);
+    await fresh.buildIndex(SESSION);
     for (const query of ["walrusedit", "quokka handshake", "alpha omega", "river stone cloud", "step21", "sigma"]) {
       const mine = await results(service, query);
       const theirs = await results(fresh, query);
@@ -104,7 +104,7 @@ describe("a session searched repeatedly while its first index builds", () => {
 
     // Back to back, each awaited (as a model calls the tool): no idle turns between searches.
     let searches = 0;
-    let entry: IndexedSession | undefined;
+    let entry: IndexBuilder | undefined;
     while (!entry?.built && searches < 3) {
       expect((await results(service, `marker${searches}`)).map((r) => r.id)).toEqual([messages[searches]!.id]);
       searches++;

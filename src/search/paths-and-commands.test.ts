@@ -58,7 +58,7 @@ describe("paths and commands in ranking", () => {
     const source = new MemorySource();
     addSession(source, "s1", [...FILLER, definition], { step: 1 });
     const service = testService(source);
-    await service.indexed("s1");
+    await service.buildIndex("s1");
     const answer = await service.search({ query: "pytest_colect_file", callerSessionId: "other", sessionId: "s1", scope: "session", types: ["text"] });
     expect(answer.results[0]?.message.id).toBe(definition.id);
     expect(formatSearchAnswer(answer, "").searched_instead).toEqual({ colect: "collect" });

@@ -24,7 +24,7 @@ describe("project scope", () => {
     addSession(source, "ses_b", [...FILLER, ...FILLER, ...FILLER, "The limiter is switched off.", ...FILLER], { start: T0 + 100_000 });
     for (const built of [false, true]) {
       const service = testService(source);
-      if (built) for (const id of ["ses_a", "ses_b"]) await service.indexed(id);
+      if (built) for (const id of ["ses_a", "ses_b"]) await service.buildIndex(id);
       const answer = await service.search(projectRequest("token bucket limiter"));
       expect(answer.results[0]!.sessionId).toBe("ses_a");
       const sessions = await service.sessions({ query: "token bucket limiter", limit: 5, includeChildren: true });
@@ -52,7 +52,7 @@ describe("project scope", () => {
     const [shortId, longId] = [chat[10]!.id, chat[11]!.id];
     for (const built of [false, true]) {
       const service = testService(source);
-      if (built) for (const id of ["ses_chat", "ses_logs"]) await service.indexed(id);
+      if (built) for (const id of ["ses_chat", "ses_logs"]) await service.buildIndex(id);
       const alone = (await service.search({ ...projectRequest("upload retry"), scope: "session", sessionId: "ses_chat" })).results.map((r) => r.message.id);
       const project = (await service.search(projectRequest("upload retry"))).results.map((r) => r.message.id);
       expect(alone.slice(0, 2)).toEqual([shortId, longId]);
@@ -67,7 +67,7 @@ describe("project scope", () => {
     const b = addSession(source, "ses_b", [...FILLER, "The walrus walrus walrus mascot got a new hat.", ...FILLER], { start: T0 + 100_000 });
     for (const built of [false, true]) {
       const service = testService(source);
-      if (built) for (const id of ["ses_a", "ses_b"]) await service.indexed(id);
+      if (built) for (const id of ["ses_a", "ses_b"]) await service.buildIndex(id);
       const ids = (await service.search(projectRequest("walrus migration"))).results.map((r) => r.message.id);
       expect(ids.indexOf(a[FILLER.length]!.id)).toBeLessThan(ids.indexOf(b[FILLER.length]!.id));
       expect(ids.indexOf(b[FILLER.length]!.id)).toBeGreaterThanOrEqual(0);
@@ -113,7 +113,7 @@ describe("project scope", () => {
   async function* bothPaths(source: MemorySource, ids: string[]): AsyncGenerator<SearchService> {
     yield testService(source);
     const service = testService(source);
-    for (const id of ids) await service.indexed(id);
+    for (const id of ids) await service.buildIndex(id);
     yield service;
   }
 

@@ -15,7 +15,7 @@ import { type Candidates, topAcross } from "./rank/candidates.ts";
 import type { MessageResult } from "./rank/rank.ts";
 import { maybeYield, now } from "../util/scheduler.ts";
 import type { CollectedSession, Query } from "./session-search.ts";
-import { bestNearest, correctQuery, unmatchedWords, type NearestTerm } from "./text/typos.ts";
+import { typoCorrections, unmatchedWords, type NearestTerm } from "./text/typos.ts";
 import { TUNING } from "./tuning.ts";
 
 export interface SessionResult extends MessageResult {
@@ -41,11 +41,11 @@ export interface ProjectSearchOutcome {
 /** One session's documents, and how to rank them (against the given statistics, if any). */
 export interface SessionFound {
   collected: CollectedSession;
-  /** Its candidate messages, scored against the given statistics if any. */
-  candidates(global?: CollectionStats): Candidates;
+  /** Its candidate messages, scored against the shared statistics (every session searched) if given. */
+  candidates(shared?: CollectionStats): Candidates;
   turnOf(messageId: string): number;
   /** The term of its documents nearest to each word (typos); undefined past the deadline. */
-  nearestTerms?(words: readonly string[]): Promise<Map<string, NearestTerm> | undefined>;
+  nearestTerms?: (words: readonly string[]) => Promise<Map<string, NearestTerm> | undefined>;
 }
 
 /**
@@ -107,15 +107,12 @@ export async function searchProject(
   };
   let found = await searchAll(query, false);
   const unread = narrowed && narrowing ? { ids: narrowed.rest.ids, nearest: narrowing.nearest } : undefined;
-  const corrections = await typoCorrections(
-    query,
-    found.map((one) => one.found),
-    deadline,
-    unread,
-  );
+  const sessionsSearched = found.map(({ found: one }) => ({ df: one.collected.stats?.df, nearest: one.nearestTerms }));
+  const typos = query.kind === "keyword" ? await typoCorrections(query, { sessions: sessionsSearched, unread }, deadline) : undefined;
+  const corrections = typos?.corrections ?? new Map<string, string>();
   // Past the budget, the answer without corrections beats a second pass that searches nothing.
-  if (corrections.size > 0 && now() <= deadline) {
-    query = { kind: "keyword", ...correctQuery(query.kind === "keyword" ? query.text : "", corrections) };
+  if (typos && now() <= deadline) {
+    query = { kind: "keyword", ...typos.query };
     const firsts = new Map(found.map((one) => [one.session.id, one.found]));
     // The corrections' terms may be held by sessions the first narrowing left out.
     if (narrowed) narrowed = await narrow(query);
@@ -124,22 +121,22 @@ export async function searchProject(
   // One session ranks with its own statistics; several, with their sum (the sessions left
   // unread hold no query term: documents and length only).
   const rest = narrowed?.rest;
-  let global: CollectionStats | undefined;
+  let shared: CollectionStats | undefined;
   if (found.length + (rest?.ids.length ?? 0) > 1 && TUNING.project.sharedIdf) {
     for (const { found: one } of found) {
       const stats = one.collected.stats;
       if (!stats) continue;
-      global ??= emptyStats(stats.df.length);
-      addStats(global, stats);
+      shared ??= emptyStats(stats.df.length);
+      addStats(shared, stats);
     }
-    if (global && rest) addStats(global, { docs: rest.docs, length: rest.length, df: [] });
+    if (shared && rest) addStats(shared, { docs: rest.docs, length: rest.length, df: [] });
   }
   const candidates = new Map<string, Candidates>();
   const turnOf = new Map<string, SessionFound["turnOf"]>();
   for (const { session, found: one } of found) {
     if (one.collected.docs.length === 0) continue;
     await maybeYield();
-    candidates.set(session.id, one.candidates(global));
+    candidates.set(session.id, one.candidates(shared));
     turnOf.set(session.id, one.turnOf);
   }
   // Only the candidates that can reach the merged first `limit` are boosted, and only those
@@ -185,47 +182,4 @@ class ScanKeeper {
     }
     delete collected.scan;
   }
-}
-
-/**
- * Corrections of a keyword query's words found in no session searched (a word found anywhere is
- * kept), each the nearest term of the sessions searched, through a session's index or, searched
- * cold, its text (the same terms and choice). Each session is looked up in its own slice, until
- * the deadline.
- */
-async function typoCorrections(
-  query: Query,
-  found: readonly SessionFound[],
-  deadline: number,
-  unread?: { ids: readonly string[]; nearest: ScopeNarrowing["nearest"] },
-): Promise<Map<string, string>> {
-  const corrections = new Map<string, string>();
-  if (query.kind !== "keyword" || (found.length === 0 && !unread?.ids.length) || !TUNING.typos.on) return corrections;
-  const df = query.parsed.terms.map(() => 0);
-  for (const one of found) {
-    const stats = one.collected.stats;
-    if (!stats) return corrections;
-    stats.df.forEach((count, t) => {
-      df[t]! += count;
-    });
-  }
-  const missing = unmatchedWords(query.parsed, df);
-  if (missing.length === 0) return corrections;
-  const candidates = new Map<string, NearestTerm[]>(missing.map((word) => [word, []]));
-  for (const one of found) {
-    if (!one.nearestTerms) continue;
-    await maybeYield();
-    if (now() > deadline) break;
-    const nearest = await one.nearestTerms(missing);
-    if (!nearest) break;
-    for (const [word, term] of nearest) candidates.get(word)!.push(term);
-  }
-  if (unread && unread.ids.length > 0 && now() <= deadline) {
-    for (const [word, terms] of await unread.nearest(missing, unread.ids)) candidates.get(word)?.push(...terms);
-  }
-  for (const [word, nearest] of candidates) {
-    const term = bestNearest(nearest);
-    if (term !== undefined) corrections.set(word, term);
-  }
-  return corrections;
 }

@@ -19,7 +19,7 @@ async function ids(service: ReturnType<typeof testService>, query: string, extra
 /** Runs each query twice: cold (scan) and after the index is built, expecting the same top hit. */
 async function bothPaths(service: ReturnType<typeof testService>, query: string, expected: string, extra: Partial<SearchRequest> = {}) {
   const cold = await ids(service, query, extra);
-  const entry = await service.indexed(extra.sessionId ?? "s1");
+  const entry = await service.buildIndex(extra.sessionId ?? "s1");
   expect(entry?.built).toBe(true);
   const warm = await ids(service, query, extra);
   expect(cold[0]).toBe(expected);
@@ -190,7 +190,7 @@ describe("incremental index", () => {
     const source = new MemorySource();
     const messages = addSession(source, "s1", ["alpha one", "beta two", "gamma three"]);
     const service = testService(source);
-    const entry = (await service.indexed("s1"))!;
+    const entry = (await service.buildIndex("s1"))!;
     const index = entry.index;
     expect(index.messageCount).toBe(3);
 
@@ -223,7 +223,7 @@ describe("incremental index", () => {
     const answers = await Promise.all([service.search(request("kangaroo")), service.search(request("kangaroo")), service.search(request("kangaroo"))]);
     expect(new Set(answers.map((a) => a.results.length))).toEqual(new Set([10]));
     expect(service.cache.size).toBe(1);
-    const entry = (await service.indexed("s1"))!;
+    const entry = (await service.buildIndex("s1"))!;
     expect(entry.index.messageCount).toBe(300);
   });
 });
@@ -238,11 +238,11 @@ describe("cache", () => {
         Array.from({ length: 1500 }, (_, i) => `${id} word${i} text${i * 7} more${i * 13}`),
       );
     const service = testService(source, (c) => (c.search.cache_bytes = 1_048_576));
-    const a = (await service.indexed("a"))!;
+    const a = (await service.buildIndex("a"))!;
     const oneBytes = a.bytes();
     expect(oneBytes).toBeGreaterThan(1_048_576 / 3);
-    await service.indexed("b");
-    await service.indexed("c");
+    await service.buildIndex("b");
+    await service.buildIndex("c");
     const keys = service.cache.keys().map((k) => k.split("\u0000")[0]);
     expect(keys).not.toContain("a");
     expect(keys).toContain("c");

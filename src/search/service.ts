@@ -8,10 +8,10 @@ import { clip } from "../history/text.ts";
 import type { HistoryMessage, Role, SessionInfo } from "../history/types.ts";
 import type { ToolVisibility } from "../history/tool-visibility.ts";
 import { messageIndex, type SessionView } from "../history/view.ts";
-import type { HistorySource } from "../host/source.ts";
+import type { HistorySource } from "../history/source.ts";
 import { BoundedMap } from "../util/bounded-map.ts";
 import { scopeNarrowing, type CandidateFinder } from "./candidate-finder.ts";
-import { BuildQueue, IndexedSession } from "./index/build.ts";
+import { BuildQueue, IndexBuilder } from "./index/build.ts";
 import type { IndexSetup } from "./index/session-index.ts";
 import type { HitType } from "./text/documents.ts";
 import { literalMatcher, regexMatcher } from "./scan/pattern.ts";
@@ -109,10 +109,10 @@ export interface SearchService {
  * plugin and the command line hold a SearchService.
  */
 export interface SearchEngine extends SearchService {
-  /** Cached session indexes. */
-  readonly cache: BoundedMap<string, IndexedSession>;
-  /** Resolves when the named session's index is built and current. */
-  indexed(sessionId: string): Promise<IndexedSession | undefined>;
+  /** Cached session indexes, each with its builder. */
+  readonly cache: BoundedMap<string, IndexBuilder>;
+  /** Builds the named session's index (resolves when it is current) and returns its builder. */
+  buildIndex(sessionId: string): Promise<IndexBuilder | undefined>;
 }
 
 function compileQuery(request: { query: string; literal?: boolean; regex?: boolean }, regexRunner: RegexRunner): Query {
@@ -153,10 +153,10 @@ export function createSearchEngine(options: SearchServiceOptions): SearchEngine 
   const { source } = options;
   const queue = new BuildQueue();
   // Indexes grow while they build: their bytes are read again on every trim.
-  const cache = new BoundedMap<string, IndexedSession>({
+  const cache = new BoundedMap<string, IndexBuilder>({
     max: options.config().search.cache_bytes,
-    weight: (index) => index.bytes(),
-    onRemove: (index) => index.dispose(),
+    weight: (builder) => builder.bytes(),
+    onRemove: (builder) => builder.dispose(),
   });
   const regexRunner = new RegexRunner();
   const views = options.views ?? new ViewCache();
@@ -175,16 +175,17 @@ export function createSearchEngine(options: SearchServiceOptions): SearchEngine 
     if (bytes !== cacheBytes) cache.setMax((cacheBytes = bytes));
   }
 
-  function indexedSession(sessionId: string): IndexedSession {
+  /** The session's index builder in the cache (made, with nothing built, when absent). */
+  function builderOf(sessionId: string): IndexBuilder {
     const config = options.config();
     applyCacheBound();
     const key = `${sessionId}\u0000${visibilityKey(config)}`;
-    let entry = cache.get(key);
-    if (!entry) {
-      entry = new IndexedSession(indexSetup(), queue);
-      cache.set(key, entry);
+    let builder = cache.get(key);
+    if (!builder) {
+      builder = new IndexBuilder(indexSetup(), queue);
+      cache.set(key, builder);
     }
-    return entry;
+    return builder;
   }
 
   /**
@@ -245,16 +246,16 @@ export function createSearchEngine(options: SearchServiceOptions): SearchEngine 
         await maybeYield();
         signal?.throwIfAborted();
         const alone = sessions.length === 1;
-        const indexed = indexedSession(session.id);
+        const builder = builderOf(session.id);
         // A search again with typos corrected scans as the first pass did: waiting for the build
         // its scan started would give the first search of a session the build's time.
         const waitForBuild = alone && !corrected;
         const pool = alone ? rankPool(limit) : undefined;
-        const searchOptions = { visibility, indexed, deadline, signal, waitForBuild, turnPerPhase: alone, pool, first: first?.collected };
+        const searchOptions = { visibility, builder, deadline, signal, waitForBuild, turnPerPhase: alone, pool, first: first?.collected };
         const collected = await collectSession(view, query, filters, searchOptions);
         return {
           collected,
-          candidates: (global) => sessionCandidates(collected, query, limits, searchOptions, global),
+          candidates: (shared) => sessionCandidates(collected, query, limits, searchOptions, shared),
           turnOf: (id: string) => view.turnNumbers[messageIndex(view.messages, id) ?? -1] ?? 0,
           nearestTerms: (words: readonly string[]) => nearestTerms(view, collected, words, searchOptions),
         };
@@ -269,13 +270,13 @@ export function createSearchEngine(options: SearchServiceOptions): SearchEngine 
     ).finally(() => cache.trim());
   }
 
-  /** Brings the named session's index up to date and returns it (tests, bench). */
-  async function indexed(sessionId: string): Promise<IndexedSession | undefined> {
+  /** Brings the named session's index up to date and returns its builder (tests, bench). */
+  async function buildIndex(sessionId: string): Promise<IndexBuilder | undefined> {
     const view = await loadView(sessionId, "");
-    const entry = indexedSession(sessionId);
-    entry.update(view.messages);
-    await entry.current();
-    return entry;
+    const builder = builderOf(sessionId);
+    builder.update(view.messages);
+    await builder.current();
+    return builder;
   }
 
   async function search(request: SearchRequest): Promise<SearchAnswer> {
@@ -363,7 +364,7 @@ export function createSearchEngine(options: SearchServiceOptions): SearchEngine 
 
   return {
     cache,
-    indexed,
+    buildIndex,
     search: (request) => asSearch(() => search(request)),
     sessions: (request) => asSearch(() => sessions(request)),
     close() {

@@ -4,7 +4,7 @@
 
 import type { ToolVisibility } from "../history/tool-visibility.ts";
 import type { SessionView } from "../history/view.ts";
-import type { IndexedSession } from "./index/build.ts";
+import type { IndexBuilder } from "./index/build.ts";
 import { patternScan, type Matcher } from "./scan/pattern.ts";
 import { emptyStats, type CollectionStats } from "./rank/bm25.ts";
 import { Candidates } from "./rank/candidates.ts";
@@ -33,8 +33,8 @@ export interface ResultLimits {
 
 export interface SessionSearchOptions {
   visibility: ToolVisibility;
-  /** The session's index holder; absent = scan only. */
-  indexed?: IndexedSession;
+  /** The builder of the session's index; absent = scan only. */
+  builder?: IndexBuilder;
   deadline?: number;
   /**
    * Wait for this session's first index build, when one is under way, instead of scanning beside
@@ -110,26 +110,26 @@ export async function collectSession(sessionView: SessionView, query: Query, fil
   let via: "index" | "scan" = "scan";
   let stats: CollectionStats | undefined;
   let scan: ScanCounts | undefined;
-  const indexed = options.indexed;
-  const pending = indexed ? indexed.update(view.messages) : Infinity;
+  const builder = options.builder;
+  const pending = builder ? builder.update(view.messages) : Infinity;
   if (query.kind === "keyword") {
     // A session searched again is likely searched more: the rest of its first build costs a few
     // scans once, then every search is an index lookup. The first search scans alone (its build
     // waits, so the answer comes at scan speed); one that finds the build with its turn waits for it.
-    const wait = indexed && (indexed.built ? pending <= MAX_WAIT_CHARS : options.waitForBuild === true && indexed.underWay);
+    const wait = builder && (builder.built ? pending <= MAX_WAIT_CHARS : options.waitForBuild === true && builder.underWay);
     if (wait) {
-      await indexed.current();
-      if (indexed.built) {
+      await builder.current();
+      if (builder.built) {
         via = "index";
         docs = [];
-        for (const hit of indexed.index.search(query, filters, view, options.pool)) {
+        for (const hit of builder.index.search(query, filters, view, options.pool)) {
           const { meta, message, score } = hit;
           const doc: ScoredDoc = { message, partId: meta.partId, type: meta.type, start: meta.start, end: meta.end, score };
           if (meta.tool !== undefined) doc.tool = meta.tool;
           if (meta.input !== undefined) doc.input = meta.input;
           docs.push(doc);
         }
-        stats = indexed.index.stats(query.parsed);
+        stats = builder.index.stats(query.parsed);
       }
     }
     if (!docs) {
@@ -169,8 +169,8 @@ export async function nearestTerms(
   words: readonly string[],
   options: SessionSearchOptions,
 ): Promise<Map<string, NearestTerm> | undefined> {
-  if (collected.via === "index" && options.indexed) {
-    const index = options.indexed.index;
+  if (collected.via === "index" && options.builder) {
+    const index = options.builder.index;
     const nearest = new Map<string, NearestTerm>();
     for (const word of words) {
       const term = index.nearestTerm(word);
@@ -186,18 +186,18 @@ export async function nearestTerms(
 }
 
 /**
- * A session's documents as candidate messages, ranked lazily (rank/candidates.ts); `global`:
- * rescored with those statistics first (rescore.ts).
+ * A session's documents as candidate messages, ranked lazily (rank/candidates.ts); `shared`:
+ * rescored first with those statistics, summed over every session searched (rescore.ts).
  */
 export function sessionCandidates(
   collected: CollectedSession,
   query: Query,
   limits: ResultLimits,
   options: Pick<SessionSearchOptions, "visibility">,
-  global?: CollectionStats,
+  shared?: CollectionStats,
 ): Candidates {
   const textOf = textReader(options.visibility);
-  if (global && query.kind === "keyword") rescore(collected.docs, query.parsed, global, collected.stats ?? global, textOf);
+  if (shared && query.kind === "keyword") rescore(collected.docs, query.parsed, shared, collected.stats ?? shared, textOf);
   const parsed = query.kind === "keyword" ? query.parsed : undefined;
   const marks = parsed ? (text: string) => keywordMarks(text, parsed) : (_: string, doc: ScoredDoc) => patternMarks(doc.spans);
   return new Candidates(candidateGroups(collected.docs, limits.limit), parsed, textOf, {

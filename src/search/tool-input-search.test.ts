@@ -13,7 +13,7 @@ describe("tool inputs in search", () => {
     source.add({ id: "s1", title: "t", created: T0, updated: T0 }, [textMessage("s1", "user", "Reproduce the bug.", T0 - 1000), message]);
     for (const built of [false, true]) {
       const service = testService(source);
-      if (built) await service.indexed("s1");
+      if (built) await service.buildIndex("s1");
       const answer = await service.search({ query: "from quokka", callerSessionId: "other", sessionId: "s1", scope: "session", types: ["tool"] });
       expect(answer.results.map((r) => r.message.id)).toEqual([message.id]);
       const snippet = answer.results[0]!.hits[0]!.snippets.join(" ");

@@ -16,9 +16,11 @@ import {
   correctQuery,
   editDistance,
   isLetterOrNumberAt,
+  isNearer,
   maxEdits,
   rewriteQuery,
   unmatchedWords,
+  WordCorrection,
 } from "./text/typos.ts";
 import { TUNING } from "./tuning.ts";
 
@@ -56,7 +58,7 @@ describe("typo corrections", () => {
     ];
     source.add({ id: "s1", title: "t", created: T0, updated: T0 }, messages);
     const service = testService(source);
-    await service.indexed("s1");
+    await service.buildIndex("s1");
     {
       const answer = await service.search({ query: "histgram simplifcation", callerSessionId: "other", sessionId: "s1", scope: "session", types: ["text"] });
       expect(
@@ -205,6 +207,33 @@ describe("typo corrections", () => {
     expect(correctionDistance("fals", codes("false"), 0, 5, 1)).toBe(1);
   });
 
+  it("choose, among the terms a walk offers, what every term measured in full chooses, whatever their order", () => {
+    // The oracle: every term's full distance, filtered by the rules, the best by isNearer; no
+    // pruning by the best so far, no term text spared.
+    const oracle = (word: string, terms: ReadonlyArray<{ term: string; df: number }>) => {
+      const max = maxEdits(word.length);
+      let best: { term: string; distance: number; df: number } | undefined;
+      for (const { term, df } of terms) {
+        const distance = editDistance(word, term, max);
+        if (!/^[a-z]+$/.test(term) || term[0] !== word[0] || distance === 0 || distance > max) continue;
+        if (isNearer({ term, distance, df }, best)) best = { term, distance, df };
+      }
+      return best;
+    };
+    const text = fc.string({ unit: fc.constantFrom("a", "b", "c", "B", "1"), minLength: 1, maxLength: 10 });
+    fc.assert(
+      fc.property(text, fc.array(fc.record({ term: text, df: fc.integer({ min: 1, max: 4 }) }), { maxLength: 30 }), (word, terms) => {
+        const walked = new WordCorrection(word);
+        for (const { term, df } of terms) {
+          const distance = walked.editsTo(term);
+          if (distance !== undefined && walked.mayWin(distance, df)) walked.offer(term, distance, df);
+        }
+        expect(walked.nearest).toEqual(oracle(word, terms));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it("leave a real word that no document holds alone rather than search a word one edit away at its start", async () => {
     const source = new MemorySource();
     const messages = [
@@ -213,7 +242,7 @@ describe("typo corrections", () => {
     ];
     source.add({ id: "s1", title: "t", created: T0, updated: T0 }, messages);
     const service = testService(source);
-    await service.indexed("s1");
+    await service.buildIndex("s1");
     const answer = await service.search({ query: "which pylint unit tests ran", callerSessionId: "other", sessionId: "s1", scope: "session", types: ["text"] });
     expect(answer.corrections).toBeUndefined();
     expect(answer.results[0]?.message.id).toBe(messages[1]!.id);
@@ -228,7 +257,7 @@ describe("typo corrections in project scope", () => {
       ids[id] = addSession(source, id, texts, { title: id }).map((m) => m.id);
     }
     const service = testService(source);
-    for (const id of Object.keys(sessions)) await service.indexed(id);
+    for (const id of Object.keys(sessions)) await service.buildIndex(id);
     const search = (query: string) => service.search({ query, callerSessionId: "caller", scope: "project", types: ["text"] });
     return { ids, search };
   }
@@ -272,7 +301,7 @@ describe("typo corrections cold and warm", () => {
   async function bothPaths(source: MemorySource, request: SearchRequest) {
     const answer = async (warm: boolean) => {
       const service = testService(source);
-      if (warm) for (const id of source.sessions.keys()) await service.indexed(id);
+      if (warm) for (const id of source.sessions.keys()) await service.buildIndex(id);
       const { results, corrections } = await service.search(request);
       return { ids: results.map((r) => `${r.message.id} ${r.score.toFixed(9)}`), corrections: corrections && [...corrections] };
     };
@@ -374,9 +403,9 @@ describe("typo corrections cold and warm", () => {
     const removed = textMessage("s1", "assistant", "The histogram is cut off.", T0 + 3000);
     source.add({ id: "s1", title: "t", created: T0, updated: T0 }, [...kept, removed]);
     const service = testService(source);
-    await service.indexed("s1");
+    await service.buildIndex("s1");
     source.add({ id: "s1", title: "t", created: T0, updated: T0 }, kept);
-    await service.indexed("s1");
+    await service.buildIndex("s1");
     const request: SearchRequest = { query: "histgram limit", callerSessionId: "other", sessionId: "s1", scope: "session", types: ["text"] };
     expect((await service.search(request)).corrections).toBeUndefined();
     expect((await testService(source).search(request)).corrections).toBeUndefined();

@@ -2,7 +2,7 @@
 
 import type { EngramConfig } from "../config/schema.ts";
 import type { ToolVisibility } from "../history/tool-visibility.ts";
-import type { HistorySource } from "../host/source.ts";
+import type { HistorySource } from "../history/source.ts";
 import type { ViewCache } from "../history/view-cache.ts";
 
 export interface ToolDeps {

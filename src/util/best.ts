@@ -1,4 +1,5 @@
-// Best-first lists of at most k items, kept by bounded insertion instead of a full sort.
+// Best-first lists of at most k items, kept by bounded insertion instead of a full sort: of
+// objects under a comparator (insertBest), and of scores in a typed array's run (insertBestScore).
 
 import { lowerBound } from "./lower-bound.ts";
 
@@ -19,4 +20,22 @@ export function insertBest<T>(best: T[], item: T, k: number, compare: (a: T, b: 
   for (let i = best.length - 1; i > at; i--) best[i] = best[i - 1]!;
   best[at] = item;
   if (best.length > k) best.pop();
+}
+
+/**
+ * insertBest for scores, highest first, in the run list[base, base + held) of a typed array with
+ * room for `k` (an index search keeps one run per part and per message in one array, reused
+ * across searches, so no list is allocated per search); returns the run's new length. `value`
+ * goes after its equals. The run is searched from its end: it holds a few scores (ranking's
+ * counted parts), where a binary search costs more than it saves.
+ */
+export function insertBestScore(list: Float64Array, base: number, held: number, k: number, value: number): number {
+  if (held === k && !(value > list[base + k - 1]!)) return held;
+  let j = held === k ? k - 1 : held;
+  while (j > 0 && list[base + j - 1]! < value) {
+    list[base + j] = list[base + j - 1]!;
+    j--;
+  }
+  list[base + j] = value;
+  return held === k ? held : held + 1;
 }

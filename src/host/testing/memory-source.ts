@@ -3,7 +3,7 @@
 
 import { HistoryError } from "../../history/errors.ts";
 import type { HistoryMessage, SessionInfo } from "../../history/types.ts";
-import type { HistorySource } from "../source.ts";
+import type { HistorySource } from "../../history/source.ts";
 
 export class MemorySource implements HistorySource {
   readonly sessions = new Map<string, { info: SessionInfo; messages: HistoryMessage[] }>();

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { user } from "../../history/testing/messages.ts";
 import { toolVisibility } from "../../history/tool-visibility.ts";
 import { messageScore, messageScoreParts, partScore } from "../rank/rank.ts";
-import { BuildQueue, IndexedSession } from "./build.ts";
+import { BuildQueue, IndexBuilder } from "./build.ts";
 import { SessionIndex } from "./session-index.ts";
 
 const T0 = Date.UTC(2025, 0, 1);
@@ -10,31 +10,31 @@ const setup = { visibility: toolVisibility([], []), messages: { groups: () => In
 
 afterEach(() => vi.restoreAllMocks());
 
-describe("IndexedSession's first build", () => {
+describe("IndexBuilder's first build", () => {
   it("indexes messages that arrive while it trims its arrays before it calls itself built", async () => {
     const first = Array.from({ length: 50 }, (_, i) => user(`walrus handshake number${i}`, { created: T0 + i * 1000 }));
     const later = [...first, user("late quokka message", { created: T0 + 99_000 })];
-    const session = new IndexedSession(setup, new BuildQueue());
+    const builder = new IndexBuilder(setup, new BuildQueue());
     const trimSteps = SessionIndex.prototype.trimSteps;
     let trims = 0;
     vi.spyOn(SessionIndex.prototype, "trimSteps").mockImplementation(function* (this: SessionIndex) {
       // The session changes between two pieces of the trim.
-      if (trims++ === 0) session.update(later);
+      if (trims++ === 0) builder.update(later);
       yield;
       yield* trimSteps.call(this);
     });
 
-    session.update(first);
-    await session.current();
+    builder.update(first);
+    await builder.current();
 
     expect(trims).toBe(1);
-    expect(session.built).toBe(true);
-    expect(session.index.messageCount).toBe(later.length);
-    expect(session.index.has(later[later.length - 1]!)).toBe(true);
+    expect(builder.built).toBe(true);
+    expect(builder.index.messageCount).toBe(later.length);
+    expect(builder.index.has(later[later.length - 1]!)).toBe(true);
   });
 });
 
-describe("IndexedSession.update", () => {
+describe("IndexBuilder.update", () => {
   it("does not walk the messages of a session with nothing indexed yet: it queues the first build", async () => {
     const messages = Array.from({ length: 3 }, (_, i) => user(`walrus handshake number${i}`, { created: T0 + i * 1000 }));
     let reads = 0;
@@ -48,12 +48,12 @@ describe("IndexedSession.update", () => {
         enumerable: true,
       });
     }
-    const session = new IndexedSession(setup, new BuildQueue());
-    expect(session.update(messages)).toBe(Infinity);
+    const builder = new IndexBuilder(setup, new BuildQueue());
+    expect(builder.update(messages)).toBe(Infinity);
     expect(reads).toBe(0);
-    await session.current();
-    expect(session.built).toBe(true);
-    expect(session.index.messageCount).toBe(3);
-    expect(session.update(messages)).toBe(0);
+    await builder.current();
+    expect(builder.built).toBe(true);
+    expect(builder.index.messageCount).toBe(3);
+    expect(builder.update(messages)).toBe(0);
   });
 });

@@ -28,7 +28,8 @@ export interface BuildStats {
   longestSliceMs: number;
 }
 
-export class IndexedSession {
+/** One session's index (a SessionIndex, made when first needed) and the build that keeps it current. */
+export class IndexBuilder {
   /** Made when first needed: a project search touches hundreds of sessions it never builds. */
   private made: SessionIndex | undefined;
   /** True once the index holds every message it was last pointed at. */

@@ -27,7 +27,7 @@ import type { ResultGrouping } from "./components/best-groups.ts";
 import { createPostingsIndexComponent, type PostingsIndexStore } from "./components/postings-index.ts";
 import { collectionStats, liveDocFrequency } from "./components/score-docs.ts";
 import { postingsBytes, trimSteps } from "./components/postings.ts";
-import { correctionDistance, isNearer, maxEdits, type NearestTerm } from "../text/typos.ts";
+import { WordCorrection, type NearestTerm } from "../text/typos.ts";
 import { TermTokenizer, type SearchQuery } from "./components/tokenizer.ts";
 import type { CollectionStats } from "../rank/bm25.ts";
 import type { ParsedQuery } from "../text/query.ts";
@@ -35,13 +35,13 @@ import type { ParsedQuery } from "../text/query.ts";
 /**
  * What a search filters documents on, besides the text. Per message filters (role, time, the
  * view's hidden messages) become a set of excluded messages: every property costs Orama's insert
- * a pass per document. A document's message is its Indexed slot, an ordinal (to Orama an enum).
+ * a pass per document. A document's message is its MessageEntry slot, an ordinal (to Orama an enum).
  */
 const ATTRIBUTES = { message: "ordinal", type: "enum", tool: "enum" } as const;
 const SCHEMA = { text: "string[]", message: "enum", type: "enum", tool: "enum" } as const;
 const TEXT_PROPERTY = "text" as const;
 
-type ChunkIndex = Orama<typeof SCHEMA, IIndex<PostingsIndexStore>, IDocumentsStore<MetaStore>>;
+type ChunkDb = Orama<typeof SCHEMA, IIndex<PostingsIndexStore>, IDocumentsStore<MetaStore>>;
 /** The where clause a search hands Orama: a condition per attribute, all of which must hold. */
 interface Where {
   type?: { in: HitType[] };
@@ -64,7 +64,8 @@ export interface IndexSetup {
   messages: Pick<ResultGrouping, "groups" | "score" | "partScore" | "counted">;
 }
 
-interface Indexed {
+/** A message the index holds, as it was indexed. */
+interface MessageEntry {
   message: HistoryMessage;
   /** Numbers this indexing of the message (a changed message gets a new one): its documents' `message` attribute. */
   slot: number;
@@ -89,8 +90,8 @@ export interface MessageDiff {
 }
 
 export class SessionIndex {
-  private readonly db: ChunkIndex;
-  private readonly messages = new Map<string, Indexed>();
+  private readonly db: ChunkDb;
+  private readonly messages = new Map<string, MessageEntry>();
   /** The message list the index matched at the last diff that found nothing to do. */
   private inStep: readonly HistoryMessage[] = [];
   /** Documents and messages ever inserted (their ids stay in Orama's id maps). */
@@ -150,12 +151,12 @@ export class SessionIndex {
       }
       if (same) {
         const added: HistoryMessage[] = [];
-        let indexed = previous.length;
+        let held = previous.length;
         for (let i = previous.length; i < current.length; i++) {
-          if (this.has(current[i]!)) indexed++;
+          if (this.has(current[i]!)) held++;
           else added.push(current[i]!);
         }
-        if (indexed === this.messages.size) {
+        if (held === this.messages.size) {
           if (added.length === 0 && current.length !== previous.length) this.inStep = current.slice();
           return { added, removed: [] };
         }
@@ -176,7 +177,7 @@ export class SessionIndex {
   }
 
   /** True when the index holds exactly `list`'s messages (as of the last diff that found no work). */
-  inStepWith(list: readonly HistoryMessage[]): boolean {
+  private inStepWith(list: readonly HistoryMessage[]): boolean {
     const inStep = this.inStep;
     if (inStep.length !== list.length || inStep.length !== this.messages.size) return false;
     for (let i = 0; i < list.length; i++) if (list[i] !== inStep[i]) return false;
@@ -195,8 +196,8 @@ export class SessionIndex {
   /** Indexes one message a document at a time, yielding after each, so a caller can pause. */
   *addMessageSteps(message: HistoryMessage): Generator<void> {
     this.removeMessage(message.id);
-    const indexed: Indexed = { message, slot: this.messagesInserted++, docs: 0 };
-    this.messages.set(message.id, indexed);
+    const entry: MessageEntry = { message, slot: this.messagesInserted++, docs: 0 };
+    this.messages.set(message.id, entry);
     let partId: string | undefined;
     for (const doc of messageDocs(message, this.visibility)) {
       if (doc.partId !== partId) {
@@ -205,9 +206,9 @@ export class SessionIndex {
       }
       this.docsInserted++;
       const chunk: ChunkDocument = {
-        id: docId(indexed.slot, indexed.docs),
+        id: docId(entry.slot, entry.docs),
         text: doc.input > 0 ? [doc.text, doc.text.slice(0, doc.input)] : [doc.text],
-        message: indexed.slot,
+        message: entry.slot,
         messageId: message.id,
         type: doc.type,
         part: doc.partId,
@@ -219,8 +220,8 @@ export class SessionIndex {
       };
       insert(this.db, chunk);
       this.setPart(this.db.data.docs.internalId(chunk.id), this.partsInserted);
-      indexed.docs++;
-      if (indexed.docs > this.mostDocs) this.mostDocs = indexed.docs;
+      entry.docs++;
+      if (entry.docs > this.mostDocs) this.mostDocs = entry.docs;
       yield;
     }
   }
@@ -235,9 +236,9 @@ export class SessionIndex {
   }
 
   removeMessage(messageId: string): void {
-    const indexed = this.messages.get(messageId);
-    if (!indexed) return;
-    for (let k = 0; k < indexed.docs; k++) remove(this.db, docId(indexed.slot, k));
+    const entry = this.messages.get(messageId);
+    if (!entry) return;
+    for (let k = 0; k < entry.docs; k++) remove(this.db, docId(entry.slot, k));
     this.messages.delete(messageId);
     this.inStep = [];
   }
@@ -258,8 +259,8 @@ export class SessionIndex {
     const hits: IndexHit[] = [];
     for (const hit of found.hits) {
       const meta = hit.document;
-      const indexed = this.messages.get(meta.messageId);
-      if (indexed) hits.push({ meta, message: indexed.message, score: hit.score });
+      const entry = this.messages.get(meta.messageId);
+      if (entry) hits.push({ meta, message: entry.message, score: hit.score });
     }
     return hits;
   }
@@ -268,8 +269,8 @@ export class SessionIndex {
   private searchOrama(query: string | SearchQuery, where: Where | undefined, groups: number, limit: number): Results<DocMeta> {
     const text = typeof query === "string" ? query : query.text;
     // includeVectors: there are none, and leaving it false copies every hit and its document to strip them.
-    const params: SearchParamsFullText<ChunkIndex, DocMeta> = { term: text, properties: [TEXT_PROPERTY], where, limit, includeVectors: true };
-    const run = () => search<ChunkIndex, DocMeta>(this.db, params);
+    const params: SearchParamsFullText<ChunkDb, DocMeta> = { term: text, properties: [TEXT_PROPERTY], where, limit, includeVectors: true };
+    const run = () => search<ChunkDb, DocMeta>(this.db, params);
     let found: Results<DocMeta> | Promise<Results<DocMeta>>;
     this.groups = groups;
     try {
@@ -317,8 +318,8 @@ export class SessionIndex {
     const shown = new Uint8Array(this.messagesInserted);
     for (let i = 0; i < view.visibleEnd; i++) {
       const message = view.messages[i]!;
-      const indexed = this.messages.get(message.id);
-      if (indexed?.message === message) shown[indexed.slot] = 1;
+      const entry = this.messages.get(message.id);
+      if (entry?.message === message) shown[entry.slot] = 1;
     }
     const excluded: number[] = [];
     for (const { message, slot } of this.messages.values()) {
@@ -340,38 +341,27 @@ export class SessionIndex {
     this.partOfDoc = this.partOfDoc.slice(0, index.postings.docsEnd + 64);
   }
 
-  indexedMessage(messageId: string): HistoryMessage | undefined {
-    return this.messages.get(messageId)?.message;
-  }
-
   get messageCount(): number {
     return this.messages.size;
   }
 
   /**
-   * The indexed term nearest to `word` (a typo's correction; text/typos.ts): at most maxEdits
-   * away, letters only, held by a live document, chosen by isNearer, with its distance and
-   * document frequency (project scope picks among sessions' answers). Walks the term table once.
+   * The indexed term nearest to `word` held by a live document (a typo's correction, as
+   * text/typos.ts's WordCorrection chooses it), with its distance and document frequency.
+   * Walks the term table once.
    */
   nearestTerm(word: string): NearestTerm | undefined {
     const postings = this.db.data.index.postings;
     const terms = postings.terms;
-    let max = maxEdits(word.length);
-    let best: NearestTerm | undefined;
-    terms.forEachLetterTerm(word.length - max, word.length + max, (chars, start, length, id) => {
-      const distance = correctionDistance(word, chars, start, length, max);
-      if (distance > max || distance === 0) return;
+    const correction = new WordCorrection(word);
+    terms.forEachLetterTerm(correction.minLength, correction.maxLength, (chars, start, length, id) => {
+      const distance = correction.edits(chars, start, length);
+      if (distance === undefined) return;
       const df = liveDocFrequency(postings, id);
-      if (df === 0) return;
       // The term's text is made only when it may win (a tie on edits and documents compares it).
-      if (best && (distance > best.distance || (distance === best.distance && df < best.df))) return;
-      const candidate = { term: terms.text(id), distance, df };
-      if (isNearer(candidate, best)) {
-        best = candidate;
-        max = distance;
-      }
+      if (df > 0 && correction.mayWin(distance, df)) correction.offer(terms.text(id), distance, df);
     });
-    return best;
+    return correction.nearest;
   }
 
   /** The statistics BM25 ranks the query's terms with in this index (project scope sums them). */

@@ -36,7 +36,7 @@ function sessionShare(all: QueryWeights, own: QueryWeights): number {
 }
 
 /**
- * Scores each of one session's documents again with the idf of `stats` (every session searched)
+ * Scores each of one session's documents again with the idf of `shared` (every session searched)
  * and the average length of `own` (the session's): a word's rarity is a fact of the whole
  * collection, a document's length is long or short for the session it belongs to (a chat's
  * messages run shorter than an agent run's tool outputs), so a session's messages keep the order
@@ -47,13 +47,13 @@ function sessionShare(all: QueryWeights, own: QueryWeights): number {
 export function rescore(
   docs: readonly ScoredDoc[],
   parsed: ParsedQuery,
-  stats: CollectionStats,
+  shared: CollectionStats,
   own: CollectionStats,
   textOf: (doc: ScoredDoc) => string,
 ): void {
-  if (stats.docs === 0) return;
-  const weights = queryWeights(stats, parsed.terms);
-  const avg = own.docs > 0 ? own.length / own.docs : stats.length / stats.docs;
+  if (shared.docs === 0) return;
+  const weights = queryWeights(shared, parsed.terms);
+  const avg = own.docs > 0 ? own.length / own.docs : shared.length / shared.docs;
   const share = sessionShare(weights, queryWeights(own, parsed.terms));
   for (const doc of docs) {
     doc.tfs ??= termCounts(textOf(doc), parsed, doc.input);

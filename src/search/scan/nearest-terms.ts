@@ -9,7 +9,7 @@ import { maybeYield, now, sliceSpent } from "../../util/scheduler.ts";
 import { docText, partChunks, partPieces } from "../text/documents.ts";
 import { fold, isAscii } from "../text/normalize.ts";
 import { MAX_TOKEN, MIN_TOKEN, TokenSpans, humpAt, isWordChar, runEnd, tokenSpans } from "../text/tokenize.ts";
-import { correctionDistance, isLetters, isNearer, maxEdits, type NearestTerm } from "../text/typos.ts";
+import { isLetters, WordCorrection, type NearestTerm } from "../text/typos.ts";
 import type { ScanOptions } from "./scan.ts";
 
 /** A term seen by the pass: in how many chunks, and the last chunk counted. */
@@ -54,8 +54,8 @@ function term(start: number, end: number, visit: (start: number, end: number) =>
 }
 
 /**
- * For each word, the term of the messages' chunks nearest to it (as SessionIndex.nearestTerm
- * picks it), or none; undefined when the deadline passes first.
+ * For each word, the term of the messages' chunks nearest to it (WordCorrection's choice, as
+ * SessionIndex.nearestTerm makes it), or none; undefined when the deadline passes first.
  */
 export async function nearestTermsByScan(
   messages: readonly HistoryMessage[],
@@ -65,9 +65,10 @@ export async function nearestTermsByScan(
 ): Promise<Map<string, NearestTerm> | undefined> {
   const nearest = new Map<string, NearestTerm>();
   if (words.length === 0) return nearest;
-  const minLength = Math.min(...words.map((word) => word.length - maxEdits(word.length)));
-  const maxLength = Math.max(...words.map((word) => word.length + maxEdits(word.length)));
-  // A correction keeps the word's first letter (correctionDistance): other terms are not kept.
+  const corrections = words.map((word) => new WordCorrection(word));
+  const minLength = Math.min(...corrections.map((correction) => correction.minLength));
+  const maxLength = Math.max(...corrections.map((correction) => correction.maxLength));
+  // A correction keeps the word's first letter (WordCorrection): other terms are not kept.
   const firstLetters = new Set(words.map((word) => word.charCodeAt(0)));
   const seen = new Map<string, Seen>();
   const spans = new TokenSpans();
@@ -120,19 +121,12 @@ export async function nearestTermsByScan(
       if (options.deadline !== undefined && now() > options.deadline) return undefined;
     }
   }
-  const codes = new Uint16Array(maxLength);
-  for (const word of words) {
-    const max = maxEdits(word.length);
-    let best: NearestTerm | undefined;
+  for (const correction of corrections) {
     for (const [term, { df }] of seen) {
-      if (Math.abs(term.length - word.length) > max) continue;
-      for (let k = 0; k < term.length; k++) codes[k] = term.charCodeAt(k);
-      const distance = correctionDistance(word, codes, 0, term.length, max);
-      if (distance === 0 || distance > max) continue;
-      const candidate = { term, distance, df };
-      if (isNearer(candidate, best)) best = candidate;
+      const distance = correction.editsTo(term);
+      if (distance !== undefined) correction.offer(term, distance, df);
     }
-    if (best) nearest.set(word, best);
+    if (correction.nearest) nearest.set(correction.word, correction.nearest);
   }
   return nearest;
 }

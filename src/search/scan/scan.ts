@@ -29,7 +29,7 @@ interface TermFinders extends TermNesting {
   /** The ASCII terms without a gate (none holds another's token). */
   roots: number[];
   /**
-   * Those terms' tokens as one case-insensitive global pattern (undefined for none): one pass
+   * Those terms' tokens as one case-insensitive every-match (flag g) pattern (undefined for none): one pass
    * over a text finds them all, and as no root holds another, at most one matches at a place.
    */
   rootFinder: RegExp | undefined;

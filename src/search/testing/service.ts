@@ -2,7 +2,7 @@
 
 import { defaultConfig, type EngramConfig } from "../../config/schema.ts";
 import { toolVisibility } from "../../history/tool-visibility.ts";
-import type { HistorySource } from "../../host/source.ts";
+import type { HistorySource } from "../../history/source.ts";
 import { createSearchEngine, type SearchEngine, type SearchRequest } from "../service.ts";
 
 export function testService(source: HistorySource, patch: (config: EngramConfig) => void = () => {}): SearchEngine {
@@ -25,7 +25,7 @@ export async function idsOnBothPaths(
   const request: SearchRequest = { query, callerSessionId: "ses_other", sessionId, scope: "session", types: ["text", "tool"], ...extra };
   const cold = (await testService(source).search(request)).results.map((r) => r.message.id);
   const service = testService(source);
-  await service.indexed(sessionId);
+  await service.buildIndex(sessionId);
   const warm = (await service.search(request)).results.map((r) => r.message.id);
   return { cold, warm };
 }

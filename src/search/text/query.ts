@@ -65,10 +65,10 @@ export class Phrase {
     this.ascii = runs.every(isAscii);
   }
 
-  /** Over folded text; `global` for a shared pattern whose lastIndex the caller sets first. */
-  folded(global = false): RegExp {
-    const k = global ? 1 : 0;
-    return (this.patterns[k] ??= new RegExp(this.runs.map(escapeRegExp).join("[^\\p{L}\\p{N}]{0,3}"), global ? "gu" : "u"));
+  /** Over folded text; `everyMatch` (flag g) for a shared pattern whose lastIndex the caller sets first. */
+  folded(everyMatch = false): RegExp {
+    const k = everyMatch ? 1 : 0;
+    return (this.patterns[k] ??= new RegExp(this.runs.map(escapeRegExp).join("[^\\p{L}\\p{N}]{0,3}"), everyMatch ? "gu" : "u"));
   }
 
   /**
@@ -76,15 +76,15 @@ export class Phrase {
    * where `folded` matches the fold. Without the u flag (several times faster in JSC), as under
    * /iu a few non-ASCII letters (ſ, K) match ASCII ones; in ASCII, \p{L} is A-Z a-z and \p{N} 0-9.
    */
-  asciiText(global = false): RegExp {
-    const k = global ? 3 : 2;
-    return (this.patterns[k] ??= new RegExp(this.runs.map(escapeRegExp).join("[^A-Za-z0-9]{0,3}"), global ? "gi" : "i"));
+  asciiText(everyMatch = false): RegExp {
+    const k = everyMatch ? 3 : 2;
+    return (this.patterns[k] ??= new RegExp(this.runs.map(escapeRegExp).join("[^A-Za-z0-9]{0,3}"), everyMatch ? "gi" : "i"));
   }
 
   /** The pattern for `text`, and whether it runs over the text itself (else over its fold). */
-  forText(text: string, global = false): { pattern: RegExp; overText: boolean } {
-    if (this.ascii && isAscii(text)) return { pattern: this.asciiText(global), overText: true };
-    return { pattern: this.folded(global), overText: false };
+  forText(text: string, everyMatch = false): { pattern: RegExp; overText: boolean } {
+    if (this.ascii && isAscii(text)) return { pattern: this.asciiText(everyMatch), overText: true };
+    return { pattern: this.folded(everyMatch), overText: false };
   }
 
   /**
@@ -112,7 +112,7 @@ export function escapeRegExp(text: string): string {
 
 /** Terms of a query: the same tokens as indexing, grouped by query word, deduplicated. */
 export function parseQuery(query: string): ParsedQuery {
-  // Parsed queries are immutable (a global phrase pattern's lastIndex is set by each use): the
+  // Parsed queries are immutable (an every-match phrase pattern's lastIndex is set by each use): the
   // last few are kept, so a repeated query does not recompile its patterns; each under the query
   // tuning it was parsed with (tuning.ts).
   const tuning = TUNING.query;

@@ -21,12 +21,12 @@ export function keywordMarks(text: string, parsed: ParsedQuery): Mark[] {
   const marks: Mark[] = [];
   if (parsed.phrase?.mayOccur(folded)) {
     // Over the fold, which for ASCII text is the text lower-cased: the ASCII pattern's offsets.
-    const global = parsed.phrase.forText(text, true).pattern;
-    global.lastIndex = 0;
+    const pattern = parsed.phrase.forText(text, true).pattern;
+    pattern.lastIndex = 0;
     let m: RegExpExecArray | null;
-    while ((m = global.exec(folded)) && marks.length < 50) {
+    while ((m = pattern.exec(folded)) && marks.length < 50) {
       marks.push({ start: m.index, end: m.index + m[0].length, key: -1 });
-      if (m[0].length === 0) global.lastIndex++;
+      if (m[0].length === 0) pattern.lastIndex++;
     }
   }
   parsed.terms.forEach((term, key) => {

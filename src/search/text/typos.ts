@@ -1,8 +1,13 @@
-// Typos: a query word that matches no term in any session searched is replaced by the nearest term
-// the built indexes hold — within one edit for words of 4 to 7 letters, two from 8 on (an edit is
-// an insertion, deletion, substitution or swap of neighbours) — the most frequent one on a tie. A
-// correction is a guess: its terms weigh less than the words the query holds as typed.
+// Typos, all of their logic: a query word that matches no term in any session searched is
+// replaced by the nearest term those sessions hold — within one edit for words of 4 to 7 letters,
+// two from 8 on (an edit is an insertion, deletion, substitution or swap of neighbours) — the most
+// frequent one on a tie. A correction is a guess: its terms weigh less than the words the query
+// holds as typed. The entry is typoCorrections (the words to correct, each session's candidates,
+// the choice, the corrected query); each place that holds terms (a session's index, its text
+// scanned cold) walks its own and lets a WordCorrection choose. The store's projection applies
+// the same rules (maxEdits, isLetters, isNearer) to its vocabulary, through search/api.ts.
 
+import { maybeYield, now } from "../../util/scheduler.ts";
 import { fold } from "./normalize.ts";
 import { FUNCTION_WORD_GROUP, type ParsedQuery, parseQuery } from "./query.ts";
 import { TUNING } from "../tuning.ts";
@@ -39,6 +44,65 @@ export function bestNearest(candidates: Iterable<NearestTerm>): string | undefin
   for (const candidate of byTerm.values()) if (isNearer(candidate, best)) best = candidate;
   return best?.term;
 }
+
+/**
+ * The correction of one query word among the terms of one collection (a session's index or text),
+ * as its walk offers them: within maxEdits, the word's first letter kept (correctionDistance),
+ * letters a–z only, the nearest by isNearer. The walk asks `edits` of each term, then offers the
+ * ones it may win with (`mayWin` spares it making a term's text that cannot).
+ */
+export class WordCorrection {
+  /** The lengths a correction may have. */
+  readonly minLength: number;
+  readonly maxLength: number;
+  /** Edits a term may be away: maxEdits at first, then the best one's (a farther term cannot win). */
+  private max: number;
+  private best: NearestTerm | undefined;
+
+  constructor(readonly word: string) {
+    this.max = maxEdits(word.length);
+    this.minLength = word.length - this.max;
+    this.maxLength = word.length + this.max;
+  }
+
+  /**
+   * Edits from the word to a term (its `length` character codes of `chars` from `start`, a–z
+   * alone) that may correct it and be no farther than the best so far; undefined for any other.
+   */
+  edits(chars: ArrayLike<number>, start: number, length: number): number | undefined {
+    const distance = correctionDistance(this.word, chars, start, length, this.max);
+    return distance === 0 || distance > this.max ? undefined : distance;
+  }
+
+  /** `edits` of a term given as text, which may be of any letters (only a–z can correct). */
+  editsTo(term: string): number | undefined {
+    if (term.length < this.minLength || term.length > this.maxLength || term.charCodeAt(0) !== this.word.charCodeAt(0) || !isLetters(term)) return undefined;
+    if (codes.length < term.length) codes = new Uint16Array(term.length * 2);
+    for (let k = 0; k < term.length; k++) codes[k] = term.charCodeAt(k);
+    return this.edits(codes, 0, term.length);
+  }
+
+  /** Whether a term `distance` edits away (edits' answer), in `df` documents, may beat the best so far. */
+  mayWin(distance: number, df: number): boolean {
+    const best = this.best;
+    return !best || distance < best.distance || (distance === best.distance && df >= best.df);
+  }
+
+  offer(term: string, distance: number, df: number): void {
+    const candidate = { term, distance, df };
+    if (!isNearer(candidate, this.best)) return;
+    this.best = candidate;
+    this.max = distance;
+  }
+
+  /** The best term offered, with its distance and documents (project scope picks among sessions'). */
+  get nearest(): NearestTerm | undefined {
+    return this.best;
+  }
+}
+
+/** A term's character codes for editsTo, reused: a cold lookup measures every term the scan saw. */
+let codes = new Uint16Array(64);
 
 /** Edits a word of this length may be away from its correction (0: never corrected). */
 export function maxEdits(length: number): number {
@@ -172,4 +236,57 @@ export function correctQuery(query: string, corrections: ReadonlyMap<string, str
   const weight = TUNING.typos.weight;
   const terms = parsed.terms.map((term) => (corrected.has(term.token) || groups.has(term.group) ? { ...term, weight: term.weight * weight } : term));
   return { text, parsed: { ...parsed, terms } };
+}
+
+/** Where corrections are looked for: the sessions searched, and those the projection holds unread. */
+export interface CorrectionSources {
+  /**
+   * Per session searched, its documents per query term (undefined when it has no counts: no
+   * correction then) and its nearest term to each word (undefined past the deadline).
+   */
+  sessions: ReadonlyArray<{ df: readonly number[] | undefined; nearest?: (words: readonly string[]) => Promise<Map<string, NearestTerm> | undefined> }>;
+  /** The projection's sessions left unread, and their nearest terms, each session's own. */
+  unread?: { ids: readonly string[]; nearest(words: readonly string[], ids: readonly string[]): Promise<Map<string, NearestTerm[]>> };
+}
+
+/**
+ * The one entry: the corrections of a query's words found in no session searched (a word found
+ * anywhere is kept), each the nearest term of the sessions searched (bestNearest over their own
+ * choices), and the query with them made (correctQuery); undefined when there is none. Each
+ * session is asked in its own slice, until the deadline.
+ */
+export async function typoCorrections(
+  query: { text: string; parsed: ParsedQuery },
+  sources: CorrectionSources,
+  deadline: number,
+): Promise<{ corrections: Map<string, string>; query: { text: string; parsed: ParsedQuery } } | undefined> {
+  const { sessions, unread } = sources;
+  if ((sessions.length === 0 && !unread?.ids.length) || !TUNING.typos.on) return undefined;
+  const df = query.parsed.terms.map(() => 0);
+  for (const session of sessions) {
+    if (!session.df) return undefined;
+    session.df.forEach((count, t) => {
+      df[t]! += count;
+    });
+  }
+  const missing = unmatchedWords(query.parsed, df);
+  if (missing.length === 0) return undefined;
+  const candidates = new Map<string, NearestTerm[]>(missing.map((word) => [word, []]));
+  for (const session of sessions) {
+    if (!session.nearest) continue;
+    await maybeYield();
+    if (now() > deadline) break;
+    const nearest = await session.nearest(missing);
+    if (!nearest) break;
+    for (const [word, term] of nearest) candidates.get(word)!.push(term);
+  }
+  if (unread && unread.ids.length > 0 && now() <= deadline) {
+    for (const [word, terms] of await unread.nearest(missing, unread.ids)) candidates.get(word)?.push(...terms);
+  }
+  const corrections = new Map<string, string>();
+  for (const [word, nearest] of candidates) {
+    const term = bestNearest(nearest);
+    if (term !== undefined) corrections.set(word, term);
+  }
+  return corrections.size > 0 ? { corrections, query: correctQuery(query.text, corrections) } : undefined;
 }

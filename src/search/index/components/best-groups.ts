@@ -3,6 +3,8 @@
 // ordering them best first as Orama does (score, then document id), so Orama sorts and returns a
 // few hundred hits rather than thousands (docs/architecture.md).
 
+import { insertBestScore } from "../../../util/best.ts";
+import { lowerBound } from "../../../util/lower-bound.ts";
 import type { PostingsStore } from "./postings.ts";
 import type { Scratch } from "./score-docs.ts";
 
@@ -46,18 +48,6 @@ function scratchOf<T extends { count: Int32Array; best: Float64Array }>(
     byStore.set(store, scratch);
   }
   return scratch;
-}
-
-/** Inserts `value` into the best-first list list[base, base + held) of at most `size`; returns the new length. */
-function insertBest(list: Float64Array, base: number, held: number, size: number, value: number): number {
-  if (held === size && !(value > list[base + size - 1]!)) return held;
-  let j = held === size ? size - 1 : held;
-  while (j > 0 && list[base + j - 1]! < value) {
-    list[base + j] = list[base + j - 1]!;
-    j--;
-  }
-  list[base + j] = value;
-  return held === size ? held : held + 1;
 }
 
 /** Per part number: documents matched, how many of the best scores are held, those scores, the part's group; reused across searches. */
@@ -117,7 +107,7 @@ export function bestGroups(
       parts.matched[p] = 0;
     }
     parts.matched[p]!++;
-    parts.count[p] = insertBest(parts.best, p * counted, held, counted, score[doc]!);
+    parts.count[p] = insertBestScore(parts.best, p * counted, held, counted, score[doc]!);
   }
   let groupCount = 0;
   for (let q = 0; q < partCount; q++) {
@@ -127,7 +117,7 @@ export function bestGroups(
     parts.count[p] = 0;
     const held = count[k]!;
     if (held === 0) keys[groupCount++] = k;
-    count[k] = insertBest(best, k * counted, held, counted, value);
+    count[k] = insertBestScore(best, k * counted, held, counted, value);
   }
   const groupScores = new Float64Array(groupCount);
   for (let g = 0; g < groupCount; g++) {
@@ -169,18 +159,13 @@ function bestFirst(docs: Int32Array, n: number, score: Float64Array, idEnd: numb
   values.sort();
   const base = idEnd + 1;
   const keys = new Float64Array(n);
+  let s = 0;
+  const below = (i: number): boolean => values[i]! < s;
   for (let i = 0; i < n; i++) {
     const doc = docs[i]!;
-    const s = score[doc]!;
+    s = score[doc]!;
     // First position of s in the ascending values: equal scores share it.
-    let lo = 0;
-    let hi = n;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (values[mid]! < s) lo = mid + 1;
-      else hi = mid;
-    }
-    keys[i] = (n - 1 - lo) * base + doc;
+    keys[i] = (n - 1 - lowerBound(n, below)) * base + doc;
   }
   keys.sort();
   const out: RankedDocs = { docs: new Int32Array(n), scores: new Float64Array(n) };

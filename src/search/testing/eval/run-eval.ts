@@ -84,7 +84,7 @@ async function rankOf(service: SearchService, query: EvalQuery, expected: Readon
 export async function runEval(path: "cold" | "warm"): Promise<EvalReport> {
   const { source, keys } = buildCorpus();
   const service = testService(source, (config) => (config.search.project_time_budget_ms = 60_000));
-  if (path === "warm") for (const session of SESSIONS) await service.indexed(session.id);
+  if (path === "warm") for (const session of SESSIONS) await service.buildIndex(session.id);
   const ranks: Array<{ query: EvalQuery; rank: number | undefined }> = [];
   for (const query of QUERIES) {
     const expected = new Set<string>();

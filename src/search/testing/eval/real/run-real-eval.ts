@@ -81,7 +81,7 @@ export async function runRealEval(
   // Per project its source and one service kept across questions (the warm path's).
   const projects = new Map([...realSources(sessions)].map(([folder, source]) => [folder, { source, warm: newService(source) }]));
   const byName = new Map(sessions.map((s) => [s.name, { id: s.info.id, project: projects.get(projectOf(s))! }]));
-  if (path === "warm") for (const { id, project } of byName.values()) await project.warm.indexed(id);
+  if (path === "warm") for (const { id, project } of byName.values()) await project.warm.buildIndex(id);
   const answers: Answer[] = [];
   for (const scope of SCOPES) {
     for (const question of questions) {

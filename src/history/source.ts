@@ -1,7 +1,8 @@
-// What the rest of the plugin needs from the host: sessions and their messages, read-only.
-// The SDK adapter implements it; tests implement it over fixtures.
+// What the rest of the plugin needs from the host: sessions and their messages, read-only. A
+// contract of the core (search/ and the hooks take it), so it lives here, not in host/: the host
+// adapters (host/cached-source.ts) implement it; tests implement it over fixtures.
 
-import type { HistoryMessage, SessionInfo } from "../history/types.ts";
+import type { HistoryMessage, SessionInfo } from "./types.ts";
 
 export interface LoadOptions {
   /** The caller's cancellation (the tool context's abort signal). */
