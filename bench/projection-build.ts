@@ -4,7 +4,10 @@
 // timers, so its reads and its SQLite statements are timed apart from the rest (counting again,
 // buffering, encoding). In the host's Bun (bun:sqlite):
 //   BUN_BE_BUN=1 node_modules/opencode-linux-x64/bin/opencode bench/projection-build.ts <XDG_DATA_HOME> [sessions]
-// `sessions`: only the newest that many (default all). The store is opened read-only.
+// `sessions`: only the newest that many (default all). The store is opened read-only. The build
+// pauses as in the host (a turn of the event loop when the scheduler's slice is spent), and a
+// timer probe prints the longest turn the event loop waited for (the build's longest slice, GC
+// included).
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,6 +21,7 @@ import { StoreProjection } from "../src/host/projection/projection.ts";
 import { fileBytes } from "../src/host/file-bytes.ts";
 import { isStoreProblem, openStore, storeReader } from "../src/host/store.ts";
 import { dataDir } from "../src/host/sqlite-reader.ts";
+import { sliceSpent, yieldToLoop } from "../src/util/scheduler.ts";
 
 const [xdgData, limit] = process.argv.slice(2);
 if (!xdgData) throw new Error("usage: projection-build.ts <XDG_DATA_HOME> [sessions]");
@@ -32,6 +36,8 @@ const cpuMs = () => {
 };
 const spent = { read: 0, stamp: 0, write: 0 };
 const cpu = { read: 0, stamp: 0, write: 0 };
+/** The longest single call of each of the file's methods (a commit holds the loop for its whole length). */
+const longestCall = new Map<string, number>();
 let textUnits = 0;
 let sessions = 0;
 const timed = async <T>(phase: keyof typeof spent, work: () => Promise<T>): Promise<T> => {
@@ -73,6 +79,7 @@ function timedDb<T extends object>(db: T): T {
           if (key === "complete" || key === "putSession") countProjected(args[0]);
           return out;
         } finally {
+          longestCall.set(String(key), Math.max(longestCall.get(String(key)) ?? 0, performance.now() - start));
           spent.write += performance.now() - start;
           cpu.write += cpuMs() - startCpu;
         }
@@ -94,7 +101,7 @@ const projection = new StoreProjection({
   enabled: () => true,
   visibility: () => visibility,
   visibilityKey: () => JSON.stringify([config.show_tool_input, config.show_tool_output]),
-  pause: () => undefined,
+  pause: () => (sliceSpent() ? yieldToLoop("build") : undefined),
   log: (level, message) => console.error(`${level}: ${message}`),
   dir: cache,
   open: async (path, identity) => {
@@ -126,6 +133,15 @@ console.log(`alone: ${aloneMb.toFixed(1)} MB of searchable text`);
 line("  read", aloneMb, alone.read, alone.readCpu);
 line("  sessionTerms", aloneMb, alone.terms, alone.termsCpu);
 
+let longestTurn = 0;
+let probing = true;
+const probe = (async () => {
+  while (probing) {
+    const start = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    longestTurn = Math.max(longestTurn, performance.now() - start - 5);
+  }
+})();
 const rss0 = process.memoryUsage().rss;
 const started = performance.now();
 const startedCpu = cpuMs();
@@ -133,6 +149,8 @@ const status = await projection.untilCurrent("bench");
 const total = performance.now() - started;
 const totalCpu = cpuMs() - startedCpu;
 projection.close();
+probing = false;
+await probe;
 const mb = textUnits / 1e6;
 console.log(`build, ${status.state}: ${sessions} sessions, ${mb.toFixed(1)} MB of searchable text, file ${(fileBytes(status.file ?? "") / 1e6).toFixed(1)} MB`);
 line("  total", mb, total, totalCpu);
@@ -140,5 +158,13 @@ line("  read", mb, spent.read, cpu.read);
 line("  rest (terms…)", mb, total - spent.read - spent.stamp - spent.write, totalCpu - cpu.read - cpu.stamp - cpu.write);
 line("  sqlite", mb, spent.write, cpu.write);
 line("  stamps", mb, spent.stamp, cpu.stamp);
+console.log(`longest event-loop turn during the build ${longestTurn.toFixed(0)} ms`);
+console.log(
+  `longest calls: ${[...longestCall]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5)
+    .map(([name, ms]) => `${name} ${ms.toFixed(1)} ms`)
+    .join(", ")}`,
+);
 console.log(`rss growth   ${((process.memoryUsage().rss - rss0) / 1e6).toFixed(0)} MB`);
 rmSync(cache, { recursive: true, force: true });
