@@ -26,7 +26,7 @@ function projected(): number {
   const file = projectionFile();
   if (!file) return 0;
   try {
-    return Number(sql(file, "SELECT count(*) FROM session WHERE complete = 1"));
+    return Number(sql(file, "SELECT count(*) FROM session"));
   } catch {
     return 0; // being written, or not a database yet
   }

@@ -1,9 +1,16 @@
 // The projection's own SQLite file, in the user's cache folder, never the host's store: per
-// session its documents' number and length and its change stamp, and per term the sessions whose
-// documents hold it and in how many documents (the terms for typo lookups are that table's keys). Disposable: a file of another schema version, of
-// another store, or built for another tool visibility is deleted and built again; a corrupt one
-// is renamed aside (quarantined) and built again. Busy (another process writing it) is not
-// corruption: the write is tried again on a later pass.
+// session its documents' number and length, its change stamp and the number its postings carry;
+// per segment (segments.ts), one row per term whose blob (postings-blob.ts) lists the sessions
+// holding it and in how many documents. Postings are written a segment of many sessions at a
+// time, not a row per term and session: on the heavy store that table took 90 µs a posting,
+// most of a build (docs/search-notes.md, "Projection build"). A session projected again gets a
+// new number, so its older postings, wherever they sit, name no session and are skipped, and
+// dropped when their segment is merged. Each write (a segment, a merge) is one transaction, so a
+// file is never seen half written, by this process or another.
+// Disposable: a file of another schema version, of another store, or built for another tool
+// visibility is deleted and built again; a corrupt one is renamed aside (quarantined) and built
+// again. Busy (another process writing it) is not corruption: the write is tried again on a later
+// pass. Nothing here needs to survive a power loss (synchronous off): a damaged file is rebuilt.
 
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
@@ -12,7 +19,7 @@ import { basename, join } from "node:path";
 import { openWritable, type Database } from "../sqlite-reader.ts";
 
 /** Bumped whenever the tables or what they mean change: an older file is rebuilt. */
-export const PROJECTION_SCHEMA = "2";
+export const PROJECTION_SCHEMA = "3";
 
 export interface ProjectionIdentity {
   /** The store file mirrored. */
@@ -21,16 +28,6 @@ export interface ProjectionIdentity {
   storeFile: string;
   /** The tool visibility the documents were cut with (show_tool_input / show_tool_output). */
   visibility: string;
-}
-
-export interface ProjectedSession {
-  id: string;
-  /** The session's `updated` time as listed when it was projected. */
-  updated: number;
-  /** The store's change stamp read before its messages were. */
-  stamp: string;
-  docs: number;
-  length: number;
 }
 
 export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -60,35 +57,65 @@ export function isCorruption(error: unknown): boolean {
   return /CORRUPT|NOTADB|malformed|not a database|file is encrypted/i.test(text);
 }
 
+export interface ProjectedSession {
+  id: string;
+  /** The number its postings carry (never given twice in one file). */
+  no: number;
+  /** The session's `updated` time as listed when it was projected. */
+  updated: number;
+  /** The store's change stamp read before its messages were. */
+  stamp: string;
+  docs: number;
+  length: number;
+}
+
+export interface SegmentRow {
+  no: number;
+  /** Postings it holds, live or not: what merges are chosen by. */
+  postings: number;
+}
+
+const META_TABLE = "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID";
 const TABLES = `
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS session (no INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, updated INTEGER NOT NULL, stamp TEXT NOT NULL, docs INTEGER NOT NULL, length INTEGER NOT NULL, complete INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS posting (term TEXT NOT NULL, session INTEGER NOT NULL, df INTEGER NOT NULL, PRIMARY KEY (term, session)) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS posting_session ON posting (session);
+CREATE TABLE IF NOT EXISTS session (id TEXT PRIMARY KEY, no INTEGER NOT NULL, updated INTEGER NOT NULL, stamp TEXT NOT NULL, docs INTEGER NOT NULL, length INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS segment (no INTEGER PRIMARY KEY, postings INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS posting (segment INTEGER NOT NULL, term TEXT NOT NULL, data BLOB NOT NULL, PRIMARY KEY (segment, term)) WITHOUT ROWID;
 `;
 
 /** SQLite's page cache for the projection file (KiB): bounded, on the heap of the SQLite library. */
-const PAGE_CACHE_KIB = 32768;
+const PAGE_CACHE_KIB = 8192;
 
-/** Postings removed or written per statement batch: one batch is a few milliseconds. */
-export const POSTING_BATCH = 2000;
-
+/**
+ * The file's rows, one statement each; the segment logic (segments.ts) and the projection above
+ * them are the same over this file and the tests' in-memory one.
+ */
 export interface ProjectionDb {
   readonly path: string;
-  /** Every session projected, complete or not. */
-  sessions(): Map<string, ProjectedSession & { complete: boolean }>;
-  /** Marks the session incomplete and removes up to POSTING_BATCH of its postings; true when none are left. */
-  clearSome(id: string, updated: number): boolean;
-  /** Adds postings of a session being projected (at most POSTING_BATCH per call). */
-  addPostings(id: string, postings: readonly (readonly [string, number])[]): void;
-  /** The session projected whole. */
-  complete(session: ProjectedSession): void;
-  /** Forgets a session's row (its postings cleared first with clearSome). */
-  drop(id: string): void;
-  /** Sessions holding the term, and in how many documents. */
-  postings(term: string): { id: string; term: string; df: number }[];
-  /** Terms starting with `first` whose length is in [min, max]. */
-  vocabulary(first: string, min: number, max: number): string[];
+  /** Starts a write transaction (held across turns of the event loop until commit or rollback). */
+  begin(): void;
+  commit(): void;
+  rollback(): void;
+  /** Runs reads as of one moment (inside the write transaction if one is open). */
+  snapshot<T>(read: () => T): T;
+  /** True once after another connection (another host process) committed to the file. */
+  changedElsewhere(): boolean;
+  /** Every session projected. */
+  sessions(): Map<string, ProjectedSession>;
+  putSession(session: ProjectedSession): void;
+  dropSession(id: string): void;
+  /** The segments published, oldest first. */
+  segments(): SegmentRow[];
+  putSegment(segment: SegmentRow): void;
+  dropSegment(no: number): void;
+  writeTerm(segment: number, term: string, data: Uint8Array): void;
+  /** A term's postings in one segment. */
+  termData(segment: number, term: string): Uint8Array | undefined;
+  /** Up to `limit` rows of a segment after `after` (from its first when undefined), in term order. */
+  termsAfter(segment: number, after: string | undefined, limit: number): { term: string; data: Uint8Array }[];
+  /** Removes up to `limit` rows of a segment; true when none are left. */
+  clearSome(segment: number, limit: number): boolean;
+  /** A segment's terms starting with `first` whose length is in [min, max]. */
+  vocabulary(segment: number, first: string, min: number, max: number): string[];
   meta(key: string): string | undefined;
   setMeta(key: string, value: string): void;
   close(): void;
@@ -99,80 +126,97 @@ function prefixEnd(prefix: string): string {
   return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 }
 
+const blob = (value: unknown): Uint8Array => (value instanceof Uint8Array ? value : new Uint8Array(value as ArrayBuffer));
+
 function over(db: Database, path: string): ProjectionDb {
   db.exec("PRAGMA journal_mode = WAL");
-  db.exec("PRAGMA synchronous = NORMAL");
+  db.exec("PRAGMA synchronous = OFF");
   // Never wait on another writer: a synchronous driver would hold the host's event loop.
   db.exec("PRAGMA busy_timeout = 0");
-  // Postings land all over the term-keyed tree: with SQLite's default 2 MB page cache, most
-  // inserts missed it (measured 90 µs a posting on 300 synthetic sessions).
   db.exec(`PRAGMA cache_size = -${PAGE_CACHE_KIB}`);
   db.exec(TABLES);
   const q = {
-    all: db.query("SELECT id, updated, stamp, docs, length, complete FROM session"),
-    no: db.query("SELECT no FROM session WHERE id = ?"),
-    upsert: db.query(
-      "INSERT INTO session (id, updated, stamp, docs, length, complete) VALUES (?1, ?2, '', 0, 0, 0) ON CONFLICT (id) DO UPDATE SET updated = ?2, stamp = '', complete = 0",
-    ),
-    clear: db.query("DELETE FROM posting WHERE (term, session) IN (SELECT term, session FROM posting WHERE session = ?1 LIMIT ?2)"),
-    left: db.query("SELECT 1 FROM posting WHERE session = ? LIMIT 1"),
-    posting: db.query("INSERT OR REPLACE INTO posting (term, session, df) VALUES (?, ?, ?)"),
-    done: db.query("UPDATE session SET updated = ?2, stamp = ?3, docs = ?4, length = ?5, complete = 1 WHERE id = ?1"),
-    drop: db.query("DELETE FROM session WHERE id = ?"),
-    exact: db.query("SELECT s.id AS id, p.term AS term, p.df AS df FROM posting p JOIN session s ON s.no = p.session WHERE p.term = ?"),
+    version: db.query("PRAGMA data_version"),
+    sessions: db.query("SELECT id, no, updated, stamp, docs, length FROM session"),
+    putSession: db.query("INSERT OR REPLACE INTO session (id, no, updated, stamp, docs, length) VALUES (?, ?, ?, ?, ?, ?)"),
+    dropSession: db.query("DELETE FROM session WHERE id = ?"),
+    segments: db.query("SELECT no, postings FROM segment ORDER BY no"),
+    putSegment: db.query("INSERT OR REPLACE INTO segment (no, postings) VALUES (?, ?)"),
+    dropSegment: db.query("DELETE FROM segment WHERE no = ?"),
+    write: db.query("INSERT OR REPLACE INTO posting (segment, term, data) VALUES (?, ?, ?)"),
+    term: db.query("SELECT data FROM posting WHERE segment = ? AND term = ?"),
+    first: db.query("SELECT term, data FROM posting WHERE segment = ?1 ORDER BY term LIMIT ?2"),
+    after: db.query("SELECT term, data FROM posting WHERE segment = ?1 AND term > ?2 ORDER BY term LIMIT ?3"),
+    clear: db.query("DELETE FROM posting WHERE segment = ?1 AND term IN (SELECT term FROM posting WHERE segment = ?1 ORDER BY term LIMIT ?2)"),
+    left: db.query("SELECT 1 FROM posting WHERE segment = ? LIMIT 1"),
     // Typo lookups only (a word found nowhere): a range of the postings' own key, no table of terms to keep up.
-    words: db.query("SELECT DISTINCT term FROM posting WHERE term >= ?1 AND term < ?2 AND length(term) BETWEEN ?3 AND ?4"),
+    words: db.query("SELECT term FROM posting WHERE segment = ?1 AND term >= ?2 AND term < ?3 AND length(term) BETWEEN ?4 AND ?5"),
     meta: db.query("SELECT value FROM meta WHERE key = ?"),
     setMeta: db.query("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"),
   };
-  const numberOf = (id: string) => (q.no.get(id) as { no: number } | null)?.no;
-  const inTransaction = (work: () => void) => {
-    db.exec("BEGIN IMMEDIATE");
-    try {
-      work();
-      db.exec("COMMIT");
-    } catch (error) {
-      db.exec("ROLLBACK");
-      throw error;
-    }
-  };
+  const version = () => (q.version.get() as { data_version: number }).data_version;
+  let seen = version();
+  let writing = false;
   return {
     path,
-    sessions() {
-      const out = new Map<string, ProjectedSession & { complete: boolean }>();
-      for (const row of q.all.all() as (ProjectedSession & { complete: number })[]) out.set(row.id, { ...row, complete: row.complete === 1 });
-      return out;
+    begin() {
+      db.exec("BEGIN IMMEDIATE");
+      writing = true;
     },
-    clearSome(id, updated) {
-      let empty = false;
-      inTransaction(() => {
-        q.upsert.get(id, updated);
-        const no = numberOf(id)!;
-        q.clear.get(no, POSTING_BATCH);
-        empty = q.left.get(no) === null;
-      });
-      return empty;
+    commit() {
+      db.exec("COMMIT");
+      writing = false;
     },
-    addPostings(id, postings) {
-      inTransaction(() => {
-        const no = numberOf(id);
-        if (no === undefined) return;
-        for (const [term, df] of postings) {
-          q.posting.get(term, no, df);
-        }
-      });
+    rollback() {
+      writing = false;
+      db.exec("ROLLBACK");
     },
-    complete(session) {
-      q.done.get(session.id, session.updated, session.stamp, session.docs, session.length);
+    snapshot(read) {
+      if (writing) return read();
+      db.exec("BEGIN");
+      try {
+        return read();
+      } finally {
+        db.exec("COMMIT");
+      }
     },
-    drop(id) {
-      q.drop.get(id);
+    changedElsewhere() {
+      const now = version();
+      const changed = now !== seen;
+      seen = now;
+      return changed;
     },
-    postings(term) {
-      return q.exact.all(term) as { id: string; term: string; df: number }[];
+    sessions: () => new Map((q.sessions.all() as ProjectedSession[]).map((row) => [row.id, row])),
+    putSession(s) {
+      q.putSession.get(s.id, s.no, s.updated, s.stamp, s.docs, s.length);
     },
-    vocabulary(first, min, max) {
-      return (q.words.all(first, prefixEnd(first), min, max) as { term: string }[]).map((row) => row.term);
+    dropSession(id) {
+      q.dropSession.get(id);
+    },
+    segments: () => q.segments.all() as SegmentRow[],
+    putSegment(segment) {
+      q.putSegment.get(segment.no, segment.postings);
+    },
+    dropSegment(no) {
+      q.dropSegment.get(no);
+    },
+    writeTerm(segment, term, data) {
+      q.write.get(segment, term, data);
+    },
+    termData(segment, term) {
+      const row = q.term.get(segment, term) as { data: unknown } | null;
+      return row ? blob(row.data) : undefined;
+    },
+    termsAfter(segment, after, limit) {
+      const rows = (after === undefined ? q.first.all(segment, limit) : q.after.all(segment, after, limit)) as { term: string; data: unknown }[];
+      return rows.map((row) => ({ term: row.term, data: blob(row.data) }));
+    },
+    clearSome(segment, limit) {
+      q.clear.get(segment, limit);
+      return q.left.get(segment) === null;
+    },
+    vocabulary(segment, first, min, max) {
+      return (q.words.all(segment, first, prefixEnd(first), min, max) as { term: string }[]).map((row) => row.term);
     },
     meta: (key) => (q.meta.get(key) as { value: string } | null)?.value,
     setMeta(key, value) {
@@ -212,15 +256,17 @@ export async function openProjection(path: string, identity: ProjectionIdentity)
     try {
       db = await openWritable(path);
       if (!db) return { unavailable: "no SQLite driver in this runtime (Bun's bun:sqlite, or node:sqlite from Node 22.5)" };
-      const opened = over(db, path);
-      const stale = staleness(opened, identity);
+      // Read before any statement is prepared: an older schema's tables have other columns.
+      db.exec(META_TABLE);
+      const stale = staleness(db, identity);
       if (stale) {
-        opened.close();
+        db.close();
         db = undefined;
         removeProjection(path);
         rebuilt = stale;
         continue;
       }
+      const opened = over(db, path);
       if (opened.meta("schema") === undefined) {
         opened.setMeta("schema", PROJECTION_SCHEMA);
         opened.setMeta("store", identity.store);
@@ -238,11 +284,12 @@ export async function openProjection(path: string, identity: ProjectionIdentity)
 }
 
 /** Why an existing file cannot serve `identity`, or undefined when it can (or is new). */
-function staleness(db: ProjectionDb, identity: ProjectionIdentity): string | undefined {
-  const schema = db.meta("schema");
+function staleness(db: Database, identity: ProjectionIdentity): string | undefined {
+  const meta = new Map((db.query("SELECT key, value FROM meta").all() as { key: string; value: string }[]).map((row) => [row.key, row.value]));
+  const schema = meta.get("schema");
   if (schema === undefined) return undefined;
   if (schema !== PROJECTION_SCHEMA) return `schema ${schema}, this plugin's is ${PROJECTION_SCHEMA}`;
-  if (db.meta("store") !== identity.store || db.meta("store_file") !== identity.storeFile) return "it mirrored another store";
-  if (db.meta("visibility") !== identity.visibility) return "tool visibility changed";
+  if (meta.get("store") !== identity.store || meta.get("store_file") !== identity.storeFile) return "it mirrored another store";
+  if (meta.get("visibility") !== identity.visibility) return "tool visibility changed";
   return undefined;
 }

@@ -23,6 +23,15 @@ describe("projection in SQLite (host's Bun)", () => {
     expect(run.sameChanged).toBe(true);
   });
 
+  it("projects the changed sessions again into new segments and merges segments as they pile up", () => {
+    expect(run.afterPass).toBe("current");
+    expect(run.sameAfterPass).toBe(true);
+    // 23 sessions (one removed) in segments of a few: merged into fewer than one a write.
+    expect(run.sessionRows).toBe(24);
+    expect(run.segments).toBeGreaterThan(1);
+    expect(run.segments).toBeLessThan(8);
+  });
+
   it("is built again when deleted or corrupted, the corrupt file quarantined, answers unchanged", () => {
     expect(run.rebuiltAfterDelete).toBe("current");
     expect(run.fileBack).toBe(true);
@@ -31,6 +40,12 @@ describe("projection in SQLite (host's Bun)", () => {
     expect(run.quarantined).toBe(1);
     expect(run.sameCorrupt).toBe(true);
     expect((run.log as string[]).some((line) => line.includes("corrupt"))).toBe(true);
+  });
+
+  it("is built again from a file of an older schema", () => {
+    expect(run.rebuiltAfterSchema).toBe("current");
+    expect(run.sameSchema).toBe(true);
+    expect((run.log as string[]).some((line) => line.includes("rebuilt: schema 2"))).toBe(true);
   });
 
   it("doctor shows it and reindex rebuilds it", () => {

@@ -1,7 +1,9 @@
 // The projection changes what a many-session search reads, never what it answers: over generated
 // stores of many small sessions, global and project searches and history_sessions through the
 // projection give exactly (same sessions, messages, scores, corrections) what reading every
-// session gives, before and after the store changes under it.
+// session gives, before and after the store changes under it. With segments of a few sessions,
+// a session projected again while its older postings sit in an older segment, and merges that
+// drop them; and a second process answering from the file the first one wrote.
 import { describe, expect, it } from "vitest";
 import { defaultConfig, type EngramConfig } from "../../config/schema.ts";
 import { textMessage, toolPart, reasoningPart } from "../../history/testing/messages.ts";
@@ -70,7 +72,11 @@ function feedOf(source: StoreSource): ProjectionFeed {
   };
 }
 
-function services(source: StoreSource): { plain: SearchService; projected: SearchService; projection: StoreProjection } {
+function services(
+  source: StoreSource,
+  open: ReturnType<typeof memoryOpener>,
+  segmentPostings?: number,
+): { plain: SearchService; projected: SearchService; projection: StoreProjection } {
   const config: EngramConfig = defaultConfig();
   config.search.project_concurrency = 1;
   config.search.project_time_budget_ms = 60_000;
@@ -83,39 +89,61 @@ function services(source: StoreSource): { plain: SearchService; projected: Searc
     visibilityKey: () => "default",
     pause: () => undefined,
     log: () => {},
-    open: memoryOpener(),
+    open,
     intervalMs: 3_600_000,
+    ...(segmentPostings ? { segmentPostings } : {}),
   });
   const base = { source, config: () => config, visibility: () => visibility };
   return { plain: createSearchService(base), projected: createSearchService({ ...base, finder: projection }), projection };
 }
 
-describe("projection property: the same answers as reading every session", () => {
-  for (const seed of [1, 2, 3, 4, 5, 6]) {
-    it(`seed ${seed}: built, then the store changed under it`, async () => {
-      const source = generatedStore(seed);
-      const { plain, projected, projection } = services(source);
-      const caller = seed % 2 === 0 ? `ses_${seed}_0` : "ses_elsewhere";
-      projection.observe(caller);
-      expect((await projection.untilCurrent()).state).toBe("current");
-      // Proof that the projection is used: a rare-word search reads fewer sessions.
-      const loads = source.loads;
-      await projected.search({ query: "websocket", callerSessionId: caller, scope: "global", types: ["text"] });
-      const read = source.loads - loads;
-      expect(read).toBeLessThan(source.sessions.size);
-      expect(await answers(projected, caller)).toEqual(await answers(plain, caller));
+const SEGMENTINGS = [
+  { name: "one segment a pass", segmentPostings: undefined },
+  { name: "segments of a few sessions, merged", segmentPostings: 40 },
+];
 
-      // A new message with a rare word (the session's listed time unchanged: only its stamp
-      // moved), a session removed: seen before the next pass, and after it.
-      const [first, second] = [...source.sessions.values()];
-      const info = { ...first!.info };
-      source.put(info, [...first!.messages, textMessage(info.id, "assistant", "the websocket limiter payment", (info.updated ?? 0) + 1)]);
-      source.sessions.delete(second!.info.id);
-      const changed = await answers(plain, caller);
-      expect(await answers(projected, caller)).toEqual(changed);
-      await projection.untilCurrent();
-      expect(await answers(projected, caller)).toEqual(changed);
-      projection.close();
-    });
+describe("projection property: the same answers as reading every session", () => {
+  for (const { name, segmentPostings } of SEGMENTINGS) {
+    for (const seed of [1, 2, 3, 4, 5, 6]) {
+      it(`seed ${seed}, ${name}: built, then the store changed under it`, async () => {
+        const source = generatedStore(seed);
+        const open = memoryOpener();
+        const { plain, projected, projection } = services(source, open, segmentPostings);
+        const caller = seed % 2 === 0 ? `ses_${seed}_0` : "ses_elsewhere";
+        projection.observe(caller);
+        expect((await projection.untilCurrent()).state).toBe("current");
+        // Proof that the projection is used: a rare-word search reads fewer sessions.
+        const loads = source.loads;
+        await projected.search({ query: "websocket", callerSessionId: caller, scope: "global", types: ["text"] });
+        const read = source.loads - loads;
+        expect(read).toBeLessThan(source.sessions.size);
+        expect(await answers(projected, caller)).toEqual(await answers(plain, caller));
+
+        // A new message with a rare word (the session's listed time unchanged: only its stamp
+        // moved), a session removed: seen before the next pass, and after it.
+        const [first, second] = [...source.sessions.values()];
+        const info = { ...first!.info };
+        source.put(info, [...first!.messages, textMessage(info.id, "assistant", "the websocket limiter payment", (info.updated ?? 0) + 1)]);
+        source.sessions.delete(second!.info.id);
+        const changed = await answers(plain, caller);
+        expect(await answers(projected, caller)).toEqual(changed);
+        await projection.untilCurrent();
+        expect(await answers(projected, caller)).toEqual(changed);
+
+        // Another process over the same file: it reads what the first one wrote, and sees the
+        // first one's later writes (a session changed again, projected by the first).
+        const other = services(source, open, segmentPostings);
+        const loadsBefore = source.loads;
+        expect((await other.projection.untilCurrent(caller)).state).toBe("current");
+        expect(source.loads).toBe(loadsBefore);
+        expect(await answers(other.projected, caller)).toEqual(changed);
+        const third = [...source.sessions.values()][2]!;
+        source.put({ ...third.info }, [...third.messages, textMessage(third.info.id, "user", "stylesheet sandbox tracing", (third.info.updated ?? 0) + 1)]);
+        await projection.untilCurrent();
+        expect(await answers(other.projected, caller)).toEqual(await answers(plain, caller));
+        other.projection.close();
+        projection.close();
+      });
+    }
   }
 });

@@ -1,10 +1,12 @@
 // The store's projection kept current in the background, and the candidate finder the search
 // service asks. A pass lists every session of the store, compares each one's change stamp with
 // the one it was projected at, and projects again the sessions that changed (read, cut into
-// documents, counted, written in batches), newest first; sessions gone from the store are
-// dropped. Passes repeat every few seconds; host events mark a session changed at once. All of
-// it yields between slices at background priority, so it never runs while a search does.
-// Answers never wait for it: a session not projected as it is now is one the search reads.
+// documents, counted into a buffer), newest first; the buffer is written as a segment when it
+// holds SEGMENT_POSTINGS postings and at the end of the pass, and segments are merged as they
+// pile up (segments.ts); sessions gone from the store are dropped. Passes repeat every few
+// seconds; host events mark a session changed at once. All of it yields between slices at
+// background priority, so it never runs while a search does. Answers never wait for it: a
+// session not published as it is now (buffered, changed, new) is one the search reads.
 
 import { existsSync } from "node:fs";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
@@ -22,17 +24,10 @@ import {
 } from "../../search/api.ts";
 import type { Log } from "../log.ts";
 import type { ProjectionFeed } from "./feed.ts";
-import {
-  cacheDir,
-  isCorruption,
-  openProjection,
-  POSTING_BATCH,
-  projectionPath,
-  quarantine,
-  diskIdentity,
-  type ProjectedSession,
-  type ProjectionDb,
-} from "./projection-db.ts";
+import { cacheDir, isCorruption, openProjection, projectionPath, quarantine, diskIdentity, type ProjectionDb, type SegmentRow } from "./projection-db.ts";
+import { Published } from "./published.ts";
+import { SegmentBuffer } from "./segment-buffer.ts";
+import { inTransaction, mergeChoice, mergeSegments, writeSegment } from "./segments.ts";
 
 export interface ProjectionOptions {
   feed: ProjectionFeed;
@@ -50,6 +45,8 @@ export interface ProjectionOptions {
   intervalMs?: number;
   /** Opens the projection file (default openProjection; tests give an in-memory one). */
   open?: typeof openProjection;
+  /** Postings buffered before they are written as a segment (default SEGMENT_POSTINGS). */
+  segmentPostings?: number;
 }
 
 export interface ProjectionStatus {
@@ -64,19 +61,24 @@ export interface ProjectionStatus {
 }
 
 const PASS_INTERVAL_MS = 10_000;
+/**
+ * Postings a segment is written at: some 25 MB of heap while buffered (a map entry a term, two
+ * numbers a posting; on the heavy store about a hundred sessions), about 1 MB of file.
+ */
+const SEGMENT_POSTINGS = 250_000;
 /** Change stamps a search checks between turns of the event loop. */
 const STAMPS_PER_TURN = 400;
 
-type Row = ProjectedSession & { complete: boolean };
-
 export class StoreProjection implements CandidateFinder {
   private db: ProjectionDb | undefined;
-  private rows = new Map<string, Row>();
+  private readonly published = new Published();
+  private readonly buffer = new SegmentBuffer();
   private builtFor: string | undefined;
   /** The open projection file's device and inode. */
   private fileIdentity = "";
   private probe: string | undefined;
   private running: Promise<void> | undefined;
+  private passing: Promise<void> | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private wake: (() => void) | undefined;
   private closed = false;
@@ -89,7 +91,7 @@ export class StoreProjection implements CandidateFinder {
   status(): ProjectionStatus {
     const status = { ...this.state };
     if (!this.options.enabled()) status.state = "off";
-    status.projected = [...this.rows.values()].filter((row) => row.complete && !this.changed.has(row.id)).length;
+    status.projected = [...this.published.ids()].filter((id) => !this.changed.has(id)).length;
     return status;
   }
 
@@ -146,13 +148,14 @@ export class StoreProjection implements CandidateFinder {
     const db = this.db;
     if (!db || !this.options.enabled() || this.builtFor !== this.options.visibilityKey()) return undefined;
     try {
+      this.published.reloadIfChanged(db);
       const holding = new Set<string>();
-      for (const term of terms) for (const posting of db.postings(term.token)) holding.add(posting.id);
+      for (const term of terms) this.published.postings(db, term.token, (session) => holding.add(session.id));
       const narrowed: Narrowed = { search: [], rest: { ids: [], docs: 0, length: 0 } };
       let checked = 0;
       for (const session of scope) {
-        const row = this.rows.get(session.id);
-        const listed = row?.complete && row.updated === (session.updated ?? 0) && !this.changed.has(session.id) && !mustRead.has(session.id);
+        const row = this.published.get(session.id);
+        const listed = row && row.updated === (session.updated ?? 0) && !this.changed.has(session.id) && !mustRead.has(session.id);
         if (!row || !listed || holding.has(session.id)) {
           narrowed.search.push(session);
           continue;
@@ -181,20 +184,21 @@ export class StoreProjection implements CandidateFinder {
     if (!db) return out;
     const wanted = new Set(sessionIds);
     try {
+      this.published.reloadIfChanged(db);
       for (const word of words) {
         const max = maxEdits(word.length);
         if (max === 0) continue;
         // Each session offers its own nearest term, as its search would (typos.ts's isNearer).
         const best = new Map<string, NearestTerm>();
-        for (const term of db.vocabulary(word[0]!, word.length - max, word.length + max)) {
+        for (const term of this.published.vocabulary(db, word[0]!, word.length - max, word.length + max)) {
           if (!isLetters(term)) continue;
           const distance = editDistance(word, term, max);
           if (distance === 0 || distance > max) continue;
-          for (const posting of db.postings(term)) {
-            if (!wanted.has(posting.id)) continue;
-            const candidate = { term, distance, df: posting.df };
-            if (isNearer(candidate, best.get(posting.id))) best.set(posting.id, candidate);
-          }
+          this.published.postings(db, term, (session, df) => {
+            if (!wanted.has(session.id)) return;
+            const candidate = { term, distance, df };
+            if (isNearer(candidate, best.get(session.id))) best.set(session.id, candidate);
+          });
         }
         out.set(word, [...best.values()]);
       }
@@ -217,8 +221,14 @@ export class StoreProjection implements CandidateFinder {
     }
   }
 
-  /** One pass over the store; failures are logged and end the pass, never thrown. */
-  private async pass(): Promise<void> {
+  /** One pass over the store, shared by whoever asks while it runs (one buffer, one transaction at a time). */
+  private pass(): Promise<void> {
+    this.passing ??= this.passOnce().finally(() => (this.passing = undefined));
+    return this.passing;
+  }
+
+  /** Failures are logged and end the pass, never thrown. */
+  private async passOnce(): Promise<void> {
     try {
       const db = await this.opened();
       if (!db) return;
@@ -245,7 +255,8 @@ export class StoreProjection implements CandidateFinder {
     this.db = opened.db;
     this.builtFor = key;
     this.fileIdentity = diskIdentity(file);
-    this.rows = opened.db.sessions();
+    this.buffer.clear();
+    this.published.reload(opened.db);
     Object.assign(this.state, { state: "building", file });
     delete this.state.reason;
     return opened.db;
@@ -258,38 +269,51 @@ export class StoreProjection implements CandidateFinder {
   }
 
   private async update(db: ProjectionDb): Promise<void> {
+    this.published.reloadIfChanged(db);
     const listed = await this.options.feed.sessions(this.probe!);
     this.state.total = listed.length;
     const seen = new Set<string>();
     let stale = 0;
     listed.sort((a, b) => (b.updated ?? 0) - (a.updated ?? 0));
-    for (const session of listed) {
-      seen.add(session.id);
-      if (this.closed || db !== this.db) return;
-      await this.options.pause();
-      // Cleared before the stamp is read: a change after it is either in the stamp or flagged again.
-      const flagged = this.changed.delete(session.id);
-      const stamp = await this.options.feed.stamp(session.id);
-      if (stamp === undefined) {
-        this.unavailable("the store gives no change stamps");
-        return;
+    try {
+      for (const session of listed) {
+        seen.add(session.id);
+        if (this.closed || db !== this.db) return;
+        await this.options.pause();
+        // Cleared before the stamp is read: a change after it is either in the stamp or flagged again.
+        const flagged = this.changed.delete(session.id);
+        const stamp = await this.options.feed.stamp(session.id);
+        if (stamp === undefined) {
+          this.unavailable("the store gives no change stamps");
+          return;
+        }
+        const row = this.published.get(session.id);
+        if (row && row.stamp === stamp && row.updated === (session.updated ?? 0)) continue;
+        stale++;
+        Object.assign(this.state, { state: "building" });
+        try {
+          await this.project(session, stamp);
+          if (this.buffer.postings >= (this.options.segmentPostings ?? SEGMENT_POSTINGS)) await this.flush(db);
+        } catch (error) {
+          if (flagged) this.changed.add(session.id);
+          throw error;
+        }
       }
-      const row = this.rows.get(session.id);
-      if (row?.complete && row.stamp === stamp && row.updated === (session.updated ?? 0)) continue;
-      stale++;
-      Object.assign(this.state, { state: "building" });
-      try {
-        await this.project(db, session, stamp);
-      } catch (error) {
-        if (flagged) this.changed.add(session.id);
-        throw error;
-      }
+      await this.flush(db);
+    } finally {
+      // Sessions left in the buffer by a failure are projected again by the next pass.
+      this.buffer.clear();
     }
-    for (const id of [...this.rows.keys()]) {
-      if (seen.has(id)) continue;
-      while (!db.clearSome(id, 0)) await this.options.pause();
-      db.drop(id);
-      this.rows.delete(id);
+    const gone = [...this.published.ids()].filter((id) => !seen.has(id));
+    if (gone.length > 0) {
+      await inTransaction(db, async () => {
+        for (const id of gone) db.dropSession(id);
+      });
+      this.published.remove(gone);
+    }
+    for (let inputs = mergeChoice(this.published.segments); inputs; inputs = mergeChoice(this.published.segments)) {
+      if (this.closed || db !== this.db) return;
+      await this.merge(db, inputs);
     }
     if (stale === 0 && this.changed.size === 0) {
       // Written when it becomes current, not on every idle pass (each write is a WAL frame).
@@ -299,21 +323,33 @@ export class StoreProjection implements CandidateFinder {
     }
   }
 
-  private async project(db: ProjectionDb, session: SessionInfo, stamp: string): Promise<void> {
+  private async project(session: SessionInfo, stamp: string): Promise<void> {
     const messages = await this.options.feed.messages(session.id, { pause: () => this.options.pause() });
     const counted = await sessionTerms(session.id, messages, this.options.visibility());
-    const updated = session.updated ?? 0;
-    this.rows.set(session.id, { id: session.id, updated, stamp: "", docs: 0, length: 0, complete: false });
-    while (!db.clearSome(session.id, updated)) await this.options.pause();
-    // In key order: each batch then writes neighbouring pages of the term-keyed tree.
-    const postings = [...counted.terms].sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
-    for (let at = 0; at < postings.length; at += POSTING_BATCH) {
-      db.addPostings(session.id, postings.slice(at, at + POSTING_BATCH));
-      await this.options.pause();
+    const row = { id: session.id, updated: session.updated ?? 0, stamp, docs: counted.docs, length: counted.length };
+    await this.buffer.add(row, counted, this.options.pause);
+  }
+
+  /** The buffer written as a segment, its sessions published. */
+  private async flush(db: ProjectionDb): Promise<void> {
+    if (this.buffer.sessions.length === 0) return;
+    this.published.reloadIfChanged(db);
+    const { segment, sessions } = await writeSegment(db, this.buffer, this.options.pause);
+    this.buffer.clear();
+    this.published.add(segment, sessions);
+  }
+
+  private async merge(db: ProjectionDb, inputs: SegmentRow[]): Promise<void> {
+    this.published.reloadIfChanged(db);
+    // Chosen from segments another process may have merged meanwhile: chosen again from the file's.
+    if (!inputs.every((input) => this.published.segments.some((segment) => segment.no === input.no))) return;
+    try {
+      await mergeSegments(db, inputs, this.published.live(), this.options.pause, (segments) => (this.published.segments = segments));
+    } catch (error) {
+      // The file is as it was before the merge; so are the segments it lists.
+      this.published.reload(db);
+      throw error;
     }
-    const projected = { id: session.id, updated, stamp, docs: counted.docs, length: counted.length };
-    db.complete(projected);
-    this.rows.set(session.id, { ...projected, complete: true });
   }
 
   /** A failure: a corrupt file is quarantined and built again on the next pass; others are logged. */
@@ -323,7 +359,7 @@ export class StoreProjection implements CandidateFinder {
       const file = this.db.path;
       this.db.close();
       this.db = undefined;
-      this.rows = new Map();
+      this.published.clear();
       let aside = "";
       try {
         aside = `; quarantined as ${quarantine(file)}`;

@@ -37,10 +37,7 @@ export async function projectionReport(store: Store, dir: string = cacheDir()): 
     const at = Number(meta.get("current_at"));
     if (Number.isFinite(at) && at > 0) report.currentAt = at;
     const rows = new Map(
-      (db.query("SELECT id, updated, stamp FROM session WHERE complete = 1").all() as { id: string; updated: number; stamp: string }[]).map((row) => [
-        row.id,
-        row,
-      ]),
+      (db.query("SELECT id, updated, stamp FROM session").all() as { id: string; updated: number; stamp: string }[]).map((row) => [row.id, row]),
     );
     const feed = readerFeed(
       storeReader(store, () => true),

@@ -43,8 +43,9 @@ export async function sessionTerms(sessionId: string, messages: readonly History
       inDoc.clear();
       for (let i = 0; i < spans.size; i += 2) inDoc.add(folded.slice(spans.data[i]!, spans.data[i + 1]!));
       for (const term of inDoc) terms.set(term, (terms.get(term) ?? 0) + 1);
+      // Per document, not per message: one message may hold megabytes of tool output.
+      await maybeYield("build");
     }
-    await maybeYield("build");
   }
   return { docs, length, terms };
 }

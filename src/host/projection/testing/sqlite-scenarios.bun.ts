@@ -18,6 +18,7 @@ import { seededRandom } from "../../../util/testing/seeded-random.ts";
 import { readerFeed } from "../feed.ts";
 import { StoreProjection } from "../projection.ts";
 import { projectionPath, removeProjection } from "../projection-db.ts";
+import { openWritable } from "../../sqlite-reader.ts";
 import { type FlagSpec, parseArgs } from "../../../cli/argv.ts";
 import { commandContext } from "../../../cli/command.ts";
 import { DOCTOR_FLAGS, doctorCommand } from "../../../cli/doctor-command.ts";
@@ -66,6 +67,8 @@ function projection(): StoreProjection {
     pause: () => undefined,
     log: (level, message) => log.push(`${level}: ${message}`),
     intervalMs: 3_600_000,
+    // Segments of a few sessions: writes, merges and postings left behind by sessions projected again, in SQLite.
+    segmentPostings: 60,
   });
 }
 
@@ -113,6 +116,13 @@ await answer(async () => {
   const gone = await service(built).search({ query: "wombatword", callerSessionId: "ses_p001", scope: "global", types: ["text"] });
   out.doomedAfter = gone.results.map((r) => r.sessionId);
   out.sameChanged = await sameAnswers(built);
+  // Projected again: the changed sessions' new postings in a new segment, their old ones left in older segments or merged away.
+  out.afterPass = (await built.untilCurrent()).state;
+  out.sameAfterPass = await sameAnswers(built);
+  const written = await openWritable(file);
+  out.segments = (written!.query("SELECT count(*) AS n FROM segment").get() as { n: number }).n;
+  out.sessionRows = (written!.query("SELECT count(*) AS n FROM session").get() as { n: number }).n;
+  written!.close();
 
   // Deleted while open: the next pass builds a new file where it was.
   rmSync(file);
@@ -128,6 +138,20 @@ await answer(async () => {
   out.rebuiltAfterCorrupt = (await built.untilCurrent("ses_p001")).state;
   out.quarantined = readdirSync(join(cache, "opencode-engram")).filter((name) => name.includes(".corrupt-")).length;
   out.sameCorrupt = await sameAnswers(built);
+  built.close();
+
+  // A file of the schema before segments (a posting row per term and session): rebuilt, not misread.
+  built = projection();
+  await built.untilCurrent("ses_p001");
+  built.close();
+  const older = await openWritable(file);
+  older!.exec("UPDATE meta SET value = '2' WHERE key = 'schema'");
+  older!.exec("DROP TABLE posting");
+  older!.exec("CREATE TABLE posting (term TEXT NOT NULL, session INTEGER NOT NULL, df INTEGER NOT NULL, PRIMARY KEY (term, session)) WITHOUT ROWID");
+  older!.close();
+  built = projection();
+  out.rebuiltAfterSchema = (await built.untilCurrent("ses_p001")).state;
+  out.sameSchema = await sameAnswers(built);
   built.close();
 
   out.doctor = await cli(doctorCommand, DOCTOR_FLAGS, ["--data-dir", dataDir, "--json"]);
