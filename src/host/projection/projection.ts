@@ -11,17 +11,7 @@
 import { existsSync } from "node:fs";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import type { SessionInfo } from "../../history/types.ts";
-import {
-  type CandidateFinder,
-  editDistance,
-  isLetters,
-  isNearer,
-  maxEdits,
-  type Narrowed,
-  type NearestTerm,
-  type QueryTerm,
-  sessionTerms,
-} from "../../search/api.ts";
+import { type CandidateFinder, type Narrowed, type NearestTerm, type QueryTerm, sessionTerms, WordCorrection } from "../../search/api.ts";
 import type { Log } from "../log.ts";
 import type { ProjectionFeed } from "./feed.ts";
 import { cacheDir, isCorruption, openProjection, projectionPath, quarantine, diskIdentity, type ProjectionDb, type SegmentRow } from "./projection-db.ts";
@@ -186,21 +176,25 @@ export class StoreProjection implements CandidateFinder {
     try {
       this.published.reloadIfChanged(db);
       for (const word of words) {
-        const max = maxEdits(word.length);
-        if (max === 0) continue;
-        // Each session offers its own nearest term, as its search would (typos.ts's isNearer).
-        const best = new Map<string, NearestTerm>();
-        for (const term of this.published.vocabulary(db, word[0]!, word.length - max, word.length + max)) {
-          if (!isLetters(term)) continue;
-          const distance = editDistance(word, term, max);
-          if (distance === 0 || distance > max) continue;
+        // One lookup measures each term (it is offered nothing, so its bound stays maxEdits);
+        // each session then keeps its own nearest term, as its own search would.
+        const lookup = new WordCorrection(word);
+        if (lookup.minLength === lookup.maxLength) continue;
+        const bySession = new Map<string, WordCorrection>();
+        for (const term of this.published.vocabulary(db, word[0]!, lookup.minLength, lookup.maxLength)) {
+          const distance = lookup.editsTo(term);
+          if (distance === undefined) continue;
           this.published.postings(db, term, (session, df) => {
             if (!wanted.has(session.id)) return;
-            const candidate = { term, distance, df };
-            if (isNearer(candidate, best.get(session.id))) best.set(session.id, candidate);
+            let own = bySession.get(session.id);
+            if (!own) bySession.set(session.id, (own = new WordCorrection(word)));
+            own.offer(term, distance, df);
           });
         }
-        out.set(word, [...best.values()]);
+        out.set(
+          word,
+          [...bySession.values()].flatMap((own) => own.nearest ?? []),
+        );
       }
     } catch (error) {
       this.failed(error);
