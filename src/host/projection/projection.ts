@@ -50,6 +50,8 @@ export interface ProjectionOptions {
   intervalMs?: number;
   /** Opens the projection file (default openProjection; tests give an in-memory one). */
   open?: typeof openProjection;
+  /** False when another thread runs the passes (build-thread.ts): this one only reads the file it writes. */
+  passes?: boolean;
 }
 
 export interface ProjectionStatus {
@@ -97,6 +99,7 @@ export class StoreProjection implements CandidateFinder {
   observe(sessionId: string): void {
     if (this.closed || sessionId === "" || !this.options.enabled()) return;
     this.probe ??= sessionId;
+    if (this.options.passes === false) return;
     this.running ??= this.run().finally(() => (this.running = undefined));
   }
 
@@ -131,6 +134,23 @@ export class StoreProjection implements CandidateFinder {
     const store = await this.options.feed.storePath(probe);
     if (!store || !existsSync(projectionPath(store, this.options.dir ?? cacheDir()))) return false;
     return (await this.opened()) !== undefined;
+  }
+
+  /**
+   * The file as another thread left it (build-thread.ts): opened again when it was made anew, its
+   * session rows read again; false when there is none yet. It never builds.
+   */
+  async reread(probe: string): Promise<boolean> {
+    const db = this.db;
+    if (!db || this.builtFor !== this.options.visibilityKey() || diskIdentity(db.path) !== this.fileIdentity) return this.useExisting(probe);
+    this.rows = db.sessions();
+    return true;
+  }
+
+  /** The change stamp the session is projected whole at, if it is. */
+  projectedAt(sessionId: string): string | undefined {
+    const row = this.rows.get(sessionId);
+    return row?.complete ? row.stamp : undefined;
   }
 
   close(): void {
