@@ -62,8 +62,8 @@ export class ThreadedProjection implements Projection {
   /** Sessions marked by host events, by their latest mark, until the thread settles that mark. */
   private readonly dirty = new Map<string, number>();
   private lastMark = 0;
-  /** Marks not yet handed to the thread. */
-  private unsent: [string, number][] = [];
+  /** Marks not yet handed to the running thread, the latest per session (before it runs, `dirty` is handed over whole). */
+  private readonly unsent = new Map<string, number>();
   private sendTimer: ReturnType<typeof setTimeout> | undefined;
   private sentSettings = "";
   private threadStatus: ProjectionStatus = { state: "waiting", projected: 0, total: 0 };
@@ -103,7 +103,7 @@ export class ThreadedProjection implements Projection {
     }
     const mark = ++this.lastMark;
     this.dirty.set(sessionId, mark);
-    this.unsent.push([sessionId, mark]);
+    if (this.thread) this.unsent.set(sessionId, mark);
     if (this.thread && !this.sendTimer) {
       this.sendTimer = setTimeout(() => this.sendMarks(), MARKS_BATCH_MS);
       (this.sendTimer as { unref?: () => void }).unref?.();
@@ -172,9 +172,9 @@ export class ThreadedProjection implements Projection {
 
   private sendMarks(): void {
     this.sendTimer = undefined;
-    if (!this.thread || this.unsent.length === 0) return;
-    this.thread.postMessage({ kind: "dirty", marks: this.unsent });
-    this.unsent = [];
+    if (!this.thread || this.unsent.size === 0) return;
+    this.thread.postMessage({ kind: "dirty", marks: [...this.unsent] });
+    this.unsent.clear();
   }
 
   private async start(): Promise<void> {
@@ -194,6 +194,7 @@ export class ThreadedProjection implements Projection {
       thread.on("error", (error) => this.lost(thread, `failed (${error.message})`));
       thread.on("exit", (code) => this.lost(thread, `ended (exit code ${code})`));
       // Marks made before it started.
+      for (const [id, mark] of this.dirty) this.unsent.set(id, mark);
       this.sendMarks();
     } catch (error) {
       this.lost(undefined, `could not start (${error instanceof Error ? error.message : String(error)})`);
