@@ -45,6 +45,8 @@ describe("the npm package", () => {
       "package.json",
       "dist/index.js",
       "dist/setup.js",
+      // The projection's build thread: started by its path, so no import names it.
+      "dist/host/projection/build-worker.js",
       "server.js",
       "src/index.ts",
       "src/plugin.ts",
@@ -82,8 +84,31 @@ describe("the npm package", () => {
     expect(lstatSync(installed!).isSymbolicLink()).toBe(false);
     expect(existsSync(join(installed!, "src", "tools", "run.test.ts"))).toBe(false);
     expect((JSON.parse(readFileSync(join(installed!, "package.json"), "utf8")) as { version: string }).version).toBe(packed.version);
+
+    // The installed copy's build thread (dist/host/projection/build-worker.js) builds the store's
+    // projection: the session just prompted is in the file, and no fallback to the host's thread was logged.
+    expect(await projectedSessions()).toBeGreaterThan(0);
+    expect(host.logs()).not.toContain("building on the host's thread instead");
   });
 });
+
+/** Sessions the projection file holds whole, once there are any (the passes start with the first host event). */
+async function projectedSessions(): Promise<number> {
+  const folder = join(host.root, "cache", "opencode-engram");
+  for (let attempt = 0; attempt < 240; attempt++) {
+    const name = existsSync(folder) ? readdirSync(folder).find((entry) => /^projection-[0-9a-f]+\.sqlite$/.test(entry)) : undefined;
+    if (name) {
+      try {
+        const count = Number(execFileSync("sqlite3", [join(folder, name), "SELECT count(*) FROM session"], { encoding: "utf8" }).trim());
+        if (count > 0) return count;
+      } catch {
+        // being written, or not a database yet
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return 0;
+}
 
 /** The `node_modules/opencode-engram` folder the host installed (the package spec may nest folders). */
 function findInstalled(dir: string, depth = 0): string | undefined {

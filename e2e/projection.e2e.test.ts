@@ -80,6 +80,8 @@ describe("projection", () => {
     expect(projectionFile()).toBeDefined();
     expect(await globalSessions("zebrafinch")).toEqual([sessions.alpha, sessions.delta].sort());
     expect(await globalSessions("marmoset")).toEqual([sessions.beta]);
+    // Built by the build thread (build-worker.ts in a Worker), not by passes on the host's thread.
+    expect(host.logs()).not.toContain("building on the host's thread instead");
   });
 
   test("sees the store change under it: a new message found, a deleted session gone", async () => {

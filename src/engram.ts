@@ -11,8 +11,9 @@ import { CachedHistorySource } from "./host/cached-source.ts";
 import type { Log } from "./host/log.ts";
 import { V1_DECODE } from "./host/map.ts";
 import { readerFeed } from "./host/projection/feed.ts";
-import { StoreProjection } from "./host/projection/projection.ts";
+import { type Projection, ThreadedProjection } from "./host/projection/build-thread.ts";
 import type { HistoryReader, HostDecode, RawMessage } from "./host/reader.ts";
+import type { StoreGeneration } from "./host/store-generation.ts";
 import { pauseIfDue, sliceSpent, yieldToLoop } from "./util/scheduler.ts";
 import { createSearchService, type SearchService } from "./search/api.ts";
 import { ViewCache } from "./history/view-cache.ts";
@@ -23,8 +24,8 @@ export interface Engram<Raw> {
   config(): EngramConfig;
   source: CachedHistorySource<Raw>;
   search: SearchService;
-  /** The store's projection (many-session searches); its passes start when the host first names a session. */
-  projection: StoreProjection;
+  /** The store's projection (many-session searches); its passes start on a build thread when the host first names a session. */
+  projection: Projection;
   /** The six history tools by name, as @opencode-ai/plugin definitions (zod arguments, string results). */
   tools: Record<string, ToolDefinition>;
 }
@@ -39,6 +40,8 @@ export function createEngram<Raw = RawMessage>(options: {
   config: () => EngramConfig;
   reader: HistoryReader<Raw>;
   decode?: HostDecode<Raw>;
+  /** Which generation's tables the reader reads (default OpenCode 1.x, as the decoder). */
+  generation?: StoreGeneration;
   log: Log;
 }): Engram<Raw> {
   const { config, directory } = options;
@@ -63,11 +66,14 @@ export function createEngram<Raw = RawMessage>(options: {
   );
   const views = new ViewCache();
   const deps: ToolDeps = { config, visibility, source, views, directory };
-  const projection = new StoreProjection({
+  const projection = new ThreadedProjection({
     feed: readerFeed(options.reader, decode),
+    generation: options.generation ?? "opencode-1",
+    showTools: () => ({ input: config().show_tool_input, output: config().show_tool_output }),
     enabled: () => config().projection.enable,
     visibility,
     visibilityKey: () => JSON.stringify([config().show_tool_input, config().show_tool_output]),
+    // Only when the build thread cannot run: the passes then run here between slices.
     pause: () => (sliceSpent() ? yieldToLoop("build") : undefined),
     log: options.log,
   });

@@ -46,7 +46,7 @@ export const EngramPlugin: Plugin = async (input: PluginInput) => {
     // The host calls this when it disposes the instance (shutdown, reload): nothing may outlive it.
     async dispose() {
       search.close();
-      projection.close();
+      await projection.close();
       await reader.close?.();
       log("info", "disposed: regex worker ended, search indexes dropped, SQLite handle closed");
     },

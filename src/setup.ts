@@ -67,7 +67,7 @@ export async function setupEngram(ctx: unknown): Promise<(() => Promise<void>) |
   const { directory } = location;
   const config = engramConfig(directory, log);
   const reader = lazyReader((probe) => openV2Reader(dataDir(), probe, location.project?.id), log);
-  const { source, search, tools, projection } = createEngram({ directory, config, reader, decode: V2_DECODE, log });
+  const { source, search, tools, projection } = createEngram({ directory, config, reader, decode: V2_DECODE, generation: "opencode-2", log });
 
   const contextOf = callContextFor({ location, permission: host.permission, agent: host.agent }, () => config().permission.other_projects_without_prompt);
   const registrations = [
@@ -91,7 +91,7 @@ export async function setupEngram(ctx: unknown): Promise<(() => Promise<void>) |
   return async () => {
     for (const registration of registrations) await registration.dispose().catch(() => undefined);
     search.close();
-    projection.close();
+    await projection.close();
     await reader.close?.();
   };
 }

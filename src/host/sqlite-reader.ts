@@ -135,7 +135,7 @@ export async function openWritable(path: string): Promise<Database | undefined> 
 }
 
 /** Why no store can be read in this runtime (openReadOnly answered undefined). */
-const NO_SQLITE_DRIVER = "no SQLite driver in this runtime (Bun's bun:sqlite, or node:sqlite from Node 22.5)";
+export const NO_SQLITE_DRIVER = "no SQLite driver in this runtime (Bun's bun:sqlite, or node:sqlite from Node 22.5)";
 
 /**
  * The store opened read-only and query-only, so it can never write: with Bun's driver where the

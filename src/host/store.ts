@@ -9,8 +9,8 @@ import { fileBytes } from "./file-bytes.ts";
 import { V1_DECODE } from "./map.ts";
 import type { HistoryReader } from "./reader.ts";
 import type { Store } from "./store-shape.ts";
-import { candidateDatabases, openReadOnly, readerOver, tableColumns, whereLooked, type Database } from "./sqlite-reader.ts";
-import { storeGeneration } from "./store-generation.ts";
+import { candidateDatabases, NO_SQLITE_DRIVER, openReadOnly, readerOver, schemaProblems, tableColumns, whereLooked, type Database } from "./sqlite-reader.ts";
+import { storeGeneration, type StoreGeneration } from "./store-generation.ts";
 import { v2SchemaProblems } from "./v2/sqlite-reader.ts";
 import { v2StoreOver } from "./v2/store.ts";
 
@@ -97,6 +97,25 @@ export async function openStore(dir: string): Promise<Store | StoreProblem> {
     }
   }
   return { kind: problems[0]!.kind, message: problems.map((problem) => problem.message).join("; ") };
+}
+
+/**
+ * The store file at `path` read as `generation`'s tables, whatever else it holds: the projection's
+ * build thread opens the plugin's store so (the plugin's reader chose the file and the generation).
+ */
+export async function openStoreFile(path: string, generation: StoreGeneration): Promise<Store | StoreProblem> {
+  let db: Database | undefined;
+  try {
+    db = await openReadOnly(path);
+    if (!db) return { kind: "runtime", message: NO_SQLITE_DRIVER };
+    const problems = generation === "opencode-2" ? v2SchemaProblems(db) : schemaProblems(db);
+    if (problems.length === 0) return generation === "opencode-2" ? v2StoreOver(path, db) : storeOver(path, db);
+    db.close();
+    return { kind: "schema", message: `${path}: unknown schema (${problems.join(", ")})` };
+  } catch (error) {
+    db?.close();
+    return { kind: "unreadable", message: `${path}: ${error instanceof Error ? error.message : String(error)}` };
+  }
 }
 
 /** A history reader over the store: `inScope` picks the sessions `listSessions` returns. */

@@ -37,6 +37,8 @@ export interface ProjectionOptions {
   open?: typeof openProjection;
   /** Postings buffered before they are written as a segment (default SEGMENT_POSTINGS). */
   segmentPostings?: number;
+  /** False when another thread runs the passes (build-thread.ts): this one only reads the file it writes. */
+  passes?: boolean;
 }
 
 export interface ProjectionStatus {
@@ -89,6 +91,7 @@ export class StoreProjection implements CandidateFinder {
   observe(sessionId: string): void {
     if (this.closed || sessionId === "" || !this.options.enabled()) return;
     this.probe ??= sessionId;
+    if (this.options.passes === false) return;
     this.running ??= this.run().finally(() => (this.running = undefined));
   }
 
@@ -123,6 +126,22 @@ export class StoreProjection implements CandidateFinder {
     const store = await this.options.feed.storePath(probe);
     if (!store || !existsSync(projectionPath(store, this.options.dir ?? cacheDir()))) return false;
     return (await this.opened()) !== undefined;
+  }
+
+  /**
+   * The file as another thread left it (build-thread.ts): opened again when it was made anew, its
+   * session rows read again; false when there is none yet. It never builds.
+   */
+  async reread(probe: string): Promise<boolean> {
+    const db = this.db;
+    if (!db || this.builtFor !== this.options.visibilityKey() || diskIdentity(db.path) !== this.fileIdentity) return this.useExisting(probe);
+    this.published.reloadIfChanged(db);
+    return true;
+  }
+
+  /** The change stamp the session is projected whole at, if it is. */
+  projectedAt(sessionId: string): string | undefined {
+    return this.published.get(sessionId)?.stamp;
   }
 
   close(): void {
