@@ -324,6 +324,10 @@ export class StoreProjection implements CandidateFinder {
       });
       this.published.remove(gone);
     }
+    // A host event for a session the store no longer lists (deleted) has nothing left to project:
+    // kept, it would hold the projection short of current for good. A session made after the
+    // listing has no row yet, so searches read it all the same; the next pass lists it.
+    for (const id of [...this.changed]) if (!seen.has(id)) this.changed.delete(id);
     for (let inputs = mergeChoice(this.published.segments); inputs; inputs = mergeChoice(this.published.segments)) {
       if (this.closed || db !== this.db) return;
       await this.merge(db, inputs);
