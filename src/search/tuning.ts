@@ -112,9 +112,9 @@ export const TUNING: SearchTuning = {
   bm25: {
     k1: 1.2,
     fields: {
-      text: { weight: 1, b: 0.75 },
+      text: { weight: 3, b: 0.75 },
       reasoning: { weight: 1, b: 0.75 },
-      output: { weight: 1, b: 0.75 },
+      output: { weight: 0.75, b: 0.75 },
       summary: { weight: 0.5, b: 0.75 },
       input: { weight: 3, b: 0.75 },
     },
