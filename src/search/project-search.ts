@@ -132,7 +132,7 @@ export async function searchProject(
       global ??= emptyStats(stats.df.length);
       addStats(global, stats);
     }
-    if (global && rest) addStats(global, { docs: rest.docs, df: [] });
+    if (global && rest) addStats(global, { docs: rest.docs, length: rest.length, df: [] });
   }
   const candidates = new Map<string, Candidates>();
   const turnOf = new Map<string, SessionFound["turnOf"]>();
