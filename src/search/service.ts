@@ -19,7 +19,7 @@ import { RegexRunner } from "./scan/regex-runner.ts";
 import { searchProject, type SessionResult } from "./project-search.ts";
 import { rankSessions } from "./rank/rank-sessions.ts";
 import { messageScore, messageScoreParts, partScore, rankPool } from "./rank/rank.ts";
-import type { SearchFilters } from "./scored.ts";
+import type { SearchFilters } from "./types.ts";
 import { asSearch, maybeYield, now } from "../util/scheduler.ts";
 import { collectSession, nearestTerms, sessionCandidates, type Query } from "./session-search.ts";
 import { parseQuery } from "./text/query.ts";

@@ -14,7 +14,7 @@ import { nearestTermsByScan } from "./scan/nearest-terms.ts";
 import { rescanCounts, sameScan } from "./scan/rescan.ts";
 import { countSession, scoreScan, type ScanCounts } from "./scan/scan.ts";
 import { maybeYield, yieldToLoop } from "../util/scheduler.ts";
-import type { DocFilter, ScoredDoc, SearchFilters } from "./scored.ts";
+import type { DocFilter, ScoredDoc, SearchFilters } from "./types.ts";
 import { keywordMarks, patternMarks } from "./text/snippets.ts";
 import type { ParsedQuery } from "./text/query.ts";
 import type { NearestTerm } from "./text/typos.ts";

@@ -6,7 +6,7 @@ import type { HistoryMessage } from "../../history/types.ts";
 import { buildView, type SessionView } from "../../history/view.ts";
 import { bestPartScores, messageScoreParts, messageScore, partScore } from "../rank/rank.ts";
 import { scanSession } from "../scan/scan.ts";
-import type { SearchFilters } from "../scored.ts";
+import type { SearchFilters } from "../types.ts";
 import { HIT_TYPES, type HitType } from "../text/documents.ts";
 import { parseQuery } from "../text/query.ts";
 import { SessionIndex, type IndexHit } from "./session-index.ts";

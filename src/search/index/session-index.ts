@@ -19,7 +19,7 @@ import {
 import type { HistoryMessage } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import type { SessionView } from "../../history/view.ts";
-import type { SearchFilters } from "../scored.ts";
+import type { SearchFilters } from "../types.ts";
 import { HIT_TYPES, messageDocs, type HitType } from "../text/documents.ts";
 import { flatDocumentProperties, flatSchemaValidator } from "./components/flat-document.ts";
 import { createMetaStoreComponent, type ChunkDocument, type DocMeta, type MetaStore } from "./components/meta-store.ts";

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { nextId } from "../../history/testing/messages.ts";
 import type { HistoryMessage, HistoryPart, SessionInfo } from "../../history/types.ts";
-import type { ScoredDoc } from "../scored.ts";
+import type { ScoredDoc } from "../types.ts";
 import { parseQuery, type ParsedQuery } from "../text/query.ts";
 import { Candidates, topAcross } from "./candidates.ts";
 import { rankSessions } from "./rank-sessions.ts";

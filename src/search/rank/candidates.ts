@@ -7,7 +7,7 @@
 
 import { BinaryHeap } from "../../util/binary-heap.ts";
 import { maybeYield } from "../../util/scheduler.ts";
-import type { ScoredDoc } from "../scored.ts";
+import type { ScoredDoc } from "../types.ts";
 import type { ParsedQuery } from "../text/query.ts";
 import { insertBest } from "../../util/best.ts";
 import { boostGroup, compareResults, maxBoost, messageResult, type Group, type MessageResult, type HitOptions } from "./rank.ts";

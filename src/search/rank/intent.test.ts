@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { textMessage, toolPart } from "../../history/testing/messages.ts";
 import type { ToolPart } from "../../history/types.ts";
-import type { ScoredDoc } from "../scored.ts";
+import type { ScoredDoc } from "../types.ts";
 import { toolCallSignature } from "../../history/tool-text.ts";
 import { parseQuery } from "../text/query.ts";
 import { answersIntent, contentShare, editsFiles, intentBoost } from "./intent.ts";

@@ -9,7 +9,7 @@
 
 import { inputString } from "../../history/tool-text.ts";
 import type { HistoryPart, ToolPart } from "../../history/types.ts";
-import type { ScoredDoc } from "../scored.ts";
+import type { ScoredDoc } from "../types.ts";
 import { fold } from "../text/normalize.ts";
 import { countTerm, FUNCTION_WORD_GROUP, type ParsedQuery } from "../text/query.ts";
 import { TUNING } from "../tuning.ts";

@@ -6,7 +6,7 @@ import { MemorySource } from "../../host/testing/memory-source.ts";
 import { FILLER } from "../testing/filler.ts";
 import { idsOnBothPaths } from "../testing/service.ts";
 import { addSession } from "../testing/sessions.ts";
-import type { ScoredDoc } from "../scored.ts";
+import type { ScoredDoc } from "../types.ts";
 import { bestPartScores, candidateGroups, messageScore, partScore } from "./rank.ts";
 import { TUNING } from "../tuning.ts";
 

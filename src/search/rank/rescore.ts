@@ -5,7 +5,7 @@
 // a session's documents are weighed by the share of the query's words the session holds.
 
 import { queryWeights, scoreCounts, type CollectionStats, type QueryWeights } from "./bm25.ts";
-import type { ScoredDoc } from "../scored.ts";
+import type { ScoredDoc } from "../types.ts";
 import { fold } from "../text/normalize.ts";
 import { countTerm, type ParsedQuery } from "../text/query.ts";
 import { TUNING } from "../tuning.ts";

@@ -11,7 +11,7 @@ import { messageDocs } from "../text/documents.ts";
 import { fold } from "../text/normalize.ts";
 import type { RegexRunner, Span } from "./regex-runner.ts";
 import { maybeYield, now, sliceSpent } from "../../util/scheduler.ts";
-import type { DocFilter, ScoredDoc } from "../scored.ts";
+import type { DocFilter, ScoredDoc } from "../types.ts";
 import type { ScanOptions } from "./scan.ts";
 
 const MAX_MATCHES_PER_DOC = 100;

@@ -6,7 +6,7 @@ import { buildView } from "../../history/view.ts";
 import { emptyStats } from "../rank/bm25.ts";
 import { collectSession, nearestTerms, type Query } from "../session-search.ts";
 import { FILLER_WORDS } from "../testing/filler.ts";
-import type { DocFilter } from "../scored.ts";
+import type { DocFilter } from "../types.ts";
 import { parseQuery } from "../text/query.ts";
 import { correctQuery } from "../text/typos.ts";
 import { rescanCounts } from "./rescan.ts";

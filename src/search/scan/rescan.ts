@@ -6,7 +6,7 @@
 
 import type { HistoryMessage } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
-import type { DocFilter } from "../scored.ts";
+import type { DocFilter } from "../types.ts";
 import type { ParsedQuery, QueryTerm } from "../text/query.ts";
 import { countSession, type Candidate, type ScanCounts, type ScanOptions } from "./scan.ts";
 

@@ -18,7 +18,7 @@ import {
 } from "../text/documents.ts";
 import { fold, isAscii } from "../text/normalize.ts";
 import { maybeYield, now, sliceSpent } from "../../util/scheduler.ts";
-import type { DocFilter, ScoredDoc } from "../scored.ts";
+import type { DocFilter, ScoredDoc } from "../types.ts";
 import { countTerm, escapeRegExp, type ParsedQuery } from "../text/query.ts";
 import { TUNING } from "../tuning.ts";
 import { type TermNesting, termNesting } from "../text/term-nesting.ts";

@@ -3,6 +3,7 @@
 
 import { components, type AnyDocument, type AnyDocumentStore, type IDocumentsStore } from "@orama/orama";
 import type { HitType } from "../../text/documents.ts";
+import type { ChunkRef } from "../../types.ts";
 
 /** A document as the session index inserts it: one chunk of one part. */
 export interface ChunkDocument {
@@ -25,15 +26,8 @@ export interface ChunkDocument {
 }
 
 /** What the store keeps of a document (and search returns). */
-export interface DocMeta {
+export interface DocMeta extends ChunkRef {
   messageId: string;
-  partId: string;
-  type: HitType;
-  tool?: string;
-  start: number;
-  end: number;
-  /** Code units at the chunk's start that are the tool call's input. */
-  input?: number;
 }
 
 export class MetaStore {

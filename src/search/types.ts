@@ -1,18 +1,23 @@
-// The unit every scorer (cold scan, index, literal/regex) hands to ranking: one scored chunk.
+// The contracts search's parts share: a chunk's reference, the scored chunk every scorer (cold
+// scan, index, literal/regex) hands to ranking, and the request's filters.
 
 import type { HistoryMessage, Role } from "../history/types.ts";
 import type { HitType } from "./text/documents.ts";
 
-export interface ScoredDoc {
-  message: HistoryMessage;
+/** Where a chunk (a document) is: its part, the part's kind, and its range in the part's searchable text. */
+export interface ChunkRef {
   partId: string;
   type: HitType;
   tool?: string;
-  /** Chunk range in the part's searchable text. */
   start: number;
   end: number;
   /** Code units at the chunk's start that are the tool call's input (counted tuning.ts's inputWeight times). */
   input?: number;
+}
+
+/** A chunk of a message with its score. */
+export interface ScoredDoc extends ChunkRef {
+  message: HistoryMessage;
   score: number;
   /** The chunk's text when the scorer already has it (re-read from the message otherwise). */
   text?: string;
