@@ -11,7 +11,7 @@ export {
   type SessionsRequest,
 } from "./service.ts";
 export { HIT_TYPES, type HitType } from "./text/documents.ts";
-export type { CandidateFinder, Narrowed } from "./candidate-finder.ts";
+export type { CandidateFinder, Narrowed } from "./types.ts";
 export { sessionTerms, type SessionTerms } from "./projection/session-terms.ts";
 export type { QueryTerm } from "./text/query.ts";
 export { type NearestTerm, WordCorrection } from "./text/typos.ts";

@@ -9,7 +9,7 @@
 // and length to the statistics, and their nearest terms to the typo pass.
 
 import type { SessionInfo } from "../history/types.ts";
-import type { Narrowed, ScopeNarrowing } from "./candidate-finder.ts";
+import type { Narrowed, ScopeNarrowing } from "./types.ts";
 import { addStats, emptyStats, type CollectionStats } from "./rank/bm25.ts";
 import { type Candidates, topAcross } from "./rank/candidates.ts";
 import type { MessageResult } from "./rank/rank.ts";

@@ -1,8 +1,11 @@
 // The contracts search's parts share: a chunk's reference, the scored chunk every scorer (cold
-// scan, index, literal/regex) hands to ranking, and the request's filters.
+// scan, index, literal/regex) hands to ranking, the request's filters, and what a store-wide
+// projection (host/projection/) answers a many-session search (candidate-finder.ts binds it).
 
-import type { HistoryMessage, Role } from "../history/types.ts";
+import type { HistoryMessage, Role, SessionInfo } from "../history/types.ts";
 import type { HitType } from "./text/documents.ts";
+import type { QueryTerm } from "./text/query.ts";
+import type { NearestTerm } from "./text/typos.ts";
 
 /** Where a chunk (a document) is: its part, the part's kind, and its range in the part's searchable text. */
 export interface ChunkRef {
@@ -39,3 +42,27 @@ export interface SearchFilters {
 
 /** Which documents a search may return (filters and the caller's visible window). */
 export type DocFilter = (message: HistoryMessage, type: HitType, tool: string | undefined) => boolean;
+
+export interface Narrowed {
+  /** The sessions to read, in scope order: those that may hold a term, and those not projected as they are now. */
+  search: SessionInfo[];
+  /** The others, none holding a query term: their ids, documents and total length (code units). */
+  rest: { ids: string[]; docs: number; length: number };
+}
+
+export interface CandidateFinder {
+  /**
+   * The scope split for these terms, or undefined when the finder cannot say (turned off, not
+   * built for this tool visibility, failing): every session is read then. `mustRead`: sessions
+   * whose searchable view the projection does not see (the caller's own hides its live context).
+   */
+  narrow(scope: readonly SessionInfo[], terms: readonly QueryTerm[], mustRead: ReadonlySet<string>): Promise<Narrowed | undefined>;
+  /** Per word, the nearest term each of `sessionIds` holds, chosen as that session's own search chooses it. */
+  nearest(words: readonly string[], sessionIds: readonly string[]): Promise<Map<string, NearestTerm[]>>;
+}
+
+/** A finder bound to one request's scope, as project-search.ts uses it. */
+export interface ScopeNarrowing {
+  narrow(terms: readonly QueryTerm[]): Promise<Narrowed | undefined>;
+  nearest(words: readonly string[], sessionIds: readonly string[]): Promise<Map<string, NearestTerm[]>>;
+}
