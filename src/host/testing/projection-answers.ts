@@ -3,9 +3,32 @@
 // short, function words, a word found nowhere), as plain data to compare.
 
 import type { SearchRequest, SearchService } from "../../search/api.ts";
+import { seededRandom } from "../../util/testing/seeded-random.ts";
+import type { V2StoreBuilder } from "../v2/testing/v2-store.ts";
 
 export const COMMON = ["build", "tests", "error", "file", "the", "run", "config", "module", "fails", "works"];
 export const RARE = ["limiter", "bucket", "sandbox", "payment", "tracing", "stylesheet", "computeLineItemTotals", "0.33744", "retries", "websocket", "débito"];
+/**
+ * Writes `count` sessions of 1 to 5 messages of words drawn from COMMON and RARE (seeded) into an
+ * OpenCode 2 stand-in store; `place` names each one's id, project and directory.
+ */
+export function seedWordSessions(
+  builder: V2StoreBuilder,
+  count: number,
+  seed: number,
+  place: (s: number) => { id: string; projectId: string; directory: string },
+): void {
+  const random = seededRandom(seed);
+  const words = (n: number) =>
+    Array.from({ length: n }, () => (random() < 0.12 ? RARE[Math.floor(random() * RARE.length)] : COMMON[Math.floor(random() * COMMON.length)])).join(" ");
+  for (let s = 0; s < count; s++) {
+    const { id, projectId, directory } = place(s);
+    builder.session({ id, projectId, directory, title: `session ${s}` });
+    for (let m = 0; m < 1 + (s % 5); m++)
+      builder.message(id, m % 2 === 0 ? "user" : "assistant", m % 2 === 0 ? { text: words(12) } : { content: [{ type: "text", text: words(30) }] });
+  }
+}
+
 const QUERIES = [
   "limiter",
   "token bucket limiter",

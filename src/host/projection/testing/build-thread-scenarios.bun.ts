@@ -9,10 +9,9 @@ import { join } from "node:path";
 import { defaultConfig } from "../../../config/schema.ts";
 import { toolVisibility } from "../../../history/tool-visibility.ts";
 import { createSearchService, type SearchService } from "../../../search/api.ts";
-import { seededRandom } from "../../../util/testing/seeded-random.ts";
 import { CachedHistorySource } from "../../cached-source.ts";
 import { isStoreProblem, openStore, storeReader, storeSessions, type Store } from "../../store.ts";
-import { COMMON, RARE, searchAnswers } from "../../testing/projection-answers.ts";
+import { searchAnswers, seedWordSessions } from "../../testing/projection-answers.ts";
 import { answer } from "../../testing/run-in-bun.ts";
 import { V2StoreBuilder } from "../../v2/testing/v2-store.ts";
 import { ThreadedProjection } from "../build-thread.ts";
@@ -22,18 +21,9 @@ const root = mkdtempSync(join(tmpdir(), "engram-build-thread-"));
 const dataDir = join(root, "data");
 mkdirSync(dataDir);
 
-const random = seededRandom(11);
-const words = (n: number) =>
-  Array.from({ length: n }, () => (random() < 0.12 ? RARE[Math.floor(random() * RARE.length)] : COMMON[Math.floor(random() * COMMON.length)])).join(" ");
-
 const builder = await V2StoreBuilder.create(join(dataDir, "opencode.db"), "opencode-2");
 const SESSIONS = 24;
-for (let s = 0; s < SESSIONS; s++) {
-  const id = `ses_t${String(s).padStart(3, "0")}`;
-  builder.session({ id, projectId: "prj_a", directory: "/a", title: `session ${s}` });
-  for (let m = 0; m < 1 + (s % 5); m++)
-    builder.message(id, m % 2 === 0 ? "user" : "assistant", m % 2 === 0 ? { text: words(12) } : { content: [{ type: "text", text: words(30) }] });
-}
+seedWordSessions(builder, SESSIONS, 11, (s) => ({ id: `ses_t${String(s).padStart(3, "0")}`, projectId: "prj_a", directory: "/a" }));
 
 const opened = await openStore(dataDir);
 if (isStoreProblem(opened)) throw new Error(opened.message);

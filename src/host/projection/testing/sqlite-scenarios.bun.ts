@@ -11,10 +11,9 @@ import { toolVisibility } from "../../../history/tool-visibility.ts";
 import { createSearchService, type SearchService } from "../../../search/api.ts";
 import { CachedHistorySource } from "../../cached-source.ts";
 import { answer } from "../../testing/run-in-bun.ts";
-import { COMMON, RARE, searchAnswers } from "../../testing/projection-answers.ts";
+import { searchAnswers, seedWordSessions } from "../../testing/projection-answers.ts";
 import { openStore, storeReader, isStoreProblem, type Store } from "../../store.ts";
 import { V2StoreBuilder } from "../../v2/testing/v2-store.ts";
-import { seededRandom } from "../../../util/testing/seeded-random.ts";
 import { readerFeed } from "../feed.ts";
 import { StoreProjection } from "../projection.ts";
 import { projectionPath, removeProjection } from "../projection-db.ts";
@@ -33,18 +32,12 @@ mkdirSync(dataDir);
 process.env.XDG_CACHE_HOME = cache;
 process.env.XDG_CONFIG_HOME = join(root, "config");
 
-const random = seededRandom(7);
-const words = (n: number) =>
-  Array.from({ length: n }, () => (random() < 0.12 ? RARE[Math.floor(random() * RARE.length)] : COMMON[Math.floor(random() * COMMON.length)])).join(" ");
-
 const builder = await V2StoreBuilder.create(join(dataDir, "opencode.db"), "opencode-2");
-const SESSIONS = 24;
-for (let s = 0; s < SESSIONS; s++) {
-  const id = `ses_p${String(s).padStart(3, "0")}`;
-  builder.session({ id, projectId: s % 3 === 0 ? "prj_b" : "prj_a", directory: s % 3 === 0 ? "/b" : "/a", title: `session ${s}` });
-  for (let m = 0; m < 1 + (s % 5); m++)
-    builder.message(id, m % 2 === 0 ? "user" : "assistant", m % 2 === 0 ? { text: words(12) } : { content: [{ type: "text", text: words(30) }] });
-}
+seedWordSessions(builder, 24, 7, (s) => ({
+  id: `ses_p${String(s).padStart(3, "0")}`,
+  projectId: s % 3 === 0 ? "prj_b" : "prj_a",
+  directory: s % 3 === 0 ? "/b" : "/a",
+}));
 const doomed = builder.message("ses_p007", "assistant", { content: [{ type: "text", text: "wombatword said once" }] });
 
 const opened = await openStore(dataDir);
