@@ -14,12 +14,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defaultConfig } from "../src/config/schema.ts";
 import { toolVisibility } from "../src/history/tool-visibility.ts";
-import { readerFeed, type ProjectionFeed } from "../src/host/projection/feed.ts";
+import { type ProjectionFeed, storeFeed } from "../src/host/projection/feed.ts";
 import { sessionTerms } from "../src/search/api.ts";
 import { openProjection } from "../src/host/projection/projection-db.ts";
 import { StoreProjection } from "../src/host/projection/projection.ts";
 import { fileBytes } from "../src/host/file-bytes.ts";
-import { isStoreProblem, openStore, storeReader } from "../src/host/store.ts";
+import { isStoreProblem, openStore } from "../src/host/store.ts";
 import { dataDir } from "../src/host/sqlite-reader.ts";
 import { sliceSpent, yieldToLoop } from "../src/util/scheduler.ts";
 
@@ -51,10 +51,7 @@ const timed = async <T>(phase: keyof typeof spent, work: () => Promise<T>): Prom
   }
 };
 
-const inner = readerFeed(
-  storeReader(store, () => true),
-  store.decode,
-);
+const inner = storeFeed(store);
 const feed: ProjectionFeed = {
   storePath: (probe) => inner.storePath(probe),
   sessions: async (probe) => {

@@ -9,7 +9,7 @@ import { toolVisibility, type ToolVisibility } from "../history/tool-visibility.
 import type { HistoryMessage, SessionInfo } from "../history/types.ts";
 import { CachedHistorySource } from "../host/cached-source.ts";
 import type { Log } from "../host/log.ts";
-import { readerFeed } from "../host/projection/feed.ts";
+import { storeFeed } from "../host/projection/feed.ts";
 import { StoreProjection } from "../host/projection/projection.ts";
 import { dataDir } from "../host/sqlite-reader.ts";
 import { isStoreProblem, openStore, storeReader, type Store, type StoreProblem } from "../host/store.ts";
@@ -60,10 +60,7 @@ export function inProject(session: Pick<SessionInfo, "directory">, root: string)
 export function storeProjection(store: Store, config: EngramConfig, log: Log): StoreProjection {
   const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
   return new StoreProjection({
-    feed: readerFeed(
-      storeReader(store, () => true),
-      store.decode,
-    ),
+    feed: storeFeed(store),
     enabled: () => config.projection.enable,
     visibility: () => visibility,
     visibilityKey: () => JSON.stringify([config.show_tool_input, config.show_tool_output]),

@@ -3,24 +3,15 @@
 // runs the projection's passes there (build-serve.ts).
 
 import { parentPort, workerData } from "node:worker_threads";
-import { isStoreProblem, openStoreFile, storeReader } from "../store.ts";
+import { isStoreProblem, openStoreFile } from "../store.ts";
 import type { BuildStart } from "./build-serve.ts";
 import { serveBuild } from "./build-serve.ts";
-import { readerFeed } from "./feed.ts";
+import { storeFeed } from "./feed.ts";
 
 const port = parentPort;
 if (port) {
   const start = workerData as BuildStart;
   const store = await openStoreFile(start.store, start.generation);
   if (isStoreProblem(store)) port.postMessage({ kind: "failed", reason: store.message });
-  else
-    serveBuild(
-      port,
-      start,
-      readerFeed(
-        storeReader(store, () => true),
-        store.decode,
-      ),
-      () => store.close(),
-    );
+  else serveBuild(port, start, storeFeed(store), () => store.close());
 }

@@ -4,6 +4,8 @@
 
 import type { HistoryMessage, SessionInfo } from "../../history/types.ts";
 import { checkpoint, type HistoryReader, type HostDecode, type ReadOptions } from "../reader.ts";
+import { storeReader } from "../store.ts";
+import type { Store } from "../store-shape.ts";
 
 export interface ProjectionFeed {
   /** The store file, opened with the probe session if need be; undefined when the reader reads none (SDK only). */
@@ -37,4 +39,12 @@ export function readerFeed<Raw>(reader: HistoryReader<Raw>, decode: HostDecode<R
       return out;
     },
   };
+}
+
+/** The feed over every session of a store opened directly (the command line, the build thread, doctor). */
+export function storeFeed(store: Store): ProjectionFeed {
+  return readerFeed(
+    storeReader(store, () => true),
+    store.decode,
+  );
 }

@@ -2,10 +2,10 @@
 // and schema it was built for, and how many of the store's sessions it holds as they are now.
 
 import { existsSync } from "node:fs";
-import { storeReader, storeSessions, type Store } from "../store.ts";
+import { storeSessions, type Store } from "../store.ts";
 import { fileBytes } from "../file-bytes.ts";
 import { openWritable } from "../sqlite-reader.ts";
-import { readerFeed } from "./feed.ts";
+import { storeFeed } from "./feed.ts";
 import { cacheDir, diskIdentity, PROJECTION_SCHEMA, projectionPath } from "./projection-db.ts";
 
 export interface ProjectionReport {
@@ -39,10 +39,7 @@ export async function projectionReport(store: Store, dir: string = cacheDir()): 
     const rows = new Map(
       (db.query("SELECT id, updated, stamp FROM session").all() as { id: string; updated: number; stamp: string }[]).map((row) => [row.id, row]),
     );
-    const feed = readerFeed(
-      storeReader(store, () => true),
-      store.decode,
-    );
+    const feed = storeFeed(store);
     for (const session of sessions) {
       const row = rows.get(session.id);
       if (row && row.updated === (session.updated ?? 0) && row.stamp === (await feed.stamp(session.id))) report.current++;
