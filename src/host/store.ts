@@ -10,7 +10,7 @@ import { V1_DECODE } from "./map.ts";
 import type { HistoryReader } from "./reader.ts";
 import type { Store } from "./store-shape.ts";
 import { candidateDatabases, NO_SQLITE_DRIVER, openReadOnly, readerOver, schemaProblems, tableColumns, whereLooked, type Database } from "./sqlite-reader.ts";
-import { storeGeneration, type StoreGeneration } from "./store-generation.ts";
+import { GENERATION_NAMES, storeGeneration, type StoreGeneration } from "./store-generation.ts";
 import { v2SchemaProblems } from "./v2/sqlite-reader.ts";
 import { v2StoreOver } from "./v2/store.ts";
 
@@ -81,37 +81,29 @@ export async function openStore(dir: string): Promise<Store | StoreProblem> {
   if (candidates.length === 0) return { kind: "missing", message: `no OpenCode database in ${whereLooked(dir)} (looked for opencode.db)` };
   const problems: StoreProblem[] = [];
   for (const path of candidates) {
-    let db: Database | undefined;
-    try {
-      db = await openReadOnly(path);
-      if (!db) return { kind: "runtime", message: "reading the store needs Bun's SQLite driver (run through the opencode-engram launcher)" };
-      const generation = storeGeneration(db);
-      const missing = generation === "opencode-2" ? v2SchemaProblems(db) : [];
-      if (generation === "opencode-1") return storeOver(path, db);
-      if (generation === "opencode-2" && missing.length === 0) return v2StoreOver(path, db);
-      problems.push({ kind: "schema", message: `${path}: ${generation === "opencode-2" ? `unknown OpenCode 2 schema (${missing.join(", ")})` : generation}` });
-      db.close();
-    } catch (error) {
-      db?.close();
-      problems.push({ kind: "unreadable", message: `${path}: ${error instanceof Error ? error.message : String(error)}` });
-    }
+    const opened = await openStoreFile(path);
+    if (!isStoreProblem(opened)) return opened;
+    if (opened.kind === "runtime") return opened;
+    problems.push(opened);
   }
   return { kind: problems[0]!.kind, message: problems.map((problem) => problem.message).join("; ") };
 }
 
 /**
- * The store file at `path` read as `generation`'s tables, whatever else it holds: the projection's
- * build thread opens the plugin's store so (the plugin's reader chose the file and the generation).
+ * The store file at `path`, read as `generation`'s tables when given (the projection's build
+ * thread: the plugin's reader chose the file and the generation), else as its schema says.
  */
-export async function openStoreFile(path: string, generation: StoreGeneration): Promise<Store | StoreProblem> {
+export async function openStoreFile(path: string, generation?: StoreGeneration): Promise<Store | StoreProblem> {
   let db: Database | undefined;
   try {
     db = await openReadOnly(path);
     if (!db) return { kind: "runtime", message: NO_SQLITE_DRIVER };
-    const problems = generation === "opencode-2" ? v2SchemaProblems(db) : schemaProblems(db);
-    if (problems.length === 0) return generation === "opencode-2" ? v2StoreOver(path, db) : storeOver(path, db);
+    const read = generation ?? storeGeneration(db);
+    const problems = read === "opencode-2" ? v2SchemaProblems(db) : read === "opencode-1" ? schemaProblems(db) : [read];
+    if (problems.length === 0) return read === "opencode-2" ? v2StoreOver(path, db) : storeOver(path, db);
     db.close();
-    return { kind: "schema", message: `${path}: unknown schema (${problems.join(", ")})` };
+    const why = read === "opencode-1" || read === "opencode-2" ? `unknown ${GENERATION_NAMES[read]} schema (${problems.join(", ")})` : read;
+    return { kind: "schema", message: `${path}: ${why}` };
   } catch (error) {
     db?.close();
     return { kind: "unreadable", message: `${path}: ${error instanceof Error ? error.message : String(error)}` };
