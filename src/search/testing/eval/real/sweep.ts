@@ -53,7 +53,7 @@ const pair = (m: Metrics) => `${m.recallAt5.toFixed(3)}/${m.mrr.toFixed(3)}`;
 function formatLine(main: SweptFigures, f: SweptFigures): string {
   const cells = SCOPES.map((scope) => `${scope} ${pair(f.byScope[scope].overall)} prose ${pair(f.byScope[scope].prose)}`);
   const why = f === main ? "" : `  ${ineligible(main, f) ?? "eligible"}`;
-  return `${f.name}\n    ${cells.join("  ")}  sum ${mrrSum(f).toFixed(3)}${why}`;
+  return `${f.name}\n    ${cells.join("  ")}  sum ${mrrSum(f).toFixed(4)}${why}`;
 }
 
 /** Asks `questions` (one half's) under main's tuning and under each patch, printing a line per setting as it goes, then the rule's choice. */
