@@ -58,7 +58,10 @@ export async function rescanCounts(
     const x = a[i]?.seq === seq ? a[i++] : undefined;
     const y = b[j]?.seq === seq ? b[j++] : undefined;
     const tfs = pick(x?.tfs ?? none, y?.tfs);
-    if (tfs.some((tf) => tf > 0)) candidates.push({ ...(x ?? y)!, tfs });
+    // As a scan counts them: an input holding none of the terms has no counts.
+    const inputTfs = x?.inputTfs || y?.inputTfs ? pick(x?.inputTfs ?? none, y?.inputTfs) : undefined;
+    const inInput = inputTfs?.some((tf) => tf > 0) === true;
+    if (tfs.some((tf) => tf > 0) || inInput) candidates.push({ ...(x ?? y)!, tfs, inputTfs: inInput ? inputTfs : undefined });
   }
   return {
     messages: first.messages,
@@ -67,7 +70,8 @@ export async function rescanCounts(
     candidates,
     df: pick(first.df, more?.df),
     docs: first.docs,
-    length: first.length,
+    fieldDocs: first.fieldDocs,
+    fieldLength: first.fieldLength,
     counted: more?.counted ?? 0,
     parts: first.parts,
   };
