@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SessionInfo } from "../history/types.ts";
 import { searchProject, type SessionFound } from "./project-search.ts";
-import { emptyStats } from "./rank/bm25.ts";
 import type { ScanCounts } from "./scan/scan.ts";
 import type { CollectedSession, Query } from "./session-search.ts";
 import { parseQuery } from "./text/query.ts";
@@ -11,7 +10,7 @@ const query: Query = { kind: "keyword", text: "token bucket limiter", parsed: pa
 /** A session scanned cold that holds the typed form of each word in `words` (no documents to rank). */
 function scanned(words: string[]): CollectedSession {
   const df = query.kind === "keyword" ? query.parsed.terms.map((term) => (!term.variant && words.includes(term.token) ? 1 : 0)) : [];
-  return { docs: [], via: "scan", stats: { ...emptyStats(df.length), docs: 1, df }, scan: {} as ScanCounts };
+  return { docs: [], via: "scan", stats: { docs: 1, length: 1, df }, scan: {} as ScanCounts };
 }
 
 /** Searches sessions holding the given words, one at a time in order; returns what each collected. */

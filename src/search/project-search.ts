@@ -129,7 +129,7 @@ export async function searchProject(
       shared ??= emptyStats(stats.df.length);
       addStats(shared, stats);
     }
-    if (shared && rest) addStats(shared, { docs: rest.docs, df: [] });
+    if (shared && rest) addStats(shared, { docs: rest.docs, length: rest.length, df: [] });
   }
   const candidates = new Map<string, Candidates>();
   const turnOf = new Map<string, SessionFound["turnOf"]>();

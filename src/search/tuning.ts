@@ -6,20 +6,12 @@
 // issue 9's questions before the tuning / check split of issue 22 (docs/search-notes.md): a
 // figure taken there was tuned on every session it was measured on.
 
-import type { Field } from "./text/documents.ts";
-
-/** One BM25F field's weight (what an occurrence in it counts) and length normalisation b (0: none) against its own average length. */
-export interface FieldTuning {
-  readonly weight: number;
-  readonly b: number;
-}
-
 export interface SearchTuning {
   readonly bm25: {
     /** Term-frequency saturation. Swept on all 122, halves of the dev sessions: no other value gained on both. */
     readonly k1: number;
-    /** BM25F's fields (text/documents.ts FIELDS). Swept on the tuning half (docs/search-notes.md). */
-    readonly fields: { readonly [F in Field]: FieldTuning };
+    /** Length normalisation (0: none). Swept with k1. Ablation (b = 0): +0.100 / +0.069 session, +0.043 / +0.076 project. */
+    readonly b: number;
   };
   readonly coverage: {
     /** A document's score is scaled by the share of the query's words it holds. Ablation: +0 / +0.006 session, −0.011 / +0.011 project. */
@@ -31,12 +23,19 @@ export interface SearchTuning {
   };
   /** Target characters of one chunk (a document). 3 and 6 KB ranked no better on all 122. */
   readonly chunkChars: number;
+  /**
+   * Times a term in a tool call's input counts (1: as the output). 2 ranked all 122 lower, 4 lower on one half.
+   * Ablation (1): +0 / +0.011 session, −0.011 / +0.023 project, project prose −0.050: fails issue 22's rule (docs/search-notes.md).
+   */
+  readonly inputWeight: number;
   readonly spread: {
     /** Share of a message's next parts, and a part's next chunks, in its score (0: best alone). Swept with k1. Ablation: +0.020 / −0.008 session, +0.011 / +0.015 project. */
     readonly otherShare: number;
     /** How many next parts of a message, and next chunks of a part, count. Not measured. */
     readonly othersCounted: number;
   };
+  /** A compaction summary's score against the messages it restates (1: alike). 0.3 and 0.7 ranked all 122 alike. Ablation (1): +0.011 / +0.006 project. */
+  readonly summaryWeight: number;
   /** How many of the best messages before the boosts the boosts may reorder: limit × perResult + extra. A cost bound: every candidate ranks alike (ablation). */
   readonly pool: { readonly perResult: number; readonly extra: number };
   /** How many of a message's best chunks the boosts look at (a cost bound). Not measured. */
@@ -109,19 +108,12 @@ export interface SearchTuning {
 }
 
 export const TUNING: SearchTuning = {
-  bm25: {
-    k1: 1.2,
-    fields: {
-      text: { weight: 1, b: 0.75 },
-      reasoning: { weight: 1, b: 0.75 },
-      output: { weight: 1, b: 0.75 },
-      summary: { weight: 0.5, b: 0.75 },
-      input: { weight: 3, b: 0.75 },
-    },
-  },
+  bm25: { k1: 1.2, b: 0.75 },
   coverage: { on: true, floor: 0.4, foundWordsOnly: true },
   chunkChars: 4096,
+  inputWeight: 3,
   spread: { otherShare: 0.25, othersCounted: 4 },
+  summaryWeight: 0.5,
   pool: { perResult: 3, extra: 20 },
   boostedChunks: 10,
   compounds: { on: true, boost: 1.6 },

@@ -14,7 +14,7 @@ export interface ChunkRef {
   tool?: string;
   start: number;
   end: number;
-  /** Code units at the chunk's start that are the tool call's input (BM25F's input field). */
+  /** Code units at the chunk's start that are the tool call's input (counted tuning.ts's inputWeight times). */
   input?: number;
 }
 
@@ -24,10 +24,8 @@ export interface ScoredDoc extends ChunkRef {
   score: number;
   /** The chunk's text when the scorer already has it (re-read from the message otherwise). */
   text?: string;
-  /** Keyword searches: occurrences of each query term in the chunk's body (same order as the terms), when known. */
+  /** Keyword searches: occurrences of each query term in the chunk (same order as the terms), when known. */
   tfs?: number[];
-  /** …and in the tool call's input it opens with, when it has one. */
-  inputTfs?: number[];
   /** Where a literal or regex query matched the chunk's text (pattern searches only). */
   spans?: [start: number, end: number][];
 }

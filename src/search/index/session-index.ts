@@ -16,12 +16,11 @@ import {
   type Results,
   type SearchParamsFullText,
 } from "@orama/orama";
-import { isCompactionSummary } from "../../history/summaries.ts";
 import type { HistoryMessage } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import type { SessionView } from "../../history/view.ts";
 import type { SearchFilters } from "../types.ts";
-import { bodyField, FIELDS, HIT_TYPES, messageDocs, type HitType } from "../text/documents.ts";
+import { HIT_TYPES, messageDocs, type HitType } from "../text/documents.ts";
 import { flatDocumentProperties, flatSchemaValidator } from "./components/flat-document.ts";
 import { createMetaStoreComponent, type ChunkDocument, type DocMeta, type MetaStore } from "./components/meta-store.ts";
 import type { ResultGrouping } from "./components/best-groups.ts";
@@ -200,9 +199,7 @@ export class SessionIndex {
     const entry: MessageEntry = { message, slot: this.messagesInserted++, docs: 0 };
     this.messages.set(message.id, entry);
     let partId: string | undefined;
-    const inSummary = isCompactionSummary(message);
     for (const doc of messageDocs(message, this.visibility)) {
-      const field = FIELDS[bodyField(doc.type, inSummary)]!;
       if (doc.partId !== partId) {
         partId = doc.partId;
         this.partsInserted++;
@@ -210,7 +207,7 @@ export class SessionIndex {
       this.docsInserted++;
       const chunk: ChunkDocument = {
         id: docId(entry.slot, entry.docs),
-        text: doc.input > 0 ? [doc.text, field, doc.text.slice(0, doc.input)] : [doc.text, field],
+        text: doc.input > 0 ? [doc.text, doc.text.slice(0, doc.input)] : [doc.text],
         message: entry.slot,
         messageId: message.id,
         type: doc.type,
@@ -340,7 +337,6 @@ export class SessionIndex {
   *trimSteps(): Generator<void> {
     const index = this.db.data.index;
     yield* trimSteps(index.postings);
-    yield* trimSteps(index.inputs);
     index.attributes.trim(index.postings.docsEnd);
     this.partOfDoc = this.partOfDoc.slice(0, index.postings.docsEnd + 64);
   }
@@ -385,7 +381,6 @@ export class SessionIndex {
     const index = this.db.data.index;
     return (
       postingsBytes(index.postings) +
-      postingsBytes(index.inputs) +
       index.attributes.bytes() +
       this.partOfDoc.byteLength +
       this.docsInserted * DOC_OVERHEAD_BYTES +

@@ -1,58 +1,18 @@
-// BM25F over documents (part chunks), shared by the cold scan and the index so both rank alike.
-// A chunk's fields (text/documents.ts FIELDS: its body, and a tool call's input beside a tool's
-// output) each weigh their counts and normalise their length against their own average, and
-// the sum is saturated once per term (Robertson and Zaragoza's BM25F). Lengths are counted in
-// UTF-16 code units: the scan knows them without tokenizing.
+// BM25 over documents (part chunks), shared by the cold scan and the index so both rank alike.
+// Document length is counted in UTF-16 code units: the scan knows it without tokenizing.
 
-// k1, the fields' weights and b, and the coverage floor are in tuning.ts.
+// k1, b and the coverage floor are in tuning.ts, with the ranking's other constants.
 
-import { FIELD_COUNT, FIELDS, INPUT_FIELD } from "../text/documents.ts";
 import { TUNING } from "../tuning.ts";
 
 function idf(docs: number, df: number): number {
   return Math.log(1 + (docs - df + 0.5) / (df + 0.5));
 }
 
-/** Per field (FIELDS order): its weight, its length normalisation b and its average length in a collection. */
-export interface FieldNorms {
-  weight: number[];
-  b: number[];
-  avg: number[];
-}
-
-/** The fields' weights and b (tuning.ts) and their average lengths in `stats`. */
-export function fieldNorms(stats: Pick<CollectionStats, "fieldDocs" | "fieldLength">): FieldNorms {
-  const fields = TUNING.bm25.fields;
-  return {
-    weight: FIELDS.map((field) => fields[field].weight),
-    b: FIELDS.map((field) => fields[field].b),
-    avg: FIELDS.map((_, f) => (stats.fieldDocs[f]! > 0 ? stats.fieldLength[f]! / stats.fieldDocs[f]! : 1)),
-  };
-}
-
-/** What one occurrence in a field of `length` code units counts: its weight over its length normalisation. */
-export function fieldFactor(norms: FieldNorms, field: number, length: number): number {
-  const b = norms.b[field]!;
-  return norms.weight[field]! / (1 - b + (b * length) / (norms.avg[field] || 1));
-}
-
-/** A term's score from its counts weighed by their fields (the sum of count × fieldFactor). */
-export function termScore(weighted: number, idfValue: number): number {
-  const k1 = TUNING.bm25.k1;
-  return (idfValue * weighted * (k1 + 1)) / (weighted + k1);
-}
-
-/** A count as the postings hold it (one byte). */
-function cappedCount(tf: number): number {
-  return Math.min(tf, 255);
-}
-
-/**
- * A term's count in a chunk's body from its counts as the index holds them: in the whole text
- * and in its input, each capped (so the scan and the index agree past the cap).
- */
-export function bodyCount(inText: number, inInput: number): number {
-  return Math.max(0, inText - inInput);
+export function termScore(tf: number, idfValue: number, length: number, avgLength: number): number {
+  const { k1, b } = TUNING.bm25;
+  const norm = k1 * (1 - b + (b * length) / (avgLength || 1));
+  return (idfValue * tf * (k1 + 1)) / (tf + norm);
 }
 
 /**
@@ -86,29 +46,24 @@ export function wordsMatched(mask: number): number {
 }
 
 /**
- * What BM25F needs to know of the documents it ranks: their number, how many hold each query
- * term (same order as the query's terms), and per field how many documents have it and their
- * total length. Project scope adds those of every session it searched, so all sessions are
- * scored against one collection.
+ * What BM25 needs to know of the documents it ranks: their number and total length, and how many
+ * hold each query term (same order as the query's terms). Project scope adds those of every
+ * session it searched, so all sessions are scored against one collection.
  */
 export interface CollectionStats {
   docs: number;
+  length: number;
   df: number[];
-  fieldDocs: number[];
-  fieldLength: number[];
 }
 
 export function emptyStats(terms: number): CollectionStats {
-  return { docs: 0, df: new Array<number>(terms).fill(0), fieldDocs: new Array<number>(FIELD_COUNT).fill(0), fieldLength: new Array<number>(FIELD_COUNT).fill(0) };
+  return { docs: 0, length: 0, df: new Array<number>(terms).fill(0) };
 }
 
-export function addStats(into: CollectionStats, from: Pick<CollectionStats, "docs" | "df"> & Partial<CollectionStats>): void {
+export function addStats(into: CollectionStats, from: CollectionStats): void {
   into.docs += from.docs;
+  into.length += from.length;
   for (let t = 0; t < into.df.length; t++) into.df[t] = into.df[t]! + (from.df[t] ?? 0);
-  for (let f = 0; f < FIELD_COUNT; f++) {
-    into.fieldDocs[f] = into.fieldDocs[f]! + (from.fieldDocs?.[f] ?? 0);
-    into.fieldLength[f] = into.fieldLength[f]! + (from.fieldLength?.[f] ?? 0);
-  }
 }
 
 /** What scoring a document needs of the query against one collection's statistics. */
@@ -134,29 +89,15 @@ export function queryWeights(stats: CollectionStats, terms: readonly { weight: n
   return { idfs, groupOf: terms.map((term) => term.group), words: wordsMatched(found) };
 }
 
-/** A document's fields for BM25F: its body's field and length, and the length of the tool call's input it opens with (0: none). */
-export interface DocFields {
-  field: number;
-  body: number;
-  input: number;
-}
-
-/**
- * BM25F × coverage of one document from its per-term counts in its body and in its input (tf 0 =
- * absent; `input` undefined: none).
- */
-export function scoreCounts(body: readonly number[], input: readonly number[] | undefined, doc: DocFields, weights: QueryWeights, norms: FieldNorms): number {
+/** BM25 × coverage of one document from its per-term counts (tf 0 = absent). */
+export function scoreCounts(tfs: readonly number[], length: number, weights: QueryWeights, avgLength: number): number {
   let score = 0;
   let mask = 0;
   const { idfs, groupOf } = weights;
-  const inBody = fieldFactor(norms, doc.field, doc.body);
-  const inInput = input ? fieldFactor(norms, INPUT_FIELD, doc.input) : 0;
-  for (let t = 0; t < body.length; t++) {
-    const tf = body[t]!;
-    const tfInput = input?.[t] ?? 0;
-    if (tf === 0 && tfInput === 0) continue;
-    const inputCount = cappedCount(tfInput);
-    score += termScore(bodyCount(cappedCount(tf + tfInput), inputCount) * inBody + inputCount * inInput, idfs[t]!);
+  for (let t = 0; t < tfs.length; t++) {
+    const tf = tfs[t]!;
+    if (tf === 0) continue;
+    score += termScore(Math.min(tf, 255), idfs[t]!, length, avgLength);
     mask |= groupBit(groupOf[t]!);
   }
   return score * coverageFactor(wordsMatched(mask), weights.words);

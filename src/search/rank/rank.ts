@@ -1,8 +1,10 @@
 // From scored chunks to ranked messages: a part scores by its best chunk, a message by its best
-// part plus a share of its next few; a path or name of the query held whole boosts a chunk (compound.ts), and so do the
+// part plus a share of its next few, a compaction summary at a lower weight than the messages it
+// restates; a path or name of the query held whole boosts a chunk (compound.ts), and so do the
 // query's content words standing close together (proximity.ts), and the call a command or
 // change question asks for (intent.ts); recency breaks ties. Builds hits and snippets for the messages returned only.
 
+import { isCompactionSummary } from "../../history/summaries.ts";
 import type { HistoryMessage } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import { selectBest } from "../../util/best.ts";
@@ -16,7 +18,9 @@ import { compoundBoost, compoundBoostMost } from "./compound.ts";
 import { proximityApplies, proximityBoost, proximityBoostMost } from "./proximity.ts";
 
 // A message's score reads a share (tuning.ts's spread) of its next few parts, a part's of its next
-// few chunks.
+// few chunks. A compaction summary weighs less (tuning.ts's summaryWeight) than the messages it
+// restates: the facts it holds were stated first in the session, where a search should find them;
+// alone, it is still found.
 
 /** How many of the best messages (before the boosts) those boosts may reorder. */
 export function rankPool(limit: number): number {
@@ -153,11 +157,15 @@ function sortDescending<T>(items: T[], value: (item: T) => number): void {
 
 function groupScore(group: Group): number {
   const docs = group.docs;
+  let score: number;
   // One chunk: its score is the message's (bestPartScores and messageScore leave it as it is).
-  if (docs.length === 1) return docs[0]!.score;
-  sortDescending(docs, scoreOf);
-  const best = bestPartScores(docs);
-  return messageScore(best, 0, best.length);
+  if (docs.length === 1) score = docs[0]!.score;
+  else {
+    sortDescending(docs, scoreOf);
+    const best = bestPartScores(docs);
+    score = messageScore(best, 0, best.length);
+  }
+  return isCompactionSummary(group.message) ? score * TUNING.summaryWeight : score;
 }
 
 /** Higher score first; on a tie the newer message. */

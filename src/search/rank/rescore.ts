@@ -4,18 +4,24 @@
 // partial match where they are rare. Length stays judged against the document's own session, and
 // a session's documents are weighed by the share of the query's words the session holds.
 
-import { isCompactionSummary } from "../../history/summaries.ts";
-import { fieldNorms, queryWeights, scoreCounts, type CollectionStats, type QueryWeights } from "./bm25.ts";
+import { queryWeights, scoreCounts, type CollectionStats, type QueryWeights } from "./bm25.ts";
 import type { ScoredDoc } from "../types.ts";
-import { bodyField } from "../text/documents.ts";
 import { fold } from "../text/normalize.ts";
 import { countTerm, type ParsedQuery } from "../text/query.ts";
 import { TUNING } from "../tuning.ts";
 
-/** Occurrences of each query term in `text` (the index's own counts: same tokenizer rules). */
-function termCounts(text: string, parsed: ParsedQuery): number[] {
-  const folded = fold(text);
-  return parsed.terms.map((term) => (folded.includes(term.token) ? countTerm(text, folded, term) : 0));
+/**
+ * Occurrences of each query term in `text` (the index's own counts: same tokenizer rules), those
+ * in its first `input` code units (a tool call's input) counted inputWeight times (tuning.ts).
+ */
+function termCounts(text: string, parsed: ParsedQuery, input = 0): number[] {
+  const counts = (part: string, times: number) => {
+    const folded = fold(part);
+    return parsed.terms.map((term) => (folded.includes(term.token) ? countTerm(part, folded, term) * times : 0));
+  };
+  if (input === 0) return counts(text, 1);
+  const inInput = counts(text.slice(0, input), TUNING.inputWeight);
+  return counts(text.slice(input), 1).map((tf, t) => tf + inInput[t]!);
 }
 
 /**
@@ -31,7 +37,7 @@ function sessionShare(all: QueryWeights, own: QueryWeights): number {
 
 /**
  * Scores each of one session's documents again with the idf of `shared` (every session searched)
- * and the average field lengths of `own` (the session's): a word's rarity is a fact of the whole
+ * and the average length of `own` (the session's): a word's rarity is a fact of the whole
  * collection, a document's length is long or short for the session it belongs to (a chat's
  * messages run shorter than an agent run's tool outputs), so a session's messages keep the order
  * of lengths its own search gives them. Every score is then weighed by the session's share of
@@ -47,17 +53,10 @@ export function rescore(
 ): void {
   if (shared.docs === 0) return;
   const weights = queryWeights(shared, parsed.terms);
-  const norms = fieldNorms(own.docs > 0 ? own : shared);
+  const avg = own.docs > 0 ? own.length / own.docs : shared.length / shared.docs;
   const share = sessionShare(weights, queryWeights(own, parsed.terms));
   for (const doc of docs) {
-    const input = doc.input ?? 0;
-    if (!doc.tfs) {
-      // A tool call's input, the chunk's first code units, is its own field.
-      const text = textOf(doc);
-      doc.tfs = termCounts(input > 0 ? text.slice(input) : text, parsed);
-      if (input > 0) doc.inputTfs = termCounts(text.slice(0, input), parsed);
-    }
-    const fields = { field: bodyField(doc.type, isCompactionSummary(doc.message)), body: doc.end - doc.start - input, input };
-    doc.score = scoreCounts(doc.tfs, doc.inputTfs, fields, weights, norms) * share;
+    doc.tfs ??= termCounts(textOf(doc), parsed, doc.input);
+    doc.score = scoreCounts(doc.tfs, doc.end - doc.start, weights, avg) * share;
   }
 }

@@ -126,7 +126,7 @@ describe("a cold search again with corrected typos", () => {
         const merged = (await rescanCounts(first, parsed.terms, accept))!;
         const full = (await countSession(messages, visibility, parsed.terms, accept))!;
         expect(merged.candidates).toEqual(full.candidates);
-        expect([merged.df, merged.docs, merged.fieldDocs, merged.fieldLength]).toEqual([full.df, full.docs, full.fieldDocs, full.fieldLength]);
+        expect([merged.df, merged.docs, merged.length]).toEqual([full.df, full.docs, full.length]);
         const [mergedStats, fullStats] = [emptyStats(0), emptyStats(0)];
         expect(scoreScan(merged, { stats: mergedStats })).toEqual(scoreScan(full, { stats: fullStats }));
         expect(mergedStats).toEqual(fullStats);

@@ -58,10 +58,7 @@ export async function rescanCounts(
     const x = a[i]?.seq === seq ? a[i++] : undefined;
     const y = b[j]?.seq === seq ? b[j++] : undefined;
     const tfs = pick(x?.tfs ?? none, y?.tfs);
-    // As a scan counts them: an input holding none of the terms has no counts.
-    const inputTfs = x?.inputTfs || y?.inputTfs ? pick(x?.inputTfs ?? none, y?.inputTfs) : undefined;
-    const inInput = inputTfs?.some((tf) => tf > 0) === true;
-    if (tfs.some((tf) => tf > 0) || inInput) candidates.push({ ...(x ?? y)!, tfs, inputTfs: inInput ? inputTfs : undefined });
+    if (tfs.some((tf) => tf > 0)) candidates.push({ ...(x ?? y)!, tfs });
   }
   return {
     messages: first.messages,
@@ -70,8 +67,7 @@ export async function rescanCounts(
     candidates,
     df: pick(first.df, more?.df),
     docs: first.docs,
-    fieldDocs: first.fieldDocs,
-    fieldLength: first.fieldLength,
+    length: first.length,
     counted: more?.counted ?? 0,
     parts: first.parts,
   };

@@ -4,14 +4,10 @@
 
 import type { HistoryMessage } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
-import { isCompactionSummary } from "../../history/summaries.ts";
-import { fieldNorms, queryWeights, scoreCounts, type CollectionStats } from "../rank/bm25.ts";
+import { queryWeights, scoreCounts, type CollectionStats } from "../rank/bm25.ts";
 import {
-  addChunkFields,
-  addPartFields,
-  bodyField,
+  chunkCount,
   docText,
-  FIELD_COUNT,
   partChunks,
   partPieces,
   partSearchText,
@@ -24,6 +20,7 @@ import { fold, isAscii } from "../text/normalize.ts";
 import { maybeYield, now, sliceSpent } from "../../util/scheduler.ts";
 import type { DocFilter, ScoredDoc } from "../types.ts";
 import { countTerm, escapeRegExp, type ParsedQuery } from "../text/query.ts";
+import { TUNING } from "../tuning.ts";
 import { type TermNesting, termNesting } from "../text/term-nesting.ts";
 import { isTermAt } from "../text/tokenize.ts";
 
@@ -90,8 +87,8 @@ function countAscii(text: string, query: TermFinders): void {
   }
 }
 
-/** Adds the query terms' occurrences in `text` to `tfs` (made when the first one is found). */
-export function countTerms(text: string, query: TermFinders, tfs: number[] | undefined): number[] | undefined {
+/** Adds the query terms' occurrences in `text`, times `times`, to `tfs` (made when the first one is found). */
+export function countTerms(text: string, query: TermFinders, tfs: number[] | undefined, times = 1): number[] | undefined {
   const { terms, gates, order, absent, counts } = query;
   // On ASCII-only text, ASCII terms are found case-insensitively in the text itself (no fold).
   if (isAscii(text)) {
@@ -113,7 +110,7 @@ export function countTerms(text: string, query: TermFinders, tfs: number[] | und
     const tf = counts[t]!;
     if (tf === 0) continue;
     tfs ??= new Array<number>(terms.length).fill(0);
-    tfs[t] = tfs[t]! + tf;
+    tfs[t] = tfs[t]! + tf * times;
   }
   return tfs;
 }
@@ -158,11 +155,7 @@ export interface Candidate {
   seq: number;
   message: HistoryMessage;
   doc: DocPieces;
-  /** BM25F's field of the chunk's body (text/documents.ts). */
-  field: number;
-  /** Each term's count in the chunk's body, and in the tool call's input it opens with (undefined: none there). */
   tfs: number[];
-  inputTfs: number[] | undefined;
   /** The chunk's text when the scan made it (a whole tool part is left in pieces). */
   text: string | undefined;
 }
@@ -179,9 +172,7 @@ export interface ScanCounts {
   candidates: Candidate[];
   df: number[];
   docs: number;
-  /** Per field (text/documents.ts FIELDS), the chunks having it and its total length. */
-  fieldDocs: number[];
-  fieldLength: number[];
+  length: number;
   /** Chunks whose text was searched for the terms (the others were ruled out by their part). */
   counted: number;
   /**
@@ -216,12 +207,10 @@ export async function countSession(
   const candidates: Candidate[] = [];
   let docs = 0;
   let counted = 0;
-  const fieldDocs = new Array<number>(FIELD_COUNT).fill(0);
-  const fieldLength = new Array<number>(FIELD_COUNT).fill(0);
+  let totalLength = 0;
   const parts: Array<PartPieces | undefined> = [];
   const known = options.parts;
   for (const message of messages) {
-    const inSummary = isCompactionSummary(message);
     for (const part of message.parts) {
       let found = known?.[parts.length];
       if (found === undefined && part.kind !== "tool") {
@@ -230,18 +219,15 @@ export async function countSession(
         // text is the part's own, read again if asked): most parts of a project search are such.
         if (searchable && searchable.text.length > 0 && quick && !quick.test(searchable.text)) {
           parts.push(undefined);
-          const field = bodyField(searchable.type, inSummary);
-          const chunks = textChunkCount(searchable.text);
-          docs += chunks;
-          fieldDocs[field]! += chunks;
-          fieldLength[field]! += searchable.text.length;
+          totalLength += searchable.text.length;
+          docs += textChunkCount(searchable.text);
           continue;
         }
         found = searchable && searchablePieces(part.id, searchable);
       } else found ??= partPieces(part, visibility);
       parts.push(found);
       if (!found) continue;
-      const field = bodyField(found.type, inSummary);
+      totalLength += found.total;
       // Most parts hold no query term: one native pass over their pieces rules them out, with
       // no chunk made and nothing folded. No term spans two pieces (signature, "\n---\n",
       // output): a piece's ends are word boundaries, as the separator is.
@@ -255,24 +241,20 @@ export async function countSession(
         }
       }
       if (!maybe) {
-        docs += addPartFields(found, field, fieldDocs, fieldLength);
+        docs += chunkCount(found);
         continue;
       }
       for (const doc of partChunks(found)) {
         const seq = docs++;
         counted++;
-        addChunkFields(field, doc.end - doc.start - doc.input, doc.input, fieldDocs, fieldLength);
         // A chunk that is a whole part is read piece by piece, so counts add up exactly and the
-        // part's text is never joined. A tool call's input (the first piece) is its own field.
+        // part's text is never joined. A tool call's input (the first piece) counts inputWeight times (tuning.ts).
         let tfs: number[] | undefined;
-        let inputTfs: number[] | undefined;
         let text: string | undefined;
         if (doc.whole) {
           for (let k = 0; k < doc.pieces.length; k++) {
             const piece = doc.pieces[k]!;
-            if (quick && !quick.test(piece)) continue;
-            if (k === 0 && doc.input > 0) inputTfs = countTerms(piece, query, inputTfs);
-            else tfs = countTerms(piece, query, tfs);
+            if (!quick || quick.test(piece)) tfs = countTerms(piece, query, tfs, k === 0 && doc.input > 0 ? TUNING.inputWeight : 1);
           }
           if (doc.pieces.length === 1) text = doc.pieces[0];
         } else {
@@ -280,14 +262,12 @@ export async function countSession(
           if (quick && !quick.test(text)) tfs = undefined;
           else if (doc.input === 0) tfs = countTerms(text, query, tfs);
           else {
-            inputTfs = countTerms(text.slice(0, doc.input), query, inputTfs);
+            tfs = countTerms(text.slice(0, doc.input), query, tfs, TUNING.inputWeight);
             tfs = countTerms(text.slice(doc.input), query, tfs);
           }
         }
-        if (!tfs && !inputTfs) continue;
-        tfs ??= new Array<number>(terms.length).fill(0);
-        for (let t = 0; t < terms.length; t++) if (tfs[t]! > 0 || (inputTfs?.[t] ?? 0) > 0) df[t]!++;
-        if (accept(message, doc.type, doc.tool)) candidates.push({ seq, message, doc, field, tfs, inputTfs, text });
+        if (tfs) for (let t = 0; t < terms.length; t++) if (tfs[t]! > 0) df[t]!++;
+        if (tfs && accept(message, doc.type, doc.tool)) candidates.push({ seq, message, doc, tfs, text });
       }
     }
     if (sliceSpent()) {
@@ -296,29 +276,31 @@ export async function countSession(
       if (options.deadline !== undefined && now() > options.deadline) return undefined;
     }
   }
-  return { messages, visibility, terms, candidates, df, docs, fieldDocs, fieldLength, counted, parts };
+  return { messages, visibility, terms, candidates, df, docs, length: totalLength, counted, parts };
 }
 
-/** The counted chunks scored with BM25F against the counts' own statistics (filled into options.stats). */
+/** The counted chunks scored with BM25 against the counts' own statistics (filled into options.stats). */
 export function scoreScan(counts: ScanCounts, options: Pick<ScanOptions, "stats"> = {}): ScoredDoc[] {
-  const { docs, df, fieldDocs, fieldLength, terms } = counts;
-  const stats: CollectionStats = { docs, df, fieldDocs, fieldLength };
-  if (options.stats) Object.assign(options.stats, stats);
+  const { docs, length: totalLength, df, terms } = counts;
+  if (options.stats) {
+    options.stats.docs = docs;
+    options.stats.length = totalLength;
+    options.stats.df = df;
+  }
   if (docs === 0) return [];
-  const weights = queryWeights(stats, terms);
-  const norms = fieldNorms(stats);
-  return counts.candidates.map(({ message, doc, field, tfs, inputTfs, text }) => {
-    const fields = { field, body: doc.end - doc.start - doc.input, input: doc.input };
+  const avg = totalLength / docs;
+  const weights = queryWeights({ docs, length: totalLength, df }, terms);
+  return counts.candidates.map(({ message, doc, tfs, text }) => {
+    const length = doc.end - doc.start;
     const scored: ScoredDoc = {
       message,
       partId: doc.partId,
       type: doc.type,
       start: doc.start,
       end: doc.end,
-      score: scoreCounts(tfs, inputTfs, fields, weights, norms),
+      score: scoreCounts(tfs, length, weights, avg),
       tfs,
     };
-    if (inputTfs) scored.inputTfs = inputTfs;
     if (text !== undefined) scored.text = text;
     if (doc.tool !== undefined) scored.tool = doc.tool;
     if (doc.input > 0) scored.input = doc.input;

@@ -9,26 +9,10 @@ import { TUNING } from "../tuning.ts";
 export type HitType = "text" | "tool" | "reasoning";
 export const HIT_TYPES: readonly HitType[] = ["text", "tool", "reasoning"];
 
-/**
- * BM25F's fields (rank/bm25.ts), each with its weight and length normalisation (tuning.ts): a
- * chunk's body is one of the first four (a compaction summary's text restates what was said
- * first elsewhere); a tool call's input (its signature: the command, the file path, the pattern,
- * the edit's strings) is a field beside its output, the first code units of the chunk.
- */
-export const FIELDS = ["text", "reasoning", "output", "summary", "input"] as const;
-export type Field = (typeof FIELDS)[number];
-/** A field's number: its place in FIELDS. */
-export const FIELD_COUNT = FIELDS.length;
-export const INPUT_FIELD = FIELDS.indexOf("input");
-const SUMMARY_FIELD = FIELDS.indexOf("summary");
-const BODY_FIELD: Record<HitType, number> = { text: FIELDS.indexOf("text"), reasoning: FIELDS.indexOf("reasoning"), tool: FIELDS.indexOf("output") };
-
-/** The field (its number) of a chunk's body, but for a tool call's input. */
-export function bodyField(type: HitType, inSummary: boolean): number {
-  return inSummary && type === "text" ? SUMMARY_FIELD : BODY_FIELD[type];
-}
-
-// A chunk ends at a line or word break near its target size (tuning.ts's chunkChars).
+// A chunk ends at a line or word break near its target size (tuning.ts's chunkChars). A term in a
+// tool call's input (its signature: the command, the file path, the pattern, the edit's strings)
+// counts tuning.ts's inputWeight times, as in BM25F with a heavier field: the call made on a path
+// or running a command outranks an output, or a long text, that merely mentions it.
 const CUT_WINDOW = 512;
 
 export interface DocInput {
@@ -147,39 +131,11 @@ export function searchablePieces(partId: string, searchable: { type: HitType; te
 }
 
 /** How many documents (chunks) a part's text makes. */
-function chunkCount(part: Pick<PartPieces, "pieces" | "total">): number {
+export function chunkCount(part: Pick<PartPieces, "pieces" | "total">): number {
   if (part.total <= TUNING.chunkChars) return 1;
   let count = 0;
   for (let start = 0; start < part.total; start = chunkEndOfPieces(part.pieces, part.total, start)) count++;
   return count;
-}
-
-/**
- * Adds a part's chunks to per-field document counts and lengths (BM25F's statistics): each
- * chunk's body to `field` and the tool call's input it opens with to the input field. Returns
- * how many chunks the part makes.
- */
-export function addPartFields(part: Pick<PartPieces, "pieces" | "total" | "input">, field: number, docs: number[], lengths: number[]): number {
-  let count = 0;
-  for (let start = 0; start < part.total; count++) {
-    const end = part.total <= TUNING.chunkChars ? part.total : chunkEndOfPieces(part.pieces, part.total, start);
-    const input = Math.max(0, Math.min(end, part.input) - start);
-    addChunkFields(field, end - start - input, input, docs, lengths);
-    start = end;
-  }
-  return count;
-}
-
-/** Adds one chunk of `body` code units in `field` and `input` of a tool call's input to per-field counts and lengths (a field of length 0 is not counted). */
-export function addChunkFields(field: number, body: number, input: number, docs: number[], lengths: number[]): void {
-  if (body > 0) {
-    docs[field]!++;
-    lengths[field]! += body;
-  }
-  if (input > 0) {
-    docs[INPUT_FIELD]!++;
-    lengths[INPUT_FIELD]! += input;
-  }
 }
 
 /** How many documents (chunks) a text of one piece makes. */

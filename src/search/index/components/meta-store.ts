@@ -2,18 +2,18 @@
 // the text stays in the host's message objects and is re-read for snippets.
 
 import { components, type AnyDocument, type AnyDocumentStore, type IDocumentsStore } from "@orama/orama";
-import type { Field, HitType } from "../../text/documents.ts";
+import type { HitType } from "../../text/documents.ts";
 import type { ChunkRef } from "../../types.ts";
 
 /** A document as the session index inserts it: one chunk of one part. */
 export interface ChunkDocument {
   id: string;
   /**
-   * The chunk's text, its body's BM25F field (text/documents.ts FIELDS), then, when the chunk
-   * opens with a tool call's input, that input (a prefix of the text, BM25F's input field): one
-   * property, so the index component gets them in one insert.
+   * The chunk's text, then, when the chunk opens with a tool call's input, that input (a prefix
+   * of the text, whose terms count inputWeight (tuning.ts) times in all): one property, so the index
+   * component gets both in one insert.
    */
-  text: [text: string, field: Field] | [text: string, field: Field, input: string];
+  text: [text: string] | [text: string, input: string];
   /** The owner's number for the message (the `message` attribute). */
   message: number;
   messageId: string;
@@ -49,7 +49,7 @@ export class MetaStore {
 function metaOf(doc: AnyDocument): DocMeta {
   const meta: DocMeta = { messageId: doc.messageId, partId: doc.part, type: doc.type, start: doc.start, end: doc.end };
   if (doc.tool !== undefined) meta.tool = doc.tool;
-  const input: unknown = doc.text[2];
+  const input: unknown = doc.text[1];
   if (typeof input === "string") meta.input = input.length;
   return meta;
 }

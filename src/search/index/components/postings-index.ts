@@ -1,6 +1,6 @@
 // Orama index component over the packed postings (postings.ts) and the filterable attributes
-// (attributes.ts). Orama calls insert once per schema property: the text (with its BM25F field and
-// the chunk's tool input) goes through the tokenizer component into the postings, the other properties into the
+// (attributes.ts). Orama calls insert once per schema property: the text (with the chunk's tool
+// input) goes through the tokenizer component into the postings, the other properties into the
 // attributes. Orama's search hands the component the query's text and the documents its where
 // clause accepts (searchByWhereClause); the component scores them (score-docs.ts) and returns the
 // documents of the best groups only (best-groups.ts).
@@ -13,22 +13,19 @@ import { bestGroups, type RankedDocs, type ResultGrouping } from "./best-groups.
 import { addDocument, addOccurrences, createPostingsStore, removeDocument, type PostingsStore } from "./postings.ts";
 import { scoreDocs } from "./score-docs.ts";
 import { TermTokenizer } from "./tokenizer.ts";
-import { FIELDS, type Field } from "../../text/documents.ts";
+import { TUNING } from "../../tuning.ts";
 
 /**
- * The searchable property: the chunk's text, its body's BM25F field (text/documents.ts FIELDS),
- * then the part of the text that is a tool call's input (a prefix, when the chunk has one), whose
- * terms also go to the input field's postings. Every other schema property is a filterable attribute.
+ * The searchable property: the chunk's text, then the part of it that is a tool call's input (a
+ * prefix, when the chunk has one), whose terms, already counted with the text, count
+ * inputWeight times in all (tuning.ts). Every other schema property is a filterable attribute.
  */
 const TEXT_PROPERTY = "text";
 
 export class PostingsIndexStore {
   /** Orama's search reads this (no vector properties here). */
   readonly vectorIndexes: Record<string, never> = {};
-  /** Every term of a chunk's text, its input's included (a term's documents for idf are these). */
   readonly postings: PostingsStore = createPostingsStore();
-  /** The terms of a chunk's tool input again: a term's count in the body is the text's less these. */
-  readonly inputs: PostingsStore = createPostingsStore();
   readonly attributes: Attributes;
 
   constructor(schema: AttributeSchema) {
@@ -51,7 +48,7 @@ function searchStore(
   grouping: ResultGrouping,
   groups: number,
 ): RankedDocs {
-  const { scratch, n } = scoreDocs(store.postings, store.inputs, tokenizer.parse(term), where);
+  const { scratch, n } = scoreDocs(store.postings, tokenizer.parse(term), where);
   return bestGroups(store.postings, scratch, n, store.attributes.codes(grouping.property), store.attributes.codeCount(grouping.property) + 1, grouping, groups);
 }
 
@@ -67,13 +64,12 @@ function tokenizerOf(tokenizer: Tokenizer): TermTokenizer {
   return tokenizer;
 }
 
-/** The text property's value: the chunk's text, its body's field and, when it has one, its input. */
-function textFieldInput(value: SearchableValue): [string, number, string | undefined] {
-  const field = Array.isArray(value) ? FIELDS.indexOf(value[1] as Field) : -1;
-  if (!Array.isArray(value) || typeof value[0] !== "string" || field < 0 || value.length > 3 || (value.length === 3 && typeof value[2] !== "string")) {
-    throw new Error(`${TEXT_PROPERTY} must be [text, field] or [text, field, input]`);
+/** The text property's value: the chunk's text and, when it has one, its input. */
+function textAndInput(value: SearchableValue): [string, string | undefined] {
+  if (!Array.isArray(value) || typeof value[0] !== "string" || value.length > 2 || (value.length === 2 && typeof value[1] !== "string")) {
+    throw new Error(`${TEXT_PROPERTY} must be [text] or [text, input]`);
   }
-  return [value[0], field, value[2] as string | undefined];
+  return [value[0], value[1] as string | undefined];
 }
 
 /**
@@ -115,13 +111,13 @@ export function createPostingsIndexComponent(attributes: AttributeSchema, groupi
         index.attributes.set(prop, internalId, value);
         return;
       }
-      const [text, field, input] = textFieldInput(value);
+      const [text, input] = textAndInput(value);
       const terms = tokenizerOf(tokenizer);
       const folded = terms.spans(text, spans);
-      addDocument(index.postings, internalId, folded, spans, text.length, field, input?.length);
+      addDocument(index.postings, internalId, folded, spans, text.length);
       if (input === undefined) return;
-      if (inputSpansInText(text, input)) addOccurrences(index.inputs, internalId, folded, spans, input.length);
-      else addOccurrences(index.inputs, internalId, terms.spans(input, spans), spans);
+      if (inputSpansInText(text, input)) addOccurrences(index.postings, internalId, folded, spans, TUNING.inputWeight - 1, input.length);
+      else addOccurrences(index.postings, internalId, terms.spans(input, spans), spans, TUNING.inputWeight - 1);
     },
     // Called once per property the stored document still has: marking dead is idempotent.
     remove(_impl, index, _prop, _id, internalId) {

@@ -1,11 +1,9 @@
 // The inverted index's data, all in typed arrays: a packed term dictionary (TermTable) and, per
 // term, its postings (doc × 256 + tf, one uint32 each). A term's first posting sits in a per-term
 // array (most terms occur in one document); the rest go in blocks of a shared pool, chained, each
-// twice the size of the one before (up to 256). Per document: its BM25F fields (text/documents.ts:
-// its body's field and length, its tool input's length) and alive flag. Removal
+// twice the size of the one before (up to 256). Per document: length and alive flag. Removal
 // marks a document dead; the owner rebuilds when too much of the index is dead.
 
-import { addChunkFields, FIELD_COUNT, INPUT_FIELD } from "../../text/documents.ts";
 import type { TokenSpans } from "../../text/tokenize.ts";
 import { copyPrefix, trimmedLength } from "./copy-steps.ts";
 import { TermTable } from "./term-table.ts";
@@ -21,18 +19,14 @@ export interface PostingsStore {
   /** Blocks of postings, each ending in a link word; offset 0 is never a block. */
   pool: Uint32Array;
   poolTop: number;
-  /** Per document (internal id): its body's length in code units and field, its tool input's length, alive flag. */
+  /** Per document (internal id): length in code units, alive flag. */
   length: Int32Array;
-  field: Uint8Array;
-  input: Int32Array;
   alive: Uint8Array;
   /** One past the highest document id added. */
   docsEnd: number;
   liveDocs: number;
   deadDocs: number;
-  /** Per field, the live documents having it and its total length in them. */
-  fieldDocs: number[];
-  fieldLength: number[];
+  liveLength: number;
 }
 
 export function createPostingsStore(): PostingsStore {
@@ -44,14 +38,11 @@ export function createPostingsStore(): PostingsStore {
     pool: new Uint32Array(1 << 14),
     poolTop: 1,
     length: new Int32Array(256),
-    field: new Uint8Array(256),
-    input: new Int32Array(256),
     alive: new Uint8Array(256),
     docsEnd: 0,
     liveDocs: 0,
     deadDocs: 0,
-    fieldDocs: new Array<number>(FIELD_COUNT).fill(0),
-    fieldLength: new Array<number>(FIELD_COUNT).fill(0),
+    liveLength: 0,
   };
 }
 
@@ -64,8 +55,6 @@ export function postingsBytes(store: PostingsStore): number {
     store.last.byteLength +
     store.pool.byteLength +
     store.length.byteLength +
-    store.field.byteLength +
-    store.input.byteLength +
     store.alive.byteLength
   );
 }
@@ -88,18 +77,12 @@ function ensureTerms(store: PostingsStore, need: number): void {
   store.last = grown(store.last, need);
 }
 
-function grownBytes(array: Uint8Array, size: number): Uint8Array {
-  const copy = new Uint8Array(size);
-  copy.set(array);
-  return copy;
-}
-
 function ensureDocs(store: PostingsStore, doc: number): void {
   if (doc < store.length.length) return;
   store.length = grown(store.length, doc + 1);
-  store.input = grown(store.input, doc + 1);
-  store.field = grownBytes(store.field, store.length.length);
-  store.alive = grownBytes(store.alive, store.length.length);
+  const alive = new Uint8Array(store.length.length);
+  alive.set(store.alive);
+  store.alive = alive;
 }
 
 // A block is `capacity` posting slots then one link word: LINK | log2(capacity) << 26 | next
@@ -185,11 +168,11 @@ export function countPostings(store: PostingsStore, term: number): number {
 }
 
 /**
- * Adds an occurrence of each of `spans`' terms (over `folded`) that start before `before` to a
- * document's postings: its text's, or its tool input's in the input field's store (which keeps
- * postings only).
+ * Adds `times` occurrences of each of `spans`' terms (over `folded`) that start before `before` to
+ * a document's postings; on a document added already (its length unchanged), a heavier field's
+ * terms (a tool call's input) count more.
  */
-export function addOccurrences(store: PostingsStore, doc: number, folded: string, spans: TokenSpans, before = Infinity): void {
+export function addOccurrences(store: PostingsStore, doc: number, folded: string, spans: TokenSpans, times: number, before = Infinity): void {
   const data = spans.data;
   const terms = store.terms;
   // Spans come in order of their start.
@@ -202,26 +185,22 @@ export function addOccurrences(store: PostingsStore, doc: number, folded: string
       store.last[term] = 0;
       store.head[term] = 0;
     }
-    addPosting(store, term, isNew, doc);
+    for (let k = 0; k < times; k++) addPosting(store, term, isNew && k === 0, doc);
   }
 }
 
 /**
  * Adds a document's postings: `spans` are its token spans over `folded` (its folded text, as the
- * tokenizer component gives them); `length` is the text's length in code units, of which the
- * first `input` are a tool call's input (their terms' postings also go to the input field's
- * store, postings-index.ts), the rest the body, in `field`.
+ * tokenizer component gives them); `length` is the text's length in code units.
  */
-export function addDocument(store: PostingsStore, doc: number, folded: string, spans: TokenSpans, length: number, field: number, input = 0): void {
+export function addDocument(store: PostingsStore, doc: number, folded: string, spans: TokenSpans, length: number): void {
   ensureDocs(store, doc);
-  addOccurrences(store, doc, folded, spans);
-  store.length[doc] = length - input;
-  store.field[doc] = field;
-  store.input[doc] = input;
+  addOccurrences(store, doc, folded, spans, 1);
+  store.length[doc] = length;
   store.alive[doc] = 1;
   if (doc >= store.docsEnd) store.docsEnd = doc + 1;
   store.liveDocs++;
-  addChunkFields(field, length - input, input, store.fieldDocs, store.fieldLength);
+  store.liveLength += length;
 }
 
 export function removeDocument(store: PostingsStore, doc: number): void {
@@ -229,17 +208,7 @@ export function removeDocument(store: PostingsStore, doc: number): void {
   store.alive[doc] = 0;
   store.liveDocs--;
   store.deadDocs++;
-  const field = store.field[doc]!;
-  const body = store.length[doc]!;
-  const input = store.input[doc]!;
-  if (body > 0) {
-    store.fieldDocs[field]!--;
-    store.fieldLength[field]! -= body;
-  }
-  if (input > 0) {
-    store.fieldDocs[INPUT_FIELD]!--;
-    store.fieldLength[INPUT_FIELD]! -= input;
-  }
+  store.liveLength -= store.length[doc] ?? 0;
 }
 
 /**

@@ -1,17 +1,15 @@
-// Scoring a search in the packed postings: BM25F × query-word coverage of every live document
+// Scoring a search in the packed postings: BM25 × query-word coverage of every live document
 // holding a query term, in typed-array accumulators reused across searches, and the collection
 // statistics BM25 reads (project scope sums them over sessions).
 
-import { bodyCount, coverageFactor, fieldFactor, fieldNorms, groupBit, queryWeights, termScore, wordsMatched, type CollectionStats } from "../../rank/bm25.ts";
-import { INPUT_FIELD } from "../../text/documents.ts";
+import { coverageFactor, groupBit, queryWeights, termScore, wordsMatched, type CollectionStats } from "../../rank/bm25.ts";
 import type { ParsedQuery, QueryTerm } from "../../text/query.ts";
 import { countPostings, forEachPosting, type PostingsStore } from "./postings.ts";
 
-/** Per document id: its score, its matched query words (a bit each) and a term's count in its input while scoring, and the documents touched. */
+/** Per document id: its score, its matched query words (a bit each) while scoring, and the documents touched. */
 export interface Scratch {
   score: Float64Array;
   mask: Int32Array;
-  inInput: Uint8Array;
   touched: Int32Array;
 }
 
@@ -21,7 +19,7 @@ function scratchFor(store: PostingsStore): Scratch {
   const size = store.length.length;
   let scratch = scratchByStore.get(store);
   if (!scratch || scratch.score.length < size) {
-    scratch = { score: new Float64Array(size), mask: new Int32Array(size), inInput: new Uint8Array(size), touched: new Int32Array(size) };
+    scratch = { score: new Float64Array(size), mask: new Int32Array(size), touched: new Int32Array(size) };
     scratchByStore.set(store, scratch);
   }
   return scratch;
@@ -48,10 +46,10 @@ function termId(store: PostingsStore, term: QueryTerm): number {
 
 function statsOf(store: PostingsStore, ids: readonly number[]): CollectionStats {
   const df = ids.map((id) => (id < 0 ? 0 : Math.min(store.liveDocs, liveDocFrequency(store, id))));
-  return { docs: store.liveDocs, df, fieldDocs: store.fieldDocs.slice(), fieldLength: store.fieldLength.slice() };
+  return { docs: store.liveDocs, length: store.liveLength, df };
 }
 
-/** The live documents' number, per field their number and length, and per query term how many hold it. */
+/** The live documents' number, total length and, per query term, how many hold it. */
 export function collectionStats(store: PostingsStore, parsed: ParsedQuery): CollectionStats {
   return statsOf(
     store,
@@ -59,40 +57,26 @@ export function collectionStats(store: PostingsStore, parsed: ParsedQuery): Coll
   );
 }
 
-/**
- * BM25F × coverage of every live document holding any query term and accepted by `where` (all
- * when absent): touched[0, n) and their scores. `inputs`: the postings of the documents' tool
- * inputs (a term's count in a body is its count in the text less that).
- */
-export function scoreDocs(
-  store: PostingsStore,
-  inputs: PostingsStore,
-  parsed: ParsedQuery,
-  where: ReadonlySet<number> | undefined,
-): { scratch: Scratch; n: number } {
+/** BM25 × coverage of every live document holding any query term and accepted by `where` (all when absent): touched[0, n) and their scores. */
+export function scoreDocs(store: PostingsStore, parsed: ParsedQuery, where: ReadonlySet<number> | undefined): { scratch: Scratch; n: number } {
   const scratch = scratchFor(store);
   const docs = store.liveDocs;
   if (docs === 0) return { scratch, n: 0 };
-  const { score, mask, inInput, touched } = scratch;
+  const { score, mask, touched } = scratch;
   let n = 0;
+  const avg = store.liveLength / docs;
   const alive = store.alive;
-  const { length, field, input } = store;
+  const length = store.length;
   const ids = parsed.terms.map((term) => termId(store, term));
   const stats = statsOf(store, ids);
   const weights = queryWeights(stats, parsed.terms);
-  const norms = fieldNorms(stats);
   parsed.terms.forEach((term, t) => {
     if (stats.df[t] === 0) return;
     const bit = groupBit(term.group);
     const weight = weights.idfs[t]!;
-    const inputId = termId(inputs, term);
-    if (inputId >= 0) forEachPosting(inputs, inputId, (doc, tf) => (inInput[doc] = tf));
     forEachPosting(store, ids[t]!, (doc, tf) => {
       if (alive[doc] !== 1) return;
-      const tfInput = inInput[doc]!;
-      let weighted = bodyCount(tf, tfInput) * fieldFactor(norms, field[doc]!, length[doc]!);
-      if (tfInput > 0) weighted += tfInput * fieldFactor(norms, INPUT_FIELD, input[doc]!);
-      const s = termScore(weighted, weight);
+      const s = termScore(Math.min(tf, 255), weight, length[doc]!, avg);
       if (mask[doc] === 0) {
         touched[n++] = doc;
         score[doc] = s;
@@ -102,7 +86,6 @@ export function scoreDocs(
         mask[doc] = mask[doc]! | bit;
       }
     });
-    if (inputId >= 0) forEachPosting(inputs, inputId, (doc) => (inInput[doc] = 0));
   });
   let kept = 0;
   for (let i = 0; i < n; i++) {
