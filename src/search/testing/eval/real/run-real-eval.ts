@@ -53,7 +53,12 @@ function newService(source: MemorySource): SearchEngine {
   return testService(source, (config) => (config.search.project_time_budget_ms = 60_000));
 }
 
-async function ask(service: SearchEngine, question: RealQuestion, scope: Scope, sessionId: string): Promise<Pick<Answer, "rank" | "top" | "above" | "aboveHits">> {
+async function ask(
+  service: SearchEngine,
+  question: RealQuestion,
+  scope: Scope,
+  sessionId: string,
+): Promise<Pick<Answer, "rank" | "top" | "above" | "aboveHits">> {
   const answer = await service.search({
     query: question.query,
     callerSessionId: CALLER,

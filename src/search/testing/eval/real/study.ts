@@ -14,21 +14,24 @@ const HEAD = 160;
 const oneLine = (text: string, chars = HEAD) => text.replace(/\s+/g, " ").trim().slice(0, chars);
 
 /** What a message is, for sorting misses: summary, user, text, reasoning or tool output, with its size. */
-export function messageKind(message: HistoryMessage): string {
+function messageKind(message: HistoryMessage): string {
   if (message.summary) return "summary";
   const kinds = new Set<string>();
   let chars = 0;
   for (const part of message.parts) {
-    if (part.kind === "text" && !part.synthetic) (kinds.add("text"), (chars += part.text.length));
-    else if (part.kind === "text") (kinds.add("synthetic"), (chars += part.text.length));
-    else if (part.kind === "reasoning") (kinds.add("reasoning"), (chars += part.text.length));
-    else if (part.kind === "tool") (kinds.add(`tool ${part.tool}`), (chars += (toolResultText(part) ?? "").length + toolCallSignature(part).length));
+    if (part.kind === "text" || part.kind === "reasoning") {
+      kinds.add(part.kind === "text" && part.synthetic ? "synthetic" : part.kind);
+      chars += part.text.length;
+    } else if (part.kind === "tool") {
+      kinds.add(`tool ${part.tool}`);
+      chars += (toolResultText(part) ?? "").length + toolCallSignature(part).length;
+    }
   }
   return `${message.role} ${[...kinds].join("+") || "empty"} ${chars}c`;
 }
 
 /** The head of what a message says: its text parts, else its tool calls and their outputs. */
-export function messageHead(message: HistoryMessage, chars = HEAD): string {
+function messageHead(message: HistoryMessage, chars = HEAD): string {
   const texts = message.parts.flatMap((p) => (p.kind === "text" ? [p.text] : []));
   if (texts.length > 0) return oneLine(texts.join(" "), chars);
   const tools = message.parts.flatMap((p) => (p.kind === "tool" ? [`${toolCallSignature(p)} => ${toolResultText(p) ?? ""}`] : []));
@@ -48,7 +51,7 @@ export function formatStudy(answers: readonly Answer[], sessions: readonly RealS
     lines.push(`\n[${a.scope} rank ${a.rank ?? "-"}] ${a.question.query}  (${a.question.session})`);
     for (const id of a.question.answers.slice(0, 2)) lines.push(`   answer ${describe(sessions, id)}`);
     if (a.question.answers.length > 2) lines.push(`   … ${a.question.answers.length - 2} more answers`);
-    a.above.slice(0, 5).forEach((id, i) => lines.push(`   above  [hit ${a.aboveHits[i]}] ${describe(sessions, id)}`));
+    for (const [i, id] of a.above.slice(0, 5).entries()) lines.push(`   above  [hit ${a.aboveHits[i]}] ${describe(sessions, id)}`);
   }
   return lines.join("\n");
 }
