@@ -200,7 +200,7 @@ export function sessionCandidates(
   if (shared && query.kind === "keyword") rescore(collected.docs, query.parsed, shared, collected.stats ?? shared, textOf);
   const parsed = query.kind === "keyword" ? query.parsed : undefined;
   const marks = parsed ? (text: string) => keywordMarks(text, parsed) : (_: string, doc: ScoredDoc) => patternMarks(doc.spans);
-  return new Candidates(candidateGroups(collected.docs, limits.limit), parsed, textOf, {
+  return new Candidates(candidateGroups(collected.docs, limits.limit, parsed), parsed, textOf, {
     maxHits: limits.maxHits,
     maxSnippets: limits.maxSnippets,
     snippetChars: limits.snippetChars,

@@ -84,6 +84,19 @@ export interface SearchTuning {
     /** Share of an identifier's weight its whole form takes; its parts share the rest. Not measured. */
     readonly wholeShare: number;
   };
+  readonly plainQuestion: {
+    /**
+     * A question in plain words (no path or name, no command or change intent, no number, minWords
+     * content words or more) weighs a tool part's chunks by toolWeight (rank/plain-question.ts).
+     * Chosen on the tuning half (0.4 · 3 of 0.8, 0.6, 0.4 × 3, 5; docs/search-notes.md), run once
+     * on the check half: session 0.880 / 0.697 → 0.890 / 0.712 (prose 0.786 / 0.531 → 0.810 / 0.593),
+     * project 0.840 / 0.718 → 0.851 / 0.739 (prose 0.700 / 0.506 → 0.725 / 0.567); error MRR −0.05
+     * and session path MRR −0.057, each under a question's worth.
+     */
+    readonly on: boolean;
+    readonly toolWeight: number;
+    readonly minWords: number;
+  };
   readonly typos: {
     /** A word found in no session searched is replaced by the nearest indexed term. Ablation: +0 / +0.000 session, +0 / +0.005 project (typo MRR +0.18 / +0.10): fails issue 22's rule. */
     readonly on: boolean;
@@ -124,6 +137,7 @@ export const TUNING: SearchTuning = {
     functionWords: { on: true, weight: 0.1 },
     wholeShare: 0.5,
   },
+  plainQuestion: { on: true, toolWeight: 0.4, minWords: 3 },
   typos: { on: true, weight: 0.5 },
   project: { sharedIdf: true, sessionShare: true },
   sessions: { contentWeights: [1, 0.3, 0.15], titleRaise: 0.5, titleShare: 0.25 },

@@ -16,6 +16,7 @@ import { TUNING } from "../tuning.ts";
 import { intentBoost, intentBoostMost } from "./intent.ts";
 import { compoundBoost, compoundBoostMost } from "./compound.ts";
 import { proximityApplies, proximityBoost, proximityBoostMost } from "./proximity.ts";
+import { toolChunkWeight } from "./plain-question.ts";
 
 // A message's score reads a share (tuning.ts's spread) of its next few parts, a part's of its next
 // few chunks. A compaction summary weighs less (tuning.ts's summaryWeight) than the messages it
@@ -222,10 +223,13 @@ function buildHits(group: Group, options: HitOptions, textOf: (doc: ScoredDoc) =
 /**
  * A session's candidate messages: its chunks grouped by message, scored before the boosts, the
  * best rankPool(limit) of them, best first. Nothing further down can reach the first `limit`.
+ * A tool part's chunks first weigh what the query's form says (plain-question.ts).
  */
-export function candidateGroups(docs: readonly ScoredDoc[], limit: number): Group[] {
+export function candidateGroups(docs: readonly ScoredDoc[], limit: number, parsed?: ParsedQuery): Group[] {
   const byMessage = new Map<string, Group>();
+  const toolWeight = toolChunkWeight(parsed);
   for (const doc of docs) {
+    if (toolWeight !== 1 && doc.type === "tool") doc.score *= toolWeight;
     const group = byMessage.get(doc.message.id);
     if (group) group.docs.push(doc);
     else byMessage.set(doc.message.id, { message: doc.message, docs: [doc], score: 0 });

@@ -9,7 +9,7 @@ function answers(ranks: Array<number | undefined>): Answer[] {
   return ranks.map((rank, i) => {
     const kind: RealQuestionKind = i < 6 ? "prose" : "path";
     const question: RealQuestion = { query: `q${i}`, kind, session: "cc-spotter-ae4a77f8", answers: ["m"] };
-    return { question, scope: "session", half: "check", rank, above: [] };
+    return { question, scope: "session", half: "check", rank, above: [], aboveHits: [] };
   });
 }
 

@@ -8,14 +8,18 @@
 //                    a project question ranks as in a full run); the other half's columns are empty
 //   --ablate [name…] instead: each rule or constant of tuning.ts off alone, cold path (ablate.ts)
 //   --try <json patch>…    instead: a sweep of tuning patches on the half given (sweep.ts)
+//   --study [kind]   instead: the tuning half's questions of that kind (prose) not answered first,
+//                    with their answers' and the results above them's kind and head (study.ts)
 
 import { runAblations } from "./ablate.ts";
 import { REAL_EVAL_CHECK_FLOORS, REAL_EVAL_GOAL } from "./floors.ts";
+import type { RealQuestionKind } from "./questions.ts";
 import { QUESTION_SETS, REAL_QUESTIONS, type QuestionSet } from "./question-sets.ts";
 import { formatLeaveOneSessionOut, formatRealReport, leaveOneSessionOut, summarize } from "./real-report.ts";
 import { runRealEval } from "./run-real-eval.ts";
 import { loadEvalSessions } from "./sessions.ts";
 import { type Half, HALVES, halfOf } from "./split.ts";
+import { formatStudy } from "./study.ts";
 import { runSweep } from "./sweep.ts";
 
 const args = process.argv.slice(2);
@@ -38,6 +42,12 @@ const sessions = loadEvalSessions();
 if (args.includes("--try")) {
   if (half === undefined) throw new Error("--try sweeps one half: give --half tuning (or check)");
   await runSweep(sessions, questions, half, argsAfter("--try"));
+  process.exit(0);
+}
+if (args.includes("--study")) {
+  if (half !== "tuning") throw new Error("--study reads the tuning half only: give --half tuning");
+  const kind = (argsAfter("--study")[0] ?? "prose") as RealQuestionKind;
+  console.log(formatStudy(await runRealEval("cold", sessions, questions), sessions, kind));
   process.exit(0);
 }
 if (args.includes("--ablate")) {

@@ -30,6 +30,8 @@ export interface Answer {
   top?: string;
   /** Ids ranked above the first labelled message (all of the top LIMIT when none is there). */
   above: string[];
+  /** Per id of `above`, the kind of its best hit: text, reasoning, or tool and the tool's name. */
+  aboveHits: string[];
 }
 
 /** The corpus folder a session came from: its project in the eval. */
@@ -51,7 +53,12 @@ function newService(source: MemorySource): SearchEngine {
   return testService(source, (config) => (config.search.project_time_budget_ms = 60_000));
 }
 
-async function ask(service: SearchEngine, question: RealQuestion, scope: Scope, sessionId: string): Promise<Pick<Answer, "rank" | "top" | "above">> {
+async function ask(
+  service: SearchEngine,
+  question: RealQuestion,
+  scope: Scope,
+  sessionId: string,
+): Promise<Pick<Answer, "rank" | "top" | "above" | "aboveHits">> {
   const answer = await service.search({
     query: question.query,
     callerSessionId: CALLER,
@@ -63,8 +70,10 @@ async function ask(service: SearchEngine, question: RealQuestion, scope: Scope, 
   const expected = new Set(question.answers);
   const index = answer.results.findIndex((r) => expected.has(r.message.id));
   const first = answer.results[0];
-  const above = answer.results.slice(0, index < 0 ? LIMIT : index).map((r) => r.message.id);
-  return { rank: index < 0 ? undefined : index + 1, top: first && `${first.sessionId}/${first.message.id}`, above };
+  const aboveResults = answer.results.slice(0, index < 0 ? LIMIT : index);
+  const above = aboveResults.map((r) => r.message.id);
+  const aboveHits = aboveResults.map((r) => (r.hits[0] ? `${r.hits[0].type}${r.hits[0].tool ? ` ${r.hits[0].tool}` : ""}` : "none"));
+  return { rank: index < 0 ? undefined : index + 1, top: first && `${first.sessionId}/${first.message.id}`, above, aboveHits };
 }
 
 /** Drops the service's indexes: their background builds stop, so a cold run stays cold and cheap. */
