@@ -70,6 +70,7 @@ export function createEngram<Raw = RawMessage>(options: {
     feed: readerFeed(options.reader, decode),
     generation: options.generation ?? "opencode-1",
     showTools: () => ({ input: config().show_tool_input, output: config().show_tool_output }),
+    config,
     enabled: () => config().projection.enable,
     visibility,
     visibilityKey: () => JSON.stringify([config().show_tool_input, config().show_tool_output]),

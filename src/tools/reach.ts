@@ -5,6 +5,7 @@
 import { isAbsolute, relative } from "node:path";
 import { HistoryError } from "../history/errors.ts";
 import type { SessionInfo } from "../history/types.ts";
+import { toolCalls } from "../util/tool-calls.ts";
 
 /** Our own permission name: the key users set in their OpenCode `permission` config. */
 export const OTHER_PROJECTS_PERMISSION = "engram_other_projects";
@@ -64,9 +65,11 @@ export function isHostRefusal(error: unknown): boolean {
 
 async function ask(context: AskContext, input: AskInput): Promise<void> {
   // A host that cannot ask gets no silent reach into other projects.
-  if (!context.ask) throw new HistoryError("Reading other projects needs the host's permission prompt, which this host does not offer.");
+  const askHost = context.ask?.bind(context);
+  if (!askHost) throw new HistoryError("Reading other projects needs the host's permission prompt, which this host does not offer.");
   try {
-    await context.ask(input);
+    // The host waits on the user, not on its thread: the projection's passes need not give way.
+    await toolCalls.aside(() => askHost(input));
   } catch (error) {
     // Rethrown as is: the host recognises its own refusal (a rejected prompt ends the turn).
     if (error !== null && typeof error === "object") refusals.add(error);

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ArgumentError, HistoryError } from "../history/errors.ts";
 import { browseTurnsArgs } from "./browse-turns.ts";
 import { choice, flag, id, integer, isoDate, text, wordList } from "./params.ts";
+import { toolCalls } from "../util/tool-calls.ts";
 import { parseArgs, runTool } from "./run.ts";
 
 const schema = z.object({
@@ -84,5 +85,18 @@ describe("runTool", () => {
     });
     await expect(failing).rejects.toThrow(HistoryError);
     await expect(failing).rejects.toThrow(/^history_x failed unexpectedly \(boom\)/);
+  });
+
+  it("counts the call running from start to end, a failing one too (the projection's build thread gives way meanwhile)", async () => {
+    const before = toolCalls.running();
+    let inside = -1;
+    await runTool("t", schema, {}, async () => {
+      await Promise.resolve();
+      inside = toolCalls.running();
+      return {};
+    });
+    expect(inside).toBe(before + 1);
+    await expect(runTool("t", schema, { num_before: -1 }, async () => ({}))).rejects.toThrow(ArgumentError);
+    expect(toolCalls.running()).toBe(before);
   });
 });

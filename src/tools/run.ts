@@ -8,6 +8,7 @@
 import type { z } from "zod";
 import { toJson } from "../history/compact.ts";
 import { ArgumentError, HistoryError } from "../history/errors.ts";
+import { toolCalls } from "../util/tool-calls.ts";
 import { isHostRefusal } from "./reach.ts";
 
 export type Shape = z.ZodRawShape;
@@ -71,6 +72,7 @@ export function unexpectedFailure(tool: string, error: unknown): HistoryError {
   return new HistoryError(`${tool} failed unexpectedly (${detail.slice(0, 300)}). Try again, or use another history tool.`);
 }
 
+/** Runs a tool's handler, counted as a tool call running from start to end (the projection's build thread gives way meanwhile). */
 export async function runTool<S extends Shape>(
   name: string,
   schema: z.ZodObject<S>,
@@ -78,10 +80,12 @@ export async function runTool<S extends Shape>(
   handler: (args: Parsed<S>) => Promise<unknown>,
   aliases?: Aliases,
 ): Promise<string> {
-  try {
-    return toJson(await handler(parseArgs(schema, raw, aliases)));
-  } catch (error) {
-    if (error instanceof HistoryError || isHostRefusal(error)) throw error;
-    throw unexpectedFailure(name, error);
-  }
+  return toolCalls.during(async () => {
+    try {
+      return toJson(await handler(parseArgs(schema, raw, aliases)));
+    } catch (error) {
+      if (error instanceof HistoryError || isHostRefusal(error)) throw error;
+      throw unexpectedFailure(name, error);
+    }
+  });
 }

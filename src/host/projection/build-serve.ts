@@ -9,6 +9,7 @@ import { toolVisibility, type ToolVisibility } from "../../history/tool-visibili
 import type { Log } from "../log.ts";
 import type { StoreGeneration } from "../store-generation.ts";
 import { pauseIfDue } from "../../util/scheduler.ts";
+import { GiveWay, type PaceTiming } from "./build-pace.ts";
 import type { ProjectionFeed } from "./feed.ts";
 import type { openProjection } from "./projection-db.ts";
 import { StoreProjection, type ProjectionStatus } from "./projection.ts";
@@ -33,6 +34,10 @@ export interface BuildStart {
   dir: string;
   intervalMs?: number;
   settings: BuildSettings;
+  /** The host's tool calls (ToolCalls.counts, shared memory): the passes give way while one runs. */
+  toolCalls: Int32Array;
+  /** How they give way (default build-pace.ts's PACE). */
+  pace?: PaceTiming;
 }
 
 /** Host to thread. `dirty` carries [session, mark] pairs, marks increasing. */
@@ -97,6 +102,7 @@ export function serveBuild(port: BuildPort, start: BuildStart, feed: ProjectionF
     visibilityKey: () => settings.visibilityKey,
     // Nothing else runs on this thread: a turn per slice only lets the host's messages in.
     pause: pauseIfDue,
+    giveWay: new GiveWay(start.toolCalls, start.pace).hold,
     log: (level, message) => port.postMessage({ kind: "log", level, message }),
     dir: start.dir,
     ...(start.intervalMs !== undefined ? { intervalMs: start.intervalMs } : {}),

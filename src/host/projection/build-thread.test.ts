@@ -19,6 +19,7 @@ import { type BuildStart, serveBuild, type ToBuild } from "./build-serve.ts";
 import { type BuildThread, ThreadedProjection, type ThreadedProjectionOptions } from "./build-thread.ts";
 import type { ProjectionFeed } from "./feed.ts";
 import type { openProjection } from "./projection-db.ts";
+import { ToolCalls } from "../../util/tool-calls.ts";
 
 class StampedSource extends MemorySource {
   readonly stamps = new Map<string, number>();
@@ -65,11 +66,11 @@ afterEach(() => {
 });
 
 /** A build thread in this process: build-serve.ts on the other end of a MessageChannel. */
-function channelThread(source: StampedSource, open: typeof openProjection, sent: ToBuild[]): (start: BuildStart) => BuildThread {
+function channelThread(source: StampedSource, open: typeof openProjection, sent: ToBuild[], feed = feedOf(source)): (start: BuildStart) => BuildThread {
   return (start) => {
     const { port1, port2 } = new MessageChannel();
     ports.push(port1, port2);
-    serveBuild(port2, start, feedOf(source), () => {}, open);
+    serveBuild(port2, start, feed, () => {}, open);
     return {
       postMessage: (message: ToBuild) => {
         sent.push(message);
@@ -95,6 +96,25 @@ function projectionOver(source: StampedSource, extra: Partial<ThreadedProjection
     intervalMs: 3_600_000,
     ...extra,
   });
+}
+
+/** The store's feed, with the sessions it was asked to read whole. */
+function readingFeed(source: StampedSource, read: string[]): ProjectionFeed {
+  const feed = feedOf(source);
+  return {
+    ...feed,
+    messages(id, options) {
+      read.push(id);
+      return feed.messages(id, options);
+    },
+  };
+}
+
+/** One of our tools running on `calls` until `end` is called. */
+function runningCall(calls: ToolCalls): { end: () => void; done: Promise<void> } {
+  let end = () => {};
+  const done = calls.during(() => new Promise<void>((resolve) => (end = resolve)));
+  return { end, done };
 }
 
 /** Turns of the event loop until `check` holds (at most `turns`). */
@@ -160,6 +180,76 @@ describe("projection on a build thread", () => {
     await projection.close();
   });
 
+  it("reads the settings again only when the config is another object; a new one reaches the thread", async () => {
+    const source = store();
+    const open = touchingOpener();
+    const sent: ToBuild[] = [];
+    let config = { enable: true };
+    let settingsRead = 0;
+    const projection = projectionOver(source, {
+      config: () => config,
+      enabled: () => config.enable,
+      showTools: () => {
+        settingsRead++;
+        return { input: [], output: [] };
+      },
+      startThread: channelThread(source, open, sent),
+      open,
+    });
+    projection.observe("ses_0");
+    expect(await until(() => projection.status().projected === 8)).toBe(true);
+    const before = settingsRead;
+    for (let event = 0; event < 50; event++) projection.markDirty(`ses_${event % 8}`);
+    projection.status();
+    expect(settingsRead).toBe(before);
+    config = { enable: false };
+    projection.observe("ses_1");
+    expect(settingsRead).toBe(before + 1);
+    expect(sent.filter((message) => message.kind === "settings")).toEqual([
+      { kind: "settings", settings: { enabled: false, showToolInput: [], showToolOutput: [], visibilityKey: "default" } },
+    ]);
+    expect(projection.status().state).toBe("off");
+    await projection.close();
+  });
+
+  it("gives way while one of our tools runs: the thread reads no session until the call ended, then builds", async () => {
+    const source = store();
+    const open = touchingOpener();
+    const calls = new ToolCalls();
+    const read: string[] = [];
+    const call = runningCall(calls);
+    const projection = projectionOver(source, { toolCalls: calls, startThread: channelThread(source, open, [], readingFeed(source, read)), open });
+    projection.observe("ses_0");
+    expect(await until(() => calls.held() > 0)).toBe(true);
+    // A projection beside it, with no call running, is built meanwhile; this one read nothing.
+    const beside = projectionOver(source, { toolCalls: new ToolCalls(), startThread: channelThread(source, open, []), open });
+    beside.observe("ses_0");
+    expect(await until(() => beside.status().projected === 8)).toBe(true);
+    expect(read).toEqual([]);
+    expect(projection.status().projected).toBe(0);
+    call.end();
+    await call.done;
+    expect(await until(() => projection.status().projected === 8)).toBe(true);
+    expect(read.sort()).toEqual([...source.sessions.keys()].sort());
+    await Promise.all([projection.close(), beside.close()]);
+  });
+
+  it("never starves: with a call that never ends it runs a slice after each bounded hold, and is built", async () => {
+    const source = store();
+    const open = touchingOpener();
+    const calls = new ToolCalls();
+    const call = runningCall(calls);
+    const projection = projectionOver(source, { toolCalls: calls, pace: { graceMs: 100, maxHoldMs: 20 }, startThread: channelThread(source, open, []), open });
+    projection.observe("ses_0");
+    expect(await until(() => projection.status().projected === 8)).toBe(true);
+    expect(calls.running()).toBe(1);
+    // Before the pass, before each of the 8 sessions, before the segment's write.
+    expect(calls.held()).toBeGreaterThanOrEqual(10);
+    call.end();
+    await call.done;
+    await projection.close();
+  });
+
   it("a thread that cannot start: logged once, the passes run on this thread, answers narrowed as before", async () => {
     const source = store();
     const log: string[] = [];
@@ -180,6 +270,27 @@ describe("projection on a build thread", () => {
       "warn: projection build thread could not start (no workers here); building on the host's thread instead",
     ]);
     await projection.close();
+  });
+
+  it("passes on this thread give way to our tools as the thread's do", async () => {
+    const source = store();
+    const calls = new ToolCalls();
+    const read: string[] = [];
+    const call = runningCall(calls);
+    const noThread = () => {
+      throw new Error("no workers here");
+    };
+    const projection = projectionOver(source, { feed: readingFeed(source, read), toolCalls: calls, startThread: noThread, open: memoryOpener() });
+    projection.observe("ses_0");
+    expect(await until(() => calls.held() > 0)).toBe(true);
+    const beside = projectionOver(source, { toolCalls: new ToolCalls(), startThread: noThread, open: memoryOpener() });
+    beside.observe("ses_0");
+    expect(await until(() => beside.status().projected === 8)).toBe(true);
+    expect(read).toEqual([]);
+    call.end();
+    await call.done;
+    expect(await until(() => projection.status().projected === 8)).toBe(true);
+    await Promise.all([projection.close(), beside.close()]);
   });
 
   it("a thread that fails later is replaced by passes on this thread, its marks kept", async () => {
@@ -241,5 +352,19 @@ describe("projection on a build thread (host's Bun, a real Worker over a SQLite 
     expect(run.settledOther).toEqual({ read: 0, sessions: [] });
     expect(run.settledFound).toEqual({ read: 1, sessions: ["ses_t004"] });
     expect(run.sameAfter).toBe(true);
+  });
+
+  it("gives way while one of our tools runs on the host's thread: nothing projected until it ended", () => {
+    expect(run.paceHeld).toBe(true);
+    expect(run.paceBesideBuilt).toBe(true);
+    expect(run.paceWhileBusy).toBe(0);
+    expect(run.paceAfter).toBe(true);
+  });
+
+  it("never starves: a call that never ends gets the store built all the same, one slice per bounded hold", () => {
+    expect(run.boundedBuilt).toBe(true);
+    expect(run.boundedRunning).toBe(1);
+    // Before the pass, before each of the 24 sessions, before the segment's write.
+    expect(run.boundedHolds).toBeGreaterThanOrEqual(26);
   });
 });

@@ -4,13 +4,16 @@
 // background work (measured on 1.18.33: every tool call about 17 s while a heavy store was built).
 // Here a StoreProjection that runs no passes reads the file the thread writes, its session rows
 // read again when the thread reports progress; a session a host event marked is read by every
-// search until the thread reports it projected again (build-serve.ts). A thread that cannot
-// start, or dies, is logged once and the passes run on this thread as before.
+// search until the thread reports it projected again (build-serve.ts). The passes give way while
+// one of our tools runs on the host's thread (build-pace.ts). A thread that cannot start, or dies,
+// is logged once and the passes run on this thread as before, paced alike.
 
 import { Worker } from "node:worker_threads";
 import type { SessionInfo } from "../../history/types.ts";
 import type { CandidateFinder, Narrowed, NearestTerm, QueryTerm } from "../../search/api.ts";
 import type { StoreGeneration } from "../store-generation.ts";
+import { type ToolCalls, toolCalls } from "../../util/tool-calls.ts";
+import { GiveWay, type PaceTiming } from "./build-pace.ts";
 import type { BuildSettings, BuildStart, FromBuild, ToBuild } from "./build-serve.ts";
 import { cacheDir } from "./projection-db.ts";
 import { type ProjectionOptions, type ProjectionStatus, StoreProjection } from "./projection.ts";
@@ -34,6 +37,15 @@ export interface ThreadedProjectionOptions extends ProjectionOptions {
   showTools(): { input: readonly string[]; output: readonly string[] };
   /** Starts the build thread (default: build-worker's module in a Worker). */
   startThread?: (start: BuildStart) => BuildThread;
+  /**
+   * The config of the moment, by identity: the settings are read and compared again only when it
+   * is another object (watchedConfig gives a new one per reload). Without it, on every host event.
+   */
+  config?: () => object;
+  /** The tool calls the passes give way to (default: the process's, util/tool-calls.ts). */
+  toolCalls?: ToolCalls;
+  /** How they give way (default build-pace.ts's PACE). */
+  pace?: PaceTiming;
 }
 
 /** Host events are handed to the thread at most this often, batched (a streamed reply marks its session per chunk). */
@@ -66,6 +78,8 @@ export class ThreadedProjection implements Projection {
   private readonly unsent = new Map<string, number>();
   private sendTimer: ReturnType<typeof setTimeout> | undefined;
   private sentSettings = "";
+  /** The config object `sentSettings` was read from (ThreadedProjectionOptions.config). */
+  private syncedFor: object | undefined;
   private threadStatus: ProjectionStatus = { state: "waiting", projected: 0, total: 0 };
   /** The visibility the thread's file is built for. */
   private builtFor: string | undefined;
@@ -161,8 +175,11 @@ export class ThreadedProjection implements Projection {
     return { enabled: this.options.enabled(), showToolInput: tools.input, showToolOutput: tools.output, visibilityKey: this.options.visibilityKey() };
   }
 
-  /** Hands the config of the moment to the thread when it changed. */
+  /** Hands the config of the moment to the thread when it changed (per host event: the same config object is not read again). */
   private sync(): void {
+    const config = this.options.config?.();
+    if (config !== undefined && config === this.syncedFor) return;
+    this.syncedFor = config;
     const settings = this.settings();
     const text = JSON.stringify(settings);
     if (text === this.sentSettings) return;
@@ -183,10 +200,19 @@ export class ThreadedProjection implements Projection {
     if (this.closed) return;
     // No store file to read (the SDK alone): the passes here say why there is no projection.
     if (!store) return this.runHere();
+    this.syncedFor = this.options.config?.();
     const settings = this.settings();
     this.sentSettings = JSON.stringify(settings);
-    const start: BuildStart = { store, generation: this.options.generation, probe, dir: this.options.dir ?? cacheDir(), settings };
+    const start: BuildStart = {
+      store,
+      generation: this.options.generation,
+      probe,
+      dir: this.options.dir ?? cacheDir(),
+      settings,
+      toolCalls: this.calls().counts,
+    };
     if (this.options.intervalMs !== undefined) start.intervalMs = this.options.intervalMs;
+    if (this.options.pace) start.pace = this.options.pace;
     try {
       const thread = (this.options.startThread ?? startWorker)(start);
       this.thread = thread;
@@ -234,10 +260,15 @@ export class ThreadedProjection implements Projection {
     this.runHere();
   }
 
+  private calls(): ToolCalls {
+    return this.options.toolCalls ?? toolCalls;
+  }
+
   private runHere(): void {
     this.finder.close();
     clearTimeout(this.sendTimer);
-    const local = new StoreProjection(this.options);
+    // Paced as on the thread: the tools run on this thread, and a held pass leaves them its turns.
+    const local = new StoreProjection({ ...this.options, giveWay: new GiveWay(this.calls().counts, this.options.pace).hold });
     this.local = local;
     if (this.probe !== undefined) local.observe(this.probe);
     for (const id of this.dirty.keys()) local.markDirty(id);

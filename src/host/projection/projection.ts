@@ -5,7 +5,8 @@
 // holds SEGMENT_POSTINGS postings and at the end of the pass, and segments are merged as they
 // pile up (segments.ts); sessions gone from the store are dropped. Passes repeat every few
 // seconds; host events mark a session changed at once. All of it yields between slices at
-// background priority, so it never runs while a search does. Answers never wait for it: a
+// background priority, so it never runs while a search does, and outside a transaction it gives
+// way while the host answers one of our tools (giveWay). Answers never wait for it: a
 // session not published as it is now (buffered, changed, new) is one the search reads.
 
 import { existsSync } from "node:fs";
@@ -13,6 +14,7 @@ import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import type { SessionInfo } from "../../history/types.ts";
 import { type CandidateFinder, type Narrowed, type NearestTerm, type QueryTerm, sessionTerms, WordCorrection } from "../../search/api.ts";
 import type { Log } from "../log.ts";
+import { pacedPause } from "./build-pace.ts";
 import type { ProjectionFeed } from "./feed.ts";
 import { cacheDir, isCorruption, openProjection, projectionPath, quarantine, diskIdentity, type ProjectionDb, type SegmentRow } from "./projection-db.ts";
 import { Published } from "./published.ts";
@@ -28,6 +30,11 @@ export interface ProjectionOptions {
   visibilityKey(): string;
   /** Between pieces of background work: a promise when a turn of the event loop is due. */
   pause(): Promise<void> | undefined;
+  /**
+   * Before a slice where no transaction is open: a promise while the host's thread answers our
+   * tools (build-pace.ts's GiveWay); none, never held.
+   */
+  giveWay?(): Promise<void> | undefined;
   log: Log;
   /** Where projection files go (default: $XDG_CACHE_HOME/opencode-engram). */
   dir?: string;
@@ -282,6 +289,8 @@ export class StoreProjection implements CandidateFinder {
   }
 
   private async update(db: ProjectionDb): Promise<void> {
+    await this.options.giveWay?.();
+    if (this.closed || db !== this.db) return;
     this.published.reloadIfChanged(db);
     const listed = await this.options.feed.sessions(this.probe!);
     this.state.total = listed.length;
@@ -291,6 +300,7 @@ export class StoreProjection implements CandidateFinder {
     try {
       for (const session of listed) {
         seen.add(session.id);
+        await this.options.giveWay?.();
         if (this.closed || db !== this.db) return;
         await this.options.pause();
         // Cleared before the stamp is read: a change after it is either in the stamp or flagged again.
@@ -313,6 +323,7 @@ export class StoreProjection implements CandidateFinder {
         }
       }
       await this.flush(db);
+      if (this.closed || db !== this.db) return;
     } finally {
       // Sessions left in the buffer by a failure are projected again by the next pass.
       this.buffer.clear();
@@ -329,6 +340,7 @@ export class StoreProjection implements CandidateFinder {
     // listing has no row yet, so searches read it all the same; the next pass lists it.
     for (const id of [...this.changed]) if (!seen.has(id)) this.changed.delete(id);
     for (let inputs = mergeChoice(this.published.segments); inputs; inputs = mergeChoice(this.published.segments)) {
+      await this.options.giveWay?.();
       if (this.closed || db !== this.db) return;
       await this.merge(db, inputs);
     }
@@ -341,15 +353,20 @@ export class StoreProjection implements CandidateFinder {
   }
 
   private async project(session: SessionInfo, stamp: string): Promise<void> {
-    const messages = await this.options.feed.messages(session.id, { pause: () => this.options.pause() });
-    const counted = await sessionTerms(session.id, messages, this.options.visibility());
+    // No transaction is open while a session is read and counted: its slices give way too.
+    const pause = pacedPause(this.options.pause, this.options.giveWay);
+    const messages = await this.options.feed.messages(session.id, { pause });
+    const counted = await sessionTerms(session.id, messages, this.options.visibility(), pause);
     const row = { id: session.id, updated: session.updated ?? 0, stamp, docs: counted.docs, length: counted.length };
-    await this.buffer.add(row, counted, this.options.pause);
+    await this.buffer.add(row, counted, pause);
   }
 
   /** The buffer written as a segment, its sessions published. */
   private async flush(db: ProjectionDb): Promise<void> {
     if (this.buffer.sessions.length === 0) return;
+    // One transaction, never held inside: the host's quiet is waited for before it begins.
+    await this.options.giveWay?.();
+    if (this.closed || db !== this.db) return;
     this.published.reloadIfChanged(db);
     const { segment, sessions } = await writeSegment(db, this.buffer, this.options.pause);
     this.buffer.clear();

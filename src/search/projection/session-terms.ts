@@ -24,9 +24,14 @@ export interface SessionTerms {
 /**
  * The session as another session's search sees it (not the caller's own view, which hides its
  * live context), reduced to SessionTerms. Background work: yields as a build does, so it never
- * runs while a search does.
+ * runs while a search does; or at `pause`, when its caller paces it (a promise when it is due).
  */
-export async function sessionTerms(sessionId: string, messages: readonly HistoryMessage[], visibility: ToolVisibility): Promise<SessionTerms> {
+export async function sessionTerms(
+  sessionId: string,
+  messages: readonly HistoryMessage[],
+  visibility: ToolVisibility,
+  pause: () => Promise<void> | undefined = () => maybeYield("build"),
+): Promise<SessionTerms> {
   const view = buildView(sessionId, messages, false);
   const terms = new Map<string, number>();
   const spans = new TokenSpans();
@@ -44,7 +49,8 @@ export async function sessionTerms(sessionId: string, messages: readonly History
       for (let i = 0; i < spans.size; i += 2) inDoc.add(folded.slice(spans.data[i]!, spans.data[i + 1]!));
       for (const term of inDoc) terms.set(term, (terms.get(term) ?? 0) + 1);
       // Per document, not per message: one message may hold megabytes of tool output.
-      await maybeYield("build");
+      const due = pause();
+      if (due) await due;
     }
   }
   return { docs, length, terms };

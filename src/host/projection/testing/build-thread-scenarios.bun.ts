@@ -1,7 +1,8 @@
 // Run in the host's Bun by build-thread.test.ts (runInBun): the plugin's projection with its
 // passes on a real build thread (build-worker.ts in a worker_threads Worker) over an OpenCode 2
 // store: built by the thread, answers as reading every session gives them, a session the host
-// marks read until the thread projects it again, and the thread closed on dispose.
+// marks read until the thread projects it again, the thread closed on dispose; and the thread
+// giving way while one of our tools runs on the host's thread, never past its bound.
 
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,7 +15,8 @@ import { isStoreProblem, openStore, storeReader, storeSessions, type Store } fro
 import { searchAnswers, seedWordSessions } from "../../testing/projection-answers.ts";
 import { answer } from "../../testing/run-in-bun.ts";
 import { V2StoreBuilder } from "../../v2/testing/v2-store.ts";
-import { ThreadedProjection } from "../build-thread.ts";
+import { ToolCalls } from "../../../util/tool-calls.ts";
+import { ThreadedProjection, type ThreadedProjectionOptions } from "../build-thread.ts";
 import { readerFeed } from "../feed.ts";
 
 const root = mkdtempSync(join(tmpdir(), "engram-build-thread-"));
@@ -45,18 +47,31 @@ const counted = {
 };
 const log: string[] = [];
 
-const projection = new ThreadedProjection({
-  feed: readerFeed(reader, store.decode),
-  generation: "opencode-2",
-  showTools: () => ({ input: config.show_tool_input, output: config.show_tool_output }),
-  enabled: () => true,
-  visibility: () => visibility,
-  visibilityKey: () => "default",
-  pause: () => undefined,
-  log: (level, message) => log.push(`${level}: ${message}`),
-  dir: join(root, "cache"),
-  intervalMs: 3_600_000,
-});
+let caches = 0;
+/** The plugin's projection of the store, in a cache folder of its own, giving way to `toolCalls`. */
+function threaded(extra: Pick<ThreadedProjectionOptions, "toolCalls" | "pace"> = {}): ThreadedProjection {
+  return new ThreadedProjection({
+    feed: readerFeed(reader, store.decode),
+    generation: "opencode-2",
+    showTools: () => ({ input: config.show_tool_input, output: config.show_tool_output }),
+    enabled: () => true,
+    visibility: () => visibility,
+    visibilityKey: () => "default",
+    pause: () => undefined,
+    log: (level, message) => log.push(`${level}: ${message}`),
+    dir: join(root, `cache-${++caches}`),
+    intervalMs: 3_600_000,
+    ...extra,
+  });
+}
+const projection = threaded();
+
+/** One of our tools running on `calls` until `end` is called. */
+function runningCall(calls: ToolCalls): { end: () => void; done: Promise<void> } {
+  let end = () => {};
+  const done = calls.during(() => new Promise<void>((resolve) => (end = resolve)));
+  return { end, done };
+}
 
 function service(finder?: ThreadedProjection): SearchService {
   const source = new CachedHistorySource<unknown>(counted, { checkSize: 20, maxSingleReads: 50, maxBytes: 1 << 26 }, store.decode);
@@ -109,6 +124,33 @@ await answer(async () => {
   out.settledFound = await globalSearch("wombatword");
   out.sameAfter = JSON.stringify(await searchAnswers(service(), "ses_t001")) === JSON.stringify(await searchAnswers(service(projection), "ses_t001"));
   await projection.close();
+
+  // A tool call running on this thread: the Worker reads the shared counts and gives way; a
+  // projection beside it, giving way to nothing running, is built meanwhile.
+  const calls = new ToolCalls();
+  const call = runningCall(calls);
+  const held = threaded({ toolCalls: calls });
+  held.observe("ses_t001");
+  out.paceHeld = await until(() => calls.held() > 0);
+  const beside = threaded({ toolCalls: new ToolCalls() });
+  beside.observe("ses_t001");
+  out.paceBesideBuilt = await until(() => beside.status().projected === SESSIONS);
+  out.paceWhileBusy = held.status().projected;
+  call.end();
+  await call.done;
+  out.paceAfter = await until(() => held.status().projected === SESSIONS);
+  await Promise.all([held.close(), beside.close()]);
+
+  // A call that never ends: one slice after each bounded hold, built all the same.
+  const forever = new ToolCalls();
+  const endless = runningCall(forever);
+  const bounded = threaded({ toolCalls: forever, pace: { graceMs: 100, maxHoldMs: 50 } });
+  bounded.observe("ses_t001");
+  out.boundedBuilt = await until(() => bounded.status().projected === SESSIONS);
+  out.boundedRunning = forever.running();
+  out.boundedHolds = forever.held();
+  endless.end();
+  await bounded.close();
   out.log = log;
   return out;
 });
