@@ -91,7 +91,8 @@ export async function searchProject(
     cutShared = undefined;
     const scans = new ScanKeeper(corrected ? undefined : query);
     const projected = narrowed?.projected;
-    const cutting = !noCut && !corrected && options.scoreCut !== false && query.kind === "keyword" && TUNING.project.sharedIdf && projected && projected.size > 0;
+    const cutting =
+      !noCut && !corrected && options.scoreCut !== false && query.kind === "keyword" && TUNING.project.sharedIdf && projected && projected.size > 0;
     let cut: ScoreCut | undefined;
     /** Reads `list` from its start until done or until `stops` says the next session need not be read; returns where reading stopped. */
     const read = async (list: readonly SessionInfo[], stops?: (i: number) => boolean): Promise<number> => {
@@ -189,7 +190,10 @@ export async function searchProject(
 }
 
 /** The statistics every session is scored with: the sum over the sessions read and `others`. */
-function sharedStats(found: ReadonlyArray<{ found: SessionFound }>, others: ReadonlyArray<{ docs: number; length: number; df?: number[] }>): CollectionStats | undefined {
+function sharedStats(
+  found: ReadonlyArray<{ found: SessionFound }>,
+  others: ReadonlyArray<{ docs: number; length: number; df?: number[] }>,
+): CollectionStats | undefined {
   let shared: CollectionStats | undefined;
   for (const { found: one } of found) {
     const stats = one.collected.stats;
@@ -205,7 +209,11 @@ function sharedStats(found: ReadonlyArray<{ found: SessionFound }>, others: Read
 }
 
 /** The statistics the results rank with: none for one session alone (its own), or with sharedIdf off. */
-function rankingStats(found: ReadonlyArray<{ found: SessionFound }>, narrowed: Narrowed | undefined, skipped: readonly SessionInfo[]): CollectionStats | undefined {
+function rankingStats(
+  found: ReadonlyArray<{ found: SessionFound }>,
+  narrowed: Narrowed | undefined,
+  skipped: readonly SessionInfo[],
+): CollectionStats | undefined {
   const rest = narrowed?.rest;
   if (found.length + skipped.length + (rest?.ids.length ?? 0) <= 1 || !TUNING.project.sharedIdf) return undefined;
   if (!found.some(({ found: one }) => one.collected.stats) && skipped.length === 0) return undefined;
@@ -214,7 +222,9 @@ function rankingStats(found: ReadonlyArray<{ found: SessionFound }>, narrowed: N
 }
 
 function sameStats(a: CollectionStats | undefined, b: CollectionStats | undefined): boolean {
-  return a !== undefined && b !== undefined && a.docs === b.docs && a.length === b.length && a.df.length === b.df.length && a.df.every((df, t) => df === b.df[t]);
+  return (
+    a !== undefined && b !== undefined && a.docs === b.docs && a.length === b.length && a.df.length === b.df.length && a.df.every((df, t) => df === b.df[t])
+  );
 }
 
 /**

@@ -142,7 +142,12 @@ export async function mergeSegments(
 }
 
 /** Calls visit(number, df, saturation) for every posting of `term` in the segments (dead numbers included: the caller knows the live ones). */
-export function termPostings(db: ProjectionDb, segments: readonly SegmentRow[], term: string, visit: (no: number, df: number, saturation: number) => void): void {
+export function termPostings(
+  db: ProjectionDb,
+  segments: readonly SegmentRow[],
+  term: string,
+  visit: (no: number, df: number, saturation: number) => void,
+): void {
   for (const segment of segments) {
     const data = db.termData(segment.no, term);
     if (data) decodePostings(data, visit);
