@@ -12,10 +12,36 @@ import { createSearchService } from "../src/search/api.ts";
 import { seededRandom } from "../src/util/testing/seeded-random.ts";
 
 const sessions = Number(process.argv[2] ?? 1000);
-const WORDS = ["timezone", "aware", "datetime", "migration", "squash", "operations", "build", "tests", "error", "file", "the", "run", "config", "module", "fails", "works", "value", "returns", "handler", "request"];
+const WORDS = [
+  "timezone",
+  "aware",
+  "datetime",
+  "migration",
+  "squash",
+  "operations",
+  "build",
+  "tests",
+  "error",
+  "file",
+  "the",
+  "run",
+  "config",
+  "module",
+  "fails",
+  "works",
+  "value",
+  "returns",
+  "handler",
+  "request",
+];
 const random = seededRandom(7);
 const sentence = (n: number) => `${Array.from({ length: n }, () => WORDS[Math.floor(random() ** 1.5 * WORDS.length)]!).join(" ")}.`;
-const source = new MemorySource();
+class StoreSource extends MemorySource {
+  listEverySession() {
+    return this.listSessions();
+  }
+}
+const source = new StoreSource();
 const stamps = new Map<string, string>();
 for (let s = 0; s < sessions; s++) {
   const id = `ses_${s}`;
@@ -32,7 +58,12 @@ const config = defaultConfig();
 config.search.project_time_budget_ms = 60_000;
 const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
 const projection = new StoreProjection({
-  feed: { storePath: async () => "memory-store", sessions: () => source.listSessions(), stamp: async (id) => stamps.get(id), messages: (id) => source.loadMessages(id) },
+  feed: {
+    storePath: async () => "memory-store",
+    sessions: () => source.listSessions(),
+    stamp: async (id) => stamps.get(id),
+    messages: (id) => source.loadMessages(id),
+  },
   enabled: () => true,
   visibility: () => visibility,
   visibilityKey: () => "default",
@@ -47,13 +78,18 @@ const projected = createSearchService({ ...base, finder: projection });
 projection.observe("ses_elsewhere");
 await projection.untilCurrent();
 for (const query of ["timezone aware datetime", "migration squash operations"]) {
-  for (const [name, service] of [["every session", plain], ["projection + cut", projected]] as const) {
+  for (const [name, service] of [
+    ["every session", plain],
+    ["projection + cut", projected],
+  ] as const) {
     for (const round of ["cold", "warm"]) {
       const loads = source.loads;
       const t = performance.now();
       const answer = await service.search({ query, callerSessionId: "ses_elsewhere", scope: "global", types: ["text", "tool", "reasoning"], limit: 10 });
       const ms = performance.now() - t;
-      console.log(`${query} | ${name} | ${round}: ${source.loads - loads} of ${sessions} sessions read, ${ms.toFixed(0)} ms, unsearched ${answer.unsearched}, top ${answer.results[0]?.sessionId} ${answer.results[0]?.score.toFixed(4)}`);
+      console.log(
+        `${query} | ${name} | ${round}: ${source.loads - loads} of ${sessions} sessions read, ${ms.toFixed(0)} ms, unsearched ${answer.unsearched}, top ${answer.results[0]?.sessionId} ${answer.results[0]?.score.toFixed(4)}`,
+      );
     }
   }
 }
