@@ -1,96 +1,116 @@
-// Sessions read and time taken by a common-word global search over a generated store of many
-// sessions, through the store's projection (the score-bound cut) and reading every session:
-//   node --import ./bench/ts-loader.mjs bench/score-cut.ts [sessions]
-import { defaultConfig } from "../src/config/schema.ts";
-import { textMessage, toolPart } from "../src/history/testing/messages.ts";
+// Sessions read and time taken by common-word global searches over a real store, reading every
+// session against the store's projection with its score-bound cut (issue 24), and whether the
+// answers are the same. In the host's Bun (bun:sqlite):
+//   BUN_BE_BUN=1 node_modules/opencode-linux-x64/bin/opencode bench/score-cut.ts <XDG_DATA_HOME> <cache dir> [budget ms | build]
+// The store is opened read-only; the projection is built into `cache dir` (kept: a second run
+// reuses it). Each query is asked as history_search asks it by default (global, text and tool,
+// limit 10) and as history_sessions does (global, limit 5), by a caller outside the store and by
+// the store's newest session (whose own session is read first, whole, as the host's caller's is).
+// `budget ms`: the many-session budget of every search (default 60 s: every search completes);
+// the searches reading every session always have 60 s, their answers are the reference. `build`:
+// only build (or check) the projection.
+
+import { defaultConfig, type EngramConfig } from "../src/config/schema.ts";
 import { toolVisibility } from "../src/history/tool-visibility.ts";
 import type { HistoryMessage } from "../src/history/types.ts";
+import { CachedHistorySource } from "../src/host/cached-source.ts";
+import { storeFeed } from "../src/host/projection/feed.ts";
 import { StoreProjection } from "../src/host/projection/projection.ts";
-import { MemorySource } from "../src/host/testing/memory-source.ts";
-import { memoryOpener } from "../src/host/testing/memory-projection-db.ts";
-import { createSearchService } from "../src/search/api.ts";
-import { seededRandom } from "../src/util/testing/seeded-random.ts";
+import { isStoreProblem, openStore, type Store, storeReader } from "../src/host/store.ts";
+import { dataDir } from "../src/host/sqlite-reader.ts";
+import { createSearchService, type SearchService } from "../src/search/api.ts";
 
-const sessions = Number(process.argv[2] ?? 1000);
-const WORDS = [
-  "timezone",
-  "aware",
-  "datetime",
-  "migration",
-  "squash",
-  "operations",
-  "build",
-  "tests",
-  "error",
-  "file",
-  "the",
-  "run",
-  "config",
-  "module",
-  "fails",
-  "works",
-  "value",
-  "returns",
-  "handler",
-  "request",
-];
-const random = seededRandom(7);
-const sentence = (n: number) => `${Array.from({ length: n }, () => WORDS[Math.floor(random() ** 1.5 * WORDS.length)]!).join(" ")}.`;
-class StoreSource extends MemorySource {
-  listEverySession() {
-    return this.listSessions();
-  }
+const [xdgData, cacheDir, budgetArg] = process.argv.slice(2);
+if (!xdgData || !cacheDir) throw new Error("usage: score-cut.ts <XDG_DATA_HOME> <cache dir> [budget ms]");
+const opened = await openStore(dataDir({ XDG_DATA_HOME: xdgData }));
+if (isStoreProblem(opened)) throw new Error(opened.message);
+const store: Store = opened;
+
+const SEARCHES = ["separability matrix nested compound", "timezone aware datetime", "pytest fixture teardown", "migration squash operations"];
+const SESSIONS = ["astropy units", "django queryset"];
+
+function configWith(budgetMs: number): EngramConfig {
+  const config = defaultConfig();
+  config.search.project_time_budget_ms = budgetMs;
+  return config;
 }
-const source = new StoreSource();
-const stamps = new Map<string, string>();
-for (let s = 0; s < sessions; s++) {
-  const id = `ses_${s}`;
-  const start = Date.UTC(2025, 0, 1) + s * 1_000_000;
-  const messages: HistoryMessage[] = [];
-  for (let m = 0; m < 20; m++) {
-    const extra = random() < 0.3 ? [toolPart("bash", { command: sentence(4) }, sentence(200))] : [];
-    messages.push(textMessage(id, m % 2 === 0 ? "user" : "assistant", sentence(10 + Math.floor(random() * 60)), start + m * 1000, extra));
-  }
-  source.add({ id, title: `session ${s}`, created: start, updated: start + 20_000, directory: `/p${s % 30}` }, messages);
-  stamps.set(id, "1");
-}
-const config = defaultConfig();
-config.search.project_time_budget_ms = 60_000;
+const config = configWith(60_000);
 const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
+
 const projection = new StoreProjection({
-  feed: {
-    storePath: async () => "memory-store",
-    sessions: () => source.listSessions(),
-    stamp: async (id) => stamps.get(id),
-    messages: (id) => source.loadMessages(id),
-  },
+  feed: storeFeed(store),
   enabled: () => true,
   visibility: () => visibility,
-  visibilityKey: () => "default",
+  visibilityKey: () => JSON.stringify([config.show_tool_input, config.show_tool_output]),
   pause: () => undefined,
-  log: () => {},
-  open: memoryOpener(),
-  intervalMs: 3_600_000,
+  log: (level, message) => console.error(`${level}: ${message}`),
+  dir: cacheDir,
 });
-const base = { source, config: () => config, visibility: () => visibility };
-const plain = createSearchService(base);
-const projected = createSearchService({ ...base, finder: projection });
-projection.observe("ses_elsewhere");
-await projection.untilCurrent();
-for (const query of ["timezone aware datetime", "migration squash operations"]) {
-  for (const [name, service] of [
-    ["every session", plain],
-    ["projection + cut", projected],
-  ] as const) {
-    for (const round of ["cold", "warm"]) {
-      const loads = source.loads;
-      const t = performance.now();
-      const answer = await service.search({ query, callerSessionId: "ses_elsewhere", scope: "global", types: ["text", "tool", "reasoning"], limit: 10 });
-      const ms = performance.now() - t;
-      console.log(
-        `${query} | ${name} | ${round}: ${source.loads - loads} of ${sessions} sessions read, ${ms.toFixed(0)} ms, unsearched ${answer.unsearched}, top ${answer.results[0]?.sessionId} ${answer.results[0]?.score.toFixed(4)}`,
-      );
-    }
+const started = performance.now();
+const status = await projection.untilCurrent("bench");
+console.log(`projection ${status.state}: ${status.projected} sessions, ${((performance.now() - started) / 1000).toFixed(1)} s (built or checked)`);
+if (budgetArg === "build") process.exit(0);
+
+/** A service over its own cached source (a cold cache each), counting the sessions it loads. */
+function service(finder: StoreProjection | undefined, budgetMs: number): { search: SearchService; loads: () => number } {
+  const source = new CachedHistorySource(
+    storeReader(store, () => true),
+    { checkSize: 20, maxSingleReads: 50, maxBytes: config.store.cache_bytes },
+    store.decode,
+  );
+  let loads = 0;
+  const load = source.loadMessages.bind(source);
+  source.loadMessages = (sessionId: string): Promise<HistoryMessage[]> => {
+    loads++;
+    return load(sessionId);
+  };
+  const own = configWith(budgetMs);
+  return { search: createSearchService({ source, config: () => own, visibility: () => visibility, ...(finder ? { finder } : {}) }), loads: () => loads };
+}
+
+const budget = Number(budgetArg ?? 60_000);
+const full = service(undefined, 60_000);
+const cut = service(projection, budget);
+const newest = (await full.search.sessions({ limit: 1, includeChildren: true, global: true, callerSessionId: "" })).sessions[0]!.session.id;
+
+type Answer = { read: number; ms: number; unsearched: number; key: string[] };
+async function timed(
+  which: { search: SearchService; loads: () => number },
+  ask: (s: SearchService) => Promise<{ unsearched?: number; key: string[] }>,
+): Promise<Answer> {
+  const loads = which.loads();
+  const t = performance.now();
+  const answer = await ask(which.search);
+  return { read: which.loads() - loads, ms: performance.now() - t, unsearched: answer.unsearched ?? 0, key: answer.key };
+}
+const show = (a: Answer) => `${String(a.read).padStart(4)} read ${a.ms.toFixed(0).padStart(6)} ms${a.unsearched ? ` (${a.unsearched} unsearched)` : ""}`;
+
+console.log(
+  `load average ${(await import("node:os"))
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")}; cut budget ${budget} ms`,
+);
+for (const caller of ["ses_outside", newest]) {
+  for (const query of [...SEARCHES, ...SESSIONS]) {
+    const ask = SEARCHES.includes(query)
+      ? async (s: SearchService) => {
+          const answer = await s.search({ query, callerSessionId: caller, scope: "global", types: ["text", "tool"], limit: 10 });
+          return { unsearched: answer.unsearched, key: answer.results.map((r) => `${r.sessionId} ${r.message.id} ${r.score}`) };
+        }
+      : async (s: SearchService) => {
+          const answer = await s.sessions({ query, limit: 5, includeChildren: true, global: true, callerSessionId: caller });
+          return { unsearched: answer.unsearched, key: answer.sessions.map((r) => `${r.session.id} ${r.snippet}`) };
+        };
+    const reference = await timed(full, ask);
+    const warmReference = await timed(full, ask);
+    const cold = await timed(cut, ask);
+    const warm = await timed(cut, ask);
+    const same = (a: Answer) => (a.key.join("\n") === reference.key.join("\n") ? "equal" : "DIFFERENT");
+    console.log(
+      `${caller === newest ? "caller in store" : "caller outside"} | ${query.padEnd(36)} | every session: ${show(reference)}, warm ${show(warmReference)} | projection + cut: ${show(cold)} ${same(cold)}, warm ${show(warm)} ${same(warm)}`,
+    );
   }
 }
 projection.close();
+store.close();

@@ -77,22 +77,22 @@ export async function searchProject(
   let narrowed = await narrow(query);
   /** Sessions the score-bound cut left unread in the last pass: counted as searched (none can enter the answer). */
   let skipped: SessionInfo[] = [];
+  /** The cut's statistics and the candidates it scored against them, by session. */
   let cutShared: CollectionStats | undefined;
+  const cutCandidates = new Map<string, Candidates>();
   const searchAll = async (
     query: Query,
     corrected: boolean,
     firsts?: ReadonlyMap<string, SessionFound>,
-    noCut = false,
   ): Promise<Array<{ session: SessionInfo; found: SessionFound }>> => {
     const found: Array<{ session: SessionInfo; found: SessionFound }> = [];
     const scoped = narrowed?.search ?? sessions;
     unsearched = 0;
     skipped = [];
     cutShared = undefined;
+    cutCandidates.clear();
     const scans = new ScanKeeper(corrected ? undefined : query);
     const projected = narrowed?.projected;
-    const cutting =
-      !noCut && !corrected && options.scoreCut !== false && query.kind === "keyword" && TUNING.project.sharedIdf && projected && projected.size > 0;
     let cut: ScoreCut | undefined;
     /** Reads `list` from its start until done or until `stops` says the next session need not be read; returns where reading stopped. */
     const read = async (list: readonly SessionInfo[], stops?: (i: number) => boolean): Promise<number> => {
@@ -112,13 +112,15 @@ export async function searchProject(
           } catch {
             one = undefined; // a session that vanished or failed to load is skipped
           }
+          const described = cut && projected?.get(session.id);
+          if (described) cut!.check(one?.collected, described);
           if (!one) continue;
           if (one.collected.timedOut) {
             unsearched++;
             continue;
           }
           found.push({ session, found: one });
-          if (cut && one.collected.docs.length > 0) cut.add(one.candidates(cut.shared), one.collected.stats);
+          if (cut) addToCut(cut, session, one);
           scans.add(one.collected);
         }
       };
@@ -128,24 +130,35 @@ export async function searchProject(
       options.signal?.throwIfAborted();
       return next;
     };
-    // Only when the projection describes every session to read: read before the others (for their
-    // statistics), the caller's own session gave another view than read in scope order (its index
-    // built from the whole session), an answer unlike the full scan's; not understood yet.
-    if (!cutting || query.kind !== "keyword" || scoped.some((session) => !projected.has(session.id))) {
+    const addToCut = (into: ScoreCut, session: SessionInfo, one: SessionFound) => {
+      if (one.collected.docs.length === 0) return;
+      const candidates = one.candidates(into.shared);
+      cutCandidates.set(session.id, candidates);
+      into.add(candidates);
+    };
+    const cutting = !corrected && options.scoreCut !== false && query.kind === "keyword" && TUNING.project.sharedIdf && projected && projected.size > 0;
+    if (!cutting) {
       await read(scoped);
       return found;
     }
-    const described = scoped;
+    // The sessions the projection does not describe as they are (the caller's own, one changed
+    // since its pass) first, as read: their statistics, with the projection's of the others,
+    // are then the scope's, as a full scan would sum them.
+    await read(scoped.filter((session) => !projected.has(session.id)));
+    const described = scoped.filter((session) => projected.has(session.id));
     cutShared = sharedStats(found, [...described.map((session) => projected.get(session.id)!), narrowed!.rest]);
-    if (!cutShared) {
+    const bounded = cutShared && ScoreCut.over(query.parsed, options.limit, cutShared);
+    if (!bounded) {
+      cutShared = undefined;
       await read(described);
       return found;
     }
-    cut = new ScoreCut(query.parsed, options.limit, cutShared);
-    const ordered = cut.order(described, projected);
+    for (const { session, found: one } of found) addToCut(bounded, session, one);
+    cut = bounded;
+    const ordered = bounded.order(described, projected);
     const stopped = await read(
       ordered.map(({ session }) => session),
-      (i) => cut.excludes(ordered[i]!.bound),
+      (i) => bounded.excludes(ordered[i]!.bound),
     );
     skipped = ordered.slice(stopped).map(({ session }) => session);
     return found;
@@ -153,6 +166,8 @@ export async function searchProject(
   let found = await searchAll(query, false);
   const unread = narrowed && narrowing ? { ids: narrowed.rest.ids, nearest: narrowing.nearest } : undefined;
   const sessionsSearched = found.map(({ found: one }) => ({ df: one.collected.stats?.df, nearest: one.nearestTerms }));
+  // Sessions the cut skipped hold what the projection says: their words are found (no nearest needed then).
+  for (const session of skipped) sessionsSearched.push({ df: narrowed!.projected.get(session.id)!.df, nearest: undefined });
   const typos = query.kind === "keyword" ? await typoCorrections(query, { sessions: sessionsSearched, unread }, deadline) : undefined;
   const corrections = typos?.corrections ?? new Map<string, string>();
   // Past the budget, the answer without corrections beats a second pass that searches nothing.
@@ -165,19 +180,14 @@ export async function searchProject(
   }
   // One session ranks with its own statistics; several, with their sum (the sessions left
   // unread hold no query term: documents and length only; those the cut skipped, as projected).
-  let shared = rankingStats(found, narrowed, skipped);
-  if (skipped.length > 0 && !sameStats(shared, cutShared)) {
-    // The sessions read do not count as the projection said: the bounds do not hold, read them all.
-    const more = await searchAll(query, false, undefined, true);
-    found = more;
-    shared = rankingStats(found, narrowed, skipped);
-  }
+  const shared = rankingStats(found, narrowed, skipped);
+  const reuse = sameStats(shared, cutShared);
   const candidates = new Map<string, Candidates>();
   const turnOf = new Map<string, SessionFound["turnOf"]>();
   for (const { session, found: one } of found) {
     if (one.collected.docs.length === 0) continue;
     await maybeYield();
-    candidates.set(session.id, one.candidates(shared));
+    candidates.set(session.id, (reuse && cutCandidates.get(session.id)) || one.candidates(shared));
     turnOf.set(session.id, one.turnOf);
   }
   // Only the candidates that can reach the merged first `limit` are boosted, and only those

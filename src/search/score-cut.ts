@@ -3,34 +3,39 @@
 // reading stops once `limit` messages are held whose k-th score beats the next session's bound.
 // The sessions left then provably cannot enter the answer: they count as searched. Scores held
 // are those before the boosts, each at most its message's final score, against the statistics
-// the bounds were made with (the scope's, from the projection); project-search.ts checks those
-// equal the statistics it ranks with at the end, and reads the skipped sessions if they do not.
-// The cut also waits until every query word is found in a session read: a word found nowhere
-// sends the search to its typo pass, which must see every session holding the others.
+// the bounds were made with: those of the sessions read before the cut (the ones the projection
+// does not describe as they are, the caller's own among them) and the projection's of the others,
+// which are a full scan's as long as every session read counts as projected; one that does not
+// (or fails, or runs out of time) ends the cut, and every session left is read.
+// The cut applies only when every query word is found in the scope: a word found nowhere sends
+// the search to its typo pass, which must see every session holding the others.
 
 import type { SessionInfo } from "../history/types.ts";
-import type { ProjectedTerms } from "./types.ts";
 import type { CollectionStats } from "./rank/bm25.ts";
 import { beatenBy, type Candidates } from "./rank/candidates.ts";
 import { ScoreBound } from "./rank/score-bound.ts";
 import type { ParsedQuery } from "./text/query.ts";
 import { unmatchedWords } from "./text/typos.ts";
+import type { ProjectedTerms } from "./types.ts";
 import { insertBest } from "../util/best.ts";
+import type { CollectedSession } from "./session-search.ts";
 
 export class ScoreCut {
   /** The best `limit` scores (before the boosts) of the messages read, best first. */
   private readonly best: number[] = [];
-  /** Per query term, the documents holding it in the sessions read. */
-  private readonly df: number[];
-  private allFound = false;
+  /** Set when a session read does not count as projected: the bounds may not hold. */
+  private broken = false;
 
-  constructor(
+  private constructor(
     private readonly parsed: ParsedQuery,
     private readonly limit: number,
-    /** The scope's statistics: the bounds' and the scores' (sessions read, projected, left unread). */
+    /** The scope's statistics: the bounds' and the scores'. */
     readonly shared: CollectionStats,
-  ) {
-    this.df = parsed.terms.map(() => 0);
+  ) {}
+
+  /** The cut for `shared` (sessions read, projected, left unread), or undefined when a query word is found nowhere. */
+  static over(parsed: ParsedQuery, limit: number, shared: CollectionStats): ScoreCut | undefined {
+    return unmatchedWords(parsed, shared.df).length > 0 ? undefined : new ScoreCut(parsed, limit, shared);
   }
 
   /** `sessions` (each described by `projected`) by decreasing bound, with their bounds; on a tie in the order given. */
@@ -42,19 +47,26 @@ export class ScoreCut {
       .map(({ session, bound }) => ({ session, bound }));
   }
 
-  /** A session read: its candidates scored against `shared`, its statistics. */
-  add(candidates: Candidates, stats: CollectionStats | undefined): void {
+  /** A projected session read (undefined: it failed): the cut ends unless it counts as `projected` says. */
+  check(collected: CollectedSession | undefined, projected: ProjectedTerms): void {
+    const stats = collected?.stats;
+    const same =
+      collected !== undefined &&
+      !collected.timedOut &&
+      stats !== undefined &&
+      stats.docs === projected.docs &&
+      stats.length === projected.length &&
+      stats.df.every((df, t) => df === projected.df[t]);
+    if (!same) this.broken = true;
+  }
+
+  /** A session read: its candidates, scored against `shared`. */
+  add(candidates: Candidates): void {
     for (const score of candidates.floors(this.limit)) insertBest(this.best, score, this.limit, (a, b) => b - a);
-    if (stats && !this.allFound) {
-      stats.df.forEach((df, t) => {
-        this.df[t]! += df;
-      });
-      this.allFound = unmatchedWords(this.parsed, this.df).length === 0;
-    }
   }
 
   /** Whether no message of a session bounded by `bound` (nor of any bounded lower) can enter the answer. */
   excludes(bound: number): boolean {
-    return this.allFound && this.best.length >= this.limit && beatenBy(bound, this.best[this.limit - 1]!);
+    return !this.broken && this.best.length >= this.limit && beatenBy(bound, this.best[this.limit - 1]!);
   }
 }

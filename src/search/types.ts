@@ -49,8 +49,8 @@ export interface ProjectedTerms {
   length: number;
   /** Per term, the documents holding it. */
   df: number[];
-  /** Per term, its saturation bound in the session (session-terms.ts), 0 where no document holds it. */
-  saturation: number[];
+  /** Per term, its reach in the session (projection/session-terms.ts), 0 where no document holds it. */
+  reach: number[];
 }
 
 export interface Narrowed {

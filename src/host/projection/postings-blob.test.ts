@@ -4,7 +4,7 @@ import { decodePostings, encodePostings } from "./postings-blob.ts";
 
 const decoded = (blob: Uint8Array): number[] => {
   const out: number[] = [];
-  decodePostings(blob, (no, df, saturation) => out.push(no, df, saturation));
+  decodePostings(blob, (no, df, reach) => out.push(no, df, reach));
   return out;
 };
 

@@ -1,12 +1,12 @@
 // One term's postings in one segment as a blob: (session number, documents holding the term, the
-// term's saturation bound in the session: session-terms.ts) triples, numbers ascending, each
+// term's reach in the session: search/projection/session-terms.ts) triples, numbers ascending, each
 // triple three unsigned LEB128 varints, the number as the gap from the previous one. A posting is
 // then four or five bytes instead of a row of its own.
 
-/** Values a posting holds: number, df, saturation bound. */
+/** Values a posting holds: number, df, reach. */
 export const POSTING_STRIDE = 3;
 
-/** Encodes flat [number, df, saturation, number, …] triples; numbers must be ascending. */
+/** Encodes flat [number, df, reach, number, …] triples; numbers must be ascending. */
 export function encodePostings(pairs: readonly number[]): Uint8Array {
   const out = new Uint8Array(pairs.length * 5);
   let at = 0;
@@ -29,8 +29,8 @@ export function encodePostings(pairs: readonly number[]): Uint8Array {
   return out.slice(0, at);
 }
 
-/** Calls visit(number, df, saturation) for every posting of a blob, in order. */
-export function decodePostings(blob: Uint8Array, visit: (no: number, df: number, saturation: number) => void): void {
+/** Calls visit(number, df, reach) for every posting of a blob, in order. */
+export function decodePostings(blob: Uint8Array, visit: (no: number, df: number, reach: number) => void): void {
   let at = 0;
   let previous = 0;
   const take = () => {

@@ -158,14 +158,14 @@ export class StoreProjection implements CandidateFinder {
     if (!db || !this.options.enabled() || this.builtFor !== this.options.visibilityKey()) return undefined;
     try {
       this.published.reloadIfChanged(db);
-      // Per session holding a term: per term, its documents and saturation bound.
-      const holding = new Map<string, { df: number[]; saturation: number[] }>();
+      // Per session holding a term: per term, its documents and reach.
+      const holding = new Map<string, { df: number[]; reach: number[] }>();
       terms.forEach((term, t) => {
-        this.published.postings(db, term.token, (session, df, saturation) => {
+        this.published.postings(db, term.token, (session, df, reach) => {
           let held = holding.get(session.id);
-          if (!held) holding.set(session.id, (held = { df: terms.map(() => 0), saturation: terms.map(() => 0) }));
+          if (!held) holding.set(session.id, (held = { df: terms.map(() => 0), reach: terms.map(() => 0) }));
           held.df[t] = df;
-          held.saturation[t] = saturation;
+          held.reach[t] = reach;
         });
       });
       const narrowed: Narrowed = { search: [], projected: new Map(), rest: { ids: [], docs: 0, length: 0 } };

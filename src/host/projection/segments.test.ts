@@ -15,7 +15,7 @@ const counted = (terms: Record<string, number>) => ({
   docs: 1,
   length: 1,
   terms: new Map(Object.entries(terms)),
-  saturation: new Map(Object.keys(terms).map((term) => [term, 2048])),
+  reach: new Map(Object.keys(terms).map((term) => [term, 2048])),
 });
 const noPause = () => undefined;
 

@@ -111,8 +111,8 @@ export async function mergeSegments(
       for (const cursor of cursors) {
         const row = cursor.rows[cursor.at];
         if (row?.term !== term) continue;
-        decodePostings(row.data, (number, df, saturation) => {
-          if (live.has(number)) merged.push([number, df, saturation]);
+        decodePostings(row.data, (number, df, reach) => {
+          if (live.has(number)) merged.push([number, df, reach]);
         });
         // A page read whole is followed by the next; a shorter one was the segment's last.
         if (++cursor.at === cursor.rows.length && cursor.rows.length === MERGE_PAGE) {
@@ -141,13 +141,8 @@ export async function mergeSegments(
   });
 }
 
-/** Calls visit(number, df, saturation) for every posting of `term` in the segments (dead numbers included: the caller knows the live ones). */
-export function termPostings(
-  db: ProjectionDb,
-  segments: readonly SegmentRow[],
-  term: string,
-  visit: (no: number, df: number, saturation: number) => void,
-): void {
+/** Calls visit(number, df, reach) for every posting of `term` in the segments (dead numbers included: the caller knows the live ones). */
+export function termPostings(db: ProjectionDb, segments: readonly SegmentRow[], term: string, visit: (no: number, df: number, reach: number) => void): void {
   for (const segment of segments) {
     const data = db.termData(segment.no, term);
     if (data) decodePostings(data, visit);
