@@ -7,9 +7,12 @@
 // limit 10) and as history_sessions does (global, limit 5), by a caller outside the store and by
 // the store's newest session (whose own session is read first, whole, as the host's caller's is).
 // `budget ms`: the many-session budget of every search (default 60 s: every search completes);
-// the searches reading every session always have 60 s, their answers are the reference. `build`:
-// only build (or check) the projection.
+// the searches reading every session always have 10 min, their answers are the reference (each
+// printed as a digest, to compare across runs). `build`: only build (or check) the projection;
+// `no-reference`: no search reading every session; `searches-only`: no history_sessions;
+// `cold-only`: each search through the projection once.
 
+import { createHash } from "node:crypto";
 import { defaultConfig, type EngramConfig } from "../src/config/schema.ts";
 import { toolVisibility } from "../src/history/tool-visibility.ts";
 import type { HistoryMessage } from "../src/history/types.ts";
@@ -19,9 +22,10 @@ import { StoreProjection } from "../src/host/projection/projection.ts";
 import { isStoreProblem, openStore, type Store, storeReader } from "../src/host/store.ts";
 import { dataDir } from "../src/host/sqlite-reader.ts";
 import { createSearchService, type SearchService } from "../src/search/api.ts";
+import { parseQuery } from "../src/search/text/query.ts";
 
-const [xdgData, cacheDir, budgetArg] = process.argv.slice(2);
-if (!xdgData || !cacheDir) throw new Error("usage: score-cut.ts <XDG_DATA_HOME> <cache dir> [budget ms]");
+const [xdgData, cacheDir, budgetArg, ...flags] = process.argv.slice(2);
+if (!xdgData || !cacheDir) throw new Error("usage: score-cut.ts <XDG_DATA_HOME> <cache dir> [budget ms | build] [no-reference] [searches-only] [cold-only]");
 const opened = await openStore(dataDir({ XDG_DATA_HOME: xdgData }));
 if (isStoreProblem(opened)) throw new Error(opened.message);
 const store: Store = opened;
@@ -52,7 +56,7 @@ console.log(`projection ${status.state}: ${status.projected} sessions, ${((perfo
 if (budgetArg === "build") process.exit(0);
 
 /** A service over its own cached source (a cold cache each), counting the sessions it loads. */
-function service(finder: StoreProjection | undefined, budgetMs: number): { search: SearchService; loads: () => number } {
+function service(finder: StoreProjection | undefined, budgetMs: number): { search: SearchService; loads: () => number; source: CachedHistorySource<unknown> } {
   const source = new CachedHistorySource(
     storeReader(store, () => true),
     { checkSize: 20, maxSingleReads: 50, maxBytes: config.store.cache_bytes },
@@ -65,11 +69,15 @@ function service(finder: StoreProjection | undefined, budgetMs: number): { searc
     return load(sessionId);
   };
   const own = configWith(budgetMs);
-  return { search: createSearchService({ source, config: () => own, visibility: () => visibility, ...(finder ? { finder } : {}) }), loads: () => loads };
+  return {
+    search: createSearchService({ source, config: () => own, visibility: () => visibility, ...(finder ? { finder } : {}) }),
+    loads: () => loads,
+    source,
+  };
 }
 
 const budget = Number(budgetArg ?? 60_000);
-const full = service(undefined, 60_000);
+const full = service(undefined, 600_000);
 const cut = service(projection, budget);
 const newest = (await full.search.sessions({ limit: 1, includeChildren: true, global: true, callerSessionId: "" })).sessions[0]!.session.id;
 
@@ -83,6 +91,7 @@ async function timed(
   const answer = await ask(which.search);
   return { read: which.loads() - loads, ms: performance.now() - t, unsearched: answer.unsearched ?? 0, key: answer.key };
 }
+const digest = (a: Answer) => createHash("sha1").update(a.key.join("\n")).digest("hex").slice(0, 8);
 const show = (a: Answer) => `${String(a.read).padStart(4)} read ${a.ms.toFixed(0).padStart(6)} ms${a.unsearched ? ` (${a.unsearched} unsearched)` : ""}`;
 
 console.log(
@@ -92,7 +101,7 @@ console.log(
     .join(" ")}; cut budget ${budget} ms`,
 );
 for (const caller of ["ses_outside", newest]) {
-  for (const query of [...SEARCHES, ...SESSIONS]) {
+  for (const query of flags.includes("searches-only") ? SEARCHES : [...SEARCHES, ...SESSIONS]) {
     const ask = SEARCHES.includes(query)
       ? async (s: SearchService) => {
           const answer = await s.search({ query, callerSessionId: caller, scope: "global", types: ["text", "tool"], limit: 10 });
@@ -102,13 +111,17 @@ for (const caller of ["ses_outside", newest]) {
           const answer = await s.sessions({ query, limit: 5, includeChildren: true, global: true, callerSessionId: caller });
           return { unsearched: answer.unsearched, key: answer.sessions.map((r) => `${r.session.id} ${r.snippet}`) };
         };
-    const reference = await timed(full, ask);
-    const warmReference = await timed(full, ask);
+    // The projection's part alone: which sessions hold a term, each listed one's stamp checked.
+    const scope = await cut.source.listEverySession(caller);
+    let narrowMs = performance.now();
+    const narrowed = await projection.narrow(scope, parseQuery(query).terms, new Set(caller === newest ? [caller] : []));
+    narrowMs = performance.now() - narrowMs;
+    const reference = flags.includes("no-reference") ? undefined : await timed(full, ask);
     const cold = await timed(cut, ask);
-    const warm = await timed(cut, ask);
-    const same = (a: Answer) => (a.key.join("\n") === reference.key.join("\n") ? "equal" : "DIFFERENT");
+    const warm = flags.includes("cold-only") ? cold : await timed(cut, ask);
+    const same = (a: Answer) => (reference === undefined ? "" : a.key.join("\n") === reference.key.join("\n") ? " equal" : " DIFFERENT");
     console.log(
-      `${caller === newest ? "caller in store" : "caller outside"} | ${query.padEnd(36)} | every session: ${show(reference)}, warm ${show(warmReference)} | projection + cut: ${show(cold)} ${same(cold)}, warm ${show(warm)} ${same(warm)}`,
+      `${caller === newest ? "caller in store" : "caller outside"} | ${query.padEnd(36)} | every session: ${reference ? `${show(reference)} ${digest(reference)}` : "-"} | narrow ${narrowMs.toFixed(0)} ms, ${narrowed?.search.length} to read | projection + cut: ${show(cold)} ${digest(cold)}${same(cold)}, warm ${show(warm)}${same(warm)}`,
     );
   }
 }

@@ -77,9 +77,6 @@ export async function searchProject(
   let narrowed = await narrow(query);
   /** Sessions the score-bound cut left unread in the last pass: counted as searched (none can enter the answer). */
   let skipped: SessionInfo[] = [];
-  /** The cut's statistics and the candidates it scored against them, by session. */
-  let cutShared: CollectionStats | undefined;
-  const cutCandidates = new Map<string, Candidates>();
   const searchAll = async (
     query: Query,
     corrected: boolean,
@@ -89,8 +86,6 @@ export async function searchProject(
     const scoped = narrowed?.search ?? sessions;
     unsearched = 0;
     skipped = [];
-    cutShared = undefined;
-    cutCandidates.clear();
     const scans = new ScanKeeper(corrected ? undefined : query);
     const projected = narrowed?.projected;
     let cut: ScoreCut | undefined;
@@ -120,7 +115,7 @@ export async function searchProject(
             continue;
           }
           found.push({ session, found: one });
-          if (cut) addToCut(cut, session, one);
+          if (cut) addToCut(cut, one);
           scans.add(one.collected);
         }
       };
@@ -130,11 +125,9 @@ export async function searchProject(
       options.signal?.throwIfAborted();
       return next;
     };
-    const addToCut = (into: ScoreCut, session: SessionInfo, one: SessionFound) => {
-      if (one.collected.docs.length === 0) return;
-      const candidates = one.candidates(into.shared);
-      cutCandidates.set(session.id, candidates);
-      into.add(candidates);
+    // The cut's candidates are boosted as far as its k-th needs: the answer ranks fresh ones.
+    const addToCut = (into: ScoreCut, one: SessionFound) => {
+      if (one.collected.docs.length > 0) into.add(one.candidates(into.shared));
     };
     const cutting = !corrected && options.scoreCut !== false && query.kind === "keyword" && TUNING.project.sharedIdf && projected && projected.size > 0;
     if (!cutting) {
@@ -146,14 +139,13 @@ export async function searchProject(
     // are then the scope's, as a full scan would sum them.
     await read(scoped.filter((session) => !projected.has(session.id)));
     const described = scoped.filter((session) => projected.has(session.id));
-    cutShared = sharedStats(found, [...described.map((session) => projected.get(session.id)!), narrowed!.rest]);
+    const cutShared = sharedStats(found, [...described.map((session) => projected.get(session.id)!), narrowed!.rest]);
     const bounded = cutShared && ScoreCut.over(query.parsed, options.limit, cutShared);
     if (!bounded) {
-      cutShared = undefined;
       await read(described);
       return found;
     }
-    for (const { session, found: one } of found) addToCut(bounded, session, one);
+    for (const { found: one } of found) addToCut(bounded, one);
     cut = bounded;
     const ordered = bounded.order(described, projected);
     const stopped = await read(
@@ -181,13 +173,12 @@ export async function searchProject(
   // One session ranks with its own statistics; several, with their sum (the sessions left
   // unread hold no query term: documents and length only; those the cut skipped, as projected).
   const shared = rankingStats(found, narrowed, skipped);
-  const reuse = sameStats(shared, cutShared);
   const candidates = new Map<string, Candidates>();
   const turnOf = new Map<string, SessionFound["turnOf"]>();
   for (const { session, found: one } of found) {
     if (one.collected.docs.length === 0) continue;
     await maybeYield();
-    candidates.set(session.id, (reuse && cutCandidates.get(session.id)) || one.candidates(shared));
+    candidates.set(session.id, one.candidates(shared));
     turnOf.set(session.id, one.turnOf);
   }
   // Only the candidates that can reach the merged first `limit` are boosted, and only those
@@ -229,12 +220,6 @@ function rankingStats(
   if (!found.some(({ found: one }) => one.collected.stats) && skipped.length === 0) return undefined;
   const others = skipped.map((session) => narrowed!.projected.get(session.id)!);
   return sharedStats(found, rest ? [...others, rest] : others);
-}
-
-function sameStats(a: CollectionStats | undefined, b: CollectionStats | undefined): boolean {
-  return (
-    a !== undefined && b !== undefined && a.docs === b.docs && a.length === b.length && a.df.length === b.df.length && a.df.every((df, t) => df === b.df[t])
-  );
 }
 
 /**

@@ -2,8 +2,9 @@
 // read in decreasing order of the most any of their messages can score (rank/score-bound.ts), and
 // reading stops once `limit` messages are held whose k-th score beats the next session's bound.
 // The sessions left then provably cannot enter the answer: they count as searched. Scores held
-// are those before the boosts, each at most its message's final score, against the statistics
-// the bounds were made with: those of the sessions read before the cut (the ones the projection
+// are final (each session's first `limit` boosted: Candidates.top; on the heavy store this read
+// about half as many sessions as the scores before the boosts, docs/search-notes.md), against the
+// statistics the bounds were made with: those of the sessions read before the cut (the ones the projection
 // does not describe as they are, the caller's own among them) and the projection's of the others,
 // which are a full scan's as long as every session read counts as projected; one that does not
 // (or fails, or runs out of time) ends the cut, and every session left is read.
@@ -21,7 +22,7 @@ import { insertBest } from "../util/best.ts";
 import type { CollectedSession } from "./session-search.ts";
 
 export class ScoreCut {
-  /** The best `limit` scores (before the boosts) of the messages read, best first. */
+  /** The best `limit` final scores (the boosts' included) of the messages read, best first. */
   private readonly best: number[] = [];
   /** Set when a session read does not count as projected: the bounds may not hold. */
   private broken = false;
@@ -60,9 +61,9 @@ export class ScoreCut {
     if (!same) this.broken = true;
   }
 
-  /** A session read: its candidates, scored against `shared`. */
+  /** A session read: its candidates, scored against `shared` (its first `limit` are boosted here). */
   add(candidates: Candidates): void {
-    for (const score of candidates.floors(this.limit)) insertBest(this.best, score, this.limit, (a, b) => b - a);
+    for (const group of candidates.top(this.limit)) insertBest(this.best, group.score, this.limit, (a, b) => b - a);
   }
 
   /** Whether no message of a session bounded by `bound` (nor of any bounded lower) can enter the answer. */

@@ -41,14 +41,6 @@ export class Candidates {
     this.bounds = groups.map((group, rank) => group.score * maxBoost(parsed, rank));
   }
 
-  /**
-   * The scores before the boosts of the first `k` candidates, best first, read before any is
-   * boosted: each is at most that candidate's final score (a boost only raises a chunk).
-   */
-  floors(k: number): number[] {
-    return this.groups.slice(0, k).map((group) => group.score);
-  }
-
   /** The highest score a candidate not yet boosted can reach; -Infinity when none is left. */
   get bound(): number {
     return this.boosted < this.groups.length ? this.bounds[this.boosted]! : -Infinity;
