@@ -16,6 +16,7 @@ import type { MessageResult } from "./rank/rank.ts";
 import { maybeYield, now } from "../util/scheduler.ts";
 import type { CollectedSession, Query } from "./session-search.ts";
 import { typoCorrections, unmatchedWords, type NearestTerm } from "./text/typos.ts";
+import { ScoreCut } from "./score-cut.ts";
 import { TUNING } from "./tuning.ts";
 
 export interface SessionResult extends MessageResult {
@@ -58,7 +59,15 @@ export async function searchProject(
   sessions: readonly SessionInfo[],
   query: Query,
   searchOne: SearchOne,
-  options: { concurrency: number; budgetMs: number; limit: number; signal?: AbortSignal; narrowing?: ScopeNarrowing },
+  options: {
+    concurrency: number;
+    budgetMs: number;
+    limit: number;
+    signal?: AbortSignal;
+    narrowing?: ScopeNarrowing;
+    /** The score-bound cut (score-cut.ts), on unless false: off where sessions are ranked by more than their best `limit` messages (history_sessions). */
+    scoreCut?: boolean;
+  },
 ): Promise<ProjectSearchOutcome> {
   const deadline = now() + options.budgetMs;
   let unsearched = 0;
@@ -66,6 +75,8 @@ export async function searchProject(
   const narrow = async (query: Query): Promise<Narrowed | undefined> =>
     narrowing && query.kind === "keyword" ? narrowing.narrow(query.parsed.terms) : undefined;
   let narrowed = await narrow(query);
+  /** Sessions the score-bound cut left unread in the last pass: counted as searched (none can enter the answer). */
+  let skipped: SessionInfo[] = [];
   const searchAll = async (
     query: Query,
     corrected: boolean,
@@ -73,41 +84,82 @@ export async function searchProject(
   ): Promise<Array<{ session: SessionInfo; found: SessionFound }>> => {
     const found: Array<{ session: SessionInfo; found: SessionFound }> = [];
     const scoped = narrowed?.search ?? sessions;
-    let next = 0;
     unsearched = 0;
+    skipped = [];
     const scans = new ScanKeeper(corrected ? undefined : query);
-    const worker = async (): Promise<void> => {
-      while (next < scoped.length && !options.signal?.aborted) {
-        const session = scoped[next++]!;
-        await maybeYield();
-        if (now() > deadline) {
-          unsearched++;
-          continue;
+    const projected = narrowed?.projected;
+    let cut: ScoreCut | undefined;
+    /** Reads `list` from its start until done or until `stops` says the next session need not be read; returns where reading stopped. */
+    const read = async (list: readonly SessionInfo[], stops?: (i: number) => boolean): Promise<number> => {
+      let next = 0;
+      const worker = async (): Promise<void> => {
+        while (next < list.length && !options.signal?.aborted) {
+          if (stops?.(next)) return;
+          const session = list[next++]!;
+          await maybeYield();
+          if (now() > deadline) {
+            unsearched++;
+            continue;
+          }
+          let one: SessionFound | undefined;
+          try {
+            one = await searchOne(session, deadline, query, corrected, firsts?.get(session.id));
+          } catch {
+            one = undefined; // a session that vanished or failed to load is skipped
+          }
+          const described = cut && projected?.get(session.id);
+          if (described) cut!.check(one?.collected, described);
+          if (!one) continue;
+          if (one.collected.timedOut) {
+            unsearched++;
+            continue;
+          }
+          found.push({ session, found: one });
+          if (cut) addToCut(cut, one);
+          scans.add(one.collected);
         }
-        let one: SessionFound | undefined;
-        try {
-          one = await searchOne(session, deadline, query, corrected, firsts?.get(session.id));
-        } catch {
-          one = undefined; // a session that vanished or failed to load is skipped
-        }
-        if (!one) continue;
-        if (one.collected.timedOut) {
-          unsearched++;
-          continue;
-        }
-        found.push({ session, found: one });
-        scans.add(one.collected);
-      }
+      };
+      const workers: Promise<void>[] = [];
+      for (let i = 0; i < Math.max(1, Math.min(options.concurrency, list.length)); i++) workers.push(worker());
+      await Promise.all(workers);
+      options.signal?.throwIfAborted();
+      return next;
     };
-    const workers: Promise<void>[] = [];
-    for (let i = 0; i < Math.max(1, Math.min(options.concurrency, scoped.length)); i++) workers.push(worker());
-    await Promise.all(workers);
-    options.signal?.throwIfAborted();
+    // The cut's candidates are boosted as far as its k-th needs: the answer ranks fresh ones.
+    const addToCut = (into: ScoreCut, one: SessionFound) => {
+      if (one.collected.docs.length > 0) into.add(one.candidates(into.shared));
+    };
+    const cutting = !corrected && options.scoreCut !== false && query.kind === "keyword" && TUNING.project.sharedIdf && projected && projected.size > 0;
+    if (!cutting) {
+      await read(scoped);
+      return found;
+    }
+    // The sessions the projection does not describe as they are (the caller's own, one changed
+    // since its pass) first, as read: their statistics, with the projection's of the others,
+    // are then the scope's, as a full scan would sum them.
+    await read(scoped.filter((session) => !projected.has(session.id)));
+    const described = scoped.filter((session) => projected.has(session.id));
+    const cutShared = sharedStats(found, [...described.map((session) => projected.get(session.id)!), narrowed!.rest]);
+    const bounded = cutShared && ScoreCut.over(query.parsed, options.limit, cutShared);
+    if (!bounded) {
+      await read(described);
+      return found;
+    }
+    for (const { found: one } of found) addToCut(bounded, one);
+    cut = bounded;
+    const ordered = bounded.order(described, projected);
+    const stopped = await read(
+      ordered.map(({ session }) => session),
+      (i) => bounded.excludes(ordered[i]!.bound),
+    );
+    skipped = ordered.slice(stopped).map(({ session }) => session);
     return found;
   };
   let found = await searchAll(query, false);
   const unread = narrowed && narrowing ? { ids: narrowed.rest.ids, nearest: narrowing.nearest } : undefined;
   const sessionsSearched = found.map(({ found: one }) => ({ df: one.collected.stats?.df, nearest: one.nearestTerms }));
+  // Sessions the cut skipped hold what the projection says: their words are found (no nearest needed then).
+  for (const session of skipped) sessionsSearched.push({ df: narrowed!.projected.get(session.id)!.df, nearest: undefined });
   const typos = query.kind === "keyword" ? await typoCorrections(query, { sessions: sessionsSearched, unread }, deadline) : undefined;
   const corrections = typos?.corrections ?? new Map<string, string>();
   // Past the budget, the answer without corrections beats a second pass that searches nothing.
@@ -119,18 +171,8 @@ export async function searchProject(
     found = await searchAll(query, true, firsts);
   }
   // One session ranks with its own statistics; several, with their sum (the sessions left
-  // unread hold no query term: documents and length only).
-  const rest = narrowed?.rest;
-  let shared: CollectionStats | undefined;
-  if (found.length + (rest?.ids.length ?? 0) > 1 && TUNING.project.sharedIdf) {
-    for (const { found: one } of found) {
-      const stats = one.collected.stats;
-      if (!stats) continue;
-      shared ??= emptyStats(stats.df.length);
-      addStats(shared, stats);
-    }
-    if (shared && rest) addStats(shared, { docs: rest.docs, length: rest.length, df: [] });
-  }
+  // unread hold no query term: documents and length only; those the cut skipped, as projected).
+  const shared = rankingStats(found, narrowed, skipped);
   const candidates = new Map<string, Candidates>();
   const turnOf = new Map<string, SessionFound["turnOf"]>();
   for (const { session, found: one } of found) {
@@ -146,6 +188,38 @@ export async function searchProject(
     return Object.assign(result, { sessionId: key, turnNumber: turnOf.get(key)!(result.message.id) });
   });
   return { candidates, results, unsearched, corrections, query };
+}
+
+/** The statistics every session is scored with: the sum over the sessions read and `others`. */
+function sharedStats(
+  found: ReadonlyArray<{ found: SessionFound }>,
+  others: ReadonlyArray<{ docs: number; length: number; df?: number[] }>,
+): CollectionStats | undefined {
+  let shared: CollectionStats | undefined;
+  for (const { found: one } of found) {
+    const stats = one.collected.stats;
+    if (!stats) continue;
+    shared ??= emptyStats(stats.df.length);
+    addStats(shared, stats);
+  }
+  for (const other of others) {
+    shared ??= emptyStats(other.df?.length ?? 0);
+    addStats(shared, { docs: other.docs, length: other.length, df: other.df ?? [] });
+  }
+  return shared;
+}
+
+/** The statistics the results rank with: none for one session alone (its own), or with sharedIdf off. */
+function rankingStats(
+  found: ReadonlyArray<{ found: SessionFound }>,
+  narrowed: Narrowed | undefined,
+  skipped: readonly SessionInfo[],
+): CollectionStats | undefined {
+  const rest = narrowed?.rest;
+  if (found.length + skipped.length + (rest?.ids.length ?? 0) <= 1 || !TUNING.project.sharedIdf) return undefined;
+  if (!found.some(({ found: one }) => one.collected.stats) && skipped.length === 0) return undefined;
+  const others = skipped.map((session) => narrowed!.projected.get(session.id)!);
+  return sharedStats(found, rest ? [...others, rest] : others);
 }
 
 /**

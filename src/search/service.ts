@@ -228,6 +228,7 @@ export function createSearchEngine(options: SearchServiceOptions): SearchEngine 
     sessions: SessionInfo[],
     signal: AbortSignal | undefined,
     budgetMs?: number,
+    scoreCut = true,
   ) {
     const config = options.config().search;
     const limits = { limit, maxHits: config.max_hits_per_message, maxSnippets: config.max_snippets_per_hit, snippetChars: config.snippet_chars };
@@ -266,6 +267,7 @@ export function createSearchEngine(options: SearchServiceOptions): SearchEngine 
         limit,
         signal,
         narrowing: scopeNarrowing(options.finder, sessions, callerSessionId, options.config().projection.min_sessions),
+        scoreCut,
       },
     ).finally(() => cache.trim());
   }
@@ -331,7 +333,9 @@ export function createSearchEngine(options: SearchServiceOptions): SearchEngine 
       if (query.kind !== "keyword") throw new ArgumentError("query must contain a searchable word");
       const filters: SearchFilters = { types: new Set<HitType>(["text", "tool"]) };
       // The caller's session is ranked by what it said before its live context, as search sees it.
-      const outcome = await runSearch(callerSessionId, query, filters, 3, all, request.signal);
+      // Sessions rank by their three best messages and their titles (rank-sessions.ts), not by one
+      // list of the best messages: the score-bound cut does not hold for that ranking.
+      const outcome = await runSearch(callerSessionId, query, filters, 3, all, request.signal, undefined, false);
       unsearched = outcome.unsearched;
       chosen = await rankSessions(all, outcome.candidates, outcome.query.kind === "keyword" ? outcome.query.parsed : query.parsed, request.limit);
     } else {

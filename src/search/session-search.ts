@@ -130,6 +130,12 @@ export async function collectSession(sessionView: SessionView, query: Query, fil
           docs.push(doc);
         }
         stats = builder.index.stats(query.parsed);
+        // The index holds every message of the view, the caller's live context too: its
+        // statistics are then those of the searchable messages alone, as the scan counts them.
+        if (view.visibleEnd < view.messages.length) {
+          const hidden = await countSession(view.messages.slice(view.visibleEnd), options.visibility, query.parsed.terms, () => false);
+          if (hidden) stats = { docs: stats.docs - hidden.docs, length: stats.length - hidden.length, df: stats.df.map((df, t) => df - hidden.df[t]!) };
+        }
       }
     }
     if (!docs) {

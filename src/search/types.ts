@@ -43,9 +43,21 @@ export interface SearchFilters {
 /** Which documents a search may return (filters and the caller's visible window). */
 export type DocFilter = (message: HistoryMessage, type: HitType, tool: string | undefined) => boolean;
 
+/** What the projection says of one session it holds as it is now, for these terms (same order as the query's). */
+export interface ProjectedTerms {
+  docs: number;
+  length: number;
+  /** Per term, the documents holding it. */
+  df: number[];
+  /** Per term, its reach in the session (projection/session-terms.ts), 0 where no document holds it. */
+  reach: number[];
+}
+
 export interface Narrowed {
   /** The sessions to read, in scope order: those that may hold a term, and those not projected as they are now. */
   search: SessionInfo[];
+  /** Of `search`, those projected as they are now (the others have no entry), by id. */
+  projected: Map<string, ProjectedTerms>;
   /** The others, none holding a query term: their ids, documents and total length (code units). */
   rest: { ids: string[]; docs: number; length: number };
 }

@@ -1,8 +1,12 @@
-// One term's postings in one segment as a blob: (session number, documents holding the term)
-// pairs, numbers ascending, each pair two unsigned LEB128 varints, the number as the gap from the
-// previous one. A posting is then two or three bytes instead of a row of its own.
+// One term's postings in one segment as a blob: (session number, documents holding the term, the
+// term's reach in the session: search/projection/session-terms.ts) triples, numbers ascending, each
+// triple three unsigned LEB128 varints, the number as the gap from the previous one. A posting is
+// then four or five bytes instead of a row of its own.
 
-/** Encodes flat [number, df, number, df, …] pairs; numbers must be ascending. */
+/** Values a posting holds: number, df, reach. */
+export const POSTING_STRIDE = 3;
+
+/** Encodes flat [number, df, reach, number, …] triples; numbers must be ascending. */
 export function encodePostings(pairs: readonly number[]): Uint8Array {
   const out = new Uint8Array(pairs.length * 5);
   let at = 0;
@@ -14,18 +18,19 @@ export function encodePostings(pairs: readonly number[]): Uint8Array {
     }
     out[at++] = value;
   };
-  for (let i = 0; i < pairs.length; i += 2) {
+  for (let i = 0; i < pairs.length; i += POSTING_STRIDE) {
     const no = pairs[i]!;
     if (no < previous) throw new Error(`postings out of order: ${no} after ${previous}`);
     put(no - previous);
     put(pairs[i + 1]!);
+    put(pairs[i + 2]!);
     previous = no;
   }
   return out.slice(0, at);
 }
 
-/** Calls visit(number, df) for every pair of a blob, in order. */
-export function decodePostings(blob: Uint8Array, visit: (no: number, df: number) => void): void {
+/** Calls visit(number, df, reach) for every posting of a blob, in order. */
+export function decodePostings(blob: Uint8Array, visit: (no: number, df: number, reach: number) => void): void {
   let at = 0;
   let previous = 0;
   const take = () => {
@@ -40,6 +45,7 @@ export function decodePostings(blob: Uint8Array, visit: (no: number, df: number)
   };
   while (at < blob.length) {
     previous += take();
-    visit(previous, take());
+    const df = take();
+    visit(previous, df, take());
   }
 }

@@ -16,10 +16,11 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, join } from "node:path";
+import { reachTuning } from "../../search/api.ts";
 import { openWritable, type Database } from "../sqlite-reader.ts";
 
 /** Bumped whenever the tables or what they mean change: an older file is rebuilt. */
-export const PROJECTION_SCHEMA = "3";
+export const PROJECTION_SCHEMA = `5 ${reachTuning()}`;
 
 export interface ProjectionIdentity {
   /** The store file mirrored. */

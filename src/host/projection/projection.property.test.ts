@@ -13,7 +13,7 @@ import { createSearchService, type SearchService } from "../../search/api.ts";
 import { seededRandom } from "../../util/testing/seeded-random.ts";
 import { MemorySource } from "../testing/memory-source.ts";
 import { memoryOpener } from "../testing/memory-projection-db.ts";
-import { COMMON, RARE, searchAnswers as answers } from "../testing/projection-answers.ts";
+import { COMMON, COMMON_QUERIES, RARE, searchAnswers as answers } from "../testing/projection-answers.ts";
 import type { ProjectionFeed } from "./feed.ts";
 import { StoreProjection } from "./projection.ts";
 
@@ -53,7 +53,10 @@ function generatedStore(seed: number): StoreSource {
           : random() < 0.2
             ? [reasoningPart(sentence(random, 10))]
             : [];
-      messages.push(textMessage(id, m % 2 === 0 ? "user" : "assistant", text, start + m * 1000, extra));
+      const message = textMessage(id, m % 2 === 0 ? "user" : "assistant", text, start + m * 1000, extra);
+      // Now and then a compaction summary: it scores at the summary weight, and so does its reach.
+      if (message.role === "assistant" && random() < 0.15) message.summary = true;
+      messages.push(message);
     }
     source.put(
       { id, title: random() < 0.2 ? `about ${RARE[s % RARE.length]}` : `session ${s}`, created: start, updated: start + count * 1000, directory: "/p" },
@@ -97,12 +100,20 @@ function services(
   return { plain: createSearchService(base), projected: createSearchService({ ...base, finder: projection }), projection };
 }
 
+/** What an answer ranks: sessions, messages and scores. */
+const ranked = (answer: Awaited<ReturnType<SearchService["search"]>>) => ({
+  unsearched: answer.unsearched,
+  results: answer.results.map((r) => [r.sessionId, r.message.id, r.score]),
+});
+
 const SEGMENTINGS = [
   { name: "one segment a pass", segmentPostings: undefined },
   { name: "segments of a few sessions, merged", segmentPostings: 40 },
 ];
 
 describe("projection property: the same answers as reading every session", () => {
+  /** Sessions the score-bound cut left unread over the seeds' common-word searches, by where the caller is. */
+  const cutSaved = new Map<string, number>();
   for (const { name, segmentPostings } of SEGMENTINGS) {
     for (const seed of [1, 2, 3, 4, 5, 6]) {
       it(`seed ${seed}, ${name}: built, then the store changed under it`, async () => {
@@ -118,6 +129,20 @@ describe("projection property: the same answers as reading every session", () =>
         const read = source.loads - loads;
         expect(read).toBeLessThan(source.sessions.size);
         expect(await answers(projected, caller)).toEqual(await answers(plain, caller));
+        // The score-bound cut: a common-word search for one result reads fewer sessions than
+        // hold its words (the caller's own session, read first, whole, included).
+        for (const query of COMMON_QUERIES) {
+          const request = { query, callerSessionId: caller, scope: "global", types: ["text", "tool", "reasoning"], limit: 1 } as const;
+          const before = source.loads;
+          const cut = ranked(await projected.search(request));
+          const commonRead = source.loads - before;
+          const beforePlain = source.loads;
+          expect(cut).toEqual(ranked(await plain.search(request)));
+          const plainRead = source.loads - beforePlain;
+          expect(commonRead).toBeLessThanOrEqual(plainRead);
+          const where = caller === "ses_elsewhere" ? "outside" : "inside";
+          cutSaved.set(where, (cutSaved.get(where) ?? 0) + plainRead - commonRead);
+        }
 
         // A new message with a rare word (the session's listed time unchanged: only its stamp
         // moved), a session removed: seen before the next pass, and after it.
@@ -158,5 +183,10 @@ describe("projection property: the same answers as reading every session", () =>
     expect(status.state).toBe("current");
     expect(status.projected).toBe(source.sessions.size);
     projection.close();
+  });
+
+  it("the score-bound cut left sessions unread in some of those stores, for a caller outside and one inside", () => {
+    expect(cutSaved.get("outside")).toBeGreaterThan(0);
+    expect(cutSaved.get("inside")).toBeGreaterThan(0);
   });
 });

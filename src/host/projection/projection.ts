@@ -165,22 +165,34 @@ export class StoreProjection implements CandidateFinder {
     if (!db || !this.options.enabled() || this.builtFor !== this.options.visibilityKey()) return undefined;
     try {
       this.published.reloadIfChanged(db);
-      const holding = new Set<string>();
-      for (const term of terms) this.published.postings(db, term.token, (session) => holding.add(session.id));
-      const narrowed: Narrowed = { search: [], rest: { ids: [], docs: 0, length: 0 } };
+      // Per session holding a term: per term, its documents and reach.
+      const holding = new Map<string, { df: number[]; reach: number[] }>();
+      terms.forEach((term, t) => {
+        this.published.postings(db, term.token, (session, df, reach) => {
+          let held = holding.get(session.id);
+          if (!held) holding.set(session.id, (held = { df: terms.map(() => 0), reach: terms.map(() => 0) }));
+          held.df[t] = df;
+          held.reach[t] = reach;
+        });
+      });
+      const narrowed: Narrowed = { search: [], projected: new Map(), rest: { ids: [], docs: 0, length: 0 } };
       let checked = 0;
       for (const session of scope) {
         const row = this.published.get(session.id);
         const listed = row && row.updated === (session.updated ?? 0) && !this.changed.has(session.id) && !mustRead.has(session.id);
-        if (!row || !listed || holding.has(session.id)) {
+        if (!row || !listed) {
           narrowed.search.push(session);
           continue;
         }
-        // A session left unread must be as projected: its stamp now (two index lookups) says so,
-        // whoever wrote the store since the last pass. A turn of the event loop every few hundred.
+        // A session left unread, or skipped by the search's score bound, must be as projected: its
+        // stamp now (two index lookups) says so, whoever wrote the store since the last pass. A
+        // turn of the event loop every few hundred.
         if (++checked % STAMPS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
-        if ((await this.options.feed.stamp(session.id)) !== row.stamp) {
+        const fresh = (await this.options.feed.stamp(session.id)) === row.stamp;
+        const held = holding.get(session.id);
+        if (!fresh || held) {
           narrowed.search.push(session);
+          if (fresh && held) narrowed.projected.set(session.id, { docs: row.docs, length: row.length, ...held });
           continue;
         }
         narrowed.rest.ids.push(session.id);

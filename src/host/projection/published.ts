@@ -62,10 +62,10 @@ export class Published {
   }
 
   /** The term's postings of sessions published as they are (a posting of a number since replaced names none). */
-  postings(db: ProjectionDb, term: string, visit: (session: ProjectedSession, df: number) => void): void {
-    termPostings(db, this.segments, term, (no, df) => {
+  postings(db: ProjectionDb, term: string, visit: (session: ProjectedSession, df: number, reach: number) => void): void {
+    termPostings(db, this.segments, term, (no, df, reach) => {
       const session = this.byNo.get(no);
-      if (session) visit(session, df);
+      if (session) visit(session, df, reach);
     });
   }
 

@@ -3,14 +3,14 @@
 // term and session. Sessions are numbered by their place here; the numbers the file gives them
 // are assigned when the segment is written.
 
-import type { SessionTerms } from "../../search/api.ts";
+import { reachCeiling, type SessionTerms } from "../../search/api.ts";
 import type { ProjectedSession } from "./projection-db.ts";
 
 /** A session waiting in the buffer: what its row will say once its segment is written (`no` still unset). */
 type BufferedSession = Omit<ProjectedSession, "no">;
 
 export class SegmentBuffer {
-  /** Per term, flat [place, df, place, df, …], places ascending. */
+  /** Per term, flat [place, df, reach, place, …], places ascending. */
   readonly terms = new Map<string, number[]>();
   readonly sessions: BufferedSession[] = [];
   postings = 0;
@@ -26,7 +26,7 @@ export class SegmentBuffer {
     for (const [term, df] of counted.terms) {
       let list = this.terms.get(term);
       if (!list) this.terms.set(term, (list = []));
-      list.push(place, df);
+      list.push(place, df, counted.reach.get(term) ?? reachCeiling());
       this.postings++;
       const due = pause();
       if (due) await due;

@@ -11,7 +11,12 @@ const open = async (opener = memoryOpener()): Promise<ProjectionDb> => {
   return opened.db;
 };
 const session = (id: string) => ({ id, updated: 1, stamp: id, docs: 1, length: 1 });
-const counted = (terms: Record<string, number>) => ({ docs: 1, length: 1, terms: new Map(Object.entries(terms)) });
+const counted = (terms: Record<string, number>) => ({
+  docs: 1,
+  length: 1,
+  terms: new Map(Object.entries(terms)),
+  reach: new Map(Object.keys(terms).map((term) => [term, 2048])),
+});
 const noPause = () => undefined;
 
 function postingsOf(db: ProjectionDb, segments: readonly SegmentRow[], term: string): [number, number][] {

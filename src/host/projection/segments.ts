@@ -5,7 +5,7 @@
 // the file before or after it, this one's searches see only segments published (a merge swaps its
 // segments in memory before it deletes the old ones' rows). Every step between turns is one row.
 
-import { decodePostings, encodePostings } from "./postings-blob.ts";
+import { decodePostings, encodePostings, POSTING_STRIDE } from "./postings-blob.ts";
 import type { ProjectedSession, ProjectionDb, SegmentRow } from "./projection-db.ts";
 import type { SegmentBuffer } from "./segment-buffer.ts";
 
@@ -53,10 +53,10 @@ export async function writeSegment(db: ProjectionDb, buffer: SegmentBuffer, paus
     const pairs: number[] = [];
     for (const [term, list] of buffer.terms) {
       pairs.length = 0;
-      for (let i = 0; i < list.length; i += 2) if (published[list[i]!]) pairs.push(base + list[i]!, list[i + 1]!);
+      for (let i = 0; i < list.length; i += POSTING_STRIDE) if (published[list[i]!]) pairs.push(base + list[i]!, list[i + 1]!, list[i + 2]!);
       if (pairs.length > 0) {
         db.writeTerm(no, term, encodePostings(pairs));
-        postings += pairs.length / 2;
+        postings += pairs.length / POSTING_STRIDE;
       }
       const due = pause();
       if (due) await due;
@@ -99,7 +99,7 @@ export async function mergeSegments(
     const no = (db.segments().at(-1)?.no ?? 0) + 1;
     const cursors = inputs.map((input) => ({ segment: input.no, rows: db.termsAfter(input.no, undefined, MERGE_PAGE), at: 0 }));
     let postings = 0;
-    const merged: [number, number][] = [];
+    const merged: [number, number, number][] = [];
     for (;;) {
       let term: string | undefined;
       for (const cursor of cursors) {
@@ -111,8 +111,8 @@ export async function mergeSegments(
       for (const cursor of cursors) {
         const row = cursor.rows[cursor.at];
         if (row?.term !== term) continue;
-        decodePostings(row.data, (number, df) => {
-          if (live.has(number)) merged.push([number, df]);
+        decodePostings(row.data, (number, df, reach) => {
+          if (live.has(number)) merged.push([number, df, reach]);
         });
         // A page read whole is followed by the next; a shorter one was the segment's last.
         if (++cursor.at === cursor.rows.length && cursor.rows.length === MERGE_PAGE) {
@@ -141,8 +141,8 @@ export async function mergeSegments(
   });
 }
 
-/** Calls visit(number, df) for every posting of `term` in the segments (dead numbers included: the caller knows the live ones). */
-export function termPostings(db: ProjectionDb, segments: readonly SegmentRow[], term: string, visit: (no: number, df: number) => void): void {
+/** Calls visit(number, df, reach) for every posting of `term` in the segments (dead numbers included: the caller knows the live ones). */
+export function termPostings(db: ProjectionDb, segments: readonly SegmentRow[], term: string, visit: (no: number, df: number, reach: number) => void): void {
   for (const segment of segments) {
     const data = db.termData(segment.no, term);
     if (data) decodePostings(data, visit);

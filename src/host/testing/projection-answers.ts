@@ -29,6 +29,8 @@ export function seedWordSessions(
   }
 }
 
+/** Common words: nearly every session holds one, so the score-bound cut decides what is read. */
+export const COMMON_QUERIES = ["build tests error", "config module fails works", "the run file"];
 const QUERIES = [
   "limiter",
   "token bucket limiter",
@@ -41,18 +43,31 @@ const QUERIES = [
   "websockt retries",
   "debito",
   "zzzz nothing here",
+  ...COMMON_QUERIES,
 ];
+
+const EVERY_TYPE = ["text", "tool", "reasoning"] as const;
+const SEARCHES = [
+  ["global", 8, EVERY_TYPE],
+  ["project", 8, EVERY_TYPE],
+  ["global", 1, EVERY_TYPE],
+  ["global", 2, EVERY_TYPE],
+  ["global", 3, ["text", "tool"]],
+] as const;
 
 /** Every query's answers in global and project scope and from history_sessions, as the caller sees them. */
 export async function searchAnswers(service: SearchService, caller: string) {
   const out: unknown[] = [];
   for (const query of QUERIES) {
-    for (const scope of ["global", "project"] as const) {
-      const request: SearchRequest = { query, callerSessionId: caller, scope, types: ["text", "tool", "reasoning"], limit: 8 };
+    // The usual limit, small ones where the score-bound cut stops earliest, and history_search's default types.
+    for (const [scope, limit, types] of SEARCHES) {
+      const request: SearchRequest = { query, callerSessionId: caller, scope, types: [...types], limit };
       const answer = await service.search(request);
       out.push({
         query,
         scope,
+        limit,
+        types,
         unsearched: answer.unsearched,
         corrections: [...(answer.corrections ?? [])],
         results: answer.results.map((r) => [r.sessionId, r.message.id, r.score, r.turnNumber, r.hits.map((hit) => hit.snippets)]),

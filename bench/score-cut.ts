@@ -1,0 +1,129 @@
+// Sessions read and time taken by common-word global searches over a real store, reading every
+// session against the store's projection with its score-bound cut (issue 24), and whether the
+// answers are the same. In the host's Bun (bun:sqlite):
+//   BUN_BE_BUN=1 node_modules/opencode-linux-x64/bin/opencode bench/score-cut.ts <XDG_DATA_HOME> <cache dir> [budget ms | build]
+// The store is opened read-only; the projection is built into `cache dir` (kept: a second run
+// reuses it). Each query is asked as history_search asks it by default (global, text and tool,
+// limit 10) and as history_sessions does (global, limit 5), by a caller outside the store and by
+// the store's newest session (whose own session is read first, whole, as the host's caller's is).
+// `budget ms`: the many-session budget of every search (default 60 s: every search completes);
+// the searches reading every session always have 10 min, their answers are the reference (each
+// printed as a digest, to compare across runs). `build`: only build (or check) the projection;
+// `no-reference`: no search reading every session; `searches-only`: no history_sessions;
+// `cold-only`: each search through the projection once.
+
+import { createHash } from "node:crypto";
+import { defaultConfig, type EngramConfig } from "../src/config/schema.ts";
+import { toolVisibility } from "../src/history/tool-visibility.ts";
+import type { HistoryMessage } from "../src/history/types.ts";
+import { CachedHistorySource } from "../src/host/cached-source.ts";
+import { storeFeed } from "../src/host/projection/feed.ts";
+import { StoreProjection } from "../src/host/projection/projection.ts";
+import { isStoreProblem, openStore, type Store, storeReader } from "../src/host/store.ts";
+import { dataDir } from "../src/host/sqlite-reader.ts";
+import { createSearchService, type SearchService } from "../src/search/api.ts";
+import { parseQuery } from "../src/search/text/query.ts";
+
+const [xdgData, cacheDir, budgetArg, ...flags] = process.argv.slice(2);
+if (!xdgData || !cacheDir) throw new Error("usage: score-cut.ts <XDG_DATA_HOME> <cache dir> [budget ms | build] [no-reference] [searches-only] [cold-only]");
+const opened = await openStore(dataDir({ XDG_DATA_HOME: xdgData }));
+if (isStoreProblem(opened)) throw new Error(opened.message);
+const store: Store = opened;
+
+const SEARCHES = ["separability matrix nested compound", "timezone aware datetime", "pytest fixture teardown", "migration squash operations"];
+const SESSIONS = ["astropy units", "django queryset"];
+
+function configWith(budgetMs: number): EngramConfig {
+  const config = defaultConfig();
+  config.search.project_time_budget_ms = budgetMs;
+  return config;
+}
+const config = configWith(60_000);
+const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
+
+const projection = new StoreProjection({
+  feed: storeFeed(store),
+  enabled: () => true,
+  visibility: () => visibility,
+  visibilityKey: () => JSON.stringify([config.show_tool_input, config.show_tool_output]),
+  pause: () => undefined,
+  log: (level, message) => console.error(`${level}: ${message}`),
+  dir: cacheDir,
+});
+const started = performance.now();
+const status = await projection.untilCurrent("bench");
+console.log(`projection ${status.state}: ${status.projected} sessions, ${((performance.now() - started) / 1000).toFixed(1)} s (built or checked)`);
+if (budgetArg === "build") process.exit(0);
+
+/** A service over its own cached source (a cold cache each), counting the sessions it loads. */
+function service(finder: StoreProjection | undefined, budgetMs: number): { search: SearchService; loads: () => number; source: CachedHistorySource<unknown> } {
+  const source = new CachedHistorySource(
+    storeReader(store, () => true),
+    { checkSize: 20, maxSingleReads: 50, maxBytes: config.store.cache_bytes },
+    store.decode,
+  );
+  let loads = 0;
+  const load = source.loadMessages.bind(source);
+  source.loadMessages = (sessionId: string): Promise<HistoryMessage[]> => {
+    loads++;
+    return load(sessionId);
+  };
+  const own = configWith(budgetMs);
+  return {
+    search: createSearchService({ source, config: () => own, visibility: () => visibility, ...(finder ? { finder } : {}) }),
+    loads: () => loads,
+    source,
+  };
+}
+
+const budget = Number(budgetArg ?? 60_000);
+const full = service(undefined, 600_000);
+const cut = service(projection, budget);
+const newest = (await full.search.sessions({ limit: 1, includeChildren: true, global: true, callerSessionId: "" })).sessions[0]!.session.id;
+
+type Answer = { read: number; ms: number; unsearched: number; key: string[] };
+async function timed(
+  which: { search: SearchService; loads: () => number },
+  ask: (s: SearchService) => Promise<{ unsearched?: number; key: string[] }>,
+): Promise<Answer> {
+  const loads = which.loads();
+  const t = performance.now();
+  const answer = await ask(which.search);
+  return { read: which.loads() - loads, ms: performance.now() - t, unsearched: answer.unsearched ?? 0, key: answer.key };
+}
+const digest = (a: Answer) => createHash("sha1").update(a.key.join("\n")).digest("hex").slice(0, 8);
+const show = (a: Answer) => `${String(a.read).padStart(4)} read ${a.ms.toFixed(0).padStart(6)} ms${a.unsearched ? ` (${a.unsearched} unsearched)` : ""}`;
+
+console.log(
+  `load average ${(await import("node:os"))
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")}; cut budget ${budget} ms`,
+);
+for (const caller of ["ses_outside", newest]) {
+  for (const query of flags.includes("searches-only") ? SEARCHES : [...SEARCHES, ...SESSIONS]) {
+    const ask = SEARCHES.includes(query)
+      ? async (s: SearchService) => {
+          const answer = await s.search({ query, callerSessionId: caller, scope: "global", types: ["text", "tool"], limit: 10 });
+          return { unsearched: answer.unsearched, key: answer.results.map((r) => `${r.sessionId} ${r.message.id} ${r.score}`) };
+        }
+      : async (s: SearchService) => {
+          const answer = await s.sessions({ query, limit: 5, includeChildren: true, global: true, callerSessionId: caller });
+          return { unsearched: answer.unsearched, key: answer.sessions.map((r) => `${r.session.id} ${r.snippet}`) };
+        };
+    // The projection's part alone: which sessions hold a term, each listed one's stamp checked.
+    const scope = await cut.source.listEverySession(caller);
+    let narrowMs = performance.now();
+    const narrowed = await projection.narrow(scope, parseQuery(query).terms, new Set(caller === newest ? [caller] : []));
+    narrowMs = performance.now() - narrowMs;
+    const reference = flags.includes("no-reference") ? undefined : await timed(full, ask);
+    const cold = await timed(cut, ask);
+    const warm = flags.includes("cold-only") ? cold : await timed(cut, ask);
+    const same = (a: Answer) => (reference === undefined ? "" : a.key.join("\n") === reference.key.join("\n") ? " equal" : " DIFFERENT");
+    console.log(
+      `${caller === newest ? "caller in store" : "caller outside"} | ${query.padEnd(36)} | every session: ${reference ? `${show(reference)} ${digest(reference)}` : "-"} | narrow ${narrowMs.toFixed(0)} ms, ${narrowed?.search.length} to read | projection + cut: ${show(cold)} ${digest(cold)}${same(cold)}, warm ${show(warm)}${same(warm)}`,
+    );
+  }
+}
+projection.close();
+store.close();
