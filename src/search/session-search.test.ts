@@ -1,9 +1,13 @@
 import { describe, expect, it, vi } from "vitest";
-import { textMessage } from "../history/testing/messages.ts";
+import { compactionPair, textMessage } from "../history/testing/messages.ts";
+import type { HistoryMessage } from "../history/types.ts";
+import { MemorySource } from "../host/testing/memory-source.ts";
 import { toolVisibility } from "../history/tool-visibility.ts";
 import { buildView } from "../history/view.ts";
 import * as scheduler from "../util/scheduler.ts";
 import { collectSession, type Query } from "./session-search.ts";
+import { testService } from "./testing/service.ts";
+import { T0 } from "./testing/sessions.ts";
 import { parseQuery } from "./text/query.ts";
 
 // Counts the turns collectSession asks for (the scan's own slices call the real one inside scheduler.ts).
@@ -30,5 +34,38 @@ describe("collectSession", () => {
     };
     expect(await turnsAsked(false)).toBe(0);
     expect(await turnsAsked(true)).toBe(2);
+  });
+});
+
+describe("collectSession over the caller's own view", () => {
+  const visibility = toolVisibility([], []);
+  const filters = { types: new Set<"text" | "tool">(["text", "tool"]) };
+  const query: Query = { kind: "keyword", text: "walrus protocol", parsed: parseQuery("walrus protocol") };
+  /** The caller's session: `before` messages before its last compaction, `live` after it (in the model's context). */
+  function session(before: number, live: number): HistoryMessage[] {
+    const line = (i: number) => (i % 2 === 0 ? `The walrus protocol, note ${i}.` : `Other matters, note ${i}.`);
+    const at = (i: number) => T0 + i * 1000;
+    const head = Array.from({ length: before }, (_, i) => textMessage("ses_self", i % 2 ? "assistant" : "user", line(i), at(i)));
+    const compaction = compactionPair(true).map((message, i) => ({ ...message, sessionId: "ses_self", created: at(before + i) }));
+    const tail = Array.from({ length: live }, (_, i) => textMessage("ses_self", i % 2 ? "assistant" : "user", line(before + i), at(before + 2 + i)));
+    return [...head, ...compaction, ...tail];
+  }
+
+  it("counts only what the view shows, from the index when it hides little and by a scan when it hides most", async () => {
+    for (const [before, live, via] of [
+      [8, 2, "index"],
+      [2, 8, "scan"],
+    ] as const) {
+      const source = new MemorySource();
+      const messages = session(before, live);
+      source.add({ id: "ses_self", title: "self", created: T0, updated: T0 + 60_000 }, messages);
+      const builder = await testService(source).buildIndex("ses_self");
+      const view = buildView("ses_self", messages, true);
+      const reference = await collectSession(view, query, filters, { visibility });
+      const collected = await collectSession(view, query, filters, { visibility, builder: builder! });
+      expect(collected.via).toBe(via);
+      expect(collected.stats).toEqual(reference.stats);
+      expect(reference.stats!.docs).toBeGreaterThan(0);
+    }
   });
 });

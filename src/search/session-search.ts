@@ -116,7 +116,10 @@ export async function collectSession(sessionView: SessionView, query: Query, fil
     // A session searched again is likely searched more: the rest of its first build costs a few
     // scans once, then every search is an index lookup. The first search scans alone (its build
     // waits, so the answer comes at scan speed); one that finds the build with its turn waits for it.
-    const wait = builder && (builder.built ? pending <= MAX_WAIT_CHARS : options.waitForBuild === true && builder.underWay);
+    // A view hiding more messages (the caller's live context) than it shows scans what it shows:
+    // the index's statistics would need the hidden part counted out, which costs more.
+    const mostlyHidden = view.messages.length - view.visibleEnd > view.visibleEnd;
+    const wait = !mostlyHidden && builder && (builder.built ? pending <= MAX_WAIT_CHARS : options.waitForBuild === true && builder.underWay);
     if (wait) {
       await builder.current();
       if (builder.built) {
