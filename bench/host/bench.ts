@@ -75,7 +75,7 @@ async function runVariant(variant: Variant, data: BenchData): Promise<Figures> {
       const early = await call(host, driver, "history_search", { query: "astropy coordinates frame", scope: "project" });
       figures.set(`${key}: second search at once`, early.ms);
       figures.set(`${key}: second search at once unsearched`, unsearchedOf(early.output));
-      // The searched sessions' indexes build in the background (one session at a time).
+      // A quiet spell: the projection builds in the background (many-session searches start no index builds).
       const settle = await withStallProbe(host, probePath, () => sleep(BUILD_WAIT_MS));
       figures.set(`${key}: stall, background builds (${BUILD_WAIT_MS / 1000} s)`, settle.stallMs);
       const next = await withStallProbe(host, probePath, async () => {

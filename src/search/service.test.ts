@@ -251,6 +251,24 @@ describe("cache", () => {
 });
 
 describe("project scope", () => {
+  it("starts no index build for the sessions it reads, and goes through an index one has", async () => {
+    const source = new MemorySource();
+    for (const id of ["s1", "s2", "s3"]) addSession(source, id, [...FILLER, `the heron ledger of ${id}`]);
+    const service = testService(source);
+    const project = (query: string) => service.search(request(query, { scope: "project", callerSessionId: "x" }));
+    expect((await project("heron ledger")).results).toHaveLength(3);
+    expect(service.cache.size).toBe(0);
+    // s2 searched alone gets its index; a project search then brings that index up to date.
+    await service.search(request("heron", { sessionId: "s2" }));
+    const s2 = (await service.buildIndex("s2"))!;
+    const before = s2.index.messageCount;
+    addSession(source, "s2", [...FILLER, "the heron ledger of s2", "the heron ledger moved to the archive"]);
+    expect((await project("archive heron")).results[0]!.sessionId).toBe("s2");
+    expect(service.cache.keys().map((key) => key.split("\u0000")[0])).toEqual(["s2"]);
+    await s2.current();
+    expect(s2.index.messageCount).toBe(before + 1);
+  });
+
   it("finds the answer in another session and names it", async () => {
     const source = new MemorySource();
     addSession(source, "s1", FILLER, { updated: T0 + 5 });

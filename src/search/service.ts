@@ -177,15 +177,23 @@ export function createSearchEngine(options: SearchServiceOptions): SearchEngine 
 
   /** The session's index builder in the cache (made, with nothing built, when absent). */
   function builderOf(sessionId: string): IndexBuilder {
-    const config = options.config();
-    applyCacheBound();
-    const key = `${sessionId}\u0000${visibilityKey(config)}`;
+    const key = builderKey(sessionId);
     let builder = cache.get(key);
     if (!builder) {
       builder = new IndexBuilder(indexSetup(), queue);
       cache.set(key, builder);
     }
     return builder;
+  }
+
+  /** The session's index builder if it has one (a search of it alone made it). */
+  function existingBuilder(sessionId: string): IndexBuilder | undefined {
+    return cache.get(builderKey(sessionId));
+  }
+
+  function builderKey(sessionId: string): string {
+    applyCacheBound();
+    return `${sessionId}\u0000${visibilityKey(options.config())}`;
   }
 
   /**
@@ -247,7 +255,12 @@ export function createSearchEngine(options: SearchServiceOptions): SearchEngine 
         await maybeYield();
         signal?.throwIfAborted();
         const alone = sessions.length === 1;
-        const builder = builderOf(session.id);
+        // A session searched alone gets an index: it is likely searched again. One of many is
+        // scanned (through the index it has, if any), and no first build is started for it: a
+        // global search read thousands of sessions once each and queued as many builds, which
+        // then took the host's thread between searches, and the memory the cache allows, for
+        // indexes hardly any later search used (docs/search-notes.md, "Index builds in many-session searches").
+        const builder = alone ? builderOf(session.id) : existingBuilder(session.id);
         // A search again with typos corrected scans as the first pass did: waiting for the build
         // its scan started would give the first search of a session the build's time.
         const waitForBuild = alone && !corrected;
