@@ -10,6 +10,7 @@
 // the searches reading every session always have 10 min, their answers are the reference (each
 // printed as a digest, to compare across runs). `build`: only build (or check) the projection;
 // `no-reference`: no search reading every session; `searches-only`: no history_sessions;
+// `sessions-only`: only history_sessions;
 // `cold-only`: each search through the projection once.
 
 import { createHash } from "node:crypto";
@@ -25,7 +26,8 @@ import { createSearchService, type SearchService } from "../src/search/api.ts";
 import { parseQuery } from "../src/search/text/query.ts";
 
 const [xdgData, cacheDir, budgetArg, ...flags] = process.argv.slice(2);
-if (!xdgData || !cacheDir) throw new Error("usage: score-cut.ts <XDG_DATA_HOME> <cache dir> [budget ms | build] [no-reference] [searches-only] [cold-only]");
+if (!xdgData || !cacheDir)
+  throw new Error("usage: score-cut.ts <XDG_DATA_HOME> <cache dir> [budget ms | build] [no-reference] [searches-only | sessions-only] [cold-only]");
 const opened = await openStore(dataDir({ XDG_DATA_HOME: xdgData }));
 if (isStoreProblem(opened)) throw new Error(opened.message);
 const store: Store = opened;
@@ -101,7 +103,7 @@ console.log(
     .join(" ")}; cut budget ${budget} ms`,
 );
 for (const caller of ["ses_outside", newest]) {
-  for (const query of flags.includes("searches-only") ? SEARCHES : [...SEARCHES, ...SESSIONS]) {
+  for (const query of flags.includes("searches-only") ? SEARCHES : flags.includes("sessions-only") ? SESSIONS : [...SEARCHES, ...SESSIONS]) {
     const ask = SEARCHES.includes(query)
       ? async (s: SearchService) => {
           const answer = await s.search({ query, callerSessionId: caller, scope: "global", types: ["text", "tool"], limit: 10 });

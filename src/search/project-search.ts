@@ -16,7 +16,7 @@ import type { MessageResult } from "./rank/rank.ts";
 import { maybeYield, now } from "../util/scheduler.ts";
 import type { CollectedSession, Query } from "./session-search.ts";
 import { typoCorrections, unmatchedWords, type NearestTerm } from "./text/typos.ts";
-import { ScoreCut } from "./score-cut.ts";
+import { type CutRanking, MessageCutRanking, ScoreCut } from "./score-cut.ts";
 import { TUNING } from "./tuning.ts";
 
 export interface SessionResult extends MessageResult {
@@ -65,8 +65,8 @@ export async function searchProject(
     limit: number;
     signal?: AbortSignal;
     narrowing?: ScopeNarrowing;
-    /** The score-bound cut (score-cut.ts), on unless false: off where sessions are ranked by more than their best `limit` messages (history_sessions). */
-    scoreCut?: boolean;
+    /** What the score-bound cut (score-cut.ts) ranks, fresh for each pass: by default the best `limit` messages. */
+    cutRanking?: () => CutRanking;
   },
 ): Promise<ProjectSearchOutcome> {
   const deadline = now() + options.budgetMs;
@@ -115,7 +115,7 @@ export async function searchProject(
             continue;
           }
           found.push({ session, found: one });
-          if (cut) addToCut(cut, one);
+          if (cut) addToCut(cut, session, one);
           scans.add(one.collected);
         }
       };
@@ -125,11 +125,10 @@ export async function searchProject(
       options.signal?.throwIfAborted();
       return next;
     };
-    // The cut's candidates are boosted as far as its k-th needs: the answer ranks fresh ones.
-    const addToCut = (into: ScoreCut, one: SessionFound) => {
-      if (one.collected.docs.length > 0) into.add(one.candidates(into.shared));
-    };
-    const cutting = !corrected && options.scoreCut !== false && query.kind === "keyword" && TUNING.project.sharedIdf && projected && projected.size > 0;
+    // Every session read is given to the cut (its ranking may wait for those in flight); the
+    // cut's candidates are boosted as far as its ranking needs: the answer ranks fresh ones.
+    const addToCut = (into: ScoreCut, session: SessionInfo, one: SessionFound) => into.add(session, one.candidates(into.shared));
+    const cutting = !corrected && query.kind === "keyword" && TUNING.project.sharedIdf && projected && projected.size > 0;
     if (!cutting) {
       await read(scoped);
       return found;
@@ -140,17 +139,18 @@ export async function searchProject(
     await read(scoped.filter((session) => !projected.has(session.id)));
     const described = scoped.filter((session) => projected.has(session.id));
     const cutShared = sharedStats(found, [...described.map((session) => projected.get(session.id)!), narrowed!.rest]);
-    const bounded = cutShared && ScoreCut.over(query.parsed, options.limit, cutShared);
+    const ranking = options.cutRanking?.() ?? new MessageCutRanking(options.limit);
+    const bounded = cutShared && ScoreCut.over(query.parsed, ranking, cutShared);
     if (!bounded) {
       await read(described);
       return found;
     }
-    for (const { found: one } of found) addToCut(bounded, one);
+    for (const { session, found: one } of found) addToCut(bounded, session, one);
     cut = bounded;
     const ordered = bounded.order(described, projected);
     const stopped = await read(
       ordered.map(({ session }) => session),
-      (i) => bounded.excludes(ordered[i]!.bound),
+      (i) => bounded.excludes(i),
     );
     skipped = ordered.slice(stopped).map(({ session }) => session);
     return found;

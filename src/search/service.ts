@@ -18,8 +18,10 @@ import { literalMatcher, regexMatcher } from "./scan/pattern.ts";
 import { RegexRunner } from "./scan/regex-runner.ts";
 import { searchProject, type SessionResult } from "./project-search.ts";
 import { rankSessions } from "./rank/rank-sessions.ts";
+import { SessionCutRanking } from "./rank/session-cut.ts";
 import { messageScore, messageScoreParts, partScore, rankPool } from "./rank/rank.ts";
 import type { CandidateFinder, SearchFilters } from "./types.ts";
+import type { CutRanking } from "./score-cut.ts";
 import { asSearch, maybeYield, now } from "../util/scheduler.ts";
 import { collectSession, nearestTerms, sessionCandidates, type Query } from "./session-search.ts";
 import { parseQuery } from "./text/query.ts";
@@ -236,7 +238,7 @@ export function createSearchEngine(options: SearchServiceOptions): SearchEngine 
     sessions: SessionInfo[],
     signal: AbortSignal | undefined,
     budgetMs?: number,
-    scoreCut = true,
+    cutRanking?: () => CutRanking,
   ) {
     const config = options.config().search;
     const limits = { limit, maxHits: config.max_hits_per_message, maxSnippets: config.max_snippets_per_hit, snippetChars: config.snippet_chars };
@@ -280,7 +282,7 @@ export function createSearchEngine(options: SearchServiceOptions): SearchEngine 
         limit,
         signal,
         narrowing: scopeNarrowing(options.finder, sessions, callerSessionId, options.config().projection.min_sessions),
-        scoreCut,
+        ...(cutRanking ? { cutRanking } : {}),
       },
     ).finally(() => cache.trim());
   }
@@ -346,9 +348,19 @@ export function createSearchEngine(options: SearchServiceOptions): SearchEngine 
       if (query.kind !== "keyword") throw new ArgumentError("query must contain a searchable word");
       const filters: SearchFilters = { types: new Set<HitType>(["text", "tool"]) };
       // The caller's session is ranked by what it said before its live context, as search sees it.
-      // Sessions rank by their three best messages and their titles (rank-sessions.ts), not by one
-      // list of the best messages: the score-bound cut does not hold for that ranking.
-      const outcome = await runSearch(callerSessionId, query, filters, 3, all, request.signal, undefined, false);
+      // Sessions rank by their three best messages and their titles (rank-sessions.ts): the
+      // score-bound cut stops on that ranking (rank/session-cut.ts).
+      const parsed = query.parsed;
+      const outcome = await runSearch(
+        callerSessionId,
+        query,
+        filters,
+        3,
+        all,
+        request.signal,
+        undefined,
+        () => new SessionCutRanking(all, parsed, request.limit),
+      );
       unsearched = outcome.unsearched;
       chosen = await rankSessions(all, outcome.candidates, outcome.query.kind === "keyword" ? outcome.query.parsed : query.parsed, request.limit);
     } else {

@@ -79,9 +79,10 @@ function services(
   source: StoreSource,
   open: ReturnType<typeof memoryOpener>,
   segmentPostings?: number,
+  concurrency = 1,
 ): { plain: SearchService; projected: SearchService; projection: StoreProjection } {
   const config: EngramConfig = defaultConfig();
-  config.search.project_concurrency = 1;
+  config.search.project_concurrency = concurrency;
   config.search.project_time_budget_ms = 60_000;
   config.projection.min_sessions = 2;
   const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
@@ -106,20 +107,21 @@ const ranked = (answer: Awaited<ReturnType<SearchService["search"]>>) => ({
   results: answer.results.map((r) => [r.sessionId, r.message.id, r.score]),
 });
 
+// Sessions read one at a time, and several at once (a cut then stops with some in flight).
 const SEGMENTINGS = [
-  { name: "one segment a pass", segmentPostings: undefined },
-  { name: "segments of a few sessions, merged", segmentPostings: 40 },
+  { name: "one segment a pass, one session read at a time", segmentPostings: undefined, concurrency: 1 },
+  { name: "segments of a few sessions, merged, three read at a time", segmentPostings: 40, concurrency: 3 },
 ];
 
 describe("projection property: the same answers as reading every session", () => {
   /** Sessions the score-bound cut left unread over the seeds' common-word searches, by where the caller is. */
   const cutSaved = new Map<string, number>();
-  for (const { name, segmentPostings } of SEGMENTINGS) {
+  for (const { name, segmentPostings, concurrency } of SEGMENTINGS) {
     for (const seed of [1, 2, 3, 4, 5, 6]) {
       it(`seed ${seed}, ${name}: built, then the store changed under it`, async () => {
         const source = generatedStore(seed);
         const open = memoryOpener();
-        const { plain, projected, projection } = services(source, open, segmentPostings);
+        const { plain, projected, projection } = services(source, open, segmentPostings, concurrency);
         const caller = seed % 2 === 0 ? `ses_${seed}_0` : "ses_elsewhere";
         projection.observe(caller);
         expect((await projection.untilCurrent()).state).toBe("current");
@@ -142,6 +144,16 @@ describe("projection property: the same answers as reading every session", () =>
           expect(commonRead).toBeLessThanOrEqual(plainRead);
           const where = caller === "ses_elsewhere" ? "outside" : "inside";
           cutSaved.set(where, (cutSaved.get(where) ?? 0) + plainRead - commonRead);
+          // history_sessions' own cut, for the best session.
+          const asked = { query, limit: 1, includeChildren: true, global: true, callerSessionId: caller };
+          const sessionsBefore = source.loads;
+          const best = await projected.sessions(asked);
+          const sessionsRead = source.loads - sessionsBefore;
+          const plainSessionsBefore = source.loads;
+          expect(best).toEqual(await plain.sessions(asked));
+          const plainSessionsRead = source.loads - plainSessionsBefore;
+          expect(sessionsRead).toBeLessThanOrEqual(plainSessionsRead);
+          cutSaved.set(`sessions ${where}`, (cutSaved.get(`sessions ${where}`) ?? 0) + plainSessionsRead - sessionsRead);
         }
 
         // A new message with a rare word (the session's listed time unchanged: only its stamp
@@ -157,7 +169,7 @@ describe("projection property: the same answers as reading every session", () =>
 
         // Another process over the same file: it reads what the first one wrote, and sees the
         // first one's later writes (a session changed again, projected by the first).
-        const other = services(source, open, segmentPostings);
+        const other = services(source, open, segmentPostings, concurrency);
         const loadsBefore = source.loads;
         expect((await other.projection.untilCurrent(caller)).state).toBe("current");
         expect(source.loads).toBe(loadsBefore);
@@ -185,8 +197,10 @@ describe("projection property: the same answers as reading every session", () =>
     projection.close();
   });
 
-  it("the score-bound cut left sessions unread in some of those stores, for a caller outside and one inside", () => {
+  it("the score-bound cuts (messages, sessions) left sessions unread in some of those stores, for a caller outside and one inside", () => {
     expect(cutSaved.get("outside")).toBeGreaterThan(0);
     expect(cutSaved.get("inside")).toBeGreaterThan(0);
+    expect(cutSaved.get("sessions outside")).toBeGreaterThan(0);
+    expect(cutSaved.get("sessions inside")).toBeGreaterThan(0);
   });
 });

@@ -73,8 +73,11 @@ export async function searchAnswers(service: SearchService, caller: string) {
         results: answer.results.map((r) => [r.sessionId, r.message.id, r.score, r.turnNumber, r.hits.map((hit) => hit.snippets)]),
       });
     }
-    const sessions = await service.sessions({ query, limit: 5, includeChildren: true, global: true, callerSessionId: caller });
-    out.push({ query, sessions: sessions.sessions.map((s) => [s.session.id, s.snippet]), unsearched: sessions.unsearched });
+    // The usual limit, and small ones where the cut on sessions stops earliest.
+    for (const limit of [5, 2, 1]) {
+      const sessions = await service.sessions({ query, limit, includeChildren: true, global: true, callerSessionId: caller });
+      out.push({ query, limit, sessions: sessions.sessions.map((s) => [s.session.id, s.snippet]), unsearched: sessions.unsearched });
+    }
   }
   return out;
 }

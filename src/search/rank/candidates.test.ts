@@ -116,6 +116,28 @@ describe("candidates ranked lazily", () => {
     );
   });
 
+  it("the first k over sessions are the same when an earlier ranking boosted some candidates", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(session, fc.integer({ min: 0, max: 5 })), { minLength: 1, maxLength: 6 }),
+        query,
+        fc.integer({ min: 1, max: 12 }),
+        async (shaped, q, limit) => {
+          const parsed = parseQuery(q);
+          const made = make(shaped.map(([shape]) => shape));
+          const fresh = await topAcross(candidates(made, parsed, limit), limit);
+          const earlier = candidates(made, parsed, limit);
+          [...earlier.values()].forEach((found, s) => {
+            for (let i = 0; i < shaped[s]![1]; i++) found.next();
+          });
+          const again = await topAcross(earlier, limit);
+          expect(again.map(({ group }) => [group.message.id, group.score])).toEqual(fresh.map(({ group }) => [group.message.id, group.score]));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it("history_sessions ranks sessions as from every session's three best messages", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(session, { minLength: 1, maxLength: 6 }), query, fc.integer({ min: 1, max: 4 }), async (shapes, q, limit) => {

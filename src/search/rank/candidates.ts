@@ -83,6 +83,11 @@ export class Candidates {
     return Math.max(boostedScore, unboosted);
   }
 
+  /** The candidates boosted so far, best first. */
+  get boostedSoFar(): readonly Group[] {
+    return this.best;
+  }
+
   /** A candidate as a result, with its hits and snippets. */
   result(group: Group): MessageResult {
     return messageResult(group, this.options, this.textOf);
@@ -98,10 +103,14 @@ export async function topAcross<K>(sessions: ReadonlyMap<K, Candidates>, k: numb
   const best: Array<{ key: K; group: Group }> = [];
   const compare = (a: { group: Group }, b: { group: Group }) => compareResults(a.group, b.group);
   // Sessions by the highest score they can still reach, on a tie the first listed; one with no
-  // candidate left (bound -Infinity) is never taken.
+  // candidate left (bound -Infinity) is never taken. Candidates an earlier ranking boosted are
+  // no longer behind a bound: they are held from the start.
   const leads = new BinaryHeap<{ key: K; found: Candidates; order: number }>((a, b) => b.found.bound - a.found.bound || a.order - b.order);
   let order = 0;
-  for (const [key, found] of sessions) if (found.bound > -Infinity) leads.push({ key, found, order: order++ });
+  for (const [key, found] of sessions) {
+    for (const group of found.boostedSoFar) insertBest(best, { key, group }, k, compare);
+    if (found.bound > -Infinity) leads.push({ key, found, order: order++ });
+  }
   for (;;) {
     const lead = leads.pop();
     if (!lead || (best.length >= k && beatenBy(lead.found.bound, best[k - 1]!.group.score))) return best;

@@ -17,6 +17,12 @@ export interface RankedSession {
   snippet?: string;
 }
 
+/** A session's score from its content (its best messages' weighted scores), its title's coverage, and the scope's best message score. */
+export function sessionScore(content: number, title: number, bestContent: number): number {
+  const { titleRaise, titleShare } = TUNING.sessions;
+  return content * (1 + titleRaise * title) + title * titleShare * (bestContent || 1);
+}
+
 /** Share of the query's words found in the title (0..1). */
 export function titleCoverage(title: string, parsed: ParsedQuery): number {
   if (parsed.groups === 0) return 0;
@@ -64,9 +70,9 @@ export async function rankSessions(
   parsed: ParsedQuery,
   limit: number,
 ): Promise<RankedSession[]> {
-  const { contentWeights, titleRaise, titleShare } = TUNING.sessions;
+  const { contentWeights } = TUNING.sessions;
   const bestContent = (await topAcross(candidates, 1))[0]?.group.score ?? 0;
-  const scored = (entry: Entry, content: number) => content * (1 + titleRaise * entry.title) + entry.title * titleShare * (bestContent || 1);
+  const scored = (entry: Entry, content: number) => sessionScore(content, entry.title, bestContent);
   // compareEntries is a total order (listing order breaks every tie): the heap's first is the one a scan would pick.
   const pending = new BinaryHeap<Entry>(compareEntries);
   sessions.forEach((session, order) => {
