@@ -59,6 +59,7 @@ const feed: ProjectionFeed = {
     return limit ? all.slice(0, Number(limit)) : all;
   },
   stamp: (id) => timed("stamp", () => inner.stamp(id)),
+  stamps: (ids) => timed("stamp", () => inner.stamps(ids)),
   messages: (id, options) => timed("read", () => inner.messages(id, options)),
 };
 

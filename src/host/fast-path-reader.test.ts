@@ -65,6 +65,9 @@ class MemoryStore implements SqliteReader {
   async stamp(): Promise<SessionStamp> {
     return { seq: this.events.length - 1, rows: this.rowid };
   }
+  async stamps(ids: readonly string[]): Promise<Map<string, SessionStamp>> {
+    return new Map(ids.map((id) => [id, { seq: this.events.length - 1, rows: this.rowid }]));
+  }
   async changedSince(_: string, since: SessionStamp) {
     if (since.seq + 1 < this.pruned) return undefined;
     const ids = new Set(this.events.slice(since.seq + 1));

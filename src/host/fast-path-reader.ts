@@ -76,6 +76,10 @@ export function withFastPath(sdk: HistoryReader, open: OpenFastPath, log: Log): 
       const reader = await fastFor(sessionId).catch(() => undefined);
       return reader ? reader.stamp(sessionId) : undefined;
     },
+    async stamps(sessionIds) {
+      const reader = sessionIds[0] === undefined ? undefined : await fastFor(sessionIds[0]).catch(() => undefined);
+      return reader?.stamps(sessionIds);
+    },
     async changedSince(sessionId, since) {
       const reader = await fastFor(sessionId).catch(() => undefined);
       return reader ? reader.changedSince(sessionId, since) : undefined;

@@ -59,6 +59,9 @@ export function lazyReader<Raw>(open: (probeSessionId: string) => Promise<Histor
     async stamp(sessionId: string): Promise<SessionStamp | undefined> {
       return (await ready(sessionId)).stamp?.(sessionId);
     },
+    async stamps(sessionIds: readonly string[]) {
+      return sessionIds[0] === undefined ? undefined : (await ready(sessionIds[0])).stamps?.(sessionIds);
+    },
     async changedSince(sessionId: string, since: SessionStamp) {
       return (await ready(sessionId)).changedSince?.(sessionId, since);
     },

@@ -52,6 +52,8 @@ export interface HistoryReader<Raw = RawMessage> extends MessageReads<Raw> {
    * the session, and the ids of the messages written since an earlier stamp.
    */
   stamp?(sessionId: string): Promise<SessionStamp | undefined>;
+  /** The stamps of many sessions at once, each as `stamp` gives it (a session the store lacks is absent). */
+  stamps?(sessionIds: readonly string[]): Promise<Map<string, SessionStamp> | undefined>;
   /** Messages written (or removed) since `since`; undefined when the store cannot tell (read all). */
   changedSince?(sessionId: string, since: SessionStamp): Promise<string[] | undefined>;
   /**

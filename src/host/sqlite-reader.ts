@@ -224,6 +224,7 @@ export interface SqliteReader extends MessageReads {
   /** True when this database holds the session. */
   holds(sessionId: string): boolean;
   stamp(sessionId: string): Promise<SessionStamp>;
+  stamps(sessionIds: readonly string[]): Promise<Map<string, SessionStamp>>;
   changedSince(sessionId: string, since: SessionStamp): Promise<string[] | undefined>;
   /** Every session of every project, in the host's JSON shape. */
   everySession(): unknown[];
@@ -278,6 +279,11 @@ export function readerOver(db: Database, path?: string): SqliteReader {
   const partsOfMessages = db.query("SELECT id, message_id, data FROM part WHERE message_id IN (SELECT value FROM json_each(?1)) ORDER BY message_id, id");
   const eventSeq = db.query("SELECT seq FROM event_sequence WHERE aggregate_id = ?");
   const lastPartRow = db.query("SELECT coalesce(max(rowid), 0) AS r FROM part WHERE session_id = ?");
+  // The same two lookups for many sessions in one statement: called per session from JS, they cost
+  // a many-session search on a big store more than its index lookups (docs/search-notes.md).
+  const manyStamps = db.query(
+    "SELECT s.id AS id, coalesce((SELECT seq FROM event_sequence WHERE aggregate_id = s.id), -1) AS seq, (SELECT coalesce(max(rowid), 0) FROM part WHERE session_id = s.id) AS r FROM session s WHERE s.id IN (SELECT value FROM json_each(?1))",
+  );
   // Message events carry the message as `info`, part events the part; removals name `messageID`.
   const eventsSince = db.query(
     "SELECT seq, coalesce(json_extract(data, '$.info.id'), json_extract(data, '$.part.messageID'), json_extract(data, '$.messageID')) AS id, type FROM event WHERE aggregate_id = ?1 AND seq > ?2",
@@ -331,6 +337,10 @@ export function readerOver(db: Database, path?: string): SqliteReader {
     async stamp(sessionId) {
       const seq = (eventSeq.get(sessionId) as { seq: number } | null)?.seq ?? -1;
       return { seq, rows: (lastPartRow.get(sessionId) as { r: number }).r };
+    },
+    async stamps(sessionIds) {
+      const rows = manyStamps.all(JSON.stringify(sessionIds)) as { id: string; seq: number; r: number }[];
+      return new Map(rows.map((row) => [row.id, { seq: row.seq, rows: row.r }]));
     },
     async changedSince(sessionId, since) {
       const events = eventsSince.all(sessionId, since.seq) as { seq: number; id: string | null; type: string }[];

@@ -27,6 +27,7 @@ export interface LegacyCopy {
 /** A store's message reads, with the change stamps every generation's store gives. */
 type StoreReads = MessageReads<unknown> & {
   stamp(sessionId: string): Promise<SessionStamp>;
+  stamps(sessionIds: readonly string[]): Promise<Map<string, SessionStamp>>;
   changedSince(sessionId: string, since: SessionStamp): Promise<string[] | undefined>;
 };
 

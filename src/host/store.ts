@@ -119,6 +119,7 @@ export function storeReader(store: Store, inScope: (session: { id: string; direc
     readNewest: (sessionId, count) => reads.readNewest(sessionId, count),
     readOne: (sessionId, messageId) => reads.readOne(sessionId, messageId),
     stamp: (sessionId) => reads.stamp(sessionId),
+    stamps: (sessionIds) => reads.stamps(sessionIds),
     changedSince: (sessionId, since) => reads.changedSince(sessionId, since),
     storePath: async () => store.path,
     listSessions: async () => every().filter(inScope),

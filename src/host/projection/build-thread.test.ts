@@ -17,7 +17,7 @@ import { MemorySource } from "../testing/memory-source.ts";
 import { runInBun } from "../testing/run-in-bun.ts";
 import { type BuildStart, serveBuild, type ToBuild } from "./build-serve.ts";
 import { type BuildThread, ThreadedProjection, type ThreadedProjectionOptions } from "./build-thread.ts";
-import type { ProjectionFeed } from "./feed.ts";
+import { type ProjectionFeed, stampsOneByOne } from "./feed.ts";
 import type { openProjection } from "./projection-db.ts";
 import { ToolCalls } from "../../util/tool-calls.ts";
 
@@ -44,6 +44,7 @@ function feedOf(source: StampedSource): ProjectionFeed {
     storePath: async () => "memory-store",
     sessions: () => source.listSessions(),
     stamp: async (id) => (source.stamps.has(id) ? String(source.stamps.get(id)) : undefined),
+    stamps: stampsOneByOne(async (id) => (source.stamps.has(id) ? String(source.stamps.get(id)) : undefined)),
     messages: (id) => source.loadMessages(id),
   };
 }

@@ -3,7 +3,7 @@
 // message cache, which a pass over thousands of sessions would empty of the sessions in use).
 
 import type { HistoryMessage, SessionInfo } from "../../history/types.ts";
-import { checkpoint, type HistoryReader, type HostDecode, type ReadOptions } from "../reader.ts";
+import { checkpoint, type HistoryReader, type HostDecode, type ReadOptions, type SessionStamp } from "../reader.ts";
 import { storeReader } from "../store.ts";
 import type { Store } from "../store-shape.ts";
 
@@ -14,19 +14,29 @@ export interface ProjectionFeed {
   sessions(probeSessionId: string): Promise<SessionInfo[]>;
   /** The session's change stamp as text; undefined when the reader cannot tell (no projection then). */
   stamp(sessionId: string): Promise<string | undefined>;
+  /** Many sessions' stamps as `stamp` gives them, in one read where the reader can (a session the store lacks is absent). */
+  stamps(sessionIds: readonly string[]): Promise<Map<string, string>>;
   messages(sessionId: string, options: ReadOptions): Promise<HistoryMessage[]>;
 }
 
 export function readerFeed<Raw>(reader: HistoryReader<Raw>, decode: HostDecode<Raw>): ProjectionFeed {
+  const stamp = async (sessionId: string) => {
+    const one = await reader.stamp?.(sessionId);
+    return one && stampText(one);
+  };
   return {
     storePath: async (probe) => (reader.storePath && reader.stamp && reader.everySession ? reader.storePath(probe) : undefined),
     async sessions(probe) {
       const raw = (await reader.everySession?.(probe)) ?? [];
       return raw.map((entry) => decode.session(entry)).filter((session): session is SessionInfo => session !== undefined);
     },
-    async stamp(sessionId) {
-      const stamp = await reader.stamp?.(sessionId);
-      return stamp && [stamp.seq, stamp.rows, stamp.count ?? "", stamp.updated ?? ""].join(":");
+    stamp,
+    async stamps(sessionIds) {
+      const many = await reader.stamps?.(sessionIds);
+      if (!many) return stampsOneByOne(stamp)(sessionIds);
+      const out = new Map<string, string>();
+      for (const [id, stamp] of many) out.set(id, stampText(stamp));
+      return out;
     },
     async messages(sessionId, options) {
       const out: HistoryMessage[] = [];
@@ -39,6 +49,22 @@ export function readerFeed<Raw>(reader: HistoryReader<Raw>, decode: HostDecode<R
       return out;
     },
   };
+}
+
+/** `stamps` from a feed's `stamp`, one session at a time (stand-ins, readers with no bulk read). */
+export function stampsOneByOne(stamp: (sessionId: string) => Promise<string | undefined>): ProjectionFeed["stamps"] {
+  return async (sessionIds) => {
+    const out = new Map<string, string>();
+    for (const id of sessionIds) {
+      const one = await stamp(id);
+      if (one !== undefined) out.set(id, one);
+    }
+    return out;
+  };
+}
+
+function stampText(stamp: SessionStamp): string {
+  return [stamp.seq, stamp.rows, stamp.count ?? "", stamp.updated ?? ""].join(":");
 }
 
 /** The feed over every session of a store opened directly (the command line, the build thread, doctor). */

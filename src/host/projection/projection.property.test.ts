@@ -14,7 +14,7 @@ import { seededRandom } from "../../util/testing/seeded-random.ts";
 import { MemorySource } from "../testing/memory-source.ts";
 import { memoryOpener } from "../testing/memory-projection-db.ts";
 import { COMMON, COMMON_QUERIES, RARE, searchAnswers as answers } from "../testing/projection-answers.ts";
-import type { ProjectionFeed } from "./feed.ts";
+import { type ProjectionFeed, stampsOneByOne } from "./feed.ts";
 import { StoreProjection } from "./projection.ts";
 
 class StoreSource extends MemorySource {
@@ -71,6 +71,7 @@ function feedOf(source: StoreSource): ProjectionFeed {
     storePath: async () => "memory-store",
     sessions: () => source.listSessions(),
     stamp: async (id) => String(source.stamps.get(id)),
+    stamps: stampsOneByOne(async (id) => String(source.stamps.get(id))),
     messages: (id) => source.loadMessages(id),
   };
 }

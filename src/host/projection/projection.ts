@@ -65,8 +65,8 @@ const PASS_INTERVAL_MS = 10_000;
  * numbers a posting; on the heavy store about a hundred sessions), about 1 MB of file.
  */
 const SEGMENT_POSTINGS = 250_000;
-/** Change stamps a search checks between turns of the event loop. */
-const STAMPS_PER_TURN = 400;
+/** Change stamps a search reads in one statement, between turns of the event loop (3,000 took about 10 ms). */
+const STAMPS_PER_TURN = 1_000;
 
 export class StoreProjection implements CandidateFinder {
   private db: ProjectionDb | undefined;
@@ -176,19 +176,26 @@ export class StoreProjection implements CandidateFinder {
         });
       });
       const narrowed: Narrowed = { search: [], projected: new Map(), rest: { ids: [], docs: 0, length: 0 } };
-      let checked = 0;
-      for (const session of scope) {
+      const listed = (session: SessionInfo) => {
         const row = this.published.get(session.id);
-        const listed = row && row.updated === (session.updated ?? 0) && !this.changed.has(session.id) && !mustRead.has(session.id);
-        if (!row || !listed) {
+        return row && row.updated === (session.updated ?? 0) && !this.changed.has(session.id) && !mustRead.has(session.id) ? row : undefined;
+      };
+      // A session left unread, or skipped by the search's score bound, must be as projected: its
+      // stamp now (two index lookups) says so, whoever wrote the store since the last pass. Read
+      // a thousand at a time, a turn of the event loop between.
+      const toCheck = scope.filter((session) => listed(session)).map((session) => session.id);
+      const stamps = new Map<string, string>();
+      for (let at = 0; at < toCheck.length; at += STAMPS_PER_TURN) {
+        if (at > 0) await new Promise((resolve) => setImmediate(resolve));
+        for (const [id, stamp] of await this.options.feed.stamps(toCheck.slice(at, at + STAMPS_PER_TURN))) stamps.set(id, stamp);
+      }
+      for (const session of scope) {
+        const row = listed(session);
+        if (!row) {
           narrowed.search.push(session);
           continue;
         }
-        // A session left unread, or skipped by the search's score bound, must be as projected: its
-        // stamp now (two index lookups) says so, whoever wrote the store since the last pass. A
-        // turn of the event loop every few hundred.
-        if (++checked % STAMPS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
-        const fresh = (await this.options.feed.stamp(session.id)) === row.stamp;
+        const fresh = stamps.get(session.id) === row.stamp;
         const held = holding.get(session.id);
         if (!fresh || held) {
           narrowed.search.push(session);

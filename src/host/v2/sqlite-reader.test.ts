@@ -62,6 +62,19 @@ describe("OpenCode 2 reader under the cache (CachedHistorySource with V2_DECODE)
   });
 });
 
+describe("change stamps of many sessions in one statement", () => {
+  const steps = run("stamps");
+
+  it("equal each session's own stamp as the store changes, in both generations; a session the store lacks is absent", () => {
+    expect(steps.error).toBeUndefined();
+    for (const step of [...steps.v2, ...steps.v1]) expect(step.many).toEqual(step.each);
+    // The stamps moved with each write: the comparisons were of different stamps.
+    const v2 = steps.v2.map((step: { each: unknown }) => JSON.stringify(step.each));
+    expect(new Set(v2).size).toBe(v2.length);
+    expect(Object.keys(steps.v1[1].many).sort()).toEqual(["ses_l1", "ses_l2", "ses_l3"]);
+  });
+});
+
 describe("store generation", () => {
   const verdicts = run("generations");
 

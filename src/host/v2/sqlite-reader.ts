@@ -56,6 +56,7 @@ function messageRow(row: Row): V2MessageRow {
 
 export interface V2Reader extends HistoryReader<V2MessageRow> {
   stamp(sessionId: string): Promise<SessionStamp>;
+  stamps(sessionIds: readonly string[]): Promise<Map<string, SessionStamp>>;
   changedSince(sessionId: string, since: SessionStamp): Promise<string[] | undefined>;
   /** Every session of every project in the store (the probe is the store's own). */
   everySession(probeSessionId?: string): Promise<V2SessionRow[]>;
@@ -99,6 +100,10 @@ export function v2ReaderOver(db: Database, projectId: string, path?: string): V2
   const hasEventSequence = tableColumns(db, "event_sequence").has("seq");
   const eventSeq = hasEventSequence ? db.query("SELECT seq FROM event_sequence WHERE aggregate_id = ?") : undefined;
   const lastSeq = db.query("SELECT coalesce(max(seq), -1) AS s FROM session_message WHERE session_id = ?");
+  // The same lookups for many sessions in one statement (sqlite-reader.ts of 1.x says why).
+  const manySeqs = db.query(
+    `SELECT s.id AS id, ${hasEventSequence ? "coalesce((SELECT seq FROM event_sequence WHERE aggregate_id = s.id), -1)" : "-1"} AS seq, (SELECT coalesce(max(seq), -1) FROM session_message WHERE session_id = s.id) AS s FROM session_v2 s WHERE s.id IN (SELECT value FROM json_each(?1))`,
+  );
   const rowFacts = db.query("SELECT count(*) AS n, coalesce(max(time_updated), 0) AS u FROM session_message WHERE session_id = ?");
   const changedRows = db.query("SELECT id FROM session_message WHERE session_id = ?1 AND (seq > ?2 OR time_updated >= ?3)");
   const newRows = db.query("SELECT count(*) AS n FROM session_message WHERE session_id = ?1 AND seq > ?2");
@@ -108,9 +113,15 @@ export function v2ReaderOver(db: Database, projectId: string, path?: string): V2
   /** The last stamp per session, kept while neither its event sequence nor its newest row moved; bounded like the cache's per-session state. */
   const stamps = new BoundedMap<string, SessionStamp>(MAX_STAMPS);
 
-  function freshStamp(sessionId: string, seq: number, rows: number): SessionStamp {
+  /** The stamp from the session's event sequence and newest row: the one kept while neither moved, else taken anew. */
+  function stampAt(sessionId: string, seq: number, rows: number): SessionStamp {
+    const known = stamps.get(sessionId);
+    // Without an event sequence a row rewritten in place moves nothing cheap: take the times every time.
+    if (known && seq >= 0 && known.seq === seq && known.rows === rows) return known;
     const facts = rowFacts.get(sessionId) as { n: number; u: number };
-    return { seq, rows, count: facts.n, updated: facts.u };
+    const stamp = { seq, rows, count: facts.n, updated: facts.u };
+    stamps.set(sessionId, stamp);
+    return stamp;
   }
 
   const session = async (sessionId: string) => (sessionById.get(sessionId) as V2SessionRow | null) ?? undefined;
@@ -143,13 +154,11 @@ export function v2ReaderOver(db: Database, projectId: string, path?: string): V2
     },
     async stamp(sessionId) {
       const seq = (eventSeq?.get(sessionId) as { seq: number } | null | undefined)?.seq ?? -1;
-      const rows = (lastSeq.get(sessionId) as { s: number }).s;
-      const known = stamps.get(sessionId);
-      // Without an event sequence a row rewritten in place moves nothing cheap: take the times every time.
-      if (known && seq >= 0 && known.seq === seq && known.rows === rows) return known;
-      const stamp = freshStamp(sessionId, seq, rows);
-      stamps.set(sessionId, stamp);
-      return stamp;
+      return stampAt(sessionId, seq, (lastSeq.get(sessionId) as { s: number }).s);
+    },
+    async stamps(sessionIds) {
+      const rows = manySeqs.all(JSON.stringify(sessionIds)) as { id: string; seq: number; s: number }[];
+      return new Map(rows.map((row) => [row.id, stampAt(row.id, row.seq, row.s)]));
     },
     async changedSince(sessionId, since) {
       if (since.count === undefined || since.updated === undefined) return undefined;

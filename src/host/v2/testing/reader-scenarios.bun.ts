@@ -5,7 +5,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CachedHistorySource } from "../../cached-source.ts";
-import { openReadOnly, type Database } from "../../sqlite-reader.ts";
+import type { SessionStamp } from "../../reader.ts";
+import { openReadOnly, readerOver, type Database } from "../../sqlite-reader.ts";
 import { storeGeneration } from "../../store-generation.ts";
 import { answer } from "../../testing/run-in-bun.ts";
 import { V2_DECODE } from "../map.ts";
@@ -146,6 +147,49 @@ async function rawStore(sql: string, read: (db: Database, dir: string) => Promis
   return verdict;
 }
 
-const SCENARIOS: Record<string, () => Promise<unknown>> = { reads, refresh, generations };
+/** A reader's stamps of many sessions at once, and each one's own, as plain data to compare. */
+async function stampsBothWays(
+  reader: { stamp(id: string): Promise<SessionStamp>; stamps(ids: readonly string[]): Promise<Map<string, SessionStamp>> },
+  ids: string[],
+): Promise<{ many: Record<string, SessionStamp>; each: Record<string, SessionStamp> }> {
+  const many = Object.fromEntries(await reader.stamps([...ids, "ses_none"]));
+  const each: Record<string, SessionStamp> = {};
+  for (const id of ids) each[id] = { ...(await reader.stamp(id)) };
+  return { many, each };
+}
+
+/** Both generations' readers: many stamps in one statement against one at a time, as the store changes. */
+async function stamps(): Promise<unknown> {
+  const v2 = await store("opencode-2");
+  v2.builder.session({ id: "ses_s1", projectId: "prj_s", directory: "/work/s" });
+  v2.builder.session({ id: "ses_s2", projectId: "prj_s", directory: "/work/s" });
+  v2.builder.message("ses_s1", "user", { text: "question" });
+  const draft = v2.builder.message("ses_s2", "assistant", { agent: "build", content: [text("draft")] });
+  const reader = (await openV2Reader(v2.dir, "ses_s1")) as V2Reader;
+  const ids = ["ses_s1", "ses_s2"];
+  const steps: unknown[] = [await stampsBothWays(reader, ids)];
+  v2.builder.message("ses_s1", "assistant", { agent: "build", content: [text("answer")] });
+  steps.push(await stampsBothWays(reader, ids));
+  v2.builder.update("ses_s2", draft, { content: [text("draft, finished")], time: { created: 1, completed: 2 } });
+  steps.push(await stampsBothWays(reader, ids));
+  v2.builder.remove("ses_s2", [draft]);
+  steps.push(await stampsBothWays(reader, ids));
+  v2.builder.close();
+  await reader.close();
+
+  const v1 = await store("opencode-1");
+  v1.builder.legacySession("ses_l1", "/work/l", "first");
+  v1.builder.legacySession("ses_l2", "/work/l", "second");
+  const db = (await openReadOnly(join(v1.dir, "opencode.db")))!;
+  const legacy = readerOver(db);
+  const legacySteps: unknown[] = [await stampsBothWays(legacy, ["ses_l1", "ses_l2"])];
+  v1.builder.legacySession("ses_l3", "/work/l", "third");
+  legacySteps.push(await stampsBothWays(legacy, ["ses_l1", "ses_l2", "ses_l3"]));
+  v1.builder.close();
+  legacy.close();
+  return { v2: steps, v1: legacySteps };
+}
+
+const SCENARIOS: Record<string, () => Promise<unknown>> = { reads, refresh, generations, stamps };
 
 await answer(async (name: string) => SCENARIOS[name]!());
