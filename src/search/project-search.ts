@@ -77,6 +77,8 @@ export async function searchProject(
   let narrowed = await narrow(query);
   /** Sessions the score-bound cut left unread in the last pass: counted as searched (none can enter the answer). */
   let skipped: SessionInfo[] = [];
+  /** Sessions the projection describes that the last pass counted unsearched (out of time): their statistics are the projection's. */
+  let outOfTime: SessionInfo[] = [];
   const searchAll = async (
     query: Query,
     corrected: boolean,
@@ -86,9 +88,14 @@ export async function searchProject(
     const scoped = narrowed?.search ?? sessions;
     unsearched = 0;
     skipped = [];
+    outOfTime = [];
     const scans = new ScanKeeper(corrected ? undefined : query);
     const projected = narrowed?.projected;
     let cut: ScoreCut | undefined;
+    const unsearchedOne = (session: SessionInfo) => {
+      unsearched++;
+      if (projected?.has(session.id)) outOfTime.push(session);
+    };
     /** Reads `list` from its start until done or until `stops` says the next session need not be read; returns where reading stopped. */
     const read = async (list: readonly SessionInfo[], stops?: (i: number) => boolean): Promise<number> => {
       let next = 0;
@@ -98,7 +105,7 @@ export async function searchProject(
           const session = list[next++]!;
           await maybeYield();
           if (now() > deadline) {
-            unsearched++;
+            unsearchedOne(session);
             continue;
           }
           let one: SessionFound | undefined;
@@ -111,7 +118,7 @@ export async function searchProject(
           if (described) cut!.check(one?.collected, described);
           if (!one) continue;
           if (one.collected.timedOut) {
-            unsearched++;
+            unsearchedOne(session);
             continue;
           }
           found.push({ session, found: one });
@@ -171,8 +178,9 @@ export async function searchProject(
     found = await searchAll(query, true, firsts);
   }
   // One session ranks with its own statistics; several, with their sum (the sessions left
-  // unread hold no query term: documents and length only; those the cut skipped, as projected).
-  const shared = rankingStats(found, narrowed, skipped);
+  // unread hold no query term: documents and length only; those the cut skipped and those out
+  // of time, as projected: the sum a full scan makes, and the one the cut's bounds were made with).
+  const shared = rankingStats(found, narrowed, [...skipped, ...outOfTime]);
   const candidates = new Map<string, Candidates>();
   const turnOf = new Map<string, SessionFound["turnOf"]>();
   for (const { session, found: one } of found) {
@@ -213,12 +221,12 @@ function sharedStats(
 function rankingStats(
   found: ReadonlyArray<{ found: SessionFound }>,
   narrowed: Narrowed | undefined,
-  skipped: readonly SessionInfo[],
+  asProjected: readonly SessionInfo[],
 ): CollectionStats | undefined {
   const rest = narrowed?.rest;
-  if (found.length + skipped.length + (rest?.ids.length ?? 0) <= 1 || !TUNING.project.sharedIdf) return undefined;
-  if (!found.some(({ found: one }) => one.collected.stats) && skipped.length === 0) return undefined;
-  const others = skipped.map((session) => narrowed!.projected.get(session.id)!);
+  if (found.length + asProjected.length + (rest?.ids.length ?? 0) <= 1 || !TUNING.project.sharedIdf) return undefined;
+  if (!found.some(({ found: one }) => one.collected.stats) && asProjected.length === 0) return undefined;
+  const others = asProjected.map((session) => narrowed!.projected.get(session.id)!);
   return sharedStats(found, rest ? [...others, rest] : others);
 }
 

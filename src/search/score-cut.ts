@@ -8,8 +8,10 @@
 // docs/search-notes.md), against the statistics the bounds were made with: those of the sessions
 // read before the cut (the ones the projection does not describe as they are, the caller's own
 // among them) and the projection's of the others, which are a full scan's as long as every
-// session read counts as projected; one that does not (or fails, or runs out of time) ends the
-// cut, and every session left is read.
+// session read counts as projected; one that does not (or fails) ends the cut, and every session
+// left is read. One that runs out of time is counted unsearched, and the ranking takes its
+// statistics from the projection, as it takes those of the sessions the cut skips: the cut goes
+// on, so a partial answer leaves out what the budget did not reach, not every session after it.
 // The cut applies only when every query word is found in the scope: a word found nowhere sends
 // the search to its typo pass, which must see every session holding the others.
 
@@ -63,12 +65,15 @@ export class ScoreCut {
     return this.ranking.order(sessions.map((session) => ({ session, bound: bound.of(projected.get(session.id)!) })));
   }
 
-  /** A projected session read (undefined: it failed): the cut ends unless it counts as `projected` says. */
+  /**
+   * A projected session read (undefined: it failed): the cut ends unless it counts as `projected`
+   * says. One out of time is counted unsearched, its statistics the projection's: the bounds hold.
+   */
   check(collected: CollectedSession | undefined, projected: ProjectedTerms): void {
+    if (collected?.timedOut) return;
     const stats = collected?.stats;
     const same =
       collected !== undefined &&
-      !collected.timedOut &&
       stats !== undefined &&
       stats.docs === projected.docs &&
       stats.length === projected.length &&
