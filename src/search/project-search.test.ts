@@ -24,7 +24,7 @@ async function searchSessions(held: string[][]): Promise<CollectedSession[]> {
     },
     turnOf: () => 0,
   });
-  await searchProject(sessions, query, searchOne, { concurrency: 1, budgetMs: 60_000, limit: 5 });
+  await searchProject(sessions, query, searchOne, { concurrency: 1, deadline: Number.POSITIVE_INFINITY, limit: 5 });
   return collected;
 }
 

@@ -61,7 +61,8 @@ export async function searchProject(
   searchOne: SearchOne,
   options: {
     concurrency: number;
-    budgetMs: number;
+    /** When reading stops (`now()`'s clock): sessions not read by then are counted unsearched. */
+    deadline: number;
     limit: number;
     signal?: AbortSignal;
     narrowing?: ScopeNarrowing;
@@ -69,7 +70,7 @@ export async function searchProject(
     cutRanking?: () => CutRanking;
   },
 ): Promise<ProjectSearchOutcome> {
-  const deadline = now() + options.budgetMs;
+  const deadline = options.deadline;
   let unsearched = 0;
   const narrowing = options.narrowing;
   const narrow = async (query: Query): Promise<Narrowed | undefined> =>

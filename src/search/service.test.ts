@@ -269,6 +269,27 @@ describe("project scope", () => {
     expect(s2.index.messageCount).toBe(before + 1);
   });
 
+  it("counts the listing in its time budget: a listing slower than the budget leaves every session unsearched", async () => {
+    const source = new MemorySource();
+    for (const id of ["s1", "s2", "s3"]) addSession(source, id, [...FILLER, "the flamingo cache was keyed by tenant id"], { updated: T0 });
+    const list = source.listSessions.bind(source);
+    const search = (listingMs: number) => {
+      source.listSessions = async () => {
+        await new Promise((resolve) => setTimeout(resolve, listingMs));
+        return list();
+      };
+      return testService(source, (c) => (c.search.project_time_budget_ms = 100)).search(
+        request("flamingo tenant", { scope: "project", callerSessionId: "other" }),
+      );
+    };
+    const slow = await search(150);
+    expect(slow.results).toEqual([]);
+    expect(slow.unsearched).toBe(3);
+    const quick = await search(0);
+    expect(quick.results).toHaveLength(3);
+    expect(quick.unsearched).toBeUndefined();
+  });
+
   it("finds the answer in another session and names it", async () => {
     const source = new MemorySource();
     addSession(source, "s1", FILLER, { updated: T0 + 5 });
