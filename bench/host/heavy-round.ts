@@ -33,6 +33,8 @@ export async function runHeavy(variant: Variant, heavy: HeavyData, noopPlugin: s
     const again = await search(GLOBAL_QUERIES[1]!, "global");
     figures.set(`${key}: global search at once`, again.ms);
     figures.set(`${key}: global search at once unsearched`, unsearchedOf(again.output));
+    // RSS by phase: what the first many-session searches leave, what the build adds.
+    figures.set(`${key}: host RSS after the first global searches (MB)`, rssMb(host.pid).rss);
 
     // Polls until a rare-word global search leaves nothing out; the no-op answers at once, so it
     // waits the same first poll for its stall floor.
@@ -52,6 +54,7 @@ export async function runHeavy(variant: Variant, heavy: HeavyData, noopPlugin: s
       figures.set(`${key}: build rate (MB of text/s)`, build.value === 0 ? heavy.textMb / buildSeconds : Number.NaN);
     }
     figures.set(`${key}: stall, background build`, build.stallMs);
+    figures.set(`${key}: host RSS when the build was complete (MB)`, rssMb(host.pid).rss);
 
     const after = await withStallProbe(host, probe, async () => {
       const times: number[] = [];
