@@ -12,6 +12,7 @@ import { BENCH_PROJECT_ID } from "./data.ts";
 
 const WAIT_MS = Number(process.env.BENCH_HEAVY_WAIT_MS ?? "900000");
 const POLL_MS = 10_000;
+const SETTLE_MS = 10_000;
 const BUILT_QUERY = "separability";
 const GLOBAL_QUERIES = ["separability matrix nested compound", "timezone aware datetime", "pytest fixture teardown", "migration squash operations"];
 
@@ -94,6 +95,9 @@ export async function runHeavy(variant: Variant, heavy: HeavyData, noopPlugin: s
     const memory = rssMb(host.pid);
     figures.set(`${key}: host RSS at the end (MB)`, memory.rss);
     figures.set(`${key}: host peak RSS (MB)`, memory.peak);
+    // The allocators give freed memory back over seconds, not at once (search-notes.md, "RSS by phase").
+    await sleep(SETTLE_MS);
+    figures.set(`${key}: host RSS ${SETTLE_MS / 1000} s after the last search (MB)`, rssMb(host.pid).rss);
   } finally {
     await host.stop();
   }
