@@ -33,7 +33,8 @@ const SESSION_BUDGET_MS = 20_000;
 /**
  * A budget is the whole call's, listing included; reading stops this share of it before the end,
  * so that ranking and snippeting what was read fits in the rest (heavy round: the reads in flight
- * and the ranking took 30 to 55 ms past a 2 s deadline; search-notes.md, "A budget is the call's").
+ * and the ranking took 30 to 60 ms past a 2 s deadline; search-notes.md, "history_sessions' cut,
+ * bulk stamps, the call's budget").
  */
 const FINISH_SHARE = 0.05;
 
