@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { candidateDatabases, nextPartsMessages, nodeDatabase, PARTS_BYTES } from "./sqlite-reader.ts";
+import { candidateDatabases, nextRowCount, nodeDatabase, QUERY_BYTES } from "./sqlite-reader.ts";
 
 describe("candidateDatabases", () => {
   // The host resolves OPENCODE_DB the same way in 1.18.33 (its bundle) and OpenCode 2
@@ -25,17 +25,17 @@ describe("candidateDatabases", () => {
   });
 });
 
-describe("nextPartsMessages (messages per parts query of a whole-session read)", () => {
+describe("nextRowCount (rows per query of a whole-session read)", () => {
   it("scales the count to the bytes the last query fetched", () => {
-    expect(nextPartsMessages(64, PARTS_BYTES * 4)).toBe(16);
-    expect(nextPartsMessages(64, PARTS_BYTES)).toBe(64);
+    expect(nextRowCount(64, QUERY_BYTES * 4)).toBe(16);
+    expect(nextRowCount(64, QUERY_BYTES)).toBe(64);
   });
 
-  it("grows at most twofold per query, up to 256, and never below one message", () => {
-    expect(nextPartsMessages(8, 100)).toBe(16);
-    expect(nextPartsMessages(200, 100)).toBe(256);
-    expect(nextPartsMessages(1, 50 * PARTS_BYTES)).toBe(1);
-    expect(nextPartsMessages(4, 0)).toBe(8);
+  it("grows at most twofold per query, up to 256, and never below one row", () => {
+    expect(nextRowCount(8, 100)).toBe(16);
+    expect(nextRowCount(200, 100)).toBe(256);
+    expect(nextRowCount(1, 50 * QUERY_BYTES)).toBe(1);
+    expect(nextRowCount(4, 0)).toBe(8);
   });
 });
 

@@ -1,10 +1,11 @@
 // Read-only fast path on the host's own SQLite store. About 7x faster than the SDK for a
 // whole session. Used only after a check that the tables have the columns we know and that the
 // file holds the session asked for; opened read-only and query-only, so it can never write.
-// A whole session's parts are read for a few messages at a time, one query each (a query per
-// message cost twice the time), as many messages as make about PARTS_BYTES of rows; bun:sqlite
-// is synchronous, so each query is one block, and the parse pauses between messages when a slice
-// is spent: a 30 MB session never holds the event loop for its length.
+// A whole session's parts are read through the part table's session index in row order, as many
+// rows a query as make about QUERY_BYTES (by message id, a few messages a query, the same reads
+// took 2.5 times as long with the store's pages out of memory: docs/search-notes.md); bun:sqlite
+// is synchronous, so each query is one block, and the read pauses between queries and the parse
+// between messages when a slice is spent: a 30 MB session never holds the event loop for its length.
 // Change detection costs two index lookups: the host's per-session event sequence and the
 // session's highest part row id; what changed is then read from the events written since.
 
@@ -35,15 +36,17 @@ const REQUIRED_COLUMNS: Record<string, string[]> = {
 
 /** Messages per page of a whole-session read. */
 const PAGE = 500;
-/** Rows of part JSON one query of a whole-session read aims at (a millisecond or two to fetch). */
-export const PARTS_BYTES = 256 * 1024;
-/** Messages whose parts one query fetches: at most this many, and at most twice the last count. */
-const MAX_PARTS_MESSAGES = 256;
+/** Bytes of rows one query of a whole-session read aims at (a millisecond or two to fetch). */
+export const QUERY_BYTES = 256 * 1024;
+/** Rows one query of a whole-session read fetches: at most this many, and at most twice the last count. */
+const MAX_QUERY_ROWS = 256;
+/** Part rows of a whole-session read's first parts query. */
+const FIRST_PART_ROWS = 32;
 
-/** Messages for the next parts query: the last count scaled to PARTS_BYTES by the bytes it fetched. */
-export function nextPartsMessages(last: number, bytes: number): number {
-  const scaled = Math.floor((last * PARTS_BYTES) / Math.max(bytes, 1));
-  return Math.max(1, Math.min(MAX_PARTS_MESSAGES, last * 2, scaled));
+/** Rows for the next query of a whole-session read: the last count scaled to QUERY_BYTES by the bytes it fetched. */
+export function nextRowCount(last: number, bytes: number): number {
+  const scaled = Math.floor((last * QUERY_BYTES) / Math.max(bytes, 1));
+  return Math.max(1, Math.min(MAX_QUERY_ROWS, last * 2, scaled));
 }
 
 export function dataDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -96,9 +99,23 @@ export function missingColumns(db: Database, required: Readonly<Record<string, r
   return problems;
 }
 
-/** Missing tables or columns of the 1.x history, as text; empty when the schema is one we know. */
+/** Whether `table` has an index whose first column is `column`. */
+function indexedBy(db: Database, table: string, column: string): boolean {
+  const indexes = db.query(`PRAGMA index_list(${table})`).all() as { name: string }[];
+  return indexes.some(({ name }) =>
+    (db.query(`PRAGMA index_info("${name.replaceAll('"', '""')}")`).all() as { seqno: number; name: string }[]).some((c) => c.seqno === 0 && c.name === column),
+  );
+}
+
+/**
+ * Missing tables or columns of the 1.x history, as text; empty when the schema is one we know.
+ * Reads by session and change stamps look parts up by session: without that index (the host's
+ * first migration makes it), each would scan the whole table.
+ */
 export function schemaProblems(db: Database): string[] {
-  return missingColumns(db, REQUIRED_COLUMNS);
+  const problems = missingColumns(db, REQUIRED_COLUMNS);
+  if (problems.length === 0 && !indexedBy(db, "part", "session_id")) problems.push("no index on part.session_id");
+  return problems;
 }
 
 /** The slice of `node:sqlite`'s DatabaseSync we use (Node 22.5 and later). */
@@ -167,6 +184,13 @@ interface Row {
   time_created?: number;
   data: string;
 }
+
+/** A part row of a whole-session read, with its row id (where the next query starts). */
+interface PartRow extends Row {
+  r: number;
+}
+
+const byId = (a: Row, b: Row) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 function parse(data: string): Record<string, unknown> | undefined {
   try {
@@ -276,7 +300,7 @@ export function readerOver(db: Database, path?: string): SqliteReader {
   const newestMessages = db.query("SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created DESC, id DESC LIMIT ?");
   const oneMessage = db.query("SELECT id, data FROM message WHERE session_id = ? AND id = ?");
   const partsOf = db.query("SELECT id, message_id, data FROM part WHERE message_id = ? ORDER BY id");
-  const partsOfMessages = db.query("SELECT id, message_id, data FROM part WHERE message_id IN (SELECT value FROM json_each(?1)) ORDER BY message_id, id");
+  const sessionParts = db.query("SELECT rowid AS r, id, message_id, data FROM part WHERE session_id = ?1 AND rowid > ?2 ORDER BY rowid LIMIT ?3");
   const eventSeq = db.query("SELECT seq FROM event_sequence WHERE aggregate_id = ?");
   const lastPartRow = db.query("SELECT coalesce(max(rowid), 0) AS r FROM part WHERE session_id = ?");
   // The same two lookups for many sessions in one statement: called per session from JS, they cost
@@ -295,29 +319,42 @@ export function readerOver(db: Database, path?: string): SqliteReader {
   return {
     path,
     async readAll(sessionId, options: ReadOptions = {}) {
-      const out: RawMessage[] = [];
-      let chunk = 8;
-      let page = firstMessages.all(sessionId, PAGE) as Row[];
-      for (;;) {
-        for (let at = 0; at < page.length; ) {
-          const rows = page.slice(at, at + chunk);
-          at += rows.length;
-          const parts = partsOfMessages.all(JSON.stringify(rows.map((row) => row.id))) as Row[];
-          let bytes = 0;
-          for (const part of parts) bytes += part.data.length;
-          chunk = nextPartsMessages(rows.length, bytes);
-          const grouped = byMessage(parts);
-          for (const row of rows) {
-            const message = assemble(sessionId, row, grouped.get(row.id) ?? []);
-            if (message) out.push(message);
-            const due = checkpoint(options);
-            if (due) await due;
-          }
-        }
+      // Messages first: a part of a message written after them is not read.
+      const messages: Row[] = [];
+      for (let page = firstMessages.all(sessionId, PAGE) as Row[]; ; ) {
+        for (const row of page) messages.push(row);
         const last = page[page.length - 1];
-        if (page.length < PAGE || !last) return out;
+        if (page.length < PAGE || !last) break;
         page = nextMessages.all(sessionId, last.time_created, last.id, PAGE) as Row[];
       }
+      const partRows: Row[] = [];
+      for (let after = 0, limit = FIRST_PART_ROWS; ; ) {
+        const rows = sessionParts.all(sessionId, after, limit) as PartRow[];
+        let bytes = 0;
+        for (const row of rows) {
+          bytes += row.data.length;
+          partRows.push(row);
+        }
+        const last = rows[rows.length - 1];
+        if (rows.length < limit || !last) break;
+        after = last.r;
+        limit = nextRowCount(rows.length, bytes);
+        const due = checkpoint(options);
+        if (due) await due;
+      }
+      const parts = byMessage(partRows);
+      partRows.length = 0;
+      const out: RawMessage[] = [];
+      for (const row of messages) {
+        // In id order, as a message's parts are read one by one (readOne); row order nearly is.
+        const own = parts.get(row.id)?.sort(byId) ?? [];
+        parts.delete(row.id);
+        const message = assemble(sessionId, row, own);
+        if (message) out.push(message);
+        const due = checkpoint(options);
+        if (due) await due;
+      }
+      return out;
     },
     async readNewest(sessionId, count) {
       const messages = (newestMessages.all(sessionId, count) as Row[]).reverse();

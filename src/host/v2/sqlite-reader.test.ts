@@ -90,3 +90,25 @@ describe("store generation", () => {
     expect(verdicts.v2WithoutColumn).toMatch(/unknown OpenCode 2 schema \(session_v2\.agent missing\)$/);
   });
 });
+
+describe("the 1.x reader's whole-session reads", () => {
+  const reads = run("legacyReads");
+
+  it("reads parts through the session index: each message's own, in id order, over several queries", () => {
+    expect(reads.error).toBeUndefined();
+    // In time order (the first session's own message was written last, at the builder's clock).
+    expect(reads.messages).toEqual(["msg_m2", "msg_m3", expect.stringMatching(/^msg_legacy/)]);
+    expect(reads.firstParts).toEqual([["prt_a", "prt_b"], ["prt_y000", "prt_y001", "prt_y002"], [expect.stringMatching(/^prt_legacy/)]]);
+    expect(reads.counts).toEqual([2, 601, 1]);
+    expect(reads.sorted).toBe(true);
+    expect(reads.owners).toBe(true);
+    // 1.2 MB of parts: several queries, a pause offered between them and between messages.
+    expect(reads.pauses).toBeGreaterThan(3 + 4);
+    expect(reads.stopped).toBe("cancelled");
+    expect(reads.generation).toBe("opencode-1");
+  });
+
+  it("does not take a store whose part table has no session index (every read would scan it)", () => {
+    expect(reads.withoutIndex).toBe("unknown schema (no index on part.session_id)");
+  });
+});

@@ -2,7 +2,7 @@
 // there can neither list sessions nor page a session's messages. Opened read-only and query-only,
 // used only when the schema is OpenCode 2's with the columns read here, and the file holds the probe session.
 // A message is one `session_message` row, read in `seq` order (the host's own order: its ids need
-// not follow it). Whole-session reads fetch as many rows per query as make about PARTS_BYTES and
+// not follow it). Whole-session reads fetch as many rows per query as make about QUERY_BYTES and
 // parse them between pauses, so a long session never holds the event loop for its length.
 // Change detection: the session's event sequence (every write the host makes is a durable event
 // that advances it) and its highest row `seq`, two index lookups; when either moved, one scan of
@@ -10,7 +10,7 @@
 // assistant message) and removals (a revert).
 
 import { checkpoint, type HistoryReader, type ReadOptions, type SessionStamp } from "../reader.ts";
-import { missingColumns, nextPartsMessages, openFirst, tableColumns, type Database } from "../sqlite-reader.ts";
+import { missingColumns, nextRowCount, openFirst, tableColumns, type Database } from "../sqlite-reader.ts";
 import { storeGeneration } from "../store-generation.ts";
 import { BoundedMap } from "../../util/bounded-map.ts";
 import type { V2MessageRow, V2SessionRow } from "./map.ts";
@@ -140,7 +140,7 @@ export function v2ReaderOver(db: Database, projectId: string, path?: string): V2
           if (due) await due;
         }
         if (rows.length < chunk) break;
-        chunk = nextPartsMessages(rows.length, bytes);
+        chunk = nextRowCount(rows.length, bytes);
         rows = nextRows.all(sessionId, rows[rows.length - 1]!.seq, chunk) as Row[];
       }
       return out;

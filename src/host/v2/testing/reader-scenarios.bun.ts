@@ -5,8 +5,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CachedHistorySource } from "../../cached-source.ts";
-import type { SessionStamp } from "../../reader.ts";
-import { openReadOnly, readerOver, type Database } from "../../sqlite-reader.ts";
+import type { MessageReads, SessionStamp } from "../../reader.ts";
+import { openReadOnly, openWritable, readerOver, type Database } from "../../sqlite-reader.ts";
 import { storeGeneration } from "../../store-generation.ts";
 import { answer } from "../../testing/run-in-bun.ts";
 import { V2_DECODE } from "../map.ts";
@@ -18,6 +18,24 @@ const text = (value: string) => ({ type: "text", text: value });
 async function store(shape: StoreShape): Promise<{ dir: string; builder: V2StoreBuilder }> {
   const dir = mkdtempSync(join(tmpdir(), "engram-v2-"));
   return { dir, builder: await V2StoreBuilder.create(join(dir, "opencode.db"), shape) };
+}
+
+/** A whole-session read counting the pauses it offers, and the same read cancelled before it starts. */
+async function readWhole<Raw>(reader: MessageReads<Raw>, sessionId: string): Promise<{ all: Raw[]; pauses: number; stopped: string }> {
+  let pauses = 0;
+  const all = await reader.readAll(sessionId, {
+    pause: () => {
+      pauses++;
+      return Promise.resolve();
+    },
+  });
+  const cancelled = new AbortController();
+  cancelled.abort(new Error("cancelled"));
+  const stopped = await reader.readAll(sessionId, { signal: cancelled.signal }).then(
+    () => "read",
+    (error: Error) => error.message,
+  );
+  return { all, pauses, stopped };
 }
 
 async function reads(): Promise<unknown> {
@@ -33,19 +51,7 @@ async function reads(): Promise<unknown> {
   builder.close();
   const reader = await openV2Reader(dir, "ses_a2");
   if (typeof reader === "string") return { error: reader };
-  let pauses = 0;
-  const all = await reader.readAll("ses_a1", {
-    pause: () => {
-      pauses++;
-      return Promise.resolve();
-    },
-  });
-  const cancelled = new AbortController();
-  cancelled.abort(new Error("cancelled"));
-  const stopped = await reader.readAll("ses_a1", { signal: cancelled.signal }).then(
-    () => "read",
-    (error: Error) => error.message,
-  );
+  const { all, pauses, stopped } = await readWhole(reader, "ses_a1");
   const source = new CachedHistorySource(reader, { checkSize: 20, maxSingleReads: 50, maxBytes: 1 << 24 }, V2_DECODE);
   const result = {
     projectId: reader.projectId,
@@ -190,6 +196,49 @@ async function stamps(): Promise<unknown> {
   return { v2: steps, v1: legacySteps };
 }
 
-const SCENARIOS: Record<string, () => Promise<unknown>> = { reads, refresh, generations, stamps };
+/**
+ * The 1.x reader over the 1.x tables: a session whose parts were written out of their ids' order,
+ * one message's interleaved with another's, and one message of more rows and bytes than a query
+ * fetches; then the same store without the part table's session index.
+ */
+async function legacyReads(): Promise<unknown> {
+  const { dir, builder } = await store("opencode-1");
+  builder.legacySession("ses_l1", "/work/l", "first");
+  builder.legacySession("ses_l2", "/work/l", "other");
+  builder.legacyMessage("ses_l1", "msg_m2", 2, "assistant");
+  builder.legacyMessage("ses_l1", "msg_m3", 3, "user");
+  builder.legacyPart("ses_l1", "msg_m2", "prt_b", "m2 b");
+  builder.legacyPart("ses_l2", "msg_other", "prt_o", "other session");
+  builder.legacyPart("ses_l1", "msg_m3", "prt_z", "m3 z");
+  builder.legacyPart("ses_l1", "msg_m2", "prt_a", "m2 a");
+  for (let i = 0; i < 600; i++) builder.legacyPart("ses_l1", "msg_m3", `prt_y${String(599 - i).padStart(3, "0")}`, "x".repeat(2000));
+  builder.legacyPart("ses_l1", "msg_gone", "prt_g", "a part of no message read");
+  builder.close();
+  const path = join(dir, "opencode.db");
+  const db = (await openReadOnly(path))!;
+  const reader = readerOver(db);
+  const { all, pauses, stopped } = await readWhole(reader, "ses_l1");
+  const parts = (raw: (typeof all)[number]) => (raw.parts as { id: string; messageID: string; text: string }[]).map((part) => part.id);
+  const result = {
+    messages: all.map((raw) => (raw.info as { id: string }).id),
+    firstParts: all.map((raw) => parts(raw).slice(0, 3)),
+    counts: all.map((raw) => raw.parts.length),
+    sorted: all.every((raw) => parts(raw).every((id, i, list) => i === 0 || list[i - 1]! < id)),
+    owners: all.every((raw) => (raw.parts as { messageID: string }[]).every((part) => part.messageID === (raw.info as { id: string }).id)),
+    pauses,
+    stopped,
+    generation: storeGeneration(db),
+  };
+  reader.close();
+  const writable = (await openWritable(path))!;
+  writable.exec("DROP INDEX part_session_idx");
+  writable.close();
+  const unindexed = (await openReadOnly(path))!;
+  const withoutIndex = storeGeneration(unindexed);
+  unindexed.close();
+  return { ...result, withoutIndex };
+}
+
+const SCENARIOS: Record<string, () => Promise<unknown>> = { reads, refresh, generations, stamps, legacyReads };
 
 await answer(async (name: string) => SCENARIOS[name]!());

@@ -189,6 +189,32 @@ export class V2StoreBuilder {
     );
   }
 
+  /** A 1.x message row of its own id and time (its parts: legacyPart). */
+  legacyMessage(sessionId: string, id: string, created: number, role: "user" | "assistant"): void {
+    this.db.run(
+      "INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?)",
+      id,
+      sessionId,
+      created,
+      created,
+      JSON.stringify({ role, time: { created } }),
+    );
+  }
+
+  /** A 1.x part row of a text, in insertion (row) order whatever its id. */
+  legacyPart(sessionId: string, messageId: string, id: string, text: string): void {
+    const now = this.tick();
+    this.db.run(
+      "INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?, ?)",
+      id,
+      messageId,
+      sessionId,
+      now,
+      now,
+      JSON.stringify({ type: "text", text }),
+    );
+  }
+
   kv(key: string, value: unknown): void {
     const now = this.tick();
     this.db.run("INSERT OR REPLACE INTO kv (key, value, time_created, time_updated) VALUES (?, ?, ?, ?)", key, JSON.stringify(value), now, now);
