@@ -39,6 +39,8 @@ export interface Store {
   decode: HostDecode<unknown>;
   /** Every session of every project, in the generation's raw shape (each has `id` and `directory`). */
   sessions(): unknown[];
+  /** One session by id in the generation's raw shape, if the store has it (an index lookup). */
+  session(sessionId: string): Promise<unknown | undefined>;
   /** The session holding a message, if the store has it. */
   sessionOfMessage(messageId: string): string | undefined;
   /** Bytes of message (and part) JSON per session. */

@@ -45,6 +45,7 @@ function storeOver(path: string, db: Database): Store {
     reads: reader,
     decode: V1_DECODE,
     sessions: () => reader.everySession(),
+    session: async (sessionId) => reader.sessionInfo(sessionId),
     sessionOfMessage(messageId) {
       const row = messageSession.get(messageId) as { session_id: string } | null | undefined;
       return row?.session_id;
@@ -113,15 +114,7 @@ export async function openStoreFile(path: string, generation?: StoreGeneration):
 /** A history reader over the store: `inScope` picks the sessions `listSessions` returns. */
 export function storeReader(store: Store, inScope: (session: { id: string; directory?: unknown }) => boolean): HistoryReader<unknown> {
   const { reads } = store;
-  type Listed = { id: string; directory?: unknown };
-  // By id, from the last listing: a many-session search looks each session it reads up (a listing
-  // of 3,000 sessions per lookup cost 1.5 ms). A session newer than the listing lists again.
-  let byId = new Map<string, Listed>();
-  const every = (): Listed[] => {
-    const listed = store.sessions() as Listed[];
-    byId = new Map(listed.map((session) => [session.id, session]));
-    return listed;
-  };
+  const every = () => store.sessions() as { id: string; directory?: unknown }[];
   return {
     readAll: (sessionId, options) => reads.readAll(sessionId, options),
     readNewest: (sessionId, count) => reads.readNewest(sessionId, count),
@@ -132,6 +125,7 @@ export function storeReader(store: Store, inScope: (session: { id: string; direc
     storePath: async () => store.path,
     listSessions: async () => every().filter(inScope),
     everySession: async () => every(),
-    getSession: async (sessionId) => byId.get(sessionId) ?? every().find((session) => session.id === sessionId),
+    // By id: a many-session search looks up each session it reads (a listing of 3,000 sessions per lookup cost 1.5 ms).
+    getSession: (sessionId) => store.session(sessionId),
   };
 }

@@ -45,6 +45,7 @@ export function v2StoreOver(path: string, db: Database): Store {
     reads: reader,
     decode: V2_DECODE,
     sessions: () => sessions.all(),
+    session: (sessionId) => reader.storedSession(sessionId),
     sessionOfMessage(messageId) {
       return (messageSession.get(messageId) as { session_id: string } | null)?.session_id;
     },
