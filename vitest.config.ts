@@ -6,7 +6,7 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["src/**/*.test.ts", "scripts/**/*.test.ts"],
+          include: ["src/**/*.test.ts", "eval/**/*.test.ts", "scripts/**/*.test.ts"],
           exclude: ["**/*.corpus.test.ts", "**/node_modules/**"],
           environment: "node",
           // A harness timeout, not an assertion: property tests run for seconds on a loaded machine.
@@ -17,7 +17,7 @@ export default defineConfig({
         test: {
           // Tests over ../shared/corpus/ beside the checkout; scripts/test-corpus.ts runs them when it is there.
           name: "corpus",
-          include: ["src/**/*.corpus.test.ts"],
+          include: ["src/**/*.corpus.test.ts", "eval/**/*.corpus.test.ts"],
           environment: "node",
           // A harness timeout, not an assertion: the real-session eval asks ~400 questions twice.
           testTimeout: 600_000,

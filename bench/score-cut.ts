@@ -17,11 +17,11 @@ import { createHash } from "node:crypto";
 import { defaultConfig, type EngramConfig } from "../src/config/schema.ts";
 import { toolVisibility } from "../src/history/tool-visibility.ts";
 import type { HistoryMessage } from "../src/history/types.ts";
-import { CachedHistorySource } from "../src/host/cached-source.ts";
-import { storeFeed } from "../src/host/projection/feed.ts";
-import { StoreProjection } from "../src/host/projection/projection.ts";
-import { isStoreProblem, openStore, type Store, storeReader } from "../src/host/store.ts";
-import { dataDir } from "../src/host/sqlite-reader.ts";
+import { CachedHistorySource } from "../src/store/cached-source.ts";
+import { storeFeed } from "../src/projection/feed.ts";
+import { StoreProjection } from "../src/projection/projection.ts";
+import { isStoreProblem, openStore, type Store, storeReader } from "../src/store/store.ts";
+import { dataDir } from "../src/store/sqlite-reader.ts";
 import { createSearchService, type SearchService } from "../src/search/api.ts";
 import { parseQuery } from "../src/search/text/query.ts";
 

@@ -44,12 +44,12 @@ describe("the npm package", () => {
     for (const needed of [
       "package.json",
       "dist/index.js",
-      "dist/setup.js",
+      "dist/opencode2/setup.js",
       // The projection's build thread: started by its path, so no import names it.
-      "dist/host/projection/build-worker.js",
+      "dist/projection/build-worker.js",
       "server.js",
       "src/index.ts",
-      "src/plugin.ts",
+      "src/opencode1/plugin.ts",
       "README.md",
       "CHANGELOG.md",
       "opencode-engram.jsonc",
@@ -85,7 +85,7 @@ describe("the npm package", () => {
     expect(existsSync(join(installed!, "src", "tools", "run.test.ts"))).toBe(false);
     expect((JSON.parse(readFileSync(join(installed!, "package.json"), "utf8")) as { version: string }).version).toBe(packed.version);
 
-    // The installed copy's build thread (dist/host/projection/build-worker.js) builds the store's
+    // The installed copy's build thread (dist/projection/build-worker.js) builds the store's
     // projection: the session just prompted is in the file, and no fallback to the host's thread was logged.
     expect(await projectedSessions()).toBeGreaterThan(0);
     expect(host.logs()).not.toContain("building on the host's thread instead");

@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { importGraph } from "./import-cycles.ts";
-import { coreHostImports, deepSearchImports, searchLayerBreaks } from "./import-layers.ts";
+import { deepImports, layerBreaks, searchLayerBreaks } from "./import-layers.ts";
 import { tempProjects } from "./testing/temp-project.ts";
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
@@ -10,27 +10,63 @@ describe("import layers", () => {
   const { project, remove } = tempProjects("engram-layers-");
   afterAll(remove);
 
-  it("names each file outside src/search that imports past the entry, by a plain, type-only or dynamic import", () => {
+  it("names each production import sideways or up between folders, and each testing/ import above its folder", () => {
+    const root = project({
+      "src/index.ts": 'import { plugin } from "./opencode1/plugin.ts";\nexport default plugin;\n',
+      "src/util/log.ts": "export const log = 1;\n",
+      "src/history/view.ts": 'import { log } from "../util/log.ts";\nexport const view = log;\n',
+      "src/store/reader.ts": 'import { view } from "../history/view.ts";\nexport const reader = view;\n',
+      "src/search/api.ts": 'import type { reader } from "../store/reader.ts";\nexport const run = 1; export type R = typeof reader;\n',
+      "src/projection/index.ts": 'import { run } from "../search/api.ts";\nexport const projection = run;\n',
+      "src/store/cache.ts": 'export const load = () => import("../projection/index.ts");\n',
+      "src/tools/run.ts": 'import { projection } from "../projection/index.ts";\nexport const tools = projection;\n',
+      "src/hooks/chart.ts": 'import { tools } from "../tools/run.ts";\nexport const chart = tools;\n',
+      "src/opencode1/plugin.ts": 'import { tools } from "../tools/run.ts";\nexport const plugin = tools;\n',
+      "src/opencode2/setup.ts": 'import { plugin } from "../opencode1/plugin.ts";\nexport const setup = plugin;\n',
+      "src/cli/main.ts": 'import entry from "../index.ts";\nexport const main = entry;\n',
+      "src/store/testing/fake.ts":
+        'import { reader } from "../reader.ts";\nimport { view } from "../../history/view.ts";\nexport const fake = [reader, view];\n',
+      "src/search/testing/sessions.ts": 'import { tools } from "../../tools/run.ts";\nexport const s = tools;\n',
+      "src/history/view.test.ts": 'import { plugin } from "../opencode1/plugin.ts";\nexport const t = plugin;\n',
+    });
+    expect(layerBreaks(importGraph(root, ["src"]))).toEqual([
+      "src/cli/main.ts → src/index.ts",
+      "src/hooks/chart.ts → src/tools/run.ts",
+      "src/opencode2/setup.ts → src/opencode1/plugin.ts",
+      "src/search/api.ts → src/store/reader.ts",
+      "src/search/testing/sessions.ts → src/tools/run.ts",
+      "src/store/cache.ts → src/projection/index.ts",
+    ]);
+  });
+
+  it("src/'s folders import only down, and their test helpers nothing above their folder", () => {
+    expect(layerBreaks(importGraph(repoRoot, ["src"]))).toEqual([]);
+  });
+
+  it("names each file outside an entry's folder that imports past the entry, by a plain, type-only or dynamic import", () => {
     const root = project({
       "src/search/api.ts": 'export { run } from "./service.ts";\n',
       "src/search/service.ts": 'import { terms } from "./text/query.ts";\nexport const run = terms;\n',
       "src/search/text/query.ts": "export const terms = 1; export type Query = number;\n",
-      "src/tools/ok.ts": 'import { run } from "../search/api.ts";\nexport const ok = run;\n',
+      "src/projection/index.ts": 'export { feed } from "./feed.ts";\n',
+      "src/projection/feed.ts": 'import { run } from "../search/api.ts";\nexport const feed = run;\n',
+      "src/tools/ok.ts": 'import { run } from "../search/api.ts";\nimport { feed } from "../projection/index.ts";\nexport const ok = [run, feed];\n',
       "src/tools/plain.ts": 'import { run } from "../search/service.ts";\nexport const plain = run;\n',
       "src/cli/typed.ts": 'import type { Query } from "../search/text/query.ts";\nexport type T = Query;\n',
-      "src/engram.ts": 'export const load = () => import("./search/text/query.ts");\n',
+      "src/cli/deep.ts": 'export const load = () => import("../projection/feed.ts");\n',
     });
-    expect(deepSearchImports(importGraph(root, ["src"]))).toEqual([
+    expect(deepImports(importGraph(root, ["src"]))).toEqual([
+      "src/cli/deep.ts → src/projection/feed.ts",
       "src/cli/typed.ts → src/search/text/query.ts",
-      "src/engram.ts → src/search/text/query.ts",
       "src/tools/plain.ts → src/search/service.ts",
     ]);
   });
 
-  it("the project's src, e2e and demo reach search through src/search/api.ts only (bench and scripts measure and test its insides)", () => {
+  it("the project's src, e2e and demo reach search and the projection through their entries only (bench, eval and scripts measure their insides)", () => {
     const graph = importGraph(repoRoot, ["src", "e2e", "demo"]);
     expect([...graph.keys()]).toContain("src/search/api.ts");
-    expect(deepSearchImports(graph)).toEqual([]);
+    expect([...graph.keys()]).toContain("src/projection/index.ts");
+    expect(deepImports(graph)).toEqual([]);
   });
 
   it("names each production import of search's folders upward or sideways in SEARCH_LAYERS", () => {
@@ -42,34 +78,18 @@ describe("import layers", () => {
         'import { score } from "../rank/bm25.ts";\nimport type { I } from "../index/index.ts";\nexport const scan = score; export type S = I;\n',
       "src/search/index/index.ts": "export type I = number;\n",
       "src/search/index/index.test.ts": 'import { scan } from "../scan/scan.ts";\nexport const t = scan;\n',
-      "src/search/service.ts": 'import { scan } from "./scan/scan.ts";\nexport const run = scan;\n',
+      "src/search/many/cut.ts": 'import { scan } from "../scan/scan.ts";\nexport const cut = scan;\n',
+      "src/search/index/uses-many.ts": 'import { cut } from "../many/cut.ts";\nexport const u = cut;\n',
+      "src/search/service.ts": 'import { cut } from "./many/cut.ts";\nexport const run = cut;\n',
     });
     expect(searchLayerBreaks(importGraph(root, ["src"]))).toEqual([
+      "src/search/index/uses-many.ts → src/search/many/cut.ts",
       "src/search/rank/boost.ts → src/search/scan/scan.ts",
       "src/search/scan/scan.ts → src/search/index/index.ts",
     ]);
   });
 
-  it("search's folders import one way: text below rank below scan and index", () => {
+  it("search's folders import one way: text below rank below scan and index below many", () => {
     expect(searchLayerBreaks(importGraph(repoRoot, ["src/search"]))).toEqual([]);
-  });
-
-  it("names each production file of history/ or search/ that imports a host module; tests and testing/ may", () => {
-    const root = project({
-      "src/history/source.ts": "export type Source = number;\n",
-      "src/host/source.ts": "export type HostSource = number;\n",
-      "src/host/testing/memory.ts": "export const memory = 1;\n",
-      "src/history/view.ts": 'import type { Source } from "./source.ts";\nexport type V = Source;\n',
-      "src/search/service.ts": 'import type { HostSource } from "../host/source.ts";\nexport type S = HostSource;\n',
-      "src/history/paths.ts": 'export const load = () => import("../host/source.ts");\n',
-      "src/search/service.test.ts": 'import { memory } from "../host/testing/memory.ts";\nexport const t = memory;\n',
-      "src/search/testing/sessions.ts": 'import { memory } from "../../host/testing/memory.ts";\nexport const s = memory;\n',
-      "src/tools/search.ts": 'import type { HostSource } from "../host/source.ts";\nexport type T = HostSource;\n',
-    });
-    expect(coreHostImports(importGraph(root, ["src"]))).toEqual(["src/history/paths.ts → src/host/source.ts", "src/search/service.ts → src/host/source.ts"]);
-  });
-
-  it("history/ and search/ import nothing of host/ (the host's contract, HistorySource, is history/source.ts)", () => {
-    expect(coreHostImports(importGraph(repoRoot, ["src"]))).toEqual([]);
   });
 });

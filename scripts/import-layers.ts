@@ -1,71 +1,109 @@
-// Import rules between the project's areas, over importGraph's edges (type-only and dynamic
-// imports count). Outside src/search/, the search engine is reached through its public entry
-// only, so its inner modules can move without touching tools/, cli/, hooks/ or the composition root.
-// Inside it, its folders import one way: text/ below rank/ below scan/ and index/. The pure core
-// (history/ and search/) imports nothing of host/: the host's contract (HistorySource) is the core's.
+// Import rules between the project's folders, over importGraph's edges (type-only and dynamic
+// imports count). Production folders sit in layers (FOLDER_LAYERS) and import only down: never a
+// folder of their own layer or above, never an entry file. A testing/ folder imports nothing above
+// its own folder's layer; tests themselves may reach anywhere. Outside a folder with a public entry
+// (ENTRIES), only that entry and the folder's test helpers are imported, so the folder's insides can move without touching the rest.
 
-/** The one search module that files outside src/search/ may import. */
-export const SEARCH_ENTRY = "src/search/api.ts";
+/** Production folders of src/, lowest first; src/*.ts (the entries) sit above them all. */
+export const FOLDER_LAYERS: ReadonlyArray<readonly string[]> = [
+  ["util", "config"],
+  ["history"],
+  ["store", "search"],
+  ["projection"],
+  ["tools", "hooks"],
+  ["cli", "opencode1", "opencode2"],
+];
 
-const SEARCH_DIR = "src/search/";
-
-/** Each import of a search module other than the entry by a file outside src/search/, as `importer → imported`. */
-export function deepSearchImports(graph: ReadonlyMap<string, readonly string[]>): string[] {
-  const found: string[] = [];
-  for (const [file, targets] of graph) {
-    if (posix(file).startsWith(SEARCH_DIR)) continue;
-    for (const target of targets) {
-      const path = posix(target);
-      if (path.startsWith(SEARCH_DIR) && path !== SEARCH_ENTRY) found.push(`${posix(file)} → ${path}`);
-    }
-  }
-  return found.sort();
-}
-
-/** The pure core's folders: their production files import nothing of HOST_DIR. */
-const CORE_DIRS = ["src/history/", "src/search/"];
-const HOST_DIR = "src/host/";
-
-/**
- * Each import of a host module by a production file of the core, as `importer → imported`. Tests
- * and testing/ folders are exempt: they read fixtures through the host's in-memory source.
- */
-export function coreHostImports(graph: ReadonlyMap<string, readonly string[]>): string[] {
-  const found: string[] = [];
-  for (const [file, targets] of graph) {
-    const path = posix(file);
-    if (!CORE_DIRS.some((dir) => path.startsWith(dir)) || /\.test\.ts$/.test(path) || path.includes("/testing/")) continue;
-    for (const target of targets) if (posix(target).startsWith(HOST_DIR)) found.push(`${path} → ${posix(target)}`);
-  }
-  return found.sort();
-}
+/** Folders reached from outside through one file only. */
+export const ENTRIES: Readonly<Record<string, string>> = {
+  "src/search/": "src/search/api.ts",
+  "src/projection/": "src/projection/index.ts",
+};
 
 function posix(path: string): string {
   return path.replaceAll("\\", "/");
 }
 
+function isTest(path: string): boolean {
+  return /\.test\.ts$/.test(path);
+}
+
+function isHelper(path: string): boolean {
+  return path.includes("/testing/");
+}
+
+/** A src/ file's folder and layer; an entry file (src/*.ts) is above every folder. */
+function placeOf(path: string): { folder: string; layer: number } | undefined {
+  const match = /^src\/(?:([^/]+)\/)?[^/]+$|^src\/([^/]+)\//.exec(path);
+  if (!match) return undefined;
+  const folder = match[2] ?? match[1];
+  if (folder === undefined) return { folder: "", layer: FOLDER_LAYERS.length };
+  const layer = FOLDER_LAYERS.findIndex((folders) => folders.includes(folder));
+  return layer < 0 ? undefined : { folder, layer };
+}
+
+/**
+ * Each import that runs sideways or up between src/'s folders, as `importer → imported`: from a
+ * production file, to any folder not below its own; from a testing/ helper, to a folder above its own.
+ */
+export function layerBreaks(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const found: string[] = [];
+  for (const [file, targets] of graph) {
+    const path = posix(file);
+    const from = placeOf(path);
+    if (!from || isTest(path)) continue;
+    const helper = isHelper(path);
+    for (const target of targets) {
+      const to = placeOf(posix(target));
+      if (!to || to.folder === from.folder) continue;
+      const breaks = helper ? to.layer > from.layer : to.layer >= from.layer;
+      if (breaks) found.push(`${path} → ${posix(target)}`);
+    }
+  }
+  return found.sort();
+}
+
+/**
+ * Each import of a module behind an entry (ENTRIES) other than the entry or a test helper of the
+ * folder (its testing/, the face it shows tests), by a file outside that folder.
+ */
+export function deepImports(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const found: string[] = [];
+  for (const [file, targets] of graph) {
+    const path = posix(file);
+    for (const target of targets) {
+      const imported = posix(target);
+      for (const [dir, entry] of Object.entries(ENTRIES)) {
+        if (!path.startsWith(dir) && imported.startsWith(dir) && imported !== entry && !isHelper(imported)) found.push(`${path} → ${imported}`);
+      }
+    }
+  }
+  return found.sort();
+}
+
 /**
  * search's inner folders, lowest first: a production file of one imports its own folder or a
  * lower layer's only (scan/ and index/ are two paths to the same scores and share a layer, each
- * apart from the other). Tests, which set one path against another, and testing/ are exempt.
+ * apart from the other; many/ reads many sessions through them). Tests, which set one path
+ * against another, and testing/ are exempt.
  */
-export const SEARCH_LAYERS: ReadonlyArray<readonly string[]> = [["text"], ["rank"], ["scan", "index"]];
+export const SEARCH_LAYERS: ReadonlyArray<readonly string[]> = [["text"], ["rank"], ["scan", "index"], ["many"]];
 
 /** Each import against SEARCH_LAYERS, as `importer → imported`. */
 export function searchLayerBreaks(graph: ReadonlyMap<string, readonly string[]>): string[] {
   const found: string[] = [];
   for (const [file, targets] of graph) {
-    const from = layerOf(posix(file));
-    if (!from || /\.test\.ts$/.test(file)) continue;
+    const from = searchLayerOf(posix(file));
+    if (!from || isTest(file)) continue;
     for (const target of targets) {
-      const to = layerOf(posix(target));
+      const to = searchLayerOf(posix(target));
       if (to && to.folder !== from.folder && to.layer >= from.layer) found.push(`${posix(file)} → ${posix(target)}`);
     }
   }
   return found.sort();
 }
 
-function layerOf(path: string): { folder: string; layer: number } | undefined {
+function searchLayerOf(path: string): { folder: string; layer: number } | undefined {
   const folder = /^src\/search\/([^/]+)\//.exec(path)?.[1];
   if (folder === undefined) return undefined;
   const layer = SEARCH_LAYERS.findIndex((folders) => folders.includes(folder));

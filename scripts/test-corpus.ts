@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { DEV_CORPUS_DIR } from "../src/search/testing/eval/real/sessions.ts";
+import { DEV_CORPUS_DIR } from "../eval/real/sessions.ts";
 
 if (!existsSync(DEV_CORPUS_DIR)) {
   console.log(`corpus tests skipped: no real-session corpus at ${DEV_CORPUS_DIR} (../shared/corpus/dev/ beside the checkout)`);

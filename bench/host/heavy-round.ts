@@ -9,8 +9,8 @@
 //   BENCH_HEAVY_WAIT_MS   longest wait for that (default 900000)
 
 import { join } from "node:path";
-import { projectionReport } from "../../src/host/projection/report.ts";
-import { isStoreProblem, openStore } from "../../src/host/store.ts";
+import { projectionReport } from "../../src/projection/report.ts";
+import { isStoreProblem, openStore } from "../../src/store/store.ts";
 import type { HeavyData } from "./heavy-data.ts";
 import { call, type Figures, median, rssMb, sleep, startBenchHost, unsearchedOf, type Variant, withStallProbe } from "./measure.ts";
 import { BENCH_PROJECT_ID } from "./data.ts";

@@ -3,8 +3,8 @@
 // fast path and through the host's HTTP API, maps both, and prints whether they agree.
 // Usage: compare-readers.ts <dataDir> <sessionId> <serverUrl> <directory>
 import { isDeepStrictEqual } from "node:util";
-import { mapMessage, mapSession } from "../../src/host/map.ts";
-import { openSqliteReader } from "../../src/host/sqlite-reader.ts";
+import { mapMessage, mapSession } from "../../src/store/map.ts";
+import { openSqliteReader } from "../../src/store/sqlite-reader.ts";
 
 const [dataDir, sessionId, serverUrl, directory] = process.argv.slice(2) as [string, string, string, string];
 

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { runInBun } from "../host/testing/run-in-bun.ts";
+import { runInBun } from "../store/testing/run-in-bun.ts";
 import { choiceFlag, intFlag, parseArgs, UsageError } from "./argv.ts";
 
 const spec = { values: ["limit", "scope"], switches: ["literal"] };

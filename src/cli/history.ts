@@ -7,12 +7,11 @@ import { globalConfigDir, loadConfig } from "../config/load.ts";
 import type { EngramConfig } from "../config/schema.ts";
 import { toolVisibility, type ToolVisibility } from "../history/tool-visibility.ts";
 import type { HistoryMessage, SessionInfo } from "../history/types.ts";
-import { CachedHistorySource } from "../host/cached-source.ts";
-import type { Log } from "../host/log.ts";
-import { storeFeed } from "../host/projection/feed.ts";
-import { StoreProjection } from "../host/projection/projection.ts";
-import { dataDir } from "../host/sqlite-reader.ts";
-import { isStoreProblem, openStore, storeReader, type Store, type StoreProblem } from "../host/store.ts";
+import { CachedHistorySource } from "../store/cached-source.ts";
+import type { Log } from "../util/log.ts";
+import { storeFeed, StoreProjection } from "../projection/index.ts";
+import { dataDir } from "../store/sqlite-reader.ts";
+import { isStoreProblem, openStore, storeReader, type Store, type StoreProblem } from "../store/store.ts";
 import { createSearchService, type SearchService } from "../search/api.ts";
 import { insideProject } from "../tools/reach.ts";
 

@@ -1,13 +1,12 @@
 // `opencode-engram reindex`: deletes the store's projection and builds it again now, with the
 // plugin's own code, instead of waiting for the plugin's background passes.
 
-import { projectionPath, removeProjection } from "../host/projection/projection-db.ts";
-import type { ProjectionStatus } from "../host/projection/projection.ts";
+import { projectionPath, removeProjection, type ProjectionStatus } from "../projection/index.ts";
 import { UsageError, type Parsed } from "./argv.ts";
 import { EXIT, type CommandContext } from "./command.ts";
 import { storeProjection } from "./history.ts";
 import { size } from "./render.ts";
-import { fileBytes } from "../host/file-bytes.ts";
+import { fileBytes } from "../store/file-bytes.ts";
 
 export const REINDEX_FLAGS = { values: [], switches: [] } as const;
 

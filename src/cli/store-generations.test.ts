@@ -4,7 +4,7 @@
 // imported (kv['migration.v1-v2'], the importer in anomalyco/opencode v1-migration, copy id 59650811177).
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { runInBun } from "../host/testing/run-in-bun.ts";
+import { runInBun } from "../store/testing/run-in-bun.ts";
 
 type Json = Record<string, any>;
 interface Run {

@@ -2,7 +2,7 @@
 
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { mapMessage } from "../host/map.ts";
+import { mapMessage } from "../store/map.ts";
 import { browseMessages } from "./browse-messages.ts";
 import { browseTurns } from "./browse-turns.ts";
 import { pullMessage } from "./pull-message.ts";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { visibleIndex } from "../history/anchor.ts";
 import type { HistoryMessage } from "../history/types.ts";
 import { buildView, messageIndex } from "../history/view.ts";
-import { mapMessage } from "../host/map.ts";
+import { mapMessage } from "../store/map.ts";
 import { buildChart, fallbackChart, type ChartOptions } from "./chart.ts";
 import { SessionBuilder } from "../history/testing/session-builder.ts";
 

@@ -1,7 +1,7 @@
 // What the hooks of both hosts need from the plugin, and the guard each one runs in.
 
 import type { EngramConfig } from "../config/schema.ts";
-import type { Log } from "../host/log.ts";
+import type { Log } from "../util/log.ts";
 import type { HistorySource } from "../history/source.ts";
 
 export interface HookDeps {

@@ -3,7 +3,7 @@
 // pass, and from the host for sessions created before the plugin started; cached, misses too.
 
 import { HistoryError } from "../history/errors.ts";
-import type { Log } from "../host/log.ts";
+import type { Log } from "../util/log.ts";
 import type { HistorySource } from "../history/source.ts";
 import { BoundedMap } from "../util/bounded-map.ts";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { defaultConfig, type EngramConfig } from "../config/schema.ts";
 import { GUIDANCE, GUIDANCE_TITLE, isInternalRequest, NAVIGATOR_TITLE } from "./guidance.ts";
-import { createHookSet } from "./index.ts";
-import { MemorySource } from "../host/testing/memory-source.ts";
+import { createHookSet } from "../opencode1/hooks.ts";
+import { MemorySource } from "../store/testing/memory-source.ts";
 
 const HOST_PROMPT = "You are opencode, an interactive CLI tool that helps users with software engineering tasks.";
 

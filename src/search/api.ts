@@ -12,6 +12,6 @@ export {
 } from "./service.ts";
 export { HIT_TYPES, type HitType } from "./text/documents.ts";
 export type { CandidateFinder, Narrowed } from "./types.ts";
-export { reachCeiling, reachTuning, sessionTerms, type SessionTerms } from "./projection/session-terms.ts";
+export { reachCeiling, reachTuning, sessionTerms, type SessionTerms } from "./many/session-terms.ts";
 export type { QueryTerm } from "./text/query.ts";
 export { type NearestTerm, WordCorrection } from "./text/typos.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { HistoryMessage } from "../history/types.ts";
-import { MemorySource } from "../host/testing/memory-source.ts";
+import { MemorySource } from "../store/testing/memory-source.ts";
 import { testService } from "./testing/service.ts";
 import { addSession } from "./testing/sessions.ts";
 

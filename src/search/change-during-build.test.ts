@@ -7,7 +7,7 @@ import type { HistoryMessage } from "../history/types.ts";
 import type { IndexBuilder } from "./index/build.ts";
 import type { SearchRequest, SearchEngine } from "./service.ts";
 import { textMessage, toolPart } from "../history/testing/messages.ts";
-import { MemorySource } from "../host/testing/memory-source.ts";
+import { MemorySource } from "../store/testing/memory-source.ts";
 import { testService } from "./testing/service.ts";
 
 const T0 = Date.UTC(2025, 0, 1);

@@ -3,7 +3,7 @@
 
 import { byteLength, isoTime } from "../history/compact.ts";
 import type { SearchAnswer, SessionsAnswer } from "./service.ts";
-import type { SessionResult } from "./project-search.ts";
+import type { SessionResult } from "./many/project-search.ts";
 
 const MAX_OUTPUT_BYTES = 40_000;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { textMessage, toolPart } from "../history/testing/messages.ts";
-import { MemorySource } from "../host/testing/memory-source.ts";
+import { MemorySource } from "../store/testing/memory-source.ts";
 import { formatSearchAnswer } from "./format.ts";
 import { FILLER } from "./testing/filler.ts";
 import { idsOnBothPaths, testService } from "./testing/service.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compactionPair, textMessage } from "../history/testing/messages.ts";
 import type { HistoryMessage } from "../history/types.ts";
-import { MemorySource } from "../host/testing/memory-source.ts";
+import { MemorySource } from "../store/testing/memory-source.ts";
 import type { SearchRequest, SearchService } from "./service.ts";
 import { FILLER } from "./testing/filler.ts";
 import { testService } from "./testing/service.ts";

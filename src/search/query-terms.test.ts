@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MemorySource } from "../host/testing/memory-source.ts";
+import { MemorySource } from "../store/testing/memory-source.ts";
 import { FILLER } from "./testing/filler.ts";
 import { idsOnBothPaths } from "./testing/service.ts";
 import { addSession } from "./testing/sessions.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { HistoryMessage } from "../history/types.ts";
 import { reasoningPart, textMessage, toolPart } from "../history/testing/messages.ts";
-import { MemorySource } from "../host/testing/memory-source.ts";
+import { MemorySource } from "../store/testing/memory-source.ts";
 import { FILLER } from "./testing/filler.ts";
 import { testService } from "./testing/service.ts";
 import { addSession, T0 } from "./testing/sessions.ts";

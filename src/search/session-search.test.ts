@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { compactionPair, textMessage } from "../history/testing/messages.ts";
 import type { HistoryMessage } from "../history/types.ts";
-import { MemorySource } from "../host/testing/memory-source.ts";
+import { MemorySource } from "../store/testing/memory-source.ts";
 import { toolVisibility } from "../history/tool-visibility.ts";
 import { buildView } from "../history/view.ts";
 import * as scheduler from "../util/scheduler.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { textMessage, toolPart } from "../history/testing/messages.ts";
-import { MemorySource } from "../host/testing/memory-source.ts";
+import { MemorySource } from "../store/testing/memory-source.ts";
 import { testService } from "./testing/service.ts";
 
 const T0 = Date.UTC(2025, 0, 1);

@@ -7,9 +7,9 @@
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { answer } from "../host/testing/run-in-bun.ts";
-import { standInHost, standInRegistrationOnlyContext, type PermissionVariant } from "../host/v2/testing/stand-in-host.ts";
-import { V2StoreBuilder } from "../host/v2/testing/v2-store.ts";
+import { answer } from "../store/testing/run-in-bun.ts";
+import { standInHost, standInRegistrationOnlyContext, type PermissionVariant } from "../opencode2/testing/stand-in-host.ts";
+import { V2StoreBuilder } from "../store/v2/testing/v2-store.ts";
 import engram from "../index.ts";
 
 const text = (value: string) => ({ type: "text", text: value });

@@ -5,9 +5,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { toolPartText } from "../history/tool-text.ts";
 import { toolVisibility } from "../history/tool-visibility.ts";
-import { deepFreeze, FakeClient } from "../host/testing/fake-client.ts";
+import { deepFreeze, FakeClient } from "../store/testing/fake-client.ts";
 import { bigSession, messageIds, oddSession, type OddSession } from "./testing/odd-history.ts";
-import { callTool, preview, problemWith, startPlugin, toolContext, type Outcome, type PluginUnderTest } from "./testing/plugin-under-test.ts";
+import { callTool, preview, problemWith, startPlugin, toolContext, type Outcome, type PluginUnderTest } from "../opencode1/testing/plugin-under-test.ts";
 
 const BIG = "ses_big";
 const ODD = "ses_odd";

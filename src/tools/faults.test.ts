@@ -3,10 +3,10 @@
 // on one cold session, and the message cache's byte budget over 500 sessions.
 
 import { describe, expect, it } from "vitest";
-import { CachedHistorySource } from "../host/cached-source.ts";
-import { FakeClient, rawId, rawText } from "../host/testing/fake-client.ts";
-import { createSdkReader } from "../host/sdk-reader.ts";
-import { callTool, problemWith, startPlugin, toolContext, type Outcome, type PluginUnderTest } from "./testing/plugin-under-test.ts";
+import { CachedHistorySource } from "../store/cached-source.ts";
+import { FakeClient, rawId, rawText } from "../store/testing/fake-client.ts";
+import { createSdkReader } from "../store/sdk-reader.ts";
+import { callTool, problemWith, startPlugin, toolContext, type Outcome, type PluginUnderTest } from "../opencode1/testing/plugin-under-test.ts";
 
 const SID = "ses_faults";
 const CALLER = "ses_caller";

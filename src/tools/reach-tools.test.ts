@@ -5,7 +5,7 @@ import { defaultConfig } from "../config/schema.ts";
 import { textMessage } from "../history/testing/messages.ts";
 import { toolVisibility } from "../history/tool-visibility.ts";
 import type { SessionInfo } from "../history/types.ts";
-import { MemorySource } from "../host/testing/memory-source.ts";
+import { MemorySource } from "../store/testing/memory-source.ts";
 import { createSearchService } from "../search/api.ts";
 import { createBrowseTurnsTool } from "./browse-turns.ts";
 import { ViewCache } from "../history/view-cache.ts";

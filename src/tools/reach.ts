@@ -5,7 +5,7 @@
 import { isAbsolute, relative } from "node:path";
 import { HistoryError } from "../history/errors.ts";
 import type { SessionInfo } from "../history/types.ts";
-import { toolCalls } from "../util/tool-calls.ts";
+import { toolCalls } from "../projection/index.ts";
 
 /** Our own permission name: the key users set in their OpenCode `permission` config. */
 export const OTHER_PROJECTS_PERMISSION = "engram_other_projects";

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { ArgumentError, HistoryError } from "../history/errors.ts";
 import { browseTurnsArgs } from "./browse-turns.ts";
 import { choice, flag, id, integer, isoDate, text, wordList } from "./params.ts";
-import { toolCalls } from "../util/tool-calls.ts";
+import { toolCalls } from "../projection/index.ts";
 import { parseArgs, runTool } from "./run.ts";
 
 const schema = z.object({

@@ -8,7 +8,7 @@
 import type { z } from "zod";
 import { toJson } from "../history/compact.ts";
 import { ArgumentError, HistoryError } from "../history/errors.ts";
-import { toolCalls } from "../util/tool-calls.ts";
+import { toolCalls } from "../projection/index.ts";
 import { isHostRefusal } from "./reach.ts";
 
 export type Shape = z.ZodRawShape;

@@ -3,7 +3,7 @@ import { defaultConfig } from "../config/schema.ts";
 import { toolVisibility } from "../history/tool-visibility.ts";
 import { createSearchService } from "../search/api.ts";
 import { textMessage, toolPart } from "../history/testing/messages.ts";
-import { MemorySource } from "../host/testing/memory-source.ts";
+import { MemorySource } from "../store/testing/memory-source.ts";
 import { ViewCache } from "../history/view-cache.ts";
 import type { ToolDeps } from "./deps.ts";
 import { createHistorySearchTool } from "./search.ts";

@@ -4,9 +4,9 @@
 
 import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { FakeClient } from "../host/testing/fake-client.ts";
+import { FakeClient } from "../store/testing/fake-client.ts";
 import { anyValue, NASTY_VALUES } from "./testing/nasty-values.ts";
-import { callTool, preview, problemWith, startPlugin, toolContext, type Outcome, type PluginUnderTest } from "./testing/plugin-under-test.ts";
+import { callTool, preview, problemWith, startPlugin, toolContext, type Outcome, type PluginUnderTest } from "../opencode1/testing/plugin-under-test.ts";
 import { RawSessionBuilder } from "./testing/raw-session.ts";
 
 const MAIN = "ses_fuzzmain";

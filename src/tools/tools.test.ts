@@ -3,9 +3,9 @@
 
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { FakeClient } from "../host/testing/fake-client.ts";
+import { FakeClient } from "../store/testing/fake-client.ts";
 import { RECENT_TURNS } from "./browse-turns.ts";
-import { callTool, startPlugin, toolContext, type PluginUnderTest } from "./testing/plugin-under-test.ts";
+import { callTool, startPlugin, toolContext, type PluginUnderTest } from "../opencode1/testing/plugin-under-test.ts";
 import { RawSessionBuilder } from "./testing/raw-session.ts";
 
 type Json = Record<string, any>;

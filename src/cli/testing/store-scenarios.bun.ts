@@ -5,8 +5,8 @@
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { answer } from "../../host/testing/run-in-bun.ts";
-import { V2StoreBuilder, type StoreShape } from "../../host/v2/testing/v2-store.ts";
+import { answer } from "../../store/testing/run-in-bun.ts";
+import { V2StoreBuilder, type StoreShape } from "../../store/v2/testing/v2-store.ts";
 import { parseArgs, type FlagSpec, type Parsed } from "../argv.ts";
 import { commandContext, type CommandContext } from "../command.ts";
 import { DOCTOR_FLAGS, doctorCommand } from "../doctor-command.ts";

@@ -1,7 +1,7 @@
 // Run in the host's Bun by cli/argv.test.ts (runInBun): the usage error each argument list gives
 // there, since the command line runs in Bun and parseArgs' own wording differs between runtimes.
 
-import { answer } from "../../host/testing/run-in-bun.ts";
+import { answer } from "../../store/testing/run-in-bun.ts";
 import { parseArgs, type FlagSpec } from "../argv.ts";
 
 await answer(async ({ spec, cases }: { spec: FlagSpec; cases: string[][] }) => {

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { textMessage, toolPart } from "../../history/testing/messages.ts";
 import type { HistoryMessage } from "../../history/types.ts";
-import { MemorySource } from "../../host/testing/memory-source.ts";
+import { MemorySource } from "../../store/testing/memory-source.ts";
 import { FILLER } from "../testing/filler.ts";
 import { idsOnBothPaths } from "../testing/service.ts";
 import { addSession } from "../testing/sessions.ts";

@@ -3,7 +3,7 @@
 
 import { textMessage } from "../../history/testing/messages.ts";
 import type { HistoryMessage } from "../../history/types.ts";
-import type { MemorySource } from "../../host/testing/memory-source.ts";
+import type { MemorySource } from "../../store/testing/memory-source.ts";
 
 /** The tests' first moment (1 January 2025, UTC). */
 export const T0 = Date.UTC(2025, 0, 1);

@@ -1,6 +1,6 @@
 // Big and odd sessions in the host's raw shape: what a long-lived store may hold. Test-only.
 
-import type { RawMessage } from "../../host/reader.ts";
+import type { RawMessage } from "../../store/reader.ts";
 import { RawSessionBuilder } from "./raw-session.ts";
 
 const MB = 1024 * 1024;

@@ -1,7 +1,7 @@
 // Sessions in the host's raw `{info, parts}` JSON, for tests that go through the SDK reader.
 // Ids sort in creation order like the host's. Test-only.
 
-import type { RawMessage } from "../../host/reader.ts";
+import type { RawMessage } from "../../store/reader.ts";
 
 type Json = Record<string, unknown>;
 

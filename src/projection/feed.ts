@@ -1,0 +1,76 @@
+// What the projection reads of a store, over either OpenCode generation's reader: every session,
+// each one's change stamp, and its messages, read straight from the reader (not through the
+// message cache, which a pass over thousands of sessions would empty of the sessions in use).
+
+import type { HistoryMessage, SessionInfo } from "../history/types.ts";
+import { checkpoint, type HistoryReader, type HostDecode, type ReadOptions, type SessionStamp } from "../store/reader.ts";
+import { storeReader } from "../store/store.ts";
+import type { Store } from "../store/store-shape.ts";
+
+export interface ProjectionFeed {
+  /** The store file, opened with the probe session if need be; undefined when the reader reads none (SDK only). */
+  storePath(probeSessionId: string): Promise<string | undefined>;
+  /** Every session of every project in the store. */
+  sessions(probeSessionId: string): Promise<SessionInfo[]>;
+  /** The session's change stamp as text; undefined when the reader cannot tell (no projection then). */
+  stamp(sessionId: string): Promise<string | undefined>;
+  /** Many sessions' stamps as `stamp` gives them, in one read where the reader can (a session the store lacks is absent). */
+  stamps(sessionIds: readonly string[]): Promise<Map<string, string>>;
+  messages(sessionId: string, options: ReadOptions): Promise<HistoryMessage[]>;
+}
+
+export function readerFeed<Raw>(reader: HistoryReader<Raw>, decode: HostDecode<Raw>): ProjectionFeed {
+  const stamp = async (sessionId: string) => {
+    const one = await reader.stamp?.(sessionId);
+    return one && stampText(one);
+  };
+  return {
+    storePath: async (probe) => (reader.storePath && reader.stamp && reader.everySession ? reader.storePath(probe) : undefined),
+    async sessions(probe) {
+      const raw = (await reader.everySession?.(probe)) ?? [];
+      return raw.map((entry) => decode.session(entry)).filter((session): session is SessionInfo => session !== undefined);
+    },
+    stamp,
+    async stamps(sessionIds) {
+      const many = await reader.stamps?.(sessionIds);
+      if (!many) return stampsOneByOne(stamp)(sessionIds);
+      const out = new Map<string, string>();
+      for (const [id, stamp] of many) out.set(id, stampText(stamp));
+      return out;
+    },
+    async messages(sessionId, options) {
+      const out: HistoryMessage[] = [];
+      for (const raw of await reader.readAll(sessionId, options)) {
+        const message = decode.message(raw, sessionId);
+        if (message) out.push(message);
+        const due = checkpoint(options);
+        if (due) await due;
+      }
+      return out;
+    },
+  };
+}
+
+/** `stamps` from a feed's `stamp`, one session at a time (stand-ins, readers with no bulk read). */
+export function stampsOneByOne(stamp: (sessionId: string) => Promise<string | undefined>): ProjectionFeed["stamps"] {
+  return async (sessionIds) => {
+    const out = new Map<string, string>();
+    for (const id of sessionIds) {
+      const one = await stamp(id);
+      if (one !== undefined) out.set(id, one);
+    }
+    return out;
+  };
+}
+
+function stampText(stamp: SessionStamp): string {
+  return [stamp.seq, stamp.rows, stamp.count ?? "", stamp.updated ?? ""].join(":");
+}
+
+/** The feed over every session of a store opened directly (the command line, the build thread, doctor). */
+export function storeFeed(store: Store): ProjectionFeed {
+  return readerFeed(
+    storeReader(store, () => true),
+    store.decode,
+  );
+}

@@ -1,0 +1,53 @@
+// What `opencode-engram doctor` says of a store's projection: where it is, how big, which store
+// and schema it was built for, and how many of the store's sessions it holds as they are now.
+
+import { existsSync } from "node:fs";
+import { storeSessions, type Store } from "../store/store.ts";
+import { fileBytes } from "../store/file-bytes.ts";
+import { openWritable } from "../store/sqlite-reader.ts";
+import { storeFeed } from "./feed.ts";
+import { cacheDir, diskIdentity, PROJECTION_SCHEMA, projectionPath } from "./projection-db.ts";
+
+export interface ProjectionReport {
+  file: string;
+  exists: boolean;
+  bytes: number;
+  /** Why the file cannot serve this store (another schema or store), if so: the plugin rebuilds it. */
+  mismatch?: string;
+  /** Sessions projected as the store holds them now, of `total`. */
+  current: number;
+  total: number;
+  /** The end of the last pass that found every session current (epoch ms). */
+  currentAt?: number;
+}
+
+export async function projectionReport(store: Store, dir: string = cacheDir()): Promise<ProjectionReport> {
+  const file = projectionPath(store.path, dir);
+  const sessions = storeSessions(store);
+  const report: ProjectionReport = { file, exists: existsSync(file), bytes: 0, current: 0, total: sessions.length };
+  if (!report.exists) return report;
+  report.bytes = fileBytes(file);
+  // Our own file: opened as the plugin opens it (WAL needs its shared-memory file), only read here.
+  const db = await openWritable(file);
+  if (!db) return { ...report, mismatch: "no SQLite driver in this runtime" };
+  try {
+    const meta = new Map((db.query("SELECT key, value FROM meta").all() as { key: string; value: string }[]).map((row) => [row.key, row.value]));
+    if (meta.get("schema") !== PROJECTION_SCHEMA) report.mismatch = `schema ${meta.get("schema")}, this version's is ${PROJECTION_SCHEMA}`;
+    else if (meta.get("store") !== store.path || meta.get("store_file") !== diskIdentity(store.path)) report.mismatch = "built for another store";
+    const at = Number(meta.get("current_at"));
+    if (Number.isFinite(at) && at > 0) report.currentAt = at;
+    const rows = new Map(
+      (db.query("SELECT id, updated, stamp FROM session").all() as { id: string; updated: number; stamp: string }[]).map((row) => [row.id, row]),
+    );
+    const feed = storeFeed(store);
+    for (const session of sessions) {
+      const row = rows.get(session.id);
+      if (row && row.updated === (session.updated ?? 0) && row.stamp === (await feed.stamp(session.id))) report.current++;
+    }
+  } catch (error) {
+    report.mismatch = `unreadable (${error instanceof Error ? error.message : String(error)}): the plugin quarantines and rebuilds it`;
+  } finally {
+    db.close();
+  }
+  return report;
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import type { SessionInfo } from "../../history/types.ts";
+import { searchProject, type SessionFound } from "./project-search.ts";
+import type { ScanCounts } from "../scan/scan.ts";
+import type { CollectedSession, Query } from "../session-search.ts";
+import { parseQuery } from "../text/query.ts";
+
+const query: Query = { kind: "keyword", text: "token bucket limiter", parsed: parseQuery("token bucket limiter") };
+
+/** A session scanned cold that holds the typed form of each word in `words` (no documents to rank). */
+function scanned(words: string[]): CollectedSession {
+  const df = query.kind === "keyword" ? query.parsed.terms.map((term) => (!term.variant && words.includes(term.token) ? 1 : 0)) : [];
+  return { docs: [], via: "scan", stats: { docs: 1, length: 1, df }, scan: {} as ScanCounts };
+}
+
+/** Searches sessions holding the given words, one at a time in order; returns what each collected. */
+async function searchSessions(held: string[][]): Promise<CollectedSession[]> {
+  const collected = held.map(scanned);
+  const sessions: SessionInfo[] = held.map((_, i) => ({ id: `ses_${i}`, title: "", created: i, updated: i }));
+  const searchOne = async (session: SessionInfo): Promise<SessionFound> => ({
+    collected: collected[Number(session.id.slice(4))]!,
+    candidates: () => {
+      throw new Error("no documents to rank");
+    },
+    turnOf: () => 0,
+  });
+  await searchProject(sessions, query, searchOne, { concurrency: 1, deadline: Number.POSITIVE_INFINITY, limit: 5 });
+  return collected;
+}
+
+describe("project search", () => {
+  it("drops each session's scan counts once every query word has been found somewhere", async () => {
+    const all = ["token", "bucket", "limiter"];
+    expect((await searchSessions([all, all])).map((c) => c.scan)).toEqual([undefined, undefined]);
+    // The first session lacks a word until the second is searched.
+    expect((await searchSessions([["token", "bucket"], all, ["token"]])).map((c) => c.scan)).toEqual([undefined, undefined, undefined]);
+  });
+
+  it("keeps the scan counts for the typo pass while a word is found in no session", async () => {
+    const collected = await searchSessions([["token", "bucket"], ["token"]]);
+    expect(collected.every((c) => c.scan !== undefined)).toBe(true);
+  });
+});
