@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { defaultConfig, type EngramConfig } from "../src/config/schema.ts";
 import { toolVisibility } from "../src/history/tool-visibility.ts";
 import { CachedHistorySource } from "../src/store/cached-source.ts";
-import { dataDir } from "../src/store/sqlite-reader.ts";
+import { dataDir } from "../src/store/sqlite.ts";
 import { isStoreProblem, openStore, storeReader } from "../src/store/store.ts";
 import { createSearchEngine } from "../src/search/service.ts";
 import { heapMb } from "./heap.ts";

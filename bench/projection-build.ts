@@ -20,7 +20,7 @@ import { openProjection } from "../src/projection/projection-db.ts";
 import { StoreProjection } from "../src/projection/projection.ts";
 import { fileBytes } from "../src/store/file-bytes.ts";
 import { isStoreProblem, openStore } from "../src/store/store.ts";
-import { dataDir } from "../src/store/sqlite-reader.ts";
+import { dataDir } from "../src/store/sqlite.ts";
 import { sliceSpent, yieldToLoop } from "../src/util/scheduler.ts";
 
 const [xdgData, limit] = process.argv.slice(2);

@@ -21,7 +21,7 @@ import { CachedHistorySource } from "../src/store/cached-source.ts";
 import { storeFeed } from "../src/projection/feed.ts";
 import { StoreProjection } from "../src/projection/projection.ts";
 import { isStoreProblem, openStore, type Store, storeReader } from "../src/store/store.ts";
-import { dataDir } from "../src/store/sqlite-reader.ts";
+import { dataDir } from "../src/store/sqlite.ts";
 import { createSearchService, type SearchService } from "../src/search/api.ts";
 import { parseQuery } from "../src/search/text/query.ts";
 

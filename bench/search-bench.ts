@@ -9,7 +9,8 @@ import { toolVisibility } from "../src/history/tool-visibility.ts";
 import type { HistorySource } from "../src/history/source.ts";
 import { messageDocs } from "../src/search/text/documents.ts";
 import { byteLength } from "../src/history/compact.ts";
-import { createSearchEngine, type SearchRequest, type SearchEngine } from "../src/search/service.ts";
+import { createSearchEngine, type SearchEngine } from "../src/search/service.ts";
+import type { SearchRequest } from "../src/search/types.ts";
 import { extraMessage, generateSession } from "./generate.ts";
 import { heapMb } from "./heap.ts";
 

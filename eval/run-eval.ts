@@ -4,7 +4,7 @@
 import { nextId } from "../src/history/testing/messages.ts";
 import type { HistoryMessage } from "../src/history/types.ts";
 import { MemorySource } from "../src/store/testing/memory-source.ts";
-import type { SearchService } from "../src/search/service.ts";
+import type { SearchService } from "../src/search/types.ts";
 import { testService } from "../src/search/testing/service.ts";
 import { DISTRACTORS, QUERIES, SESSIONS, type EvalQuery, type QueryKind } from "./corpus.ts";
 

@@ -13,7 +13,8 @@ import { withFastPath } from "../../src/store/fast-path-reader.ts";
 import type { HistoryReader } from "../../src/store/reader.ts";
 import { openSqliteReader } from "../../src/store/sqlite-reader.ts";
 import { pauseIfDue } from "../../src/util/scheduler.ts";
-import { createSearchEngine, type SearchRequest } from "../../src/search/service.ts";
+import { createSearchEngine } from "../../src/search/service.ts";
+import type { SearchRequest } from "../../src/search/types.ts";
 import { benchData } from "./data.ts";
 
 const data = await benchData((line) => console.log(line));

@@ -10,7 +10,7 @@ import type { HistoryMessage, SessionInfo } from "../history/types.ts";
 import { CachedHistorySource } from "../store/cached-source.ts";
 import type { Log } from "../util/log.ts";
 import { storeFeed, StoreProjection } from "../projection/index.ts";
-import { dataDir } from "../store/sqlite-reader.ts";
+import { dataDir } from "../store/sqlite.ts";
 import { isStoreProblem, openStore, storeReader, type Store, type StoreProblem } from "../store/store.ts";
 import { createSearchService, type SearchService } from "../search/api.ts";
 import { insideProject } from "../tools/reach.ts";

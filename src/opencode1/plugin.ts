@@ -8,7 +8,8 @@ import { applyHostEvent } from "./events.ts";
 import { withFastPath } from "../store/fast-path-reader.ts";
 import { hostLog } from "../util/log.ts";
 import { createSdkReader, type SessionClient } from "../store/sdk-reader.ts";
-import { dataDir, openSqliteReader } from "../store/sqlite-reader.ts";
+import { openSqliteReader } from "../store/sqlite-reader.ts";
+import { dataDir } from "../store/sqlite.ts";
 import { dropSchemaDialect, type ToolDefinitionOutput } from "../tools/definition.ts";
 import { defaultOtherProjectsToAsk } from "../tools/reach.ts";
 

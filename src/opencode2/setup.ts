@@ -8,7 +8,7 @@
 import { createEngram, engramConfig } from "../tools/engram.ts";
 import { lazyReader } from "../store/lazy-reader.ts";
 import { stderrLog, type Log } from "../util/log.ts";
-import { dataDir } from "../store/sqlite-reader.ts";
+import { dataDir } from "../store/sqlite.ts";
 import { V2_DECODE } from "../store/v2/map.ts";
 import { registerOtherProjectsAsk } from "./permission.ts";
 import { registerSessionHooks, type SessionHookDomain } from "./session-hooks.ts";

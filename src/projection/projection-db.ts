@@ -17,7 +17,7 @@ import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, join } from "node:path";
 import { reachTuning } from "../search/api.ts";
-import { openWritable, type Database } from "../store/sqlite-reader.ts";
+import { openWritable, type Database } from "../store/sqlite.ts";
 
 /** Bumped whenever the tables or what they mean change: an older file is rebuilt. */
 export const PROJECTION_SCHEMA = `5 ${reachTuning()}`;

@@ -12,10 +12,11 @@
 import { existsSync } from "node:fs";
 import type { ToolVisibility } from "../history/tool-visibility.ts";
 import type { SessionInfo } from "../history/types.ts";
-import { type CandidateFinder, type Narrowed, type NearestTerm, type QueryTerm, sessionTerms, WordCorrection } from "../search/api.ts";
+import { type CandidateFinder, type Narrowed, type NearestTerm, type QueryTerm, sessionTerms } from "../search/api.ts";
 import type { Log } from "../util/log.ts";
 import { pacedPause } from "./build-pace.ts";
 import type { ProjectionFeed } from "./feed.ts";
+import { nearestBySession, narrowScope } from "./finder.ts";
 import { cacheDir, isCorruption, openProjection, projectionPath, quarantine, diskIdentity, type ProjectionDb, type SegmentRow } from "./projection-db.ts";
 import { Published } from "./published.ts";
 import { SegmentBuffer } from "./segment-buffer.ts";
@@ -65,8 +66,6 @@ const PASS_INTERVAL_MS = 10_000;
  * numbers a posting; on the heavy store about a hundred sessions), about 1 MB of file.
  */
 const SEGMENT_POSTINGS = 250_000;
-/** Change stamps a search reads in one statement, between turns of the event loop (3,000 took about 10 ms). */
-const STAMPS_PER_TURN = 1_000;
 
 export class StoreProjection implements CandidateFinder {
   private db: ProjectionDb | undefined;
@@ -165,48 +164,7 @@ export class StoreProjection implements CandidateFinder {
     if (!db || !this.options.enabled() || this.builtFor !== this.options.visibilityKey()) return undefined;
     try {
       this.published.reloadIfChanged(db);
-      // Per session holding a term: per term, its documents and reach.
-      const holding = new Map<string, { df: number[]; reach: number[] }>();
-      terms.forEach((term, t) => {
-        this.published.postings(db, term.token, (session, df, reach) => {
-          let held = holding.get(session.id);
-          if (!held) holding.set(session.id, (held = { df: terms.map(() => 0), reach: terms.map(() => 0) }));
-          held.df[t] = df;
-          held.reach[t] = reach;
-        });
-      });
-      const narrowed: Narrowed = { search: [], projected: new Map(), rest: { ids: [], docs: 0, length: 0 } };
-      const listed = (session: SessionInfo) => {
-        const row = this.published.get(session.id);
-        return row && row.updated === (session.updated ?? 0) && !this.changed.has(session.id) && !mustRead.has(session.id) ? row : undefined;
-      };
-      // A session left unread, or skipped by the search's score bound, must be as projected: its
-      // stamp now (two index lookups) says so, whoever wrote the store since the last pass. Read
-      // a thousand at a time, a turn of the event loop between.
-      const toCheck = scope.filter((session) => listed(session)).map((session) => session.id);
-      const stamps = new Map<string, string>();
-      for (let at = 0; at < toCheck.length; at += STAMPS_PER_TURN) {
-        if (at > 0) await new Promise((resolve) => setImmediate(resolve));
-        for (const [id, stamp] of await this.options.feed.stamps(toCheck.slice(at, at + STAMPS_PER_TURN))) stamps.set(id, stamp);
-      }
-      for (const session of scope) {
-        const row = listed(session);
-        if (!row) {
-          narrowed.search.push(session);
-          continue;
-        }
-        const fresh = stamps.get(session.id) === row.stamp;
-        const held = holding.get(session.id);
-        if (!fresh || held) {
-          narrowed.search.push(session);
-          if (fresh && held) narrowed.projected.set(session.id, { docs: row.docs, length: row.length, ...held });
-          continue;
-        }
-        narrowed.rest.ids.push(session.id);
-        narrowed.rest.docs += row.docs;
-        narrowed.rest.length += row.length;
-      }
-      return narrowed;
+      return await narrowScope({ published: this.published, db, feed: this.options.feed, changed: this.changed }, scope, terms, mustRead);
     } catch (error) {
       this.failed(error);
       return undefined;
@@ -217,30 +175,9 @@ export class StoreProjection implements CandidateFinder {
     const out = new Map<string, NearestTerm[]>();
     const db = this.db;
     if (!db) return out;
-    const wanted = new Set(sessionIds);
     try {
       this.published.reloadIfChanged(db);
-      for (const word of words) {
-        // One lookup measures each term (it is offered nothing, so its bound stays maxEdits);
-        // each session then keeps its own nearest term, as its own search would.
-        const lookup = new WordCorrection(word);
-        if (lookup.minLength === lookup.maxLength) continue;
-        const bySession = new Map<string, WordCorrection>();
-        for (const term of this.published.vocabulary(db, word[0]!, lookup.minLength, lookup.maxLength)) {
-          const distance = lookup.editsTo(term);
-          if (distance === undefined) continue;
-          this.published.postings(db, term, (session, df) => {
-            if (!wanted.has(session.id)) return;
-            let own = bySession.get(session.id);
-            if (!own) bySession.set(session.id, (own = new WordCorrection(word)));
-            own.offer(term, distance, df);
-          });
-        }
-        out.set(
-          word,
-          [...bySession.values()].flatMap((own) => own.nearest ?? []),
-        );
-      }
+      nearestBySession(this.published, db, words, sessionIds, out);
     } catch (error) {
       this.failed(error);
     }

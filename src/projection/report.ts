@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { storeSessions, type Store } from "../store/store.ts";
 import { fileBytes } from "../store/file-bytes.ts";
-import { openWritable } from "../store/sqlite-reader.ts";
+import { openWritable } from "../store/sqlite.ts";
 import { storeFeed } from "./feed.ts";
 import { cacheDir, diskIdentity, PROJECTION_SCHEMA, projectionPath } from "./projection-db.ts";
 

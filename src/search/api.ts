@@ -2,14 +2,8 @@
 // of src/search/. Nothing outside src/search/ imports a deeper module (scripts/import-layers.test.ts).
 
 export { formatSearchAnswer, formatSessionsAnswer } from "./format.ts";
-export {
-  createSearchService,
-  MAX_QUERY_CHARS,
-  type SearchRequest,
-  type SearchScope,
-  type SearchService,
-  type SessionsRequest,
-} from "./service.ts";
+export { createSearchService, MAX_QUERY_CHARS } from "./service.ts";
+export type { SearchRequest, SearchScope, SearchService, SessionsRequest } from "./types.ts";
 export { HIT_TYPES, type HitType } from "./text/documents.ts";
 export type { CandidateFinder, Narrowed } from "./types.ts";
 export { reachCeiling, reachTuning, sessionTerms, type SessionTerms } from "./many/session-terms.ts";

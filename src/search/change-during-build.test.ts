@@ -5,7 +5,8 @@
 import { describe, expect, it, vi } from "vitest";
 import type { HistoryMessage } from "../history/types.ts";
 import type { IndexBuilder } from "./index/build.ts";
-import type { SearchRequest, SearchEngine } from "./service.ts";
+import type { SearchEngine } from "./service.ts";
+import type { SearchRequest } from "./types.ts";
 import { textMessage, toolPart } from "../history/testing/messages.ts";
 import { MemorySource } from "../store/testing/memory-source.ts";
 import { testService } from "./testing/service.ts";

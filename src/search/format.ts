@@ -2,8 +2,7 @@
 // their JSON stays well under the host's 51,200-byte cut.
 
 import { byteLength, isoTime } from "../history/compact.ts";
-import type { SearchAnswer, SessionsAnswer } from "./service.ts";
-import type { SessionResult } from "./many/project-search.ts";
+import type { SearchAnswer, SessionResult, SessionsAnswer } from "./types.ts";
 
 const MAX_OUTPUT_BYTES = 40_000;
 

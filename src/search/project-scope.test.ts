@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { compactionPair, textMessage } from "../history/testing/messages.ts";
 import type { HistoryMessage } from "../history/types.ts";
 import { MemorySource } from "../store/testing/memory-source.ts";
-import type { SearchRequest, SearchService } from "./service.ts";
+import type { SearchRequest, SearchService } from "./types.ts";
 import { FILLER } from "./testing/filler.ts";
 import { testService } from "./testing/service.ts";
 import { addSession, T0 } from "./testing/sessions.ts";

@@ -5,7 +5,7 @@ import { MemorySource } from "../store/testing/memory-source.ts";
 import { FILLER } from "./testing/filler.ts";
 import { testService } from "./testing/service.ts";
 import { addSession, T0 } from "./testing/sessions.ts";
-import type { SearchRequest } from "./service.ts";
+import type { SearchRequest } from "./types.ts";
 
 function request(query: string, extra: Partial<SearchRequest> = {}): SearchRequest {
   return { query, callerSessionId: "other", scope: "session", sessionId: "s1", types: ["text", "tool"], ...extra };

@@ -1,6 +1,7 @@
-// The contracts search's parts share: a chunk's reference, the scored chunk every scorer (cold
-// scan, index, literal/regex) hands to ranking, the request's filters, and what a store-wide
-// projection (host/projection/) answers a many-session search (candidate-finder.ts binds it).
+// The contracts of search: the two verbs' requests and answers (history_search, history_sessions),
+// the scored chunk every scorer (cold scan, index, literal/regex) hands to ranking, the request's
+// filters, and what the store-wide projection (src/projection/) answers a many-session search
+// (many/candidate-finder.ts binds it to a scope).
 
 import type { HistoryMessage, Role, SessionInfo } from "../history/types.ts";
 import type { HitType } from "./text/documents.ts";
@@ -77,4 +78,92 @@ export interface CandidateFinder {
 export interface ScopeNarrowing {
   narrow(terms: readonly QueryTerm[]): Promise<Narrowed | undefined>;
   nearest(words: readonly string[], sessionIds: readonly string[]): Promise<Map<string, NearestTerm[]>>;
+}
+
+/** "project": the sessions the host lists for this project; "global": every session in the store. */
+export type SearchScope = "session" | "project" | "global";
+
+export interface SearchRequest {
+  query: string;
+  /** Session to search (scope "session"); the caller's own session when omitted. */
+  sessionId?: string;
+  /** The calling session: its own view hides what the model already has in context. */
+  callerSessionId: string;
+  scope: SearchScope;
+  literal?: boolean;
+  regex?: boolean;
+  types: readonly HitType[];
+  role?: Role;
+  tool?: string;
+  after?: number;
+  before?: number;
+  limit?: number;
+  /** The tool call's cancellation: reads and scans stop at their next slice. */
+  signal?: AbortSignal;
+}
+
+/** A part of a result message that matched, with its snippets. */
+export interface HitResult {
+  type: HitType;
+  partId: string;
+  tool?: string;
+  snippets: string[];
+}
+
+export interface MessageResult {
+  message: HistoryMessage;
+  score: number;
+  hits: HitResult[];
+  /** Hits (parts) matched beyond those returned. */
+  remainHits: number;
+}
+
+export interface SessionResult extends MessageResult {
+  sessionId: string;
+  turnNumber: number;
+  /** Global scope: the directory the session ran in. */
+  directory?: string;
+}
+
+export interface SearchAnswer {
+  results: SessionResult[];
+  scope: SearchScope;
+  /** Project scope: sessions the time budget left unsearched. */
+  unsearched?: number;
+  /** Query words found nowhere that were searched as their nearest indexed term instead. */
+  corrections?: Map<string, string>;
+}
+
+export interface SessionsRequest {
+  query?: string;
+  limit: number;
+  includeChildren: boolean;
+  /**
+   * The calling session ("" or absent from the CLI): what it has in context does not rank it, and
+   * global scope reads the store holding it.
+   */
+  callerSessionId?: string;
+  /** Every project's sessions. */
+  global?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface SessionSummary {
+  session: SessionInfo;
+  turns: number;
+  preview: string;
+  snippet?: string;
+}
+
+export interface SessionsAnswer {
+  sessions: SessionSummary[];
+  global?: boolean;
+  unsearched?: number;
+}
+
+export interface SearchService {
+  search(request: SearchRequest): Promise<SearchAnswer>;
+  sessions(request: SessionsRequest): Promise<SessionsAnswer>;
+  /** Ends the regex worker and drops every index, stopping their builds (plugin dispose). */
+  close(): void;
 }

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { assistant, textMessage, toolCall, user } from "../history/testing/messages.ts";
-import type { SearchRequest } from "./service.ts";
+import type { SearchRequest } from "./types.ts";
 import { MemorySource } from "../store/testing/memory-source.ts";
 import { formatSearchAnswer } from "./format.ts";
 import { FILLER_WORDS } from "./testing/filler.ts";

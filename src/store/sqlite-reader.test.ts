@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { candidateDatabases, nextRowCount, nodeDatabase, QUERY_BYTES } from "./sqlite-reader.ts";
+import { candidateDatabases, nextRowCount, nodeDatabase, QUERY_BYTES } from "./sqlite.ts";
 
 describe("candidateDatabases", () => {
   // The host resolves OPENCODE_DB the same way in 1.18.33 (its bundle) and OpenCode 2

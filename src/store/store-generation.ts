@@ -3,7 +3,8 @@
 // frozen at its first start; OpenCode 1.18.33 already creates an empty `session_message` (with
 // `seq`) but never a `session_v2`. The plugin's OpenCode 2 reader and the command line both ask here.
 
-import { schemaProblems, tableColumns, type Database } from "./sqlite-reader.ts";
+import { schemaProblems } from "./sqlite-reader.ts";
+import { tableColumns, type Database } from "./sqlite.ts";
 
 export type StoreGeneration = "opencode-1" | "opencode-2";
 

@@ -15,7 +15,7 @@ import { searchAnswers, seedWordSessions } from "../../projection/testing/projec
 import { openStore, storeReader, isStoreProblem, type Store } from "../../store/store.ts";
 import { V2StoreBuilder } from "../../store/v2/testing/v2-store.ts";
 import { projectionPath, readerFeed, removeProjection, StoreProjection } from "../../projection/index.ts";
-import { openWritable } from "../../store/sqlite-reader.ts";
+import { openWritable } from "../../store/sqlite.ts";
 import { type FlagSpec, parseArgs } from "../argv.ts";
 import { commandContext } from "../command.ts";
 import { DOCTOR_FLAGS, doctorCommand } from "../doctor-command.ts";

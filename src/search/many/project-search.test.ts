@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { toolVisibility } from "../../history/tool-visibility.ts";
 import type { SessionInfo } from "../../history/types.ts";
-import { searchProject, type SessionFound } from "./project-search.ts";
+import { searchProject, type SessionSearcher } from "./project-search.ts";
 import type { ScanCounts } from "../scan/scan.ts";
 import type { CollectedSession, Query } from "../session-search.ts";
 import { parseQuery } from "../text/query.ts";
@@ -17,14 +18,14 @@ function scanned(words: string[]): CollectedSession {
 async function searchSessions(held: string[][]): Promise<CollectedSession[]> {
   const collected = held.map(scanned);
   const sessions: SessionInfo[] = held.map((_, i) => ({ id: `ses_${i}`, title: "", created: i, updated: i }));
-  const searchOne = async (session: SessionInfo): Promise<SessionFound> => ({
-    collected: collected[Number(session.id.slice(4))]!,
+  const searcher: SessionSearcher = {
+    read: async (session) => ({ collected: collected[Number(session.id.slice(4))]!, query, options: { visibility: toolVisibility([], []) } }),
     candidates: () => {
       throw new Error("no documents to rank");
     },
-    turnOf: () => 0,
-  });
-  await searchProject(sessions, query, searchOne, { concurrency: 1, deadline: Number.POSITIVE_INFINITY, limit: 5 });
+    nearestTerms: async () => undefined,
+  };
+  await searchProject(sessions, query, searcher, { concurrency: 1, deadline: Number.POSITIVE_INFINITY, limit: 5 });
   return collected;
 }
 

@@ -9,22 +9,15 @@
 // and length to the statistics, and their nearest terms to the typo pass.
 
 import type { SessionInfo } from "../../history/types.ts";
-import type { Narrowed, ScopeNarrowing } from "../types.ts";
+import { messageIndex, type SessionView } from "../../history/view.ts";
+import type { Narrowed, ScopeNarrowing, SessionResult } from "../types.ts";
 import { addStats, emptyStats, type CollectionStats } from "../rank/bm25.ts";
 import { type Candidates, topAcross } from "../rank/candidates.ts";
-import type { MessageResult } from "../rank/rank.ts";
 import { maybeYield, now } from "../../util/scheduler.ts";
-import type { CollectedSession, Query } from "../session-search.ts";
+import type { CollectedSession, Query, SessionSearchOptions } from "../session-search.ts";
 import { typoCorrections, unmatchedWords, type NearestTerm } from "../text/typos.ts";
 import { type CutRanking, MessageCutRanking, ScoreCut } from "./score-cut.ts";
 import { TUNING } from "../tuning.ts";
-
-export interface SessionResult extends MessageResult {
-  sessionId: string;
-  turnNumber: number;
-  /** Global scope: the directory the session ran in. */
-  directory?: string;
-}
 
 export interface ProjectSearchOutcome {
   /** Per session with matches, its candidate messages (ranked on demand), for callers that rank sessions. */
@@ -39,26 +32,33 @@ export interface ProjectSearchOutcome {
   query: Query;
 }
 
-/** One session's documents, and how to rank them (against the given statistics, if any). */
+/** One session as searched: its documents, and what ranking them again needs. */
 export interface SessionFound {
   collected: CollectedSession;
-  /** Its candidate messages, scored against the shared statistics (every session searched) if given. */
-  candidates(shared?: CollectionStats): Candidates;
-  turnOf(messageId: string): number;
-  /** The term of its documents nearest to each word (typos); undefined past the deadline. */
-  nearestTerms?: (words: readonly string[]) => Promise<Map<string, NearestTerm> | undefined>;
+  /** The session as searched (its turn numbers place the results); absent when its read ran out of time. */
+  view?: SessionView;
+  /** The query and options it was searched with (its candidates and nearest terms use them again). */
+  query: Query;
+  options: SessionSearchOptions;
 }
 
-/**
- * `corrected`: the search again with typos corrected, part of the same request; `first`: what the
- * first pass found in this session, if it was searched.
- */
-export type SearchOne = (session: SessionInfo, deadline: number, query: Query, corrected: boolean, first?: SessionFound) => Promise<SessionFound | undefined>;
+/** How a many-session search reads and ranks one session (search/session-searcher.ts). */
+export interface SessionSearcher {
+  /**
+   * The session's documents. `corrected`: the search again with typos corrected, part of the same
+   * request; `first`: what the first pass found in this session, if it was searched.
+   */
+  read(session: SessionInfo, deadline: number, query: Query, corrected: boolean, first?: SessionFound): Promise<SessionFound>;
+  /** Its candidate messages, scored against the shared statistics (every session searched) if given. */
+  candidates(found: SessionFound, shared?: CollectionStats): Candidates;
+  /** The term of its documents nearest to each word (typos); undefined past the deadline. */
+  nearestTerms(found: SessionFound, words: readonly string[]): Promise<Map<string, NearestTerm> | undefined>;
+}
 
 export async function searchProject(
   sessions: readonly SessionInfo[],
   query: Query,
-  searchOne: SearchOne,
+  searcher: SessionSearcher,
   options: {
     concurrency: number;
     /** When reading stops (`now()`'s clock): sessions not read by then are counted unsearched. */
@@ -111,7 +111,7 @@ export async function searchProject(
           }
           let one: SessionFound | undefined;
           try {
-            one = await searchOne(session, deadline, query, corrected, firsts?.get(session.id));
+            one = await searcher.read(session, deadline, query, corrected, firsts?.get(session.id));
           } catch {
             one = undefined; // a session that vanished or failed to load is skipped
           }
@@ -135,7 +135,7 @@ export async function searchProject(
     };
     // Every session read is given to the cut (its ranking may wait for those in flight); the
     // cut's candidates are boosted as far as its ranking needs: the answer ranks fresh ones.
-    const addToCut = (into: ScoreCut, session: SessionInfo, one: SessionFound) => into.add(session, one.candidates(into.shared));
+    const addToCut = (into: ScoreCut, session: SessionInfo, one: SessionFound) => into.add(session, searcher.candidates(one, into.shared));
     const cutting = !corrected && query.kind === "keyword" && TUNING.project.sharedIdf && projected && projected.size > 0;
     if (!cutting) {
       await read(scoped);
@@ -165,7 +165,10 @@ export async function searchProject(
   };
   let found = await searchAll(query, false);
   const unread = narrowed && narrowing ? { ids: narrowed.rest.ids, nearest: narrowing.nearest } : undefined;
-  const sessionsSearched = found.map(({ found: one }) => ({ df: one.collected.stats?.df, nearest: one.nearestTerms }));
+  const sessionsSearched: Array<{
+    df: number[] | undefined;
+    nearest: ((words: readonly string[]) => Promise<Map<string, NearestTerm> | undefined>) | undefined;
+  }> = found.map(({ found: one }) => ({ df: one.collected.stats?.df, nearest: (words) => searcher.nearestTerms(one, words) }));
   // Sessions the cut skipped hold what the projection says: their words are found (no nearest needed then).
   for (const session of skipped) sessionsSearched.push({ df: narrowed!.projected.get(session.id)!.df, nearest: undefined });
   const typos = query.kind === "keyword" ? await typoCorrections(query, { sessions: sessionsSearched, unread }, deadline) : undefined;
@@ -183,20 +186,25 @@ export async function searchProject(
   // of time, as projected: the sum a full scan makes, and the one the cut's bounds were made with).
   const shared = rankingStats(found, narrowed, [...skipped, ...outOfTime]);
   const candidates = new Map<string, Candidates>();
-  const turnOf = new Map<string, SessionFound["turnOf"]>();
+  const views = new Map<string, SessionView | undefined>();
   for (const { session, found: one } of found) {
     if (one.collected.docs.length === 0) continue;
     await maybeYield();
-    candidates.set(session.id, one.candidates(shared));
-    turnOf.set(session.id, one.turnOf);
+    candidates.set(session.id, searcher.candidates(one, shared));
+    views.set(session.id, one.view);
   }
   // Only the candidates that can reach the merged first `limit` are boosted, and only those
   // returned get hits and snippets.
   const results = (await topAcross(candidates, options.limit)).map(({ key, group }): SessionResult => {
     const result = candidates.get(key)!.result(group);
-    return Object.assign(result, { sessionId: key, turnNumber: turnOf.get(key)!(result.message.id) });
+    return Object.assign(result, { sessionId: key, turnNumber: turnNumberOf(views.get(key), result.message.id) });
   });
   return { candidates, results, unsearched, corrections, query };
+}
+
+/** The turn of a session's message (0 when the session was not read in time). */
+function turnNumberOf(view: SessionView | undefined, messageId: string): number {
+  return view ? (view.turnNumbers[messageIndex(view.messages, messageId) ?? -1] ?? 0) : 0;
 }
 
 /** The statistics every session is scored with: the sum over the sessions read and `others`. */

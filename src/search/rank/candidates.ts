@@ -10,7 +10,8 @@ import { maybeYield } from "../../util/scheduler.ts";
 import type { ScoredDoc } from "../types.ts";
 import type { ParsedQuery } from "../text/query.ts";
 import { insertBest } from "../../util/best.ts";
-import { boostGroup, compareResults, maxBoost, messageResult, type Group, type MessageResult, type HitOptions } from "./rank.ts";
+import type { MessageResult } from "../types.ts";
+import { boostGroup, compareResults, maxBoost, messageResult, type Group, type HitOptions } from "./rank.ts";
 
 /**
  * Scores this close are ties to compareResults (1e-9): a bound must clear the k-th score by more

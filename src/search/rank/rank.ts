@@ -8,8 +8,8 @@ import { isCompactionSummary } from "../../history/summaries.ts";
 import type { HistoryMessage } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import { selectBest } from "../../util/best.ts";
-import { partTextPieces, sliceOfPieces, type HitType } from "../text/documents.ts";
-import type { ScoredDoc } from "../types.ts";
+import { partTextPieces, sliceOfPieces } from "../text/documents.ts";
+import type { HitResult, MessageResult, ScoredDoc } from "../types.ts";
 import { snippets, type Mark } from "../text/snippets.ts";
 import type { ParsedQuery } from "../text/query.ts";
 import { TUNING } from "../tuning.ts";
@@ -27,21 +27,6 @@ import { toolChunkWeight } from "./plain-question.ts";
 export function rankPool(limit: number): number {
   const pool = TUNING.pool;
   return limit * pool.perResult + pool.extra;
-}
-
-interface HitResult {
-  type: HitType;
-  partId: string;
-  tool?: string;
-  snippets: string[];
-}
-
-export interface MessageResult {
-  message: HistoryMessage;
-  score: number;
-  hits: HitResult[];
-  /** Hits (parts) matched beyond those returned. */
-  remainHits: number;
 }
 
 /** How a result's hits and snippets are made. */

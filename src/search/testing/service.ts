@@ -3,7 +3,8 @@
 import { defaultConfig, type EngramConfig } from "../../config/schema.ts";
 import { toolVisibility } from "../../history/tool-visibility.ts";
 import type { HistorySource } from "../../history/source.ts";
-import { createSearchEngine, type SearchEngine, type SearchRequest } from "../service.ts";
+import { createSearchEngine, type SearchEngine } from "../service.ts";
+import type { SearchRequest } from "../types.ts";
 
 export function testService(source: HistorySource, patch: (config: EngramConfig) => void = () => {}): SearchEngine {
   const config = defaultConfig();

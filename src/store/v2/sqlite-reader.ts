@@ -10,7 +10,7 @@
 // assistant message) and removals (a revert).
 
 import { checkpoint, type HistoryReader, type ReadOptions, type SessionStamp } from "../reader.ts";
-import { missingColumns, nextRowCount, openFirst, tableColumns, type Database } from "../sqlite-reader.ts";
+import { missingColumns, nextRowCount, openFirst, tableColumns, type Database } from "../sqlite.ts";
 import { storeGeneration } from "../store-generation.ts";
 import { BoundedMap } from "../../util/bounded-map.ts";
 import type { V2MessageRow, V2SessionRow } from "./map.ts";

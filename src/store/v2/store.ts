@@ -4,7 +4,7 @@
 // one-shot import, or not imported at all), which doctor reports.
 
 import { fileBytes } from "../file-bytes.ts";
-import { tableColumns, type Database } from "../sqlite-reader.ts";
+import { tableColumns, type Database } from "../sqlite.ts";
 import type { LegacyCopy, Store } from "../store-shape.ts";
 import { V2_DECODE } from "./map.ts";
 import { V2_SESSION_COLUMNS, v2ReaderOver } from "./sqlite-reader.ts";

@@ -1,0 +1,106 @@
+// How the engine reads and searches one session of a request: its view (the caller's own hides
+// its live context), its documents through the session's index or a scan, and their ranking.
+// A many-session search (many/project-search.ts) drives one SessionSearcher per request.
+
+import type { HistoryMessage } from "../history/types.ts";
+import type { ToolVisibility } from "../history/tool-visibility.ts";
+import type { SessionView } from "../history/view.ts";
+import type { HistorySource } from "../history/source.ts";
+import { ViewCache } from "../history/view-cache.ts";
+import type { IndexCache } from "./index-cache.ts";
+import type { SessionFound, SessionSearcher } from "./many/project-search.ts";
+import type { CollectionStats } from "./rank/bm25.ts";
+import type { Candidates } from "./rank/candidates.ts";
+import { rankPool } from "./rank/rank.ts";
+import { collectSession, nearestTerms, type Query, type ResultLimits, sessionCandidates } from "./session-search.ts";
+import type { SearchFilters } from "./types.ts";
+import type { SessionInfo } from "../history/types.ts";
+import type { NearestTerm } from "./text/typos.ts";
+import { maybeYield, now } from "../util/scheduler.ts";
+
+/** Sessions' views as a search sees them, shared with the browse tools. */
+export class SessionViews {
+  /**
+   * Other sessions' views by the very list they were made from: a source never changes a list it
+   * returned, so an unchanged session (most of a project search) costs one lookup, and the view
+   * goes when the source drops the list.
+   */
+  private readonly byList = new WeakMap<readonly HistoryMessage[], SessionView>();
+
+  constructor(
+    private readonly source: HistorySource,
+    private readonly views: ViewCache = new ViewCache(),
+  ) {}
+
+  async load(sessionId: string, callerSessionId: string, signal?: AbortSignal): Promise<SessionView> {
+    const messages = await this.source.loadMessages(sessionId, signal ? { signal } : {});
+    if (sessionId === callerSessionId) return this.views.view(sessionId, messages, true);
+    let view = this.byList.get(messages);
+    if (view?.sessionId !== sessionId) this.byList.set(messages, (view = this.views.view(sessionId, messages, false)));
+    return view;
+  }
+
+  /**
+   * The view, or undefined when the deadline passes first: the read goes on and fills the cache
+   * for the next call, but this answer does not wait for it.
+   */
+  async before(sessionId: string, callerSessionId: string, deadline: number, signal?: AbortSignal): Promise<SessionView | undefined> {
+    const loading = this.load(sessionId, callerSessionId, signal);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(0, deadline - now()))));
+    loading.catch(() => {}); // a read that fails after the deadline has no one to tell
+    try {
+      return await Promise.race([loading, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** What one request's sessions are searched with. */
+export interface SearcherSetup {
+  views: SessionViews;
+  indexes: IndexCache;
+  visibility: ToolVisibility;
+  callerSessionId: string;
+  filters: SearchFilters;
+  limits: ResultLimits;
+  /** The request searches one session: it gets an index and waits for its first build. */
+  alone: boolean;
+  signal?: AbortSignal;
+}
+
+export class RequestSearcher implements SessionSearcher {
+  constructor(private readonly setup: SearcherSetup) {}
+
+  async read(session: SessionInfo, deadline: number, query: Query, corrected: boolean, first?: SessionFound): Promise<SessionFound> {
+    const { views, indexes, visibility, callerSessionId, filters, limits, alone, signal } = this.setup;
+    const view = await views.before(session.id, callerSessionId, deadline, signal);
+    if (!view) return { collected: { docs: [], via: "scan", timedOut: true }, query, options: { visibility } };
+    // The read and the view were one synchronous stretch: the search starts a fresh one
+    // when that one is spent (a forced turn per session would cost a project search its budget).
+    await maybeYield();
+    signal?.throwIfAborted();
+    // A session searched alone gets an index: it is likely searched again. One of many is
+    // scanned (through the index it has, if any), and no first build is started for it: a
+    // global search read thousands of sessions once each and queued as many builds, which
+    // then took the host's thread between searches, and the memory the cache allows, for
+    // indexes hardly any later search used (docs/search-notes.md, "Index builds in many-session searches").
+    const builder = alone ? indexes.builderOf(session.id) : indexes.existing(session.id);
+    // A search again with typos corrected scans as the first pass did: waiting for the build
+    // its scan started would give the first search of a session the build's time.
+    const waitForBuild = alone && !corrected;
+    const pool = alone ? rankPool(limits.limit) : undefined;
+    const options = { visibility, builder, deadline, signal, waitForBuild, turnPerPhase: alone, pool, first: first?.collected };
+    const collected = await collectSession(view, query, filters, options);
+    return { collected, view, query, options };
+  }
+
+  candidates(found: SessionFound, shared?: CollectionStats): Candidates {
+    return sessionCandidates(found.collected, found.query, this.setup.limits, found.options, shared);
+  }
+
+  async nearestTerms(found: SessionFound, words: readonly string[]): Promise<Map<string, NearestTerm> | undefined> {
+    return found.view ? nearestTerms(found.view, found.collected, words, found.options) : undefined;
+  }
+}

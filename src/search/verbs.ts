@@ -1,0 +1,181 @@
+// The two verbs behind history_search and history_sessions: a request checked and compiled, its
+// scope listed, its sessions searched under the call's time budget (Engine.run), the answer made.
+
+import type { EngramConfig } from "../config/schema.ts";
+import { ArgumentError } from "../history/errors.ts";
+import { authoredText } from "../history/preview.ts";
+import type { HistorySource } from "../history/source.ts";
+import { clip } from "../history/text.ts";
+import type { SessionInfo } from "../history/types.ts";
+import type { SessionView } from "../history/view.ts";
+import type { CutRanking } from "./many/score-cut.ts";
+import type { ProjectSearchOutcome } from "./many/project-search.ts";
+import { SessionCutRanking } from "./many/session-cut.ts";
+import { rankSessions } from "./rank/rank-sessions.ts";
+import type { RegexRunner } from "./scan/regex-runner.ts";
+import { literalMatcher, regexMatcher } from "./scan/pattern.ts";
+import type { Query } from "./session-search.ts";
+import type { HitType } from "./text/documents.ts";
+import { parseQuery } from "./text/query.ts";
+import type { SearchAnswer, SearchFilters, SearchRequest, SessionsAnswer, SessionsRequest, SessionSummary } from "./types.ts";
+import { now } from "../util/scheduler.ts";
+
+export const MAX_QUERY_CHARS = 500;
+/** Time budget of a one-session search (cold scan or regex) before it answers partial. */
+const SESSION_BUDGET_MS = 20_000;
+/**
+ * A budget is the whole call's, listing included; reading stops this share of it before the end,
+ * so that ranking and snippeting what was read fits in the rest (heavy round: the reads in flight
+ * and the ranking took 30 to 60 ms past a 2 s deadline; search-notes.md, "history_sessions' cut,
+ * bulk stamps, the call's budget").
+ */
+const FINISH_SHARE = 0.05;
+
+/** What the verbs run on (service.ts). */
+export interface Engine {
+  source: HistorySource;
+  config(): EngramConfig;
+  regexRunner: RegexRunner;
+  /** Searches `sessions` as seen by the calling session (its own view hides what it has in context). */
+  run(
+    callerSessionId: string,
+    query: Query,
+    filters: SearchFilters,
+    limit: number,
+    sessions: SessionInfo[],
+    signal: AbortSignal | undefined,
+    deadline: number,
+    cutRanking?: () => CutRanking,
+  ): Promise<ProjectSearchOutcome>;
+  loadView(sessionId: string, callerSessionId: string, signal?: AbortSignal): Promise<SessionView>;
+}
+
+/** When a search that started at `started` with `budgetMs` stops reading. */
+function readingDeadline(started: number, budgetMs: number): number {
+  return started + budgetMs * (1 - FINISH_SHARE);
+}
+
+function compileQuery(request: { query: string; literal?: boolean; regex?: boolean }, regexRunner: RegexRunner): Query {
+  const query = request.query;
+  if (query.trim().length === 0) throw new ArgumentError("query must be a non-empty string");
+  if (query.length > MAX_QUERY_CHARS) throw new ArgumentError(`query must be at most ${MAX_QUERY_CHARS} characters (got ${query.length})`);
+  if (request.literal && request.regex) throw new ArgumentError("literal and regex cannot both be true");
+  if (request.literal) return { kind: "pattern", matcher: literalMatcher(query) };
+  if (request.regex) return { kind: "pattern", matcher: regexMatcher(query, regexRunner) };
+  const parsed = parseQuery(query);
+  if (parsed.terms.length === 0) {
+    throw new ArgumentError(
+      "query has no searchable word: single letters and punctuation are not indexed; use a longer word, or literal=true for an exact substring",
+    );
+  }
+  return { kind: "keyword", text: query, parsed };
+}
+
+/** This project's sessions, or with a caller, every session of the store holding it. */
+function listScope(source: HistorySource, globalCaller: string | undefined): Promise<SessionInfo[]> {
+  if (globalCaller === undefined) return source.listSessions();
+  if (!source.listEverySession) throw new ArgumentError('scope "global" is not available: this host\'s store cannot be read directly');
+  return source.listEverySession(globalCaller);
+}
+
+function firstUserText(view: SessionView): string {
+  for (const message of view.messages) {
+    if (message.role !== "user") continue;
+    const text = message.parts.find(authoredText);
+    if (text) return text.text;
+  }
+  return "";
+}
+
+/** history_search: the best messages of one session, the project's sessions, or every session. */
+export async function searchVerb(engine: Engine, request: SearchRequest): Promise<SearchAnswer> {
+  const started = now();
+  const config = engine.config().search;
+  const query = compileQuery(request, engine.regexRunner);
+  const limit = request.limit ?? config.message_limit;
+  const filters: SearchFilters = { types: new Set(request.types) };
+  if (request.role !== undefined) filters.role = request.role;
+  if (request.tool !== undefined) filters.tool = request.tool;
+  if (request.after !== undefined) filters.after = request.after;
+  if (request.before !== undefined) filters.before = request.before;
+  let sessions: SessionInfo[];
+  let deadline: number;
+  if (request.scope !== "session") {
+    sessions = await listScope(engine.source, request.scope === "global" ? request.callerSessionId : undefined);
+    deadline = readingDeadline(started, config.project_time_budget_ms);
+  } else {
+    const sessionId = request.sessionId ?? request.callerSessionId;
+    // Only its id is used: the info first read (from the store, or the host's API: a lookup on
+    // every warm call cost as much as the search); a session since deleted fails in its read.
+    sessions = [await (engine.source.sessionOnce?.(sessionId, request.callerSessionId) ?? engine.source.getSession(sessionId))];
+    // One session: a larger budget that only guards a runaway regex or a huge cold scan.
+    deadline = readingDeadline(started, Math.max(SESSION_BUDGET_MS, config.project_time_budget_ms));
+  }
+  const outcome = await engine.run(request.callerSessionId, query, filters, limit, sessions, request.signal, deadline);
+  if (request.scope === "global") {
+    const directories = new Map(sessions.map((session) => [session.id, session.directory]));
+    for (const result of outcome.results) result.directory = directories.get(result.sessionId);
+  }
+  const answer: SearchAnswer = { results: outcome.results, scope: request.scope };
+  if (outcome.unsearched > 0) answer.unsearched = outcome.unsearched;
+  if (outcome.corrections.size > 0) answer.corrections = outcome.corrections;
+  return answer;
+}
+
+/** history_sessions: the project's (or every project's) sessions, ranked by a query when given. */
+export async function sessionsVerb(engine: Engine, request: SessionsRequest): Promise<SessionsAnswer> {
+  const started = now();
+  const config = engine.config();
+  const budgetMs = config.search.project_time_budget_ms;
+  const callerSessionId = request.callerSessionId ?? "";
+  const all = (await listScope(engine.source, request.global ? callerSessionId : undefined)).filter((s) => request.includeChildren || s.parentId === undefined);
+  let chosen: Array<{ session: SessionInfo; snippet?: string }>;
+  let unsearched = 0;
+  if (request.query !== undefined) {
+    const query = compileQuery({ query: request.query }, engine.regexRunner);
+    if (query.kind !== "keyword") throw new ArgumentError("query must contain a searchable word");
+    const filters: SearchFilters = { types: new Set<HitType>(["text", "tool"]) };
+    // The caller's session is ranked by what it said before its live context, as search sees it.
+    // Sessions rank by their three best messages and their titles (rank-sessions.ts): the
+    // score-bound cut stops on that ranking (many/session-cut.ts).
+    const parsed = query.parsed;
+    const outcome = await engine.run(
+      callerSessionId,
+      query,
+      filters,
+      3,
+      all,
+      request.signal,
+      readingDeadline(started, budgetMs),
+      () => new SessionCutRanking(all, parsed, request.limit),
+    );
+    unsearched = outcome.unsearched;
+    chosen = await rankSessions(all, outcome.candidates, outcome.query.kind === "keyword" ? outcome.query.parsed : query.parsed, request.limit);
+  } else {
+    chosen = all.slice(0, request.limit).map((session) => ({ session }));
+  }
+  const summaries: SessionSummary[] = [];
+  // The chosen sessions' summaries (mostly read by the search, so in memory) within the call's budget.
+  const deadline = started + budgetMs;
+  for (const { session, snippet } of chosen) {
+    let turns = 0;
+    let first = "";
+    if (now() <= deadline) {
+      try {
+        const view = await engine.loadView(session.id, "", request.signal);
+        turns = view.turnNumbers[view.turnNumbers.length - 1] ?? 0;
+        first = firstUserText(view);
+      } catch {
+        // listed but unreadable: keep it with what the listing says
+        request.signal?.throwIfAborted();
+      }
+    }
+    const summary: SessionSummary = { session, turns, preview: clip(first, config.browse.preview_chars) };
+    if (snippet !== undefined) summary.snippet = snippet;
+    summaries.push(summary);
+  }
+  const answer: SessionsAnswer = { sessions: summaries };
+  if (request.global) answer.global = true;
+  if (unsearched > 0) answer.unsearched = unsearched;
+  return answer;
+}
