@@ -1,11 +1,11 @@
 // The command line against a store the real host wrote: two projects seeded through the mock
 // model, then `opencode-engram` run as a user runs it (the bin launcher, which starts Bun).
-import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startHost, type Host } from "./harness/host.ts";
+import { hostEnv, startHost, type Host } from "./harness/host.ts";
 import { seedOtherProject } from "./harness/other-project.ts";
 import { repoRoot, resolveOpencodeBinary } from "./harness/paths.ts";
 
@@ -131,6 +131,85 @@ describe("sessions and show", () => {
     expect(missing.code).toBe(4);
     expect(missing.stderr).toContain("message msg_doesnotexist is not in the store");
     expect(cli(["show", "prt_1"]).code).toBe(2);
+  });
+});
+
+describe("export", () => {
+  test("prints a session the host wrote as Markdown, its turns in order", async () => {
+    const run = cli(["export", main]);
+    expect(run.code).toBe(0);
+    const markdown = run.stdout;
+    expect(markdown).toMatch(new RegExp(`^# .+\n\n- Session: \`${main}\`\n- Project directory: \`${host.directory}\`\n- Created: \\d{4}-`));
+    expect(markdown).toContain("- 2 turns,");
+    const order = [
+      "## Turn 1",
+      "What limit does the rate limiter use?",
+      "Decision: the rate limiter allows 120 requests per minute per key.",
+      "## Turn 2",
+      "Start the limiter.",
+      "**Tool `bash`** · completed",
+      "Error: LIMITER_REDIS_URL is not set",
+      "The limiter needs LIMITER_REDIS_URL.",
+    ].map((text) => markdown.indexOf(text));
+    expect(order.every((at) => at >= 0)).toBe(true);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(markdown).toContain(`\`${decisionId}\``);
+  });
+
+  test("--json -o writes what `opencode import` reads into a fresh host: the same messages there", async () => {
+    const file = join(others, "export.json");
+    const run = cli(["export", main, "--json", "-o", file]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("");
+    const document = JSON.parse(readFileSync(file, "utf8")) as Json;
+    const stored = await host.messages(main);
+    expect(document.info).toMatchObject({ id: main, directory: host.directory, version: "1.18.33" });
+    expect(document.messages).toHaveLength(stored.length);
+    expect(document.messages).toEqual(JSON.parse(JSON.stringify(stored)));
+    // The same document the host's own `opencode export` prints (it prints it indented).
+    const own = spawnSync(resolveOpencodeBinary(), ["export", main], {
+      cwd: host.directory,
+      env: hostEnv(host.root, {}),
+      encoding: "utf8",
+      maxBuffer: 64 << 20,
+    });
+    expect(own.status, own.stderr).toBe(0);
+    expect(document).toEqual(JSON.parse(own.stdout));
+
+    // A second host with nothing in it: fresh HOME and XDG folders, a new project to import into.
+    const fresh = mkdtempSync(join(tmpdir(), "engram-e2e-import-"));
+    try {
+      for (const dir of ["home", "config", "data", "cache", "state", "project"]) mkdirSync(join(fresh, dir));
+      const project = join(fresh, "project");
+      execFileSync("git", ["init", "-q", "-b", "main"], { cwd: project });
+      const imported = spawnSync(resolveOpencodeBinary(), ["import", file], { cwd: project, env: hostEnv(fresh, {}), encoding: "utf8" });
+      expect(imported.status, imported.stderr).toBe(0);
+      expect(imported.stdout).toContain(`Imported session: ${main}`);
+      const dataDir = join(fresh, "data", "opencode");
+      const again = cli(["export", main, "--json", "--data-dir", dataDir]);
+      expect(again.code).toBe(0);
+      expect(again.json.info).toMatchObject({ id: main, directory: project });
+      expect(again.json.messages).toHaveLength(document.messages.length);
+      expect(again.json.messages).toEqual(document.messages);
+      const turns = cli(["show", main, "--turns", "--json", "--data-dir", dataDir]).json.turns as Json[];
+      expect(turns.map((turn) => turn.user.preview)).toEqual(["What limit does the rate limiter use?", "Start the limiter."]);
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
+  });
+
+  test("an unknown id exits 4, a message id or a missing folder is a usage error, and nothing is written", async () => {
+    const missing = cli(["export", "ses_doesnotexist"]);
+    expect(missing.code).toBe(4);
+    expect(missing.stderr).toContain("session ses_doesnotexist is not in the store");
+    const message = cli(["export", decisionId]);
+    expect(message.code).toBe(2);
+    expect(message.stderr).toContain(`${decisionId} is a message id; it belongs to session ${main}: opencode-engram export ${main}`);
+    const nowhere = join(others, "no-such-folder", "out.md");
+    const folder = cli(["export", main, "-o", nowhere]);
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toContain(`the folder ${join(others, "no-such-folder")} does not exist`);
+    expect(existsSync(nowhere)).toBe(false);
   });
 });
 

@@ -13,6 +13,8 @@ export interface FlagSpec {
   values: readonly string[];
   /** Flags that are on or off. */
   switches: readonly string[];
+  /** One-letter aliases (`o` for `output` makes `-o FILE` work). */
+  shorts?: Readonly<Record<string, string>>;
 }
 
 export interface Parsed {
@@ -27,6 +29,7 @@ const COMMON: FlagSpec = { values: ["data-dir"], switches: ["json", "help", "no-
 export function parseArgs(argv: readonly string[], spec: FlagSpec): Parsed {
   const options: NonNullable<ParseArgsConfig["options"]> = { help: { type: "boolean", short: "h" } };
   for (const name of [...spec.values, ...COMMON.values]) options[name] = { type: "string" };
+  for (const [short, name] of Object.entries(spec.shorts ?? {})) if (options[name]) options[name].short = short;
   for (const name of [...spec.switches, ...COMMON.switches]) options[name] ??= { type: "boolean" };
   let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
   let positionals: string[];

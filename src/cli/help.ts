@@ -34,12 +34,30 @@ The project's sessions, newest first; with --query, the matching ones, best firs
 ${COMMON_FLAGS}
 
 ${EXIT_CODES}`,
-  show: `opencode-engram show <msg_…|ses_…> [--turns]
+  show: `opencode-engram show <msg_…|ses_…> [--turns] [--part PRT]
 
 A message in full, section by section; or a session's turns (request, answer, tools, files).
 
   --turns           with a message id: its session's turns instead of the message
+  --part PRT        with a message id: that part's whole text (a tool call's input and
+                    output, a reasoning, a text), uncut; export names it where it folds one
 ${COMMON_FLAGS}
+
+${EXIT_CODES}`,
+  export: `opencode-engram export <ses_…> [--json] [-o FILE]
+
+A whole session: a header (title, id, project directory, times), then every turn in order with
+the user's words and the answers as written. Tool calls (input and output), reasoning and text
+the host added are folded to a few lines each, saying how many characters were left out and the
+show --part command that prints them. Compaction summaries, subtasks and subagent sessions are
+marked. Tool inputs and outputs follow the show_tool_input / show_tool_output settings.
+
+  --json            the document \`opencode export\` writes and \`opencode import <file>\` reads
+                    back ({info, messages}), the store's text unchanged, on one line
+  -o, --output FILE write to FILE instead of stdout (whole or not at all; its folder must exist)
+  --data-dir DIR    OpenCode's data folder (default: $XDG_DATA_HOME/opencode or ~/.local/share/opencode)
+  --no-color        accepted; export writes no colour
+  -h, --help        this help
 
 ${EXIT_CODES}`,
   doctor: `opencode-engram doctor [--project DIR]
@@ -68,7 +86,8 @@ export const USAGE = `opencode-engram: search and read OpenCode's stored session
   opencode-engram search <query> [--scope session|project|global] [--session ID] [--project DIR]
                                  [--literal] [--regex] [--limit N]
   opencode-engram sessions [--project DIR] [--query Q] [--limit N] [--children] [--global]
-  opencode-engram show <message_id|session_id> [--turns]
+  opencode-engram show <message_id|session_id> [--turns] [--part PRT]
+  opencode-engram export <session_id> [--json] [-o FILE]
   opencode-engram doctor [--project DIR]
   opencode-engram reindex
 

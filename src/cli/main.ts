@@ -6,6 +6,7 @@ import { HistoryError } from "../history/errors.ts";
 import { parseArgs, UsageError, type FlagSpec, type Parsed } from "./argv.ts";
 import { CommandError, commandContext, EXIT, type CommandContext } from "./command.ts";
 import { DOCTOR_FLAGS, doctorCommand } from "./doctor-command.ts";
+import { EXPORT_FLAGS, exportCommand } from "./export-command.ts";
 import { HELP, USAGE } from "./help.ts";
 import { terminalIo } from "./io.ts";
 import { REINDEX_FLAGS, reindexCommand } from "./reindex-command.ts";
@@ -22,6 +23,7 @@ const COMMANDS: Record<string, Command> = {
   search: { flags: SEARCH_FLAGS, run: searchCommand },
   sessions: { flags: SESSIONS_FLAGS, run: sessionsCommand },
   show: { flags: SHOW_FLAGS, run: showCommand },
+  export: { flags: EXPORT_FLAGS, run: exportCommand },
   doctor: { flags: DOCTOR_FLAGS, run: doctorCommand },
   reindex: { flags: REINDEX_FLAGS, run: reindexCommand },
 };

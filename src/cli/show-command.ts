@@ -3,6 +3,7 @@
 import { browseTurns, type TurnEntry } from "../history/browse-turns.ts";
 import { HistoryError } from "../history/errors.ts";
 import { pullMessage, type Section } from "../history/pull-message.ts";
+import { pullPart } from "../history/pull-part.ts";
 import { buildView, type SessionView } from "../history/view.ts";
 import { UsageError, type Parsed } from "./argv.ts";
 import { CommandError, EXIT, type CommandContext } from "./command.ts";
@@ -10,13 +11,14 @@ import type { History } from "./history.ts";
 import type { Io } from "./io.ts";
 import { indent } from "./render.ts";
 
-export const SHOW_FLAGS = { values: [], switches: ["turns"] } as const;
+export const SHOW_FLAGS = { values: ["part"], switches: ["turns"] } as const;
 
 /** A person reads whole sections; the answer-size fitting of the core still applies. */
 const SECTION_CHARS = 1_000_000;
 const ALL_TURNS = 1_000_000;
 
-async function sessionView(history: History, sessionId: string): Promise<SessionView> {
+/** The whole session as the tools see it from another session; exit 4 when the store lacks it. */
+export async function sessionView(history: History, sessionId: string): Promise<SessionView> {
   try {
     await history.source.getSession(sessionId);
   } catch {
@@ -33,6 +35,17 @@ function printSection(io: Io, section: Section): void {
   io.out(io.style("accent", `── ${String(type)}${facts ? ` ${facts}` : ""}${partId ? ` ${String(partId)}` : ""}`));
   if (input !== undefined) io.out(indent(typeof input === "string" ? input : JSON.stringify(input, null, 2), "  "));
   if (typeof content === "string") io.out(content);
+}
+
+/** A part's whole text, page after page as history_pull_part gives it. */
+function wholePart(view: SessionView, messageId: string, partId: string, history: History): { type: string; tool?: string; content: string } {
+  let content = "";
+  for (let offset = 0; ; ) {
+    const page = pullPart(view, { messageId, partId, offset, limit: SECTION_CHARS }, history.visibility);
+    content += page.content;
+    if (page.next_offset === undefined) return { type: page.type, tool: page.tool, content };
+    offset = page.next_offset;
+  }
 }
 
 function printTurn(io: Io, turn: TurnEntry): void {
@@ -52,6 +65,9 @@ export async function showCommand(parsed: Parsed, ctx: CommandContext): Promise<
   const [id, ...extra] = parsed.positionals;
   if (!id || extra.length > 0) throw new UsageError("show needs one id: opencode-engram show <msg_…|ses_…> [--turns]");
   if (!id.startsWith("msg_") && !id.startsWith("ses_")) throw new UsageError(`show needs a message id (msg_…) or a session id (ses_…), got ${id}`);
+  const partId = parsed.values.get("part");
+  if (partId !== undefined && (!id.startsWith("msg_") || parsed.switches.has("turns")))
+    throw new UsageError("--part goes with a message id (show <msg_…> --part <prt_…>), not with a session id or --turns");
   const history = await ctx.history(parsed);
   const { io } = ctx;
   const json = parsed.switches.has("json");
@@ -68,6 +84,18 @@ export async function showCommand(parsed: Parsed, ctx: CommandContext): Promise<
       for (const turn of turns.turns) printTurn(io, turn);
       if (turns.note) io.err(turns.note);
     }
+    return EXIT.ok;
+  }
+  if (partId !== undefined) {
+    let part: ReturnType<typeof wholePart>;
+    try {
+      part = wholePart(view, id, partId, history);
+    } catch (error) {
+      if (error instanceof HistoryError && /not found/i.test(error.message)) throw new CommandError(error.message, EXIT.notFound);
+      throw error;
+    }
+    if (json) io.out(JSON.stringify({ session_id: sessionId, message_id: id, part_id: partId, ...part }));
+    else io.out(part.content);
     return EXIT.ok;
   }
   let message: ReturnType<typeof pullMessage>;

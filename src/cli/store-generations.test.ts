@@ -94,3 +94,66 @@ describe("command line on an OpenCode 1.x store", () => {
     expect(check(runs.doctor, "1.x tables")).toBeUndefined();
   });
 });
+
+describe.each(["opencode-2", "opencode-2-with-1x", "opencode-1"] as const)("export on each store (%s)", (shape) => {
+  const runs = runInBun<Record<string, any>>(scenarios, shape);
+  const ids = runs.ids as Record<string, string>;
+
+  it("prints the session as Markdown: a header, then the turn in order", () => {
+    expect(runs.exportMarkdown.code).toBe(0);
+    const markdown = (runs.exportMarkdown.out as string[]).join("\n");
+    expect(markdown).toMatch(/^# (Rate limiter|legacy ses_v2main)\n\n- Session: `ses_v2main`\n- Project directory: `[^`]+\/project`\n- Created: /);
+    expect(markdown).toContain("## Turn 1\n\n**User** · ");
+    expect(markdown).toContain("What limit does the rate limiter use?");
+    if (shape === "opencode-1") return;
+    const answer = markdown.indexOf("Decision: the rate limiter allows 120 requests per minute per key.");
+    expect(answer).toBeGreaterThan(markdown.indexOf("What limit does the rate limiter use?"));
+    expect(markdown.slice(answer)).toContain("**Tool `shell`** · completed · `prt_");
+    expect(markdown.slice(answer)).toContain('```\nshell(command="echo LIMITER_REDIS_URL")\n```\n\nOutput:\n\n```\nLIMITER_REDIS_URL is not set\n```');
+  });
+
+  it("--json gives the document `opencode export` writes for this generation", () => {
+    expect(runs.exportJson.code).toBe(0);
+    const document = json(runs.exportJson);
+    if (shape === "opencode-1") {
+      // 1.x: Session.Info from the session row, messages as {info, parts} with their ids put back.
+      expect(document.info).toMatchObject({ id: "ses_v2main", slug: "v2main", projectID: "prj_legacy", version: "1.18.33", title: "legacy ses_v2main" });
+      expect(document.messages).toHaveLength(1);
+      expect(document.messages[0].info).toMatchObject({ id: expect.stringMatching(/^msg_legacy/), sessionID: "ses_v2main", role: "user" });
+      expect(document.messages[0].parts).toMatchObject([{ sessionID: "ses_v2main", type: "text", text: "What limit does the rate limiter use?" }]);
+      return;
+    }
+    // OpenCode 2: Session.Info (the directory under location) and session_message rows as SessionMessage.Info.
+    expect(document.info).toMatchObject({
+      id: "ses_v2main",
+      projectID: "prj_main",
+      title: "Rate limiter",
+      location: { directory: expect.stringMatching(/\/project$/) },
+    });
+    expect(document.info.time).toEqual({ created: expect.any(Number), updated: expect.any(Number) });
+    expect(document.messages.map((message: Json) => [message.id, message.type])).toEqual([
+      [ids.question, "user"],
+      [ids.answer, "assistant"],
+    ]);
+    expect(document.messages[0]).toMatchObject({ text: "What limit does the rate limiter use?", time: { created: expect.any(Number) } });
+    expect(document.messages[1].content[1]).toMatchObject({
+      type: "tool",
+      name: "shell",
+      state: { content: [{ type: "text", text: "LIMITER_REDIS_URL is not set" }] },
+    });
+  });
+
+  it("an unknown session exits 4; a message id is a usage error naming its session", () => {
+    expect(runs.exportMissing).toMatchObject({ code: 4, err: [expect.stringMatching(/^session ses_nosuchsession is not in the store \(/)] });
+    if (shape === "opencode-1") return;
+    expect(runs.exportMessage).toMatchObject({
+      code: 2,
+      err: [`export takes a session id (ses_…), and ${ids.answer} is a message id; it belongs to session ses_v2main: opencode-engram export ses_v2main`],
+    });
+    expect(json(runs.showPart)).toMatchObject({
+      type: "tool",
+      tool: "shell",
+      content: 'shell(command="echo LIMITER_REDIS_URL")\n---\nLIMITER_REDIS_URL is not set',
+    });
+  });
+});

@@ -6,10 +6,12 @@ import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { answer } from "../../store/testing/run-in-bun.ts";
+import { partId } from "../../store/v2/map.ts";
 import { V2StoreBuilder, type StoreShape } from "../../store/v2/testing/v2-store.ts";
-import { parseArgs, type FlagSpec, type Parsed } from "../argv.ts";
-import { commandContext, type CommandContext } from "../command.ts";
+import { parseArgs, UsageError, type FlagSpec, type Parsed } from "../argv.ts";
+import { CommandError, commandContext, EXIT, type CommandContext } from "../command.ts";
 import { DOCTOR_FLAGS, doctorCommand } from "../doctor-command.ts";
+import { EXPORT_FLAGS, exportCommand } from "../export-command.ts";
 import type { Io } from "../io.ts";
 import { SEARCH_FLAGS, searchCommand } from "../search-command.ts";
 import { SESSIONS_FLAGS, sessionsCommand } from "../sessions-command.ts";
@@ -26,6 +28,7 @@ const COMMANDS: Record<string, [FlagSpec, (parsed: Parsed, ctx: CommandContext) 
   sessions: [SESSIONS_FLAGS, sessionsCommand],
   show: [SHOW_FLAGS, showCommand],
   doctor: [DOCTOR_FLAGS, doctorCommand],
+  export: [EXPORT_FLAGS, exportCommand],
 };
 
 async function cli(argv: string[]): Promise<Run> {
@@ -33,7 +36,14 @@ async function cli(argv: string[]): Promise<Run> {
   const io: Io = { out: (line) => run.out.push(line), err: (line) => run.err.push(line), style: (_, text) => text, progress: () => undefined };
   const [name, ...rest] = argv;
   const [flags, command] = COMMANDS[name!]!;
-  run.code = await command(parseArgs(rest, flags), commandContext(io));
+  try {
+    run.code = await command(parseArgs(rest, flags), commandContext(io));
+  } catch (error) {
+    // As main.ts ends a command that throws.
+    if (!(error instanceof UsageError) && !(error instanceof CommandError)) throw error;
+    run.code = error instanceof CommandError ? error.code : EXIT.usage;
+    run.err.push(error.message);
+  }
   return run;
 }
 
@@ -106,6 +116,14 @@ async function commands(shape: StoreShape): Promise<unknown> {
   if (ids.answer) out.showMessage = await cli(["show", ids.answer, ...common]);
   out.showSession = await cli(["show", "ses_v2main", ...common]);
   out.doctor = await cli(["doctor", ...inProject]);
+  const dataOnly = ["--data-dir", dataDir];
+  out.exportMarkdown = await cli(["export", "ses_v2main", ...dataOnly]);
+  out.exportJson = await cli(["export", "ses_v2main", ...common]);
+  out.exportMissing = await cli(["export", "ses_nosuchsession", ...dataOnly]);
+  if (ids.answer) {
+    out.exportMessage = await cli(["export", ids.answer, ...dataOnly]);
+    out.showPart = await cli(["show", ids.answer, "--part", partId(ids.answer, "1"), ...common]);
+  }
   return out;
 }
 
