@@ -36,7 +36,6 @@ const ABLATIONS: readonly Ablation[] = [
   { name: "typos", change: "typo correction off", patch: { typos: { on: false } } },
   { name: "shared-idf", change: "project: each session with its own statistics", patch: { project: { sharedIdf: false } } },
   { name: "session-share", change: "project: no session share", patch: { project: { sessionShare: false } } },
-  { name: "pool", change: "boost pool limit×3+20 → every candidate", patch: { pool: { extra: 1_000_000 } } },
 ];
 
 type Cell = { scope: (typeof SCOPES)[number]; kind: "overall" | (typeof KINDS)[number] };

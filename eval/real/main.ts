@@ -1,9 +1,9 @@
 // `npm run eval`: the real-session eval on the cold and the warm path, per half (tuning, check,
-// both) per scope and kind, with every question that did not rank an answer first, and the floors
-// and goal beside the figures. Never fails. Options:
+// both) per scope, kind and agent family, with every question that did not rank an answer first,
+// and the floors and goal beside the figures. Never fails. Options:
 //   --above          also list, per such question, the ids ranked above its first answer
 //   --loso           also print leave-one-session-out figures (each session against the others)
-//   --set issue9|issue22   ask only that question set (question-sets.ts)
+//   --set issue9|issue22|issue39   ask only that question set (question-sets.ts)
 //   --half tuning|check    ask only that half's questions (every session is still searched, so
 //                    a project question ranks as in a full run); the other half's columns are empty
 //   --ablate [name…] instead: each rule or constant of tuning.ts off alone, cold path (ablate.ts)

@@ -1,10 +1,10 @@
-// Scores the real-session eval's answers (recall@5, MRR) per half, scope and kind, or per left-out
-// session, and prints them as tables.
+// Scores the real-session eval's answers (recall@5, MRR) per half, scope, kind and agent family, or
+// per left-out session, and prints them as tables.
 
 import { metrics, type Metrics } from "../run-eval.ts";
 import type { RealQuestionKind } from "./questions.ts";
 import { KINDS, SCOPES, type Answer, type Scope } from "./run-real-eval.ts";
-import { HALVES, SPLIT, type Half } from "./split.ts";
+import { FAMILIES, type Family, familyOf, HALVES, SPLIT, type Half } from "./split.ts";
 
 type HalfOrAll = Half | "all";
 const COLUMNS: readonly HalfOrAll[] = [...HALVES, "all"];
@@ -12,6 +12,8 @@ const COLUMNS: readonly HalfOrAll[] = [...HALVES, "all"];
 interface ScopeReport {
   overall: Metrics;
   byKind: Partial<Record<RealQuestionKind, Metrics>>;
+  /** Per agent family of the questions' sessions (split.ts). */
+  byFamily: Partial<Record<Family, Metrics>>;
 }
 
 export interface RealEvalReport {
@@ -27,7 +29,12 @@ function scopeReport(answers: readonly Answer[]): ScopeReport {
     const ofKind = answers.filter((a) => a.question.kind === kind);
     if (ofKind.length > 0) byKind[kind] = metrics(ofKind.map((a) => a.rank));
   }
-  return { overall: metrics(answers.map((a) => a.rank)), byKind };
+  const byFamily: ScopeReport["byFamily"] = {};
+  for (const family of FAMILIES) {
+    const ofFamily = answers.filter((a) => familyOf(a.question.session) === family);
+    if (ofFamily.length > 0) byFamily[family] = metrics(ofFamily.map((a) => a.rank));
+  }
+  return { overall: metrics(answers.map((a) => a.rank)), byKind, byFamily };
 }
 
 export function summarize(answers: readonly Answer[]): RealEvalReport {
@@ -43,19 +50,24 @@ const cell = (m: Metrics | undefined) =>
   m ? `${String(m.queries).padStart(5)}  ${m.recallAt5.toFixed(3)}  ${m.mrr.toFixed(3)}` : `${"0".padStart(5)}      -      -`;
 const CELL_WIDTH = 24;
 
-/** Per scope, a table of kinds against tuning / check / all. `showMisses`: the questions not answered first; `showAbove`: with the ids ranked above. */
+/**
+ * Per scope, a table of kinds, then of the agent families asked about, against tuning / check / all.
+ * `showMisses`: the questions not answered first; `showAbove`: with the ids ranked above.
+ */
 export function formatRealReport(path: string, report: RealEvalReport, showMisses = true, showAbove = false): string {
   const lines = [`real-session eval (${path})`];
+  const head = (name: string) => `${name.padEnd(14)}${COLUMNS.map(() => "    n  R@5    MRR".padEnd(CELL_WIDTH)).join("")}`.trimEnd();
+  const row = (name: string, of: (got: ScopeReport) => Metrics | undefined, scope: Scope) =>
+    `${name.padEnd(14)}${COLUMNS.map((c) => cell(of(report.byHalf[c][scope])).padEnd(CELL_WIDTH)).join("")}`.trimEnd();
   for (const scope of SCOPES) {
     lines.push(`${`${scope} scope`.padEnd(14)}${COLUMNS.map((c) => c.padEnd(CELL_WIDTH)).join("")}`.trimEnd());
-    lines.push(`${"kind".padEnd(14)}${COLUMNS.map(() => "    n  R@5    MRR".padEnd(CELL_WIDTH)).join("")}`.trimEnd());
-    for (const name of ["overall", ...KINDS] as const) {
-      const cells = COLUMNS.map((c) => {
-        const got = report.byHalf[c][scope];
-        return cell(name === "overall" ? got.overall : got.byKind[name]).padEnd(CELL_WIDTH);
-      });
-      lines.push(`${name.padEnd(14)}${cells.join("")}`.trimEnd());
-    }
+    lines.push(head("kind"));
+    lines.push(row("overall", (got) => got.overall, scope));
+    for (const kind of KINDS) lines.push(row(kind, (got) => got.byKind[kind], scope));
+    // Only the families with questions in this scope, so a run of one set prints only its own.
+    const families = FAMILIES.filter((family) => report.byHalf.all[scope].byFamily[family]);
+    if (families.length > 0) lines.push(head("family"));
+    for (const family of families) lines.push(row(family, (got) => got.byFamily[family], scope));
   }
   if (showMisses) {
     for (const miss of report.misses) {

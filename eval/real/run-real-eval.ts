@@ -1,6 +1,7 @@
 // Asks the labelled questions of the real sessions through the search service, per session and
 // project-wide, on the cold path (scan) or the warm path (built indexes), and ranks the answers.
-// Each corpus folder is its own project: dev/'s 8 sessions, and the sessions drawn from swebench/.
+// Each project of the split (split.ts) is its own source: dev/'s 8 sessions, the sessions drawn from
+// swebench/, and dev2/'s groups of sibling sessions.
 
 import type { SearchEngine } from "../../src/search/service.ts";
 import { MemorySource } from "../../src/store/testing/memory-source.ts";
@@ -8,7 +9,7 @@ import { testService } from "../../src/search/testing/service.ts";
 import { REAL_QUESTIONS } from "./question-sets.ts";
 import type { RealQuestion, RealQuestionKind } from "./questions.ts";
 import { loadEvalSessions, type RealSession } from "./sessions.ts";
-import { halfOf, type Half } from "./split.ts";
+import { halfOf, projectOf as splitProjectOf, type Half } from "./split.ts";
 
 export type Scope = "session" | "project";
 export const SCOPES: readonly Scope[] = ["session", "project"];
@@ -34,10 +35,10 @@ export interface Answer {
   aboveHits: string[];
 }
 
-/** The corpus folder a session came from: its project in the eval. */
-const projectOf = (session: RealSession): string => session.folder ?? "dev";
+/** A session's project in the eval, as the split lists it. */
+const projectOf = (session: RealSession): string => splitProjectOf(session.name);
 
-/** Sessions in memory, one source per corpus folder (a project each). */
+/** Sessions in memory, one source per project. */
 function realSources(sessions: readonly RealSession[]): Map<string, MemorySource> {
   const sources = new Map<string, MemorySource>();
   for (const session of sessions) {
@@ -88,7 +89,7 @@ export async function runRealEval(
   questions: readonly RealQuestion[] = REAL_QUESTIONS,
 ): Promise<Answer[]> {
   // Per project its source and one service kept across questions (the warm path's).
-  const projects = new Map([...realSources(sessions)].map(([folder, source]) => [folder, { source, warm: newService(source) }]));
+  const projects = new Map([...realSources(sessions)].map(([project, source]) => [project, { source, warm: newService(source) }]));
   const byName = new Map(sessions.map((s) => [s.name, { id: s.info.id, project: projects.get(projectOf(s))! }]));
   if (path === "warm") for (const { id, project } of byName.values()) await project.warm.buildIndex(id);
   const answers: Answer[] = [];

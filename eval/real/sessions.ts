@@ -16,7 +16,7 @@ export const DEV_CORPUS_DIR = join(CORPUS_DIR, "dev/");
 export interface RealSession {
   /** File name without `.json.gz`, e.g. `mini-django-15629`: how the questions name a session. */
   name: string;
-  /** The corpus folder it came from: the eval's project. */
+  /** The corpus folder it came from (its project in the eval is split.ts's projectOf, not the folder). */
   folder?: CorpusFolder;
   info: SessionInfo;
   messages: HistoryMessage[];
@@ -47,7 +47,7 @@ export function loadRealSessions(dir: string = DEV_CORPUS_DIR): RealSession[] {
   return realSessionFiles(dir).map(loadRealSession);
 }
 
-/** Every session of the eval's split (dev/ and the drawn swebench/ ones), in the split's order, each with its folder. */
+/** Every session of the eval's split (dev/, the drawn swebench/ ones and dev2/), in the split's order, each with its folder. */
 export function loadEvalSessions(corpusDir: string = CORPUS_DIR): RealSession[] {
   if (!existsSync(corpusDir))
     throw new Error(`the real-session corpus is not at ${corpusDir}: the eval reads ../shared/corpus/ beside the checkout, where CI places it`);
