@@ -9,7 +9,7 @@ import { HIT_TYPES, messageDocs } from "../src/search/text/documents.ts";
 import { byteLength } from "../src/history/compact.ts";
 import { fold } from "../src/search/text/normalize.ts";
 import { SessionIndex } from "../src/search/index/session-index.ts";
-import { messageScoreParts, messageScore, partScore, rankPool } from "../src/search/rank/rank.ts";
+import { messageScoreParts, messageScore, partScore } from "../src/search/rank/rank.ts";
 import { tokenize } from "../src/search/text/tokenize.ts";
 import { parseQuery } from "../src/search/text/query.ts";
 import { scanSession } from "../src/search/scan/scan.ts";
@@ -60,7 +60,10 @@ const before = await heapMb();
 const index = time(
   "SessionIndex build (sync)",
   () => {
-    const index = new SessionIndex({ visibility, messages: { groups: () => rankPool(50), score: messageScore, partScore, counted: messageScoreParts() } });
+    const index = new SessionIndex({
+      visibility,
+      messages: { groups: () => Number.POSITIVE_INFINITY, score: messageScore, partScore, counted: messageScoreParts() },
+    });
     for (const m of messages) index.addMessage(m);
     return index;
   },

@@ -9,6 +9,7 @@
 import type { ToolContext } from "@opencode-ai/plugin";
 import { beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { textMessage } from "../history/testing/messages.ts";
 import { dropSchemaDialect, type ToolDefinitionOutput } from "../tools/definition.ts";
 import { callContextFor, type V2ToolContext } from "./tool-context.ts";
 import { registerHistoryTools, type V2ToolInfo } from "./tools.ts";
@@ -130,6 +131,35 @@ describe("execute", () => {
       expect(result, name).not.toHaveProperty("output");
       expect(JSON.parse(result.content), name).toBeTypeOf("object");
     }
+  });
+
+  it("pages history_search and history_sessions through next_offset, as on 1.x", async () => {
+    const { tool } = await registered();
+    const more = Array.from({ length: 14 }, (_, i) =>
+      textMessage("ses_more", i % 2 ? "assistant" : "user", `pelican page note ${i}`, Date.UTC(2026, 0, 2) + i),
+    );
+    history.source.add({ id: "ses_more", title: "more", directory: PROJECT, created: Date.UTC(2026, 0, 2), updated: Date.UTC(2026, 0, 2) + 14 }, more);
+    for (const [name, args, key] of [
+      ["history_search", { query: "pelican", scope: "project", limit: 5 }, "messages"],
+      ["history_sessions", { limit: 1 }, "sessions"],
+    ] as const) {
+      const seen: string[] = [];
+      let offset: number | undefined = 0;
+      while (offset !== undefined) {
+        const page = JSON.parse((await tool(name).execute({ ...args, offset }, call())).content) as Json;
+        const v1 = JSON.parse((await history.definitions[name]!.execute({ ...args, offset } as never, v1Context())) as string) as Json;
+        expect(page, name).toEqual(v1);
+        for (const item of page[key] ?? []) seen.push(item.message_id ?? item.session_id);
+        offset = page.next_offset;
+      }
+      expect(new Set(seen).size, name).toBe(seen.length);
+      const whole = JSON.parse((await tool(name).execute({ ...args, limit: 50 }, call())).content) as Json;
+      expect(seen, name).toEqual(whole[key].map((item: Json) => item.message_id ?? item.session_id));
+    }
+    const past = JSON.parse((await tool("history_search").execute({ query: "pelican", scope: "project", offset: 900 }, call())).content) as Json;
+    expect(past).toEqual({ hint: "No more results: offset 900 is past the last one." });
+    const bad = (await tool("history_search").execute({ query: "pelican", offset: -1 }, call())).content as string;
+    expect(bad).toMatch(/offset.*an integer from 0 to 1000/);
   });
 
   it("turns a bad argument into content worded as on 1.x", async () => {

@@ -25,13 +25,29 @@ function messageJson(result: SessionResult, withSession: boolean): Record<string
   return out;
 }
 
-/** Drops trailing entries until the answer's JSON fits MAX_OUTPUT_BYTES (at least one stays). */
-function bounded(key: string, items: Record<string, unknown>[], tail: Record<string, unknown>, omittedKey: string): Record<string, unknown> {
+/**
+ * Drops trailing entries until the answer's JSON fits MAX_OUTPUT_BYTES (at least one stays). The
+ * next page starts after the last entry kept: `next_offset` when entries were dropped or the
+ * ranking holds more (`page`: where this page starts and whether more follow).
+ */
+function bounded(
+  key: string,
+  items: Record<string, unknown>[],
+  tail: Record<string, unknown>,
+  omittedKey: string,
+  page: { offset: number; more: boolean },
+): Record<string, unknown> {
+  const make = (kept: Record<string, unknown>[]) => {
+    const out: Record<string, unknown> = { [key]: kept, ...tail };
+    if (kept.length < items.length) out[omittedKey] = items.length - kept.length;
+    if (page.more || kept.length < items.length) out.next_offset = page.offset + kept.length;
+    return out;
+  };
   let kept = items;
-  let out: Record<string, unknown> = { [key]: kept, ...tail };
+  let out = make(kept);
   while (byteLength(JSON.stringify(out)) > MAX_OUTPUT_BYTES && kept.length > 1) {
     kept = kept.slice(0, Math.max(1, Math.floor(kept.length * 0.8)));
-    out = { [key]: kept, ...tail, [omittedKey]: items.length - kept.length };
+    out = make(kept);
   }
   return out;
 }
@@ -40,20 +56,25 @@ function partialTail(unsearched: number | undefined): Record<string, unknown> {
   return unsearched !== undefined && unsearched > 0 ? { partial: true, unsearched_sessions: unsearched } : {};
 }
 
+/** An empty page past the ranking's end: said as such, not as "nothing matches". */
+function pastTheEnd(offset: number): string {
+  return `No more results: offset ${offset} is past the last one.`;
+}
+
 /** history_search's answer object (serialized compactly by the tool shell). */
 export function formatSearchAnswer(answer: SearchAnswer, hint: string): Record<string, unknown> {
   const tail = partialTail(answer.unsearched);
   // Which query words were searched as another term (typos): the model sees what was searched.
   if (answer.corrections) tail.searched_instead = Object.fromEntries(answer.corrections);
-  if (answer.results.length === 0) return { ...tail, hint };
+  if (answer.results.length === 0) return { ...tail, hint: answer.offset > 0 ? pastTheEnd(answer.offset) : hint };
   const items = answer.results.map((result) => messageJson(result, answer.scope !== "session"));
-  return bounded("messages", items, tail, "omitted_messages");
+  return bounded("messages", items, tail, "omitted_messages", answer);
 }
 
 /** history_sessions' answer object. */
 export function formatSessionsAnswer(answer: SessionsAnswer, hint: string): Record<string, unknown> {
   const tail = partialTail(answer.unsearched);
-  if (answer.sessions.length === 0) return { ...tail, hint };
+  if (answer.sessions.length === 0) return { ...tail, hint: answer.offset > 0 ? pastTheEnd(answer.offset) : hint };
   const items = answer.sessions.map(({ session, turns, preview, snippet }) => {
     const out: Record<string, unknown> = { session_id: session.id, title: session.title };
     if (answer.global && session.directory !== undefined) out.directory = session.directory;
@@ -67,5 +88,5 @@ export function formatSessionsAnswer(answer: SessionsAnswer, hint: string): Reco
     if (snippet !== undefined) out.snippet = snippet;
     return out;
   });
-  return bounded("sessions", items, tail, "omitted_sessions");
+  return bounded("sessions", items, tail, "omitted_sessions", answer);
 }

@@ -7,7 +7,7 @@ import type { ToolVisibility } from "../history/tool-visibility.ts";
 import { BoundedMap } from "../util/bounded-map.ts";
 import { BuildQueue, IndexBuilder } from "./index/build.ts";
 import type { IndexSetup } from "./index/session-index.ts";
-import { messageScore, messageScoreParts, partScore, rankPool } from "./rank/rank.ts";
+import { messageScore, messageScoreParts, partScore } from "./rank/rank.ts";
 
 export class IndexCache {
   private readonly queue = new BuildQueue();
@@ -53,9 +53,9 @@ export class IndexCache {
   }
 
   private setup(): IndexSetup {
-    // The index returns the messages any allowed request can rank (rankMessages takes its pool
-    // from them): Orama's index search has no per-query limit.
-    const messages = { groups: () => rankPool(this.config().search.max_message_limit), score: messageScore, partScore, counted: messageScoreParts() };
+    // The index returns every matching message: the ranking boosts them lazily (candidateGroups),
+    // and a page at any depth must rank the same candidates.
+    const messages = { groups: () => Number.POSITIVE_INFINITY, score: messageScore, partScore, counted: messageScoreParts() };
     return { visibility: this.visibility(), messages };
   }
 

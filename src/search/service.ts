@@ -17,7 +17,7 @@ import type { CandidateFinder, SearchService } from "./types.ts";
 import { asSearch } from "../util/scheduler.ts";
 import { type Engine, searchVerb, sessionsVerb } from "./verbs.ts";
 
-export { MAX_QUERY_CHARS } from "./verbs.ts";
+export { MAX_OFFSET, MAX_QUERY_CHARS } from "./verbs.ts";
 
 export interface SearchServiceOptions {
   source: HistorySource;

@@ -8,7 +8,7 @@ import type { IndexBuilder } from "./index/build.ts";
 import { patternScan, type Matcher } from "./scan/pattern.ts";
 import { emptyStats, type CollectionStats } from "./rank/bm25.ts";
 import { Candidates } from "./rank/candidates.ts";
-import { candidateGroups, textReader } from "./rank/rank.ts";
+import { candidateGroups, indexHoldsDepth, textReader } from "./rank/rank.ts";
 import { rescore } from "./rank/rescore.ts";
 import { nearestTermsByScan } from "./scan/nearest-terms.ts";
 import { rescanCounts, sameScan } from "./scan/rescan.ts";
@@ -51,11 +51,11 @@ export interface SessionSearchOptions {
   /** Cancels the scan at its next slice. */
   signal?: AbortSignal;
   /**
-   * How many best messages the index returns (default: as many as any request may rank). A
-   * session ranked alone needs only its request's pool; sessions ranked together are rescored
-   * against their summed statistics, which can reorder them.
+   * How deep the ranking of this session alone goes (a page's end and one past it): the index
+   * gives the messages that can reach it. Absent (sessions ranked together, whose scores the
+   * shared statistics change), every matching message.
    */
-  pool?: number;
+  depth?: number;
   /**
    * The session's documents from this request's first pass, when this is its search again with
    * typos corrected: a scan of the same messages counts only the terms that pass lacked.
@@ -73,6 +73,32 @@ function attributeFilter(filters: SearchFilters): DocFilter {
     if (filters.before !== undefined && !(message.created !== undefined && message.created < filters.before)) return false;
     return true;
   };
+}
+
+/**
+ * The index's documents for the query: of its best messages, as many as can reach the ranking's
+ * first `depth` (rank.ts indexHoldsDepth: asked for 3 × depth + 20 first, then for every one when
+ * one left out could still place); every matching message without a depth.
+ */
+function indexDocs(
+  builder: IndexBuilder,
+  query: Query & { kind: "keyword" },
+  filters: SearchFilters,
+  view: SessionView,
+  depth: number | undefined,
+): ScoredDoc[] {
+  let asked = depth === undefined ? Number.POSITIVE_INFINITY : depth * 3 + 20;
+  for (;;) {
+    const docs: ScoredDoc[] = [];
+    for (const { meta, message, score } of builder.index.search(query, filters, view, asked)) {
+      const doc: ScoredDoc = { message, partId: meta.partId, type: meta.type, start: meta.start, end: meta.end, score };
+      if (meta.tool !== undefined) doc.tool = meta.tool;
+      if (meta.input !== undefined) doc.input = meta.input;
+      docs.push(doc);
+    }
+    if (depth === undefined || asked === Number.POSITIVE_INFINITY || indexHoldsDepth(docs, asked, depth, query.parsed)) return docs;
+    asked = Number.POSITIVE_INFINITY;
+  }
 }
 
 /** A session's matching documents, scored against its own statistics, before ranking. */
@@ -125,13 +151,7 @@ export async function collectSession(sessionView: SessionView, query: Query, fil
       if (builder.built) {
         via = "index";
         docs = [];
-        for (const hit of builder.index.search(query, filters, view, options.pool)) {
-          const { meta, message, score } = hit;
-          const doc: ScoredDoc = { message, partId: meta.partId, type: meta.type, start: meta.start, end: meta.end, score };
-          if (meta.tool !== undefined) doc.tool = meta.tool;
-          if (meta.input !== undefined) doc.input = meta.input;
-          docs.push(doc);
-        }
+        docs = indexDocs(builder, query, filters, view, options.depth);
         stats = builder.index.stats(query.parsed);
         // The index holds every message of the view, the caller's live context too: its
         // statistics are then those of the searchable messages alone, as the scan counts them.
@@ -209,7 +229,7 @@ export function sessionCandidates(
   if (shared && query.kind === "keyword") rescore(collected.docs, query.parsed, shared, collected.stats ?? shared, textOf);
   const parsed = query.kind === "keyword" ? query.parsed : undefined;
   const marks = parsed ? (text: string) => keywordMarks(text, parsed) : (_: string, doc: ScoredDoc) => patternMarks(doc.spans);
-  return new Candidates(candidateGroups(collected.docs, limits.limit, parsed), parsed, textOf, {
+  return new Candidates(candidateGroups(collected.docs, parsed), parsed, textOf, {
     maxHits: limits.maxHits,
     maxSnippets: limits.maxSnippets,
     snippetChars: limits.snippetChars,

@@ -11,7 +11,6 @@ import type { IndexCache } from "./index-cache.ts";
 import type { SessionFound, SessionSearcher } from "./many/project-search.ts";
 import type { CollectionStats } from "./rank/bm25.ts";
 import type { Candidates } from "./rank/candidates.ts";
-import { rankPool } from "./rank/rank.ts";
 import { collectSession, nearestTerms, type Query, type ResultLimits, sessionCandidates } from "./session-search.ts";
 import type { SearchFilters } from "./types.ts";
 import type { SessionInfo } from "../history/types.ts";
@@ -90,8 +89,10 @@ export class RequestSearcher implements SessionSearcher {
     // A search again with typos corrected scans as the first pass did: waiting for the build
     // its scan started would give the first search of a session the build's time.
     const waitForBuild = alone && !corrected;
-    const pool = alone ? rankPool(limits.limit) : undefined;
-    const options = { visibility, builder, deadline, signal, waitForBuild, turnPerPhase: alone, pool, first: first?.collected };
+    // Alone, the index gives the messages that can reach the request's depth; with others (scores
+    // rescored against their shared statistics), every matching one.
+    const depth = alone ? limits.limit : undefined;
+    const options = { visibility, builder, deadline, signal, waitForBuild, turnPerPhase: alone, depth, first: first?.collected };
     const collected = await collectSession(view, query, filters, options);
     return { collected, view, query, options };
   }

@@ -36,8 +36,6 @@ export interface SearchTuning {
   };
   /** A compaction summary's score against the messages it restates (1: alike). 0.3 and 0.7 ranked all 122 alike. Ablation (1): +0.011 / +0.006 project. */
   readonly summaryWeight: number;
-  /** How many of the best messages before the boosts the boosts may reorder: limit × perResult + extra. A cost bound: every candidate ranks alike (ablation). */
-  readonly pool: { readonly perResult: number; readonly extra: number };
   /** How many of a message's best chunks the boosts look at (a cost bound). Not measured. */
   readonly boostedChunks: number;
   readonly compounds: {
@@ -127,7 +125,6 @@ export const TUNING: SearchTuning = {
   inputWeight: 3,
   spread: { otherShare: 0.25, othersCounted: 4 },
   summaryWeight: 0.5,
-  pool: { perResult: 3, extra: 20 },
   boostedChunks: 10,
   compounds: { on: true, boost: 1.6 },
   proximity: { on: true, boost: 0.7, window: 240, minWords: 3, candidates: 5, chunks: 2 },

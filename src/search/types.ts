@@ -98,6 +98,8 @@ export interface SearchRequest {
   after?: number;
   before?: number;
   limit?: number;
+  /** Results of the ranking to pass over first (paging; default 0, at most MAX_OFFSET). */
+  offset?: number;
   /** The tool call's cancellation: reads and scans stop at their next slice. */
   signal?: AbortSignal;
 }
@@ -126,8 +128,13 @@ export interface SessionResult extends MessageResult {
 }
 
 export interface SearchAnswer {
+  /** The page: the ranking's results from `offset` on, at most the request's limit. */
   results: SessionResult[];
   scope: SearchScope;
+  /** Where the page starts in the ranking. */
+  offset: number;
+  /** The ranking holds results past this page. */
+  more: boolean;
   /** Project scope: sessions the time budget left unsearched. */
   unsearched?: number;
   /** Query words found nowhere that were searched as their nearest indexed term instead. */
@@ -137,6 +144,8 @@ export interface SearchAnswer {
 export interface SessionsRequest {
   query?: string;
   limit: number;
+  /** Sessions of the ranking (or listing) to pass over first (paging; default 0, at most MAX_OFFSET). */
+  offset?: number;
   includeChildren: boolean;
   /**
    * The calling session ("" or absent from the CLI): what it has in context does not rank it, and
@@ -156,7 +165,11 @@ export interface SessionSummary {
 }
 
 export interface SessionsAnswer {
+  /** The page: the ranking's (or listing's) sessions from `offset` on, at most the request's limit. */
   sessions: SessionSummary[];
+  offset: number;
+  /** The ranking holds sessions past this page. */
+  more: boolean;
   global?: boolean;
   unsearched?: number;
 }

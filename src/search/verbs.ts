@@ -21,6 +21,11 @@ import type { SearchAnswer, SearchFilters, SearchRequest, SessionsAnswer, Sessio
 import { now } from "../util/scheduler.ts";
 
 export const MAX_QUERY_CHARS = 500;
+/**
+ * The deepest page start: a page is a slice of one ranking of offset + limit + 1 results (the
+ * one past the page says whether there is more), so the depth a search ranks stays bounded.
+ */
+export const MAX_OFFSET = 1_000;
 /** Time budget of a one-session search (cold scan or regex) before it answers partial. */
 const SESSION_BUDGET_MS = 20_000;
 /**
@@ -53,6 +58,14 @@ export interface Engine {
 /** When a search that started at `started` with `budgetMs` stops reading. */
 function readingDeadline(started: number, budgetMs: number): number {
   return started + budgetMs * (1 - FINISH_SHARE);
+}
+
+/** The request's page start, checked. */
+function pageStart(offset: number | undefined): number {
+  if (offset === undefined) return 0;
+  if (!Number.isInteger(offset) || offset < 0 || offset > MAX_OFFSET)
+    throw new ArgumentError(`offset must be an integer from 0 to ${MAX_OFFSET} (got ${offset})`);
+  return offset;
 }
 
 function compileQuery(request: { query: string; literal?: boolean; regex?: boolean }, regexRunner: RegexRunner): Query {
@@ -93,6 +106,7 @@ export async function searchVerb(engine: Engine, request: SearchRequest): Promis
   const config = engine.config().search;
   const query = compileQuery(request, engine.regexRunner);
   const limit = request.limit ?? config.message_limit;
+  const offset = pageStart(request.offset);
   const filters: SearchFilters = { types: new Set(request.types) };
   if (request.role !== undefined) filters.role = request.role;
   if (request.tool !== undefined) filters.tool = request.tool;
@@ -111,12 +125,14 @@ export async function searchVerb(engine: Engine, request: SearchRequest): Promis
     // One session: a larger budget that only guards a runaway regex or a huge cold scan.
     deadline = readingDeadline(started, Math.max(SESSION_BUDGET_MS, config.project_time_budget_ms));
   }
-  const outcome = await engine.run(request.callerSessionId, query, filters, limit, sessions, request.signal, deadline);
+  // The page is ranked to its end and one result past it (whether there is more).
+  const outcome = await engine.run(request.callerSessionId, query, filters, offset + limit + 1, sessions, request.signal, deadline);
+  const results = outcome.results.slice(offset, offset + limit);
   if (request.scope === "global") {
     const directories = new Map(sessions.map((session) => [session.id, session.directory]));
-    for (const result of outcome.results) result.directory = directories.get(result.sessionId);
+    for (const result of results) result.directory = directories.get(result.sessionId);
   }
-  const answer: SearchAnswer = { results: outcome.results, scope: request.scope };
+  const answer: SearchAnswer = { results, scope: request.scope, offset, more: outcome.results.length > offset + limit };
   if (outcome.unsearched > 0) answer.unsearched = outcome.unsearched;
   if (outcome.corrections.size > 0) answer.corrections = outcome.corrections;
   return answer;
@@ -128,8 +144,11 @@ export async function sessionsVerb(engine: Engine, request: SessionsRequest): Pr
   const config = engine.config();
   const budgetMs = config.search.project_time_budget_ms;
   const callerSessionId = request.callerSessionId ?? "";
+  const offset = pageStart(request.offset);
+  // The page is ranked to its end and one session past it (whether there is more).
+  const depth = offset + request.limit + 1;
   const all = (await listScope(engine.source, request.global ? callerSessionId : undefined)).filter((s) => request.includeChildren || s.parentId === undefined);
-  let chosen: Array<{ session: SessionInfo; snippet?: string }>;
+  let ranked: Array<{ session: SessionInfo; snippet?: string }>;
   let unsearched = 0;
   if (request.query !== undefined) {
     const query = compileQuery({ query: request.query }, engine.regexRunner);
@@ -147,13 +166,14 @@ export async function sessionsVerb(engine: Engine, request: SessionsRequest): Pr
       all,
       request.signal,
       readingDeadline(started, budgetMs),
-      () => new SessionCutRanking(all, parsed, request.limit),
+      () => new SessionCutRanking(all, parsed, depth),
     );
     unsearched = outcome.unsearched;
-    chosen = await rankSessions(all, outcome.candidates, outcome.query.kind === "keyword" ? outcome.query.parsed : query.parsed, request.limit);
+    ranked = await rankSessions(all, outcome.candidates, outcome.query.kind === "keyword" ? outcome.query.parsed : query.parsed, depth);
   } else {
-    chosen = all.slice(0, request.limit).map((session) => ({ session }));
+    ranked = all.slice(0, depth).map((session) => ({ session }));
   }
+  const chosen = ranked.slice(offset, offset + request.limit);
   const summaries: SessionSummary[] = [];
   // The chosen sessions' summaries (mostly read by the search, so in memory) within the call's budget.
   const deadline = started + budgetMs;
@@ -174,7 +194,7 @@ export async function sessionsVerb(engine: Engine, request: SessionsRequest): Pr
     if (snippet !== undefined) summary.snippet = snippet;
     summaries.push(summary);
   }
-  const answer: SessionsAnswer = { sessions: summaries };
+  const answer: SessionsAnswer = { sessions: summaries, offset, more: ranked.length > offset + request.limit };
   if (request.global) answer.global = true;
   if (unsearched > 0) answer.unsearched = unsearched;
   return answer;

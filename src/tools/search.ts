@@ -1,7 +1,7 @@
 import { tool, type ToolDefinition } from "@opencode-ai/plugin";
 import type { EngramConfig } from "../config/schema.ts";
 import { ArgumentError } from "../history/errors.ts";
-import { formatSearchAnswer, HIT_TYPES, MAX_QUERY_CHARS, type SearchRequest, type SearchService } from "../search/api.ts";
+import { formatSearchAnswer, HIT_TYPES, MAX_OFFSET, MAX_QUERY_CHARS, type SearchRequest, type SearchService } from "../search/api.ts";
 import type { ToolDeps } from "./deps.ts";
 import { choice, flag, integer, isoDate, sessionParam, text, wordList } from "./params.ts";
 import { askForEveryProject } from "./reach.ts";
@@ -41,6 +41,7 @@ function searchArgs(search: EngramConfig["search"]) {
     limit: integer(1, search.max_message_limit)
       .optional()
       .describe(`Default: ${Math.min(search.message_limit, search.max_message_limit)}`),
+    offset: integer(0, MAX_OFFSET).optional(),
   };
 }
 
@@ -80,6 +81,7 @@ export function createHistorySearchTool(deps: ToolDeps, service: SearchService):
         if (args.tool !== undefined) request.tool = args.tool;
         if (args.after !== undefined) request.after = args.after;
         if (args.before !== undefined) request.before = args.before;
+        if (args.offset !== undefined) request.offset = args.offset;
         if (scope === "global") await askForEveryProject(context, "history_search");
         else if (request.sessionId !== undefined) await mayRead(deps, request.sessionId, context, "history_search");
         if (context.abort) request.signal = context.abort;

@@ -1,5 +1,5 @@
 import { tool, type ToolDefinition } from "@opencode-ai/plugin";
-import { formatSessionsAnswer, MAX_QUERY_CHARS, type SearchService, type SessionsRequest } from "../search/api.ts";
+import { formatSessionsAnswer, MAX_OFFSET, MAX_QUERY_CHARS, type SearchService, type SessionsRequest } from "../search/api.ts";
 import type { ToolDeps } from "./deps.ts";
 import { choice, flag, integer, text } from "./params.ts";
 import { askForEveryProject } from "./reach.ts";
@@ -13,6 +13,7 @@ const MAX_SESSIONS = 100;
 const sessionsArgs = {
   query: text(MAX_QUERY_CHARS).optional().describe("Rank by content. Default: newest first"),
   limit: integer(1, MAX_SESSIONS).optional().describe(`Default: ${DEFAULT_SESSIONS}`),
+  offset: integer(0, MAX_OFFSET).optional(),
   include_children: flag().optional().describe("Include subagent sessions"),
   scope: choice(["project", "global"]).optional().describe("global may ask the user"),
 };
@@ -28,6 +29,7 @@ export function createHistorySessionsTool(_deps: ToolDeps, service: SearchServic
         const includeChildren = args.include_children ?? false;
         const query = args.query;
         const request: SessionsRequest = { limit, includeChildren, callerSessionId: context.sessionID };
+        if (args.offset !== undefined) request.offset = args.offset;
         if (query !== undefined) request.query = query;
         if (args.scope === "global") {
           await askForEveryProject(context, "history_sessions");

@@ -57,7 +57,7 @@ async function messageScores(messages: HistoryMessage[], parsed: ParsedQuery, sh
   const docs = scoreScan(counts, { stats: own });
   if (!shared) return { own, scores: [] };
   rescore(docs, parsed, shared, own, textReader(visibility));
-  return { own, scores: candidateGroups(docs, 1000).map((group) => group.score) };
+  return { own, scores: candidateGroups(docs).map((group) => group.score) };
 }
 
 describe("score bound", () => {

@@ -17,7 +17,8 @@
 
 import type { SessionInfo } from "../../history/types.ts";
 import type { CollectionStats } from "../rank/bm25.ts";
-import { beatenBy, type Candidates } from "../rank/candidates.ts";
+import type { Candidates } from "../rank/candidates.ts";
+import { beatenBy } from "../rank/rank.ts";
 import { ScoreBound } from "./score-bound.ts";
 import type { ParsedQuery } from "../text/query.ts";
 import { unmatchedWords } from "../text/typos.ts";

@@ -14,7 +14,8 @@ import { insertBest } from "../../util/best.ts";
 import type { ParsedQuery } from "../text/query.ts";
 import { TUNING } from "../tuning.ts";
 import type { BoundedSession, CutRanking } from "./score-cut.ts";
-import { beatenBy, type Candidates } from "../rank/candidates.ts";
+import type { Candidates } from "../rank/candidates.ts";
+import { beatenBy } from "../rank/rank.ts";
 import { sessionScore, titleCoverage } from "../rank/rank-sessions.ts";
 
 export class SessionCutRanking implements CutRanking {

@@ -71,13 +71,13 @@ function make(sessions: Array<{ messages: Array<{ chunks: Chunk[]; created: numb
 const textOf = (doc: ScoredDoc) => doc.text!;
 const hitOptions = { maxHits: 2, maxSnippets: 1, snippetChars: 80, marks: () => [] };
 
-function candidates(made: Made, parsed: ParsedQuery, limit: number): Map<string, Candidates> {
-  return new Map(made.map(({ info, docs }) => [info.id, new Candidates(candidateGroups(docs(), limit), parsed, textOf, hitOptions)]));
+function candidates(made: Made, parsed: ParsedQuery): Map<string, Candidates> {
+  return new Map(made.map(({ info, docs }) => [info.id, new Candidates(candidateGroups(docs()), parsed, textOf, hitOptions)]));
 }
 
 /** Every candidate of the session boosted, best first: the ranking the lazy one must equal. */
-function rankedWhole(docs: ScoredDoc[], parsed: ParsedQuery, limit: number): Group[] {
-  const groups = candidateGroups(docs, limit);
+function rankedWhole(docs: ScoredDoc[], parsed: ParsedQuery): Group[] {
+  const groups = candidateGroups(docs);
   for (const [rank, group] of groups.entries()) boostGroup(group, rank, parsed, textOf);
   return groups.sort(compareResults);
 }
@@ -87,9 +87,9 @@ const query = words(1, 5).filter((q) => parseQuery(q).terms.length > 0);
 describe("candidates ranked lazily", () => {
   it("a boost never raises a message past its bound", () => {
     fc.assert(
-      fc.property(session, query, fc.integer({ min: 1, max: 12 }), (shape, q, limit) => {
+      fc.property(session, query, (shape, q) => {
         const parsed = parseQuery(q);
-        const groups = candidateGroups(make([shape])[0]!.docs(), limit);
+        const groups = candidateGroups(make([shape])[0]!.docs());
         groups.forEach((group, rank) => {
           const before = group.score;
           boostGroup(group, rank, parsed, textOf);
@@ -106,12 +106,31 @@ describe("candidates ranked lazily", () => {
         const parsed = parseQuery(q);
         const made = make(shapes);
         const whole = made
-          .flatMap(({ docs }) => rankedWhole(docs(), parsed, limit).slice(0, limit))
+          .flatMap(({ docs }) => rankedWhole(docs(), parsed).slice(0, limit))
           .sort(compareResults)
           .slice(0, limit);
-        const lazy = await topAcross(candidates(made, parsed, limit), limit);
+        const lazy = await topAcross(candidates(made, parsed), limit);
         expect(lazy.map(({ group }) => [group.message.id, group.score])).toEqual(whole.map((group) => [group.message.id, group.score]));
       }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("pages are slices of one ranking: the first k of a deeper ranking are the first k", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(session, { minLength: 1, maxLength: 6 }),
+        query,
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 1, max: 12 }),
+        async (shapes, q, k, more) => {
+          const parsed = parseQuery(q);
+          const made = make(shapes);
+          const shallow = await topAcross(candidates(made, parsed), k);
+          const deep = await topAcross(candidates(made, parsed), k + more);
+          expect(deep.slice(0, k).map(({ group }) => [group.message.id, group.score])).toEqual(shallow.map(({ group }) => [group.message.id, group.score]));
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -125,8 +144,8 @@ describe("candidates ranked lazily", () => {
         async (shaped, q, limit) => {
           const parsed = parseQuery(q);
           const made = make(shaped.map(([shape]) => shape));
-          const fresh = await topAcross(candidates(made, parsed, limit), limit);
-          const earlier = candidates(made, parsed, limit);
+          const fresh = await topAcross(candidates(made, parsed), limit);
+          const earlier = candidates(made, parsed);
           [...earlier.values()].forEach((found, s) => {
             for (let i = 0; i < shaped[s]![1]; i++) found.next();
           });
@@ -145,13 +164,13 @@ describe("candidates ranked lazily", () => {
         const made = make(shapes);
         const lazy = await rankSessions(
           made.map(({ info }) => info),
-          candidates(made, parsed, 3),
+          candidates(made, parsed),
           parsed,
           limit,
         );
         // Reference: each session's three best messages after every boost (rank-sessions.ts's formula).
         const { titleCoverage } = await import("./rank-sessions.ts");
-        const tops = made.map(({ docs }) => rankedWhole(docs(), parsed, 3).slice(0, 3));
+        const tops = made.map(({ docs }) => rankedWhole(docs(), parsed).slice(0, 3));
         const bestContent = Math.max(0, ...tops.map((top) => top[0]?.score ?? 0));
         const whole = made
           .map(({ info }, s) => {

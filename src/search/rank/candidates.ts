@@ -11,19 +11,12 @@ import type { ScoredDoc } from "../types.ts";
 import type { ParsedQuery } from "../text/query.ts";
 import { insertBest } from "../../util/best.ts";
 import type { MessageResult } from "../types.ts";
-import { boostGroup, compareResults, maxBoost, messageResult, type Group, type HitOptions } from "./rank.ts";
+import { beatenBy, boostGroup, compareResults, maxBoost, messageResult, type Group, type HitOptions } from "./rank.ts";
 
 /**
  * Scores this close are ties to compareResults (1e-9): a bound must clear the k-th score by more
  * than that, and more than rounding can add to a boosted score.
  */
-const MARGIN = 1e-6;
-
-/** Whether a message scoring at most `bound` sorts after one scoring `score`, whatever else it holds. */
-export function beatenBy(bound: number, score: number): boolean {
-  return score - bound > MARGIN * Math.max(1, Math.abs(score));
-}
-
 export class Candidates {
   /** Each candidate's highest reachable score (before the boosts × maxBoost at its rank): never rising down the list. */
   private readonly bounds: number[];

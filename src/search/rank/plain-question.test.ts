@@ -52,9 +52,9 @@ describe("candidate messages for a plain question", () => {
 
   it("rank the agent's text above a tool output that scores a little higher, and keep the order for other questions", () => {
     const docs = () => [doc("out", "tool", 1.2), doc("said", "text", 1)];
-    const plain = candidateGroups(docs(), 10, parseQuery("why could the tests not see the database rows"));
+    const plain = candidateGroups(docs(), parseQuery("why could the tests not see the database rows"));
     expect(plain.map((g) => g.message.id)).toEqual(["said", "out"]);
-    const named = candidateGroups(docs(), 10, parseQuery("what did we change in src/a.py"));
+    const named = candidateGroups(docs(), parseQuery("what did we change in src/a.py"));
     expect(named.map((g) => g.message.id)).toEqual(["out", "said"]);
   });
 });

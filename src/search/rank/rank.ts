@@ -7,7 +7,6 @@
 import { isCompactionSummary } from "../../history/summaries.ts";
 import type { HistoryMessage } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
-import { selectBest } from "../../util/best.ts";
 import { partTextPieces, sliceOfPieces } from "../text/documents.ts";
 import type { HitResult, MessageResult, ScoredDoc } from "../types.ts";
 import { snippets, type Mark } from "../text/snippets.ts";
@@ -22,12 +21,6 @@ import { toolChunkWeight } from "./plain-question.ts";
 // few chunks. A compaction summary weighs less (tuning.ts's summaryWeight) than the messages it
 // restates: the facts it holds were stated first in the session, where a search should find them;
 // alone, it is still found.
-
-/** How many of the best messages (before the boosts) those boosts may reorder. */
-export function rankPool(limit: number): number {
-  const pool = TUNING.pool;
-  return limit * pool.perResult + pool.extra;
-}
 
 /** How a result's hits and snippets are made. */
 export interface HitOptions {
@@ -163,6 +156,37 @@ export function compareResults(a: { score: number; message: HistoryMessage }, b:
   return a.message.id < b.message.id ? 1 : a.message.id > b.message.id ? -1 : 0;
 }
 
+/**
+ * Whether documents the index gave for its best `asked` messages (scored as the index scores them,
+ * best first) hold every message that can reach the ranking's first `depth`: one it left out
+ * scores at most the lowest it gave before the boosts (the tool weight and the summary weight
+ * only lower a score), and must be beaten by the depth-th even boosted as much as its rank allows.
+ */
+export function indexHoldsDepth(docs: readonly ScoredDoc[], asked: number, depth: number, parsed: ParsedQuery): boolean {
+  const byMessage = new Map<string, ScoredDoc[]>();
+  for (const doc of docs) {
+    const held = byMessage.get(doc.message.id);
+    if (held) held.push(doc);
+    else byMessage.set(doc.message.id, [doc]);
+  }
+  if (byMessage.size < asked) return true;
+  const toolWeight = toolChunkWeight(parsed);
+  let lowest = Number.POSITIVE_INFINITY;
+  const finals: number[] = [];
+  for (const held of byMessage.values()) {
+    const message = held[0]!.message;
+    // As the index scored it: no weight; and as the ranking will (candidateGroups).
+    lowest = Math.min(lowest, groupScore({ message, docs: held.slice(), score: 0 }) / (isCompactionSummary(message) ? TUNING.summaryWeight : 1));
+    const weighted = toolWeight === 1 ? held.slice() : held.map((doc) => (doc.type === "tool" ? { ...doc, score: doc.score * toolWeight } : doc));
+    finals.push(groupScore({ message, docs: weighted, score: 0 }));
+  }
+  finals.sort((a, b) => b - a);
+  const floor = finals[depth - 1];
+  if (floor === undefined) return false;
+  const above = finals.filter((score) => score > lowest).length;
+  return beatenBy(lowest * maxBoost(parsed, above), floor);
+}
+
 /** Chunk text, cut from the part's text pieces (read once per part per ranking; never joined whole). */
 export function textReader(visibility: ToolVisibility): (doc: ScoredDoc) => string {
   const parts = new Map<string, string[]>();
@@ -206,11 +230,13 @@ function buildHits(group: Group, options: HitOptions, textOf: (doc: ScoredDoc) =
 }
 
 /**
- * A session's candidate messages: its chunks grouped by message, scored before the boosts, the
- * best rankPool(limit) of them, best first. Nothing further down can reach the first `limit`.
+ * A session's candidate messages: its chunks grouped by message, scored before the boosts, every
+ * one, best first. Candidates boosts them lazily, only while one can still place, so the ranking
+ * is the same at any depth and pages of it never overlap or miss a message. (A pool of the best
+ * limit × 3 + 20 was cut here before: on the eval every candidate ranked alike, search-notes.md.)
  * A tool part's chunks first weigh what the query's form says (plain-question.ts).
  */
-export function candidateGroups(docs: readonly ScoredDoc[], limit: number, parsed?: ParsedQuery): Group[] {
+export function candidateGroups(docs: readonly ScoredDoc[], parsed?: ParsedQuery): Group[] {
   const byMessage = new Map<string, Group>();
   const toolWeight = toolChunkWeight(parsed);
   for (const doc of docs) {
@@ -221,7 +247,7 @@ export function candidateGroups(docs: readonly ScoredDoc[], limit: number, parse
   }
   const all = [...byMessage.values()];
   for (const group of all) group.score = groupScore(group);
-  return selectBest(all, rankPool(limit), compareResults);
+  return all.sort(compareResults);
 }
 
 /**
@@ -250,6 +276,13 @@ export function boostGroup(group: Group, rank: number, parsed: ParsedQuery | und
     doc.score *= compoundBoost(parsed, text) * near * intentBoost(parsed, doc, text);
   }
   group.score = groupScore(group);
+}
+
+const MARGIN = 1e-6;
+
+/** Whether a message scoring at most `bound` sorts after one scoring `score`, whatever else it holds. */
+export function beatenBy(bound: number, score: number): boolean {
+  return score - bound > MARGIN * Math.max(1, Math.abs(score));
 }
 
 /** A ranked message with its hits and snippets. */
