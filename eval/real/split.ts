@@ -10,7 +10,7 @@
 //   sessions in the order draw.ts drew them), they go alternately to tuning and to check, the first
 //   to tuning. So each half holds one of the two Claude Code sessions and half the SWE-bench runs,
 //   and the kinds, written alike for every session, fall about evenly. (For the dev sessions this
-//   is the split docs/architecture.md's sweep used.)
+//   is the split the first sweep used: docs/search-notes.md.)
 // - dev2/ (issue 39): per family, in file-name order, alternately tuning then check, the first to
 //   tuning; a family with one session only goes to check, so the check half spans every family.
 //   This was applied before any of its questions was asked, and is not changed after.

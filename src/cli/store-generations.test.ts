@@ -1,7 +1,7 @@
 // The command line on each store generation, run in the host's Bun (bun:sqlite) over stores from
-// host/v2/testing/v2-store.ts, whose DDL cites OpenCode's source. An OpenCode 2 store's history is
+// store/v2/testing/v2-store.ts, whose DDL cites OpenCode's source. An OpenCode 2 store's history is
 // session_v2/session_message only; beside frozen 1.x tables, those only say what was never
-// imported (kv['migration.v1-v2'], the importer in anomalyco/opencode v1-migration, copy id 59650811177).
+// imported (kv['migration.v1-v2'], the importer in anomalyco/opencode's v1-migration).
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { runInBun } from "../store/testing/run-in-bun.ts";

@@ -1,6 +1,6 @@
 // Files a stretch of history changed, for both hosts' tool names: OpenCode 1.x's `write`/`edit`
 // with `filePath` and `apply_patch`, and OpenCode 2's `write`/`edit` with `path` and `patch` (the
-// importer's renames in anomalyco/opencode v1-transform, copy id 71407924482).
+// importer's renames in anomalyco/opencode's v1-transform).
 import { describe, expect, it } from "vitest";
 import { modifiedFiles } from "./modified.ts";
 import { assistant, toolCall } from "./testing/messages.ts";

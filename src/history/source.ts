@@ -1,6 +1,6 @@
 // What the rest of the plugin needs from the host: sessions and their messages, read-only. A
 // contract of the core (search/ and the hooks take it), so it lives here, not in host/: the host
-// adapters (host/cached-source.ts) implement it; tests implement it over fixtures.
+// adapters (store/cached-source.ts) implement it; tests implement it over fixtures.
 
 import type { HistoryMessage, SessionInfo } from "./types.ts";
 

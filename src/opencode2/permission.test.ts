@@ -1,11 +1,11 @@
 // Reads of other projects on OpenCode 2: each path of the gate, alone and through the tools.
 // Contract sources (anomalyco/opencode): the permission domain without assert,
 // packages/plugin/src/promise/adapter.ts@07bc181c; assert's input, stored copies of
-// packages/plugin/src/effect/permission.ts (copy ids 71650779794, 67268538571, PR #46530); rules
+// packages/plugin/src/effect/permission.ts (PR #46530); rules
 // {action, resource, effect}, packages/schema/src/permission.ts@047544f0; last match wins with
-// wildcards, evaluate() in packages/core/src/permission.ts (copy 56247026381); agent rules and their
+// wildcards, evaluate() in packages/core/src/permission.ts; agent rules and their
 // `* * allow` default, packages/schema/src/agent.ts@3ece701d; agent.get's {location, data} answer,
-// protocol groups/agent.ts (copy 70354569048).
+// protocol groups/agent.ts.
 
 import { describe, expect, it } from "vitest";
 import { HistoryError } from "../history/errors.ts";

@@ -17,10 +17,10 @@
 //   (permission: hook, list, get, reply); list/get are pending requests
 //   (packages/protocol/src/groups/permission.ts@047544f0: session.permission.list/get).
 // - `rules` in the 2.0.24 types (S5 of the fact sheet) matches the endpoint
-//   `PUT /api/session/{sessionID}/permission/rules` (v2 endpoint audit, copy id 68755554677): it
+//   `PUT /api/session/{sessionID}/permission/rules` (OpenCode 2's HTTP API): it
 //   replaces a session's rules, so it is never called here.
-// - assert's input, from stored copies of packages/plugin/src/effect/permission.ts carrying it
-//   (copy ids 71650779794, 67268538571): {sessionID, agent?, action, resources, save?, metadata?,
+// - assert's input, from packages/plugin/src/effect/permission.ts as PR #46530 added it:
+//   {sessionID, agent?, action, resources, save?, metadata?,
 //   source?}. `source` is left out: its call-id key is `callID` in schema/permission.ts@047544f0
 //   and `id` in later tool code, and a wrong key would fail the host's decoding.
 // - Rules: packages/schema/src/permission.ts@047544f0 (Rule {action, resource, effect});

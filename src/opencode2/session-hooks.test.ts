@@ -1,7 +1,7 @@
 // OpenCode 2's `context` and `compaction` session hooks against a hook registry shaped like
 // packages/plugin/src/promise/session.ts@03545fd3 (`hook(name, callback)` resolving to a
 // Registration; events mutated in place) and the compaction service's use of `result`
-// (packages/core/src/session/compaction.ts, copy id 70855262731: a set `result` is stored as the
+// (packages/core/src/session/compaction.ts@8b9b5784: a set `result` is stored as the
 // summary and no model call runs).
 import { describe, expect, it } from "vitest";
 import { defaultConfig, type EngramConfig } from "../config/schema.ts";

@@ -4,7 +4,7 @@
 // guidance, and a subagent's parent session. Hooks mutate their event in place; a hook that throws
 // would fail the user's request, so each one logs its failure and leaves the event as it was.
 // Contract: packages/plugin/src/promise/session.ts@03545fd3 (SessionContext, SessionCompaction,
-// SessionRequestKind), packages/core/src/session/compaction.ts (copy id 70855262731: `fromHook`).
+// SessionRequestKind), packages/core/src/session/compaction.ts@8b9b5784 (`fromHook`).
 
 import { guardHook, type HookDeps } from "../hooks/deps.ts";
 import { chartOfSession, checkpointView } from "../hooks/session-chart.ts";

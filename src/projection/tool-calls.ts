@@ -1,6 +1,6 @@
 // The history tools' calls running on this thread, counted in memory another thread can read
 // without a message: the projection's build thread gives way while one runs
-// (host/projection/build-pace.ts). A SharedArrayBuffer, so the build thread sees a call start
+// (projection/build-pace.ts). A SharedArrayBuffer, so the build thread sees a call start
 // within its current slice, with no message to wait for behind its own work.
 
 /** Slots of ToolCalls.counts (Int32). */

@@ -1,6 +1,6 @@
 // Every ranking rule's switch and every tuning constant of search, in one place, each with why it
 // is there and what measured it. The code reads them from here at the time it ranks, so the
-// ablation (testing/eval/real/ablate.ts) can switch one off without editing code. "Ablation" gives
+// ablation (eval/real/ablate.ts) can switch one off without editing code. "Ablation" gives
 // what a rule adds to the check half, recall@5 / MRR, in issue 22's ablation (docs/search-notes.md,
 // at d86aa31). "All 122" is
 // issue 9's questions before the tuning / check split of issue 22 (docs/search-notes.md): a

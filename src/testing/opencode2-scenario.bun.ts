@@ -1,6 +1,6 @@
 // Run in the host's Bun by src/setup.test.ts (runInBun): the package's default export set up on a
-// stand-in OpenCode 2 context (src/host/v2/testing/stand-in-host.ts) over a store holding OpenCode 2's
-// tables (src/host/v2/testing/v2-store.ts), then driven the way the host drives it: the tools
+// stand-in OpenCode 2 context (src/opencode2/testing/stand-in-host.ts) over a store holding OpenCode 2's
+// tables (src/store/v2/testing/v2-store.ts), then driven the way the host drives it: the tools
 // through the editor they were added to, the session hooks through the hook registry. Reports what
 // each step answered; the test holds the answers to what the contract says.
 

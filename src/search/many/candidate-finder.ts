@@ -1,4 +1,4 @@
-// A store-wide projection (host/projection/, its contract in types.ts) bound to one search's scope.
+// A store-wide projection (src/projection/, its contract in types.ts) bound to one search's scope.
 // What it tells a many-session search before any session is read: which of the scope's sessions
 // may hold the query's terms, and how many documents the others hold and how long they are. The sessions read are then scored against the statistics of
 // the whole scope, and typos corrected over all of it, so the answer is the one reading every

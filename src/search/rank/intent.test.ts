@@ -52,7 +52,7 @@ describe("tool calls that change files", () => {
   });
 });
 
-describe("OpenCode 2's tool names and arguments (shell, patch, path: the importer's renames in anomalyco/opencode v1-transform, copy id 71407924482)", () => {
+describe("OpenCode 2's tool names and arguments (shell, patch, path: the importer's renames in anomalyco/opencode's v1-transform)", () => {
   it("a v2 edit, write or patch changes files, a v2 shell edit too; a v2 read does not", () => {
     for (const part of [
       call("edit", { path: "a.py", oldString: "x", newString: "y" }),

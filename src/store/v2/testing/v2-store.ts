@@ -9,7 +9,7 @@
 //   `seq` is the durable event's sequence number in the session's event sequence; rows are updated
 //   in place (same id and seq) as a message streams. The 1.18.33 bundle's Timestamps helper sets
 //   time_updated on every update ($onUpdate(() => Date.now())).
-// - The one-shot 1.x importer (v1-migration, copy id 59650811177): copies `session` rows into
+// - The one-shot 1.x importer (anomalyco/opencode's v1-migration): copies `session` rows into
 //   `session_v2` under the same ids, keeps 1.x message ids, writes the session's event_sequence
 //   watermark, and records its state in kv['migration.v1-v2'] = {phase: "sessions", cursor} |
 //   {phase: "completed"}; it never writes the 1.x tables.
