@@ -31,7 +31,7 @@
 // - Agent rules: packages/schema/src/agent.ts@3ece701d (Info.permissions; defaults start with
 //   `* * allow`); packages/core/src/config/plugin/agent.ts@03c12198 appends the config's top-level
 //   `permissions` to every agent. agent.get answers Location.response(Agent.Info) = {location, data}
-//   (protocol groups/agent.ts, copy 70354569048), which the adapter does not unwrap (only a lone
+//   (packages/protocol/src/groups/agent.ts), which the adapter does not unwrap (only a lone
 //   `data` key is unwrapped).
 
 import { HistoryError } from "../history/errors.ts";

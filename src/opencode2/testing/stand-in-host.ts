@@ -13,7 +13,7 @@
 //   (`[^a-zA-Z0-9_-]` to `_`, namespace prefix): packages/core/src/tool/runtime.ts@0ad62326.
 // - Permission domain hook/list/get/reply (adapter@07bc181c); `assert` only as proposed in PR
 //   #46530 (stored effect/permission.ts copies 71650779794, 67268538571).
-// - agent.get answers {location, data: Agent.Info} (protocol groups/agent.ts, copy 70354569048);
+// - agent.get answers {location, data: Agent.Info} (packages/protocol/src/groups/agent.ts);
 //   Agent.Info.permissions: packages/schema/src/agent.ts@3ece701d.
 // - session.get resolves to a bare Session.Info (the adapter unwraps a lone `data`); event
 //   envelope {id, created, type, data, location?}: fact sheet §2, §7 (S1).
