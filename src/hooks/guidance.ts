@@ -7,7 +7,7 @@ export const GUIDANCE_TITLE = "## Your conversation history";
 
 export const GUIDANCE = [
   GUIDANCE_TITLE,
-  "This session is stored verbatim, the record of truth, even what compaction removed from your context. Look up what was said, decided or tried instead of guessing: history_search(query), history_browse_turns (the latest turns), history_pull_message (one message in full). They read this session unless given a session_id from history_sessions.",
+  "This session is stored verbatim, the record of truth, even what compaction removed from your context. Look up what was said, decided or tried instead of guessing: history_search(query), history_browse_turns (latest turns), history_pull_message (one message in full). They read this session unless given a session_id from history_sessions.",
 ].join("\n");
 
 export const NAVIGATOR_TITLE = "## Your parent session";

@@ -35,7 +35,7 @@ function searchArgs(search: EngramConfig["search"]) {
     regex: flag().optional().describe("JavaScript regex"),
     type: wordList(HIT_TYPES).optional().describe('"|"-list of text, tool, reasoning. Default: text|tool'),
     role: choice(["user", "assistant"]).optional(),
-    tool: z.string({ error: "a tool name such as bash" }).trim().optional().describe("Tool name, e.g. bash"),
+    tool: z.string({ error: "a tool name such as bash" }).trim().optional(),
     after: isoDate().optional().describe("ISO date"),
     before: isoDate().optional().describe("ISO date"),
     limit: integer(1, search.max_message_limit)
@@ -56,7 +56,7 @@ export function createHistorySearchTool(deps: ToolDeps, service: SearchService):
   };
   return tool({
     description:
-      "Find messages by words: an identifier, path, error, decision or phrase, any language. Identifiers also match by their parts. Best first, with snippets and part ids.",
+      "Find messages by words: identifier, path, error, decision or phrase, any language; identifiers match by their parts too. Best first, with snippets and part ids.",
     args: searchArgs(deps.config().search),
     execute(raw, context) {
       const config = deps.config().search;

@@ -11,7 +11,7 @@ const DEFAULT_SESSIONS = 20;
 const MAX_SESSIONS = 100;
 
 const sessionsArgs = {
-  query: text(MAX_QUERY_CHARS).optional().describe("Rank by content. Default: newest first"),
+  query: text(MAX_QUERY_CHARS).optional().describe("Rank by content"),
   limit: integer(1, MAX_SESSIONS).optional().describe(`Default: ${DEFAULT_SESSIONS}`),
   offset: integer(0, MAX_OFFSET).optional(),
   include_children: flag().optional().describe("Include subagent sessions"),
