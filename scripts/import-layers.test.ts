@@ -28,19 +28,22 @@ describe("import layers", () => {
         'import { reader } from "../reader.ts";\nimport { view } from "../../history/view.ts";\nexport const fake = [reader, view];\n',
       "src/search/testing/sessions.ts": 'import { tools } from "../../tools/run.ts";\nexport const s = tools;\n',
       "src/history/view.test.ts": 'import { plugin } from "../opencode1/plugin.ts";\nexport const t = plugin;\n',
+      "e2e/harness/paths.ts": "export const root = 1;\n",
+      "src/store/testing/bin.ts": 'import { root } from "../../../e2e/harness/paths.ts";\nexport const bin = root;\n',
     });
-    expect(layerBreaks(importGraph(root, ["src"]))).toEqual([
+    expect(layerBreaks(importGraph(root, ["src", "e2e"]))).toEqual([
       "src/cli/main.ts → src/index.ts",
       "src/hooks/chart.ts → src/tools/run.ts",
       "src/opencode2/setup.ts → src/opencode1/plugin.ts",
       "src/search/api.ts → src/store/reader.ts",
       "src/search/testing/sessions.ts → src/tools/run.ts",
       "src/store/cache.ts → src/projection/index.ts",
+      "src/store/testing/bin.ts → e2e/harness/paths.ts",
     ]);
   });
 
   it("src/'s folders import only down, and their test helpers nothing above their folder", () => {
-    expect(layerBreaks(importGraph(repoRoot, ["src"]))).toEqual([]);
+    expect(layerBreaks(importGraph(repoRoot, ["src", "e2e"]))).toEqual([]);
   });
 
   it("names each file outside an entry's folder that imports past the entry, by a plain, type-only or dynamic import", () => {

@@ -3,7 +3,7 @@
 // The module calls `answer` with what it computed from its input.
 
 import { spawnSync } from "node:child_process";
-import { resolveOpencodeBinary } from "../../../e2e/harness/paths.ts";
+import { resolveOpencodeBinary } from "./opencode-binary.ts";
 
 /** Runs `module` (a path) in the host's Bun with `input`; resolves to the JSON it answered. */
 export function runInBun<T>(module: string, input: unknown): T {
