@@ -19,6 +19,7 @@ Finds messages by what they say, ranked as the plugin's history_search ranks the
   --literal         exact substring, ignoring case and accents
   --regex           JavaScript regular expression, case-insensitive
   --limit N         most messages to show (default 10, at most search.max_message_limit)
+  --offset N        start N results into the ranking (0 to 1000): the next page, as "… more" says
 ${COMMON_FLAGS}
 
 ${EXIT_CODES}`,
@@ -29,6 +30,7 @@ The project's sessions, newest first; with --query, the matching ones, best firs
   --project DIR     the project (default: the git worktree holding the current directory)
   --query Q         rank sessions by these words
   --limit N         most sessions (default 20)
+  --offset N        start N sessions into the ranking or listing (0 to 1000)
   --children        include subagent sessions
   --global          every project's sessions, each with its directory
 ${COMMON_FLAGS}

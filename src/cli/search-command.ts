@@ -1,13 +1,13 @@
 // `opencode-engram search <query>`: the plugin's history_search over the store, for people.
 
-import { formatSearchAnswer, type HitType, type SearchRequest, type SearchScope } from "../search/api.ts";
+import { formatSearchAnswer, type HitType, MAX_OFFSET, type SearchRequest, type SearchScope } from "../search/api.ts";
 import { choiceFlag, intFlag, UsageError, type Parsed } from "./argv.ts";
 import { EXIT, type CommandContext } from "./command.ts";
 import { shortTime } from "./render.ts";
 
 type Json = Record<string, any>;
 
-export const SEARCH_FLAGS = { values: ["scope", "session", "project", "limit"], switches: ["literal", "regex"] } as const;
+export const SEARCH_FLAGS = { values: ["scope", "session", "project", "limit", "offset"], switches: ["literal", "regex"] } as const;
 
 export async function searchCommand(parsed: Parsed, ctx: CommandContext): Promise<number> {
   const query = parsed.positionals.join(" ");
@@ -28,6 +28,8 @@ export async function searchCommand(parsed: Parsed, ctx: CommandContext): Promis
     limit,
   };
   if (sessionId) request.sessionId = sessionId;
+  const offset = intFlag(parsed, "offset", 0, MAX_OFFSET);
+  if (offset !== undefined) request.offset = offset;
   const total =
     scope === "global" ? (await history.source.listEverySession("")).length : scope === "project" ? (await history.source.listSessions()).length : 1;
   history.onLoad = (loaded) => ctx.io.progress(`searching ${Math.min(loaded, total)}/${total} sessions…`);
@@ -36,7 +38,7 @@ export async function searchCommand(parsed: Parsed, ctx: CommandContext): Promis
   ctx.io.progress(undefined);
   const json = formatSearchAnswer(answer, "No message matches.") as Json;
   if (parsed.switches.has("json")) ctx.io.out(JSON.stringify(json));
-  else if (!json.messages) ctx.io.err(`No message matches ${JSON.stringify(query)} (${scope} scope).`);
+  else if (!json.messages) ctx.io.err(offset ? `No more messages past --offset ${offset}.` : `No message matches ${JSON.stringify(query)} (${scope} scope).`);
   else {
     const titles = new Map((await history.source.listEverySession("")).map((session) => [session.id, session.title]));
     for (const message of json.messages as Json[]) {
@@ -49,7 +51,7 @@ export async function searchCommand(parsed: Parsed, ctx: CommandContext): Promis
       }
       if (message.remain_hits) ctx.io.out(ctx.io.style("dim", `  … ${message.remain_hits} more matching parts`));
     }
-    if (json.omitted_messages) ctx.io.out(ctx.io.style("dim", `… ${json.omitted_messages} more messages (raise --limit)`));
+    if (json.next_offset !== undefined) ctx.io.out(ctx.io.style("dim", `… more: --offset ${json.next_offset}`));
     if (json.partial) ctx.io.err(`partial: ${json.unsearched_sessions} sessions not searched`);
   }
   return json.messages ? EXIT.ok : EXIT.nothingFound;

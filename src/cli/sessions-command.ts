@@ -1,13 +1,13 @@
 // `opencode-engram sessions`: the project's sessions, newest first, or ranked by --query.
 
-import { formatSessionsAnswer, type SessionsRequest } from "../search/api.ts";
+import { formatSessionsAnswer, MAX_OFFSET, type SessionsRequest } from "../search/api.ts";
 import { intFlag, UsageError, type Parsed } from "./argv.ts";
 import { EXIT, type CommandContext } from "./command.ts";
 import { shortTime } from "./render.ts";
 
 type Json = Record<string, any>;
 
-export const SESSIONS_FLAGS = { values: ["project", "query", "limit"], switches: ["children", "global"] } as const;
+export const SESSIONS_FLAGS = { values: ["project", "query", "limit", "offset"], switches: ["children", "global"] } as const;
 
 export async function sessionsCommand(parsed: Parsed, ctx: CommandContext): Promise<number> {
   if (parsed.positionals.length > 0) throw new UsageError(`sessions takes no arguments (got ${parsed.positionals.join(" ")}); use --query`);
@@ -16,6 +16,8 @@ export async function sessionsCommand(parsed: Parsed, ctx: CommandContext): Prom
   const query = parsed.values.get("query");
   if (query !== undefined) request.query = query;
   if (parsed.switches.has("global")) request.global = true;
+  const offset = intFlag(parsed, "offset", 0, MAX_OFFSET);
+  if (offset !== undefined) request.offset = offset;
   const where = parsed.switches.has("global") ? "in the store" : `for ${history.root}`;
   history.onLoad = (loaded) => ctx.io.progress(`reading sessions… ${loaded}`);
   if (query !== undefined) await history.projection.useExisting("cli");
@@ -24,7 +26,8 @@ export async function sessionsCommand(parsed: Parsed, ctx: CommandContext): Prom
   const json = formatSessionsAnswer(answer, "") as Json;
   if (parsed.switches.has("json")) ctx.io.out(JSON.stringify(json.sessions ? json : { sessions: [] }));
   else if (!json.sessions) {
-    ctx.io.err(query === undefined ? `No sessions ${where}.` : `No session ${where} matches ${JSON.stringify(query)}.`);
+    if (offset) ctx.io.err(`No more sessions past --offset ${offset}.`);
+    else ctx.io.err(query === undefined ? `No sessions ${where}.` : `No session ${where} matches ${JSON.stringify(query)}.`);
   } else {
     for (const session of json.sessions as Json[]) {
       const turns = `${session.turns} turn${session.turns === 1 ? "" : "s"}`;
@@ -34,6 +37,7 @@ export async function sessionsCommand(parsed: Parsed, ctx: CommandContext): Prom
       if (session.preview) ctx.io.out(`  ${ctx.io.style("dim", "> ")}${session.preview}`);
       if (session.snippet) ctx.io.out(`  ${ctx.io.style("accent", "match")}  ${session.snippet}`);
     }
+    if (json.next_offset !== undefined) ctx.io.out(ctx.io.style("dim", `… more: --offset ${json.next_offset}`));
     if (json.partial) ctx.io.err(`partial: ${json.unsearched_sessions} sessions not searched`);
   }
   return json.sessions ? EXIT.ok : EXIT.nothingFound;

@@ -32,6 +32,13 @@ describe.each(["opencode-2", "opencode-2-with-1x"] as const)("command line on an
     });
   });
 
+  it("sessions pages with --offset: the second page is the listing's second session, and the last page has no next_offset", () => {
+    const all = (json(runs.sessions).sessions as Json[]).map((session) => session.session_id);
+    const page = json(runs.sessionsPage);
+    expect((page.sessions as Json[]).map((session) => session.session_id)).toEqual([all[1]]);
+    expect(page.next_offset).toBeUndefined();
+  });
+
   it("search finds text and a v2 `shell` call in session_message, and never the frozen 1.x copy", () => {
     const messages = json(runs.search).messages as Json[];
     expect(messages.find((message) => message.message_id === ids.answer)?.hits[0]).toMatchObject({

@@ -110,6 +110,7 @@ async function commands(shape: StoreShape): Promise<unknown> {
   const inProject = [...common, "--project", project];
   const out: Record<string, unknown> = { ids };
   out.sessions = await cli(["sessions", "--children", ...inProject]);
+  out.sessionsPage = await cli(["sessions", "--children", "--limit", "1", "--offset", "1", ...inProject]);
   out.search = await cli(["search", "rate limiter", ...inProject]);
   out.toolSearch = await cli(["search", "LIMITER_REDIS_URL", "--literal", ...inProject]);
   out.frozen = await cli(["search", "frozenword", "--scope", "global", ...common]);
