@@ -32,6 +32,7 @@ const ABLATIONS: readonly Ablation[] = [
   { name: "length", change: "BM25 b 0.75 → 0 (no length normalisation)", patch: { bm25: { b: 0 } } },
   { name: "stems", change: "stem variants off", patch: { query: { stems: { on: false } } } },
   { name: "function-words", change: "function words as content words", patch: { query: { functionWords: { on: false } } } },
+  { name: "languages", change: "German/Portuguese function words as content words", patch: { query: { languages: { on: false } } } },
   { name: "plain-question", change: "tool parts weigh as text for plain-word questions", patch: { plainQuestion: { on: false } } },
   { name: "typos", change: "typo correction off", patch: { typos: { on: false } } },
   { name: "shared-idf", change: "project: each session with its own statistics", patch: { project: { sharedIdf: false } } },

@@ -26,6 +26,17 @@ describe("parseQuery", () => {
     expect(parseQuery("猫").terms.map((t) => t.token)).toEqual(["猫"]);
   });
 
+  it("reads a German or Portuguese query's function words as glue", () => {
+    const german = parseQuery("Welche Leitlinie soll ich mir für künftige Probleme merken?");
+    const glue = german.terms.filter((t) => t.group === -1).map((t) => t.token);
+    expect(glue).toEqual(expect.arrayContaining(["welche", "soll", "ich", "mir", "fur"]));
+    expect(german.terms.find((t) => t.token === "leitlinie")?.group).toBe(0);
+    const portuguese = parseQuery("Como rodamos os testes em paralelo?");
+    expect(portuguese.terms.filter((t) => t.group === -1).map((t) => t.token)).toEqual(["como", "os", "em"]);
+    // `die` or `was` alone do not make an English query German: `die` stays a content word.
+    expect(parseQuery("why did the process die").terms.find((t) => t.token === "die")?.group).toBe(1);
+  });
+
   it("makes a path, dotted or snake_case name one query word, and keeps it whole to find as written", () => {
     const parsed = parseQuery("what changed in django/db/models/fields/related.py and __init__.py");
     expect(parsed.groups).toBe(3);

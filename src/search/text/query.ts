@@ -9,6 +9,7 @@ import { BoundedMap } from "../../util/bounded-map.ts";
 import { CJK, SEP, charClass, fold, isAscii } from "./normalize.ts";
 import { isFunctionWord } from "./function-words.ts";
 import { intentsOfWord, queryIntent, type IntentKind, type QueryIntent } from "./intent.ts";
+import { queryLanguage } from "./language.ts";
 import { isNaturalWord, stemVariants } from "./stem.ts";
 import { TUNING, type SearchTuning } from "../tuning.ts";
 import { TokenSpans, dottedEnd, isTermAt, isWordChar, pushTerms, runEnd } from "./tokenize.ts";
@@ -148,6 +149,9 @@ function compoundAt(text: string, i: number): { end: number; words: number } {
 function parseQueryUncached(query: string, tuning: SearchTuning["query"]): ParsedQuery {
   const { stems, functionWords, wholeShare } = tuning;
   const folded = fold(query);
+  // A German or Portuguese query's function words are glue too (language.ts).
+  const detected = tuning.languages.on ? queryLanguage(folded) : "en";
+  const language = detected === "en" ? undefined : detected;
   const runs: string[] = [];
   // Terms of each query word with their weights, whether the word is a function word, and the
   // compound (path or name) it belongs to (-1: none).
@@ -201,7 +205,7 @@ function parseQueryUncached(query: string, tuning: SearchTuning["query"]): Parse
         tokens.push([folded.slice(spans.data[k]!, spans.data[k + 1]!), parts === 0 ? 1 : k === 0 ? wholeShare : (1 - wholeShare) / parts]);
       }
       // A word of a path or name is never glue (`the_end`, `lib/in/x.py`).
-      glue = functionWords.on && compound < 0 && spans.size === 2 && isFunctionWord(tokens[0]![0]);
+      glue = functionWords.on && compound < 0 && spans.size === 2 && isFunctionWord(tokens[0]![0], language);
       if (stems.on && spans.size === 2 && !glue && isNaturalWord(query, i, j)) {
         for (const form of stemVariants(folded.slice(i, j))) tokens.push([form, stems.weight, true]);
       }
