@@ -1,5 +1,5 @@
-// Which language a query is written in, for its function words (function-words.ts) and the other
-// forms of its words (stem.ts): English, German or Portuguese, told by counting the query's
+// Which language a query is written in, for its function words (function-words.ts): English,
+// German or Portuguese, told by counting the query's
 // function words that only one of them has (`der`, `für`, `welche`; `como`, `os`, `para`; `the`,
 // `did`, `which`). The language with the most such words wins; a tie, or none, is English. A
 // query names code and paths in English whatever language it is written in, so a German or
