@@ -88,6 +88,9 @@ describe("history_search", () => {
   test("project scope finds the answer in another session", async () => {
     const answer = await search(audio, { query: "sandbox key", scope: "project", type: "text|tool" });
     expect(answer.messages[0].session_id).toBe(billing);
+    // The words are in the echo's output: the snippet is cut from it, not from the call (docs/tools.md shows it).
+    expect(answer.messages[0].hits[0].snippets).toEqual(["…Error: PAYMENT_SANDBOX_KEY is not set"]);
+    console.log(`project search, first hit: ${JSON.stringify(answer.messages[0])}`);
   });
 
   test("a message appended after the first search is found by the next one", async () => {
@@ -115,5 +118,6 @@ describe("history_sessions", () => {
     const ranked = (await host.callTool(audio, "history_sessions", { query: "payment sandbox" })).output as Json;
     expect(ranked.sessions[0].session_id).toBe(billing);
     expect(ranked.sessions[0].snippet).toMatch(/sandbox/i);
+    console.log(`history_sessions, first: ${JSON.stringify(ranked.sessions[0])}`);
   });
 });

@@ -104,3 +104,26 @@ describe("questions that ask for a command run or a change made", () => {
     expect([cold[0], warm[0]]).toEqual([edit.id, edit.id]);
   });
 });
+
+describe("snippets of tool hits", () => {
+  it("come from the output where the output holds the match, on both paths", async () => {
+    const grep = textMessage("s1", "assistant", "Looking.", T0 + 100, [
+      toolPart(
+        "bash",
+        { command: "grep -rn LIMITER_REDIS_URL src" },
+        `${"src/app.ts:3: import config\n".repeat(30)}src/config.ts:12: const url = process.env.LIMITER_REDIS_URL`,
+      ),
+    ]);
+    const source = new MemorySource();
+    addSession(source, "s1", [...FILLER, grep], { step: 1 });
+    for (const built of [false, true]) {
+      const service = testService(source);
+      if (built) await service.buildIndex("s1");
+      const answer = formatSearchAnswer(
+        await service.search({ query: "LIMITER_REDIS_URL", callerSessionId: "x", sessionId: "s1", scope: "session", types: ["text", "tool"] }),
+        "",
+      ) as { messages: Array<{ hits: Array<{ snippets: string[] }> }> };
+      expect(answer.messages[0]!.hits[0]!.snippets[0]).toContain("process.env.LIMITER_REDIS_URL");
+    }
+  });
+});

@@ -7,7 +7,7 @@
 import { isCompactionSummary } from "../../history/summaries.ts";
 import type { HistoryMessage } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
-import { partTextPieces, sliceOfPieces } from "../text/documents.ts";
+import { CALL_OUTPUT_SEPARATOR, partTextPieces, sliceOfPieces } from "../text/documents.ts";
 import type { HitResult, MessageResult, ScoredDoc } from "../types.ts";
 import { snippets, type Mark } from "../text/snippets.ts";
 import type { ParsedQuery } from "../text/query.ts";
@@ -205,6 +205,13 @@ export function textReader(visibility: ToolVisibility): (doc: ScoredDoc) => stri
   };
 }
 
+/** Where a tool chunk's output starts in its text (after the call and the separator); none when it holds no output. */
+function outputStart(chunk: ScoredDoc, text: string): number | undefined {
+  if (chunk.type !== "tool") return undefined;
+  const from = chunk.input ? chunk.input + CALL_OUTPUT_SEPARATOR.length : 0;
+  return from < text.length ? from : undefined;
+}
+
 function buildHits(group: Group, options: HitOptions, textOf: (doc: ScoredDoc) => string): { hits: HitResult[]; remain: number } {
   const parts = new Map<string, ScoredDoc[]>();
   for (const doc of group.docs) {
@@ -220,7 +227,7 @@ function buildHits(group: Group, options: HitOptions, textOf: (doc: ScoredDoc) =
     for (const chunk of chunks) {
       if (found.length >= options.maxSnippets) break;
       const text = textOf(chunk);
-      found.push(...snippets(text, options.marks(text, chunk), options.snippetChars, options.maxSnippets - found.length));
+      found.push(...snippets(text, options.marks(text, chunk), options.snippetChars, options.maxSnippets - found.length, outputStart(chunk, text)));
     }
     const hit: HitResult = { type: first.type, partId: first.partId, snippets: found };
     if (first.tool !== undefined) hit.tool = first.tool;

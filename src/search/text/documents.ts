@@ -197,6 +197,9 @@ export function messageTextSize(message: HistoryMessage): number {
   return size;
 }
 
+/** Between a tool call's signature and its output in the call's searchable text. */
+export const CALL_OUTPUT_SEPARATOR = "\n---\n";
+
 /**
  * The part's searchable text as pieces whose concatenation is partSearchText's text: a chunk of a
  * long tool output can then be cut without first joining its call signature to the whole output.
@@ -212,7 +215,7 @@ export function partTextPieces(part: HistoryPart, visibility: ToolVisibility): s
   if (visibility.output(part.tool)) {
     const result = toolResultText(part);
     if (result) {
-      if (pieces.length > 0) pieces.push("\n---\n");
+      if (pieces.length > 0) pieces.push(CALL_OUTPUT_SEPARATOR);
       pieces.push(result);
     }
   }

@@ -73,3 +73,23 @@ describe("snippets", () => {
     expect(snippets(text, marks, 60, 1)).toEqual([expect.stringContaining("the whole phrase")]);
   });
 });
+
+describe("snippets of a tool call and its output", () => {
+  const call = 'bash(command="grep -rn LIMITER_REDIS_URL src")';
+  const output = `${"src/app.ts:3: import config\n".repeat(4)}src/config.ts:12: const url = process.env.LIMITER_REDIS_URL ?? "redis://localhost"`;
+  const text = `${call}\n---\n${output}`;
+  const marks = (): Mark[] => [...text.matchAll(/LIMITER_REDIS_URL/g)].map((m) => ({ start: m.index, end: m.index + 17, key: 0 }));
+
+  it("cuts the best window from the output, not from the call that repeats the words", () => {
+    const [first] = snippets(text, marks(), 60, 1, call.length + 5);
+    expect(first).toContain("process.env.LIMITER_REDIS_URL");
+    expect(first).not.toContain("grep");
+    // Without the output's start, the tie goes to the call, the earlier window.
+    expect(snippets(text, marks(), 60, 1)[0]).toContain("grep");
+  });
+
+  it("still shows the call when only the call holds a word the output lacks", () => {
+    const both: Mark[] = [...marks(), { start: text.indexOf("grep"), end: text.indexOf("grep") + 4, key: 1 }];
+    expect(snippets(text, both, 60, 1, call.length + 5)[0]).toContain("grep");
+  });
+});

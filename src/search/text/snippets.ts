@@ -60,9 +60,12 @@ export function renderWindow(text: string, start: number, end: number): string {
  * A window is placed around each mark and scored by the marks it covers (more for each distinct
  * key); the best window wins, ties going to the earlier start, then to the earlier mark. A chunk
  * may carry hundreds of marks: each window reads only the marks inside it, and nothing is
- * allocated per mark.
+ * allocated per mark. `outputFrom`: where a tool call's output starts in the text; a window
+ * around a mark there is cut from the output alone and wins a tie with one of the call, and a
+ * window of the call is shown only for a query word the output lacks (the output is what the
+ * call found; the call often just repeats the query's words).
  */
-export function snippets(text: string, marks: Mark[], chars: number, max: number): string[] {
+export function snippets(text: string, marks: Mark[], chars: number, max: number, outputFrom?: number): string[] {
   if (marks.length === 0) return text.length === 0 ? [] : [renderWindow(text, 0, Math.min(text.length, chars))];
   marks.sort((a, b) => a.start - b.start);
   const count = marks.length;
@@ -73,13 +76,20 @@ export function snippets(text: string, marks: Mark[], chars: number, max: number
   for (const mark of marks) if (mark.key > maxKey) maxKey = mark.key;
   // Per key (offset by one: the phrase is -1), the last window that counted it.
   const countedIn = new Int32Array(maxKey + 2).fill(-1);
+  // Per key, whether the output holds it.
+  const inOutputKeys = new Uint8Array(maxKey + 2);
+  if (outputFrom !== undefined) for (const mark of marks) if (mark.start >= outputFrom) inOutputKeys[mark.key + 1] = 1;
   for (let w = 0; w < count; w++) {
     const mark = marks[w]!;
     const span = Math.min(mark.end - mark.start, chars);
     const lead = Math.floor((chars - span) / 3);
-    const end = Math.min(text.length, Math.max(0, mark.start - lead) + chars);
-    const start = Math.max(0, end - chars);
-    let score = 0;
+    const inOutput = outputFrom !== undefined && mark.start >= outputFrom;
+    const from = inOutput ? outputFrom : 0;
+    const end = Math.min(text.length, Math.max(from, mark.start - lead) + chars);
+    const start = Math.max(from, end - chars);
+    // Half a distinct key: it breaks a tie, never outweighs a window covering more of the query.
+    let score = inOutput ? 1 : 0;
+    let addsToOutput = inOutput || outputFrom === undefined;
     for (let o = lowerBound(marks.length, (i) => marks[i]!.start < start); o < count; o++) {
       const other = marks[o]!;
       if (other.start >= end) break;
@@ -88,11 +98,12 @@ export function snippets(text: string, marks: Mark[], chars: number, max: number
         countedIn[other.key + 1] = w;
         score += other.key === -1 ? 5 : 2;
       }
+      if (inOutputKeys[other.key + 1] === 0) addsToOutput = true;
       score += 0.1;
     }
     starts[w] = start;
     ends[w] = end;
-    scores[w] = score;
+    scores[w] = addsToOutput ? score : Number.NEGATIVE_INFINITY;
   }
   // Best first, skipping a window that overlaps one chosen: a window passed over overlaps a
   // chosen one for good, so picking the best of the rest each time gives the same choice as one pass in order.
@@ -101,7 +112,7 @@ export function snippets(text: string, marks: Mark[], chars: number, max: number
   while (chosen.length < max) {
     let best = -1;
     for (let w = 0; w < count; w++) {
-      if (taken[w] === 1) continue;
+      if (taken[w] === 1 || scores[w] === Number.NEGATIVE_INFINITY) continue;
       if (best >= 0 && !(scores[w]! > scores[best]! || (scores[w] === scores[best] && starts[w]! < starts[best]!))) continue;
       let overlaps = false;
       for (const c of chosen) if (starts[w]! < ends[c]! && starts[c]! < ends[w]!) overlaps = true;
