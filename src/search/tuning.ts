@@ -91,6 +91,22 @@ export interface SearchTuning {
     };
     /** Share of an identifier's weight its whole form takes; its parts share the rest. Not measured. */
     readonly wholeShare: number;
+    readonly userQuestion: {
+      /**
+       * A question asking what the user said or decided (`user` beside a verb of saying or
+       * deciding, text/role.ts) weighs the chunks of every message the person did not write by
+       * otherWeight (rank/user-question.ts): the person's one-line decision or correction loses to
+       * the agent's long texts on the same topic. Issue 39; chosen on the tuning half (0.5 with the
+       * role words as function words, of off, 0.7, 0.5, 0.3, 0.15, with and without;
+       * docs/search-notes.md), tuning 0.874 / 0.733 → 0.874 / 0.736 session, 0.843 / 0.670 →
+       * 0.843 / 0.677 project; run once on the check half: 0.862 / 0.676 → 0.867 / 0.676 session,
+       * 0.845 / 0.685 → 0.851 / 0.685 project (one prose question each, claude-code), no cell down.
+       */
+      readonly on: boolean;
+      readonly otherWeight: number;
+      /** `user` and the question's verbs of saying weigh as function words (not counted by coverage): the person's line holds neither. */
+      readonly roleWordsAsGlue: boolean;
+    };
   };
   readonly plainQuestion: {
     /**
@@ -146,6 +162,7 @@ export const TUNING: SearchTuning = {
     stems: { on: true, weight: 0.3, max: 8 },
     functionWords: { on: true, weight: 0.1 },
     wholeShare: 0.5,
+    userQuestion: { on: true, otherWeight: 0.5, roleWordsAsGlue: true },
   },
   plainQuestion: { on: true, toolWeight: 0.4, minWords: 3 },
   typos: { on: true, weight: 0.5 },
