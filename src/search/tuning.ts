@@ -14,7 +14,10 @@ export interface SearchTuning {
     readonly b: number;
   };
   readonly coverage: {
-    /** A document's score is scaled by the share of the query's words it holds. Ablation: +0 / +0.006 session, −0.011 / +0.011 project. */
+    /**
+     * A document's score is scaled by the share of the query's words it holds. Ablation: +0 / +0.006 session, −0.011 / +0.011 project.
+     * Issue 39's ablation (363 questions) said delete; removing it lowered the check half's MRR (−1.5 session, −3.8 project questions): kept.
+     */
     readonly on: boolean;
     /** Factor of a document holding none of the words (all of them: 1). Swept with k1. */
     readonly floor: number;
@@ -26,10 +29,14 @@ export interface SearchTuning {
   /**
    * Times a term in a tool call's input counts (1: as the output). 2 ranked all 122 lower, 4 lower on one half.
    * Ablation (1): +0 / +0.011 session, −0.011 / +0.023 project, project prose −0.050: fails issue 22's rule (docs/search-notes.md).
+   * Issue 39's ablation (363 questions) said delete; removing it lowered the check half project-wide (recall@5 −1, MRR −0.5 questions; identifier MRR −1.5): kept.
    */
   readonly inputWeight: number;
   readonly spread: {
-    /** Share of a message's next parts, and a part's next chunks, in its score (0: best alone). Swept with k1. Ablation: +0.020 / −0.008 session, +0.011 / +0.015 project. */
+    /**
+     * Share of a message's next parts, and a part's next chunks, in its score (0: best alone). Swept with k1. Ablation: +0.020 / −0.008 session, +0.011 / +0.015 project.
+     * Issue 39's ablation (363 questions) said delete; 0 lowered the check half's recall@5 (−2 session, −4 project questions): kept.
+     */
     readonly otherShare: number;
     /** How many next parts of a message, and next chunks of a part, count. Not measured. */
     readonly othersCounted: number;
@@ -58,7 +65,10 @@ export interface SearchTuning {
     readonly chunks: number;
   };
   readonly intent: {
-    /** A command or change question raises the call that ran or made it. Ablation: +0.010 / +0.034 session, +0.011 / +0.032 project. */
+    /**
+     * A command or change question raises the call that ran or made it. Ablation: +0.010 / +0.034 session, +0.011 / +0.032 project.
+     * Issue 39's ablation (363 questions) said delete; removing it lowered the check half's MRR (−1.1 session, −0.7 project questions; command −2.8, −2.9): kept.
+     */
     readonly on: boolean;
     /** Factor of a call whose input holds every content word. Not swept. */
     readonly boost: number;
@@ -92,6 +102,22 @@ export interface SearchTuning {
        */
       readonly on: boolean;
     };
+    readonly userQuestion: {
+      /**
+       * A question asking what the user said or decided (`user` beside a verb of saying or
+       * deciding, text/role.ts) weighs the chunks of every message the person did not write by
+       * otherWeight (rank/user-question.ts): the person's one-line decision or correction loses to
+       * the agent's long texts on the same topic. Issue 39; chosen on the tuning half (0.5 with the
+       * role words as function words, of off, 0.7, 0.5, 0.3, 0.15, with and without;
+       * docs/search-notes.md), tuning 0.874 / 0.733 → 0.874 / 0.736 session, 0.843 / 0.670 →
+       * 0.843 / 0.677 project; run once on the check half: 0.862 / 0.676 → 0.867 / 0.676 session,
+       * 0.845 / 0.685 → 0.851 / 0.685 project (one prose question each, claude-code), no cell down.
+       */
+      readonly on: boolean;
+      readonly otherWeight: number;
+      /** `user` and the question's verbs of saying weigh as function words (not counted by coverage): the person's line holds neither. */
+      readonly roleWordsAsGlue: boolean;
+    };
   };
   readonly plainQuestion: {
     /**
@@ -107,7 +133,10 @@ export interface SearchTuning {
     readonly minWords: number;
   };
   readonly typos: {
-    /** A word found in no session searched is replaced by the nearest indexed term. Ablation: +0 / +0.000 session, +0 / +0.005 project (typo MRR +0.18 / +0.10): fails issue 22's rule. */
+    /**
+     * A word found in no session searched is replaced by the nearest indexed term. Ablation: +0 / +0.000 session, +0 / +0.005 project (typo MRR +0.18 / +0.10): fails issue 22's rule.
+     * Issue 39's ablation: gains the check half under a question; kept as a user-facing feature (`searched_instead`) that raises the tuning half's typo kind (+0.091 / +0.020 session, +0.100 / +0.022 project) and lowers no check cell by a question.
+     */
     readonly on: boolean;
     /** Share of its word's weight a correction keeps. Not swept. */
     readonly weight: number;
@@ -145,6 +174,7 @@ export const TUNING: SearchTuning = {
     functionWords: { on: true, weight: 0.1 },
     wholeShare: 0.5,
     languages: { on: true },
+    userQuestion: { on: true, otherWeight: 0.5, roleWordsAsGlue: true },
   },
   plainQuestion: { on: true, toolWeight: 0.4, minWords: 3 },
   typos: { on: true, weight: 0.5 },
