@@ -1,6 +1,6 @@
 // Phase breakdown of one session's search work (not part of `npm run bench`):
 //   BUN_BE_BUN=1 node_modules/opencode-linux-x64/bin/opencode bench/profile.ts [messages]
-//   node --expose-gc --import ./bench/ts-loader.mjs bench/profile.ts [messages]
+//   node --expose-gc --import ./scripts/ts-loader.mjs bench/profile.ts [messages]
 // Times the pieces the cold scan, the build and a warm search are made of, and the heap held.
 
 import { toolVisibility } from "../src/history/tool-visibility.ts";

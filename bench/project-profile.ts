@@ -1,6 +1,6 @@
 // Phase breakdown of a cold project search's per-session work (not part of `npm run bench`):
 //   BUN_BE_BUN=1 node_modules/opencode-linux-x64/bin/opencode bench/project-profile.ts
-//   node --expose-gc --import ./bench/ts-loader.mjs bench/project-profile.ts
+//   node --expose-gc --import ./scripts/ts-loader.mjs bench/project-profile.ts
 // 200 sessions / ~50 MB as the bench makes them; each phase timed over all sessions, synchronously.
 
 import { toolVisibility } from "../src/history/tool-visibility.ts";

@@ -6,7 +6,7 @@ import { hostBun as bun } from "./host-bun.mjs";
 
 const runs = [
   ["host Bun", bun, ["bench/search-bench.ts"], { BUN_BE_BUN: "1" }],
-  ["Node", process.execPath, ["--expose-gc", "--import", "./bench/ts-loader.mjs", "bench/search-bench.ts"], {}],
+  ["Node", process.execPath, ["--expose-gc", "--import", "./scripts/ts-loader.mjs", "bench/search-bench.ts"], {}],
 ];
 for (const [name, command, args, env] of runs) {
   if (command === bun && !existsSync(bun)) {

@@ -1,6 +1,6 @@
 // Search bench: prints figures, never fails. Runs in the host's Bun and in Node 20:
 //   BUN_BE_BUN=1 node_modules/opencode-linux-x64/bin/opencode bench/search-bench.ts
-//   node --expose-gc --import ./bench/ts-loader.mjs bench/search-bench.ts
+//   node --expose-gc --import ./scripts/ts-loader.mjs bench/search-bench.ts
 // BENCH_QUICK=1 shrinks every size by 10× for a fast look; BENCH_ONLY=sessions|project runs one half.
 
 import { defaultConfig } from "../src/config/schema.ts";

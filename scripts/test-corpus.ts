@@ -1,7 +1,7 @@
 // `npm test`'s corpus step: runs the vitest project `corpus` (the real-session eval and the tests
 // over ../shared/corpus/) when the dev corpus sits beside the checkout; on a clone without it, says
 // where it is expected in one line and exits 0. Its exit code is vitest's otherwise.
-//   node --import ./bench/ts-loader.mjs scripts/test-corpus.ts
+//   node --import ./scripts/ts-loader.mjs scripts/test-corpus.ts
 
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";

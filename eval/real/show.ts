@@ -1,6 +1,6 @@
 // Prints messages of the eval's sessions in full (every part's text, each tool call's input and output),
 // so whoever labels the real-session eval judges a message on everything it says:
-//   node --import ./bench/ts-loader.mjs eval/real/show.ts msg_… [msg_…]
+//   node --import ./scripts/ts-loader.mjs eval/real/show.ts msg_… [msg_…]
 
 import { fileURLToPath } from "node:url";
 import type { HistoryMessage, HistoryPart } from "../../src/history/types.ts";

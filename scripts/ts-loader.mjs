@@ -1,5 +1,6 @@
-// Lets Node 20 run the TypeScript bench directly: .ts modules are transpiled (types stripped)
-// with the project's own TypeScript on load. Bun runs .ts natively and does not need this.
+// The one loader of the project's TypeScript tools (eval, test:corpus, bench, demo) on Node 20:
+// .ts modules are transpiled (types stripped) with the project's own TypeScript on load. Bun runs
+// .ts natively and does not need it.
 import { readFile } from "node:fs/promises";
 import { register } from "node:module";
 import ts from "typescript";
