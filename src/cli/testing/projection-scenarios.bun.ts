@@ -6,13 +6,11 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { defaultConfig } from "../../config/schema.ts";
-import { toolVisibility } from "../../history/tool-visibility.ts";
 import { createSearchService, type SearchService } from "../../search/api.ts";
 import { CachedHistorySource } from "../../store/cached-source.ts";
 import { answer } from "../../store/testing/run-in-bun.ts";
-import { searchAnswers, seedWordSessions } from "../../projection/testing/projection-answers.ts";
-import { openStore, storeReader, isStoreProblem, type Store } from "../../store/store.ts";
+import { scenarioStore, searchAnswers, seedWordSessions } from "../../projection/testing/projection-answers.ts";
+import { storeReader } from "../../store/store.ts";
 import { V2StoreBuilder } from "../../store/v2/testing/v2-store.ts";
 import { projectionPath, readerFeed, removeProjection, StoreProjection } from "../../projection/index.ts";
 import { openWritable } from "../../store/sqlite.ts";
@@ -38,14 +36,7 @@ seedWordSessions(builder, 24, 7, (s) => ({
 }));
 const doomed = builder.message("ses_p007", "assistant", { content: [{ type: "text", text: "wombatword said once" }] });
 
-const opened = await openStore(dataDir);
-if (isStoreProblem(opened)) throw new Error(opened.message);
-const store: Store = opened;
-const config = defaultConfig();
-config.search.project_concurrency = 1;
-config.search.project_time_budget_ms = 60_000;
-config.projection.min_sessions = 2;
-const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
+const { store, config, visibility } = await scenarioStore(dataDir);
 const reader = storeReader(store, (session) => session.directory === "/a");
 const log: string[] = [];
 

@@ -7,12 +7,10 @@
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { defaultConfig } from "../../config/schema.ts";
-import { toolVisibility } from "../../history/tool-visibility.ts";
 import { createSearchService, type SearchService } from "../../search/api.ts";
 import { CachedHistorySource } from "../../store/cached-source.ts";
-import { isStoreProblem, openStore, storeReader, storeSessions, type Store } from "../../store/store.ts";
-import { searchAnswers, seedWordSessions } from "./projection-answers.ts";
+import { storeReader, storeSessions } from "../../store/store.ts";
+import { scenarioStore, searchAnswers, seedWordSessions } from "./projection-answers.ts";
 import { answer } from "../../store/testing/run-in-bun.ts";
 import { V2StoreBuilder } from "../../store/v2/testing/v2-store.ts";
 import { ToolCalls } from "../tool-calls.ts";
@@ -27,14 +25,7 @@ const builder = await V2StoreBuilder.create(join(dataDir, "opencode.db"), "openc
 const SESSIONS = 24;
 seedWordSessions(builder, SESSIONS, 11, (s) => ({ id: `ses_t${String(s).padStart(3, "0")}`, projectId: "prj_a", directory: "/a" }));
 
-const opened = await openStore(dataDir);
-if (isStoreProblem(opened)) throw new Error(opened.message);
-const store: Store = opened;
-const config = defaultConfig();
-config.search.project_concurrency = 1;
-config.search.project_time_budget_ms = 60_000;
-config.projection.min_sessions = 2;
-const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
+const { store, config, visibility } = await scenarioStore(dataDir);
 const reader = storeReader(store, () => true);
 /** Sessions the services read whole. */
 let reads = 0;

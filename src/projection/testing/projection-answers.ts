@@ -2,7 +2,10 @@
 // search, history_sessions) for a fixed list of queries (rare words, typos, a decimal quoted
 // short, function words, a word found nowhere), as plain data to compare.
 
+import { defaultConfig, type EngramConfig } from "../../config/schema.ts";
+import { type ToolVisibility, toolVisibility } from "../../history/tool-visibility.ts";
 import type { SearchRequest, SearchService } from "../../search/api.ts";
+import { isStoreProblem, openStore, type Store } from "../../store/store.ts";
 import { seededRandom } from "../../util/testing/seeded-random.ts";
 import type { V2StoreBuilder } from "../../store/v2/testing/v2-store.ts";
 
@@ -80,4 +83,18 @@ export async function searchAnswers(service: SearchService, caller: string) {
     }
   }
   return out;
+}
+
+/**
+ * The scenarios' store opened from `dataDir`, with the config their many-session searches use: one
+ * session read at a time, a budget no search reaches, the projection asked from two sessions on.
+ */
+export async function scenarioStore(dataDir: string): Promise<{ store: Store; config: EngramConfig; visibility: ToolVisibility }> {
+  const opened = await openStore(dataDir);
+  if (isStoreProblem(opened)) throw new Error(opened.message);
+  const config = defaultConfig();
+  config.search.project_concurrency = 1;
+  config.search.project_time_budget_ms = 60_000;
+  config.projection.min_sessions = 2;
+  return { store: opened, config, visibility: toolVisibility(config.show_tool_input, config.show_tool_output) };
 }
