@@ -7,6 +7,7 @@ import { authoredText } from "../history/preview.ts";
 import type { HistorySource } from "../history/source.ts";
 import { clip } from "../history/text.ts";
 import type { SessionInfo } from "../history/types.ts";
+import { lastTurnNumber } from "../history/turns.ts";
 import type { SessionView } from "../history/view.ts";
 import type { CutRanking } from "./many/score-cut.ts";
 import type { ProjectSearchOutcome } from "./many/project-search.ts";
@@ -183,7 +184,7 @@ export async function sessionsVerb(engine: Engine, request: SessionsRequest): Pr
     if (now() <= deadline) {
       try {
         const view = await engine.loadView(session.id, "", request.signal);
-        turns = view.turnNumbers[view.turnNumbers.length - 1] ?? 0;
+        turns = lastTurnNumber(view);
         first = firstUserText(view);
       } catch {
         // listed but unreadable: keep it with what the listing says
