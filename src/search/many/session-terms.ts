@@ -71,9 +71,9 @@ export interface SessionChunks {
 }
 
 /** SessionChunks' message flags. */
-const CHUNK_SUMMARY = 1;
-const CHUNK_HOST_WRITTEN = 2;
-const CHUNK_CONTINUE = 4;
+export const CHUNK_SUMMARY = 1;
+export const CHUNK_HOST_WRITTEN = 2;
+export const CHUNK_CONTINUE = 4;
 /** Values per chunk in SessionChunks.chunks. */
 export const CHUNK_STRIDE = 5;
 /** The longest preview kept (history_sessions clips it to browse.preview_chars, at most 2,000: history/text.ts's clip reads 4 × that + 64). */
