@@ -4,8 +4,18 @@ import { clip } from "./text.ts";
 import type { HistoryMessage, HistoryPart, TextPart } from "./types.ts";
 
 /** Text the user or the model actually wrote: not host-added, not ignored, not blank. */
-export function authoredText(part: HistoryPart): part is TextPart {
+function authoredText(part: HistoryPart): part is TextPart {
   return part.kind === "text" && !part.synthetic && !part.ignored && part.text.trim() !== "";
+}
+
+/** The first text the user wrote in a session's messages (history_sessions' preview); "" when none. */
+export function firstUserText(view: { messages: readonly HistoryMessage[] }): string {
+  for (const message of view.messages) {
+    if (message.role !== "user") continue;
+    const text = message.parts.find(authoredText);
+    if (text) return text.text;
+  }
+  return "";
 }
 
 function label(message: HistoryMessage): string {

@@ -16,11 +16,11 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, join } from "node:path";
-import { reachTuning } from "../search/api.ts";
+import { reachTuning, type SessionChunks } from "../search/api.ts";
 import { openWritable, type Database } from "../store/sqlite.ts";
 
 /** Bumped whenever the tables or what they mean change: an older file is rebuilt. */
-export const PROJECTION_SCHEMA = `5 ${reachTuning()}`;
+export const PROJECTION_SCHEMA = `6 ${reachTuning()}`;
 
 export interface ProjectionIdentity {
   /** The store file mirrored. */
@@ -68,6 +68,15 @@ export interface ProjectedSession {
   stamp: string;
   docs: number;
   length: number;
+  /** Its turns (history_sessions). */
+  turns: number;
+}
+
+/** What a search reads of a session only when it ranks its chunks or shows it: kept on file, not in memory. */
+export interface SessionDetail {
+  /** The first text its user wrote, cut to what a preview can show (search/many/session-terms.ts). */
+  preview: string;
+  chunks: SessionChunks;
 }
 
 export interface SegmentRow {
@@ -78,7 +87,8 @@ export interface SegmentRow {
 
 const META_TABLE = "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID";
 const TABLES = `
-CREATE TABLE IF NOT EXISTS session (id TEXT PRIMARY KEY, no INTEGER NOT NULL, updated INTEGER NOT NULL, stamp TEXT NOT NULL, docs INTEGER NOT NULL, length INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS session (id TEXT PRIMARY KEY, no INTEGER NOT NULL, updated INTEGER NOT NULL, stamp TEXT NOT NULL, docs INTEGER NOT NULL, length INTEGER NOT NULL, turns INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS detail (id TEXT PRIMARY KEY, preview TEXT NOT NULL, chunks TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS segment (no INTEGER PRIMARY KEY, postings INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS posting (segment INTEGER NOT NULL, term TEXT NOT NULL, data BLOB NOT NULL, PRIMARY KEY (segment, term)) WITHOUT ROWID;
 `;
@@ -103,7 +113,10 @@ export interface ProjectionDb {
   /** Every session projected. */
   sessions(): Map<string, ProjectedSession>;
   putSession(session: ProjectedSession): void;
+  /** Dropped with the session's row. */
   dropSession(id: string): void;
+  putDetail(id: string, detail: SessionDetail): void;
+  detail(id: string): SessionDetail | undefined;
   /** The segments published, oldest first. */
   segments(): SegmentRow[];
   putSegment(segment: SegmentRow): void;
@@ -138,9 +151,12 @@ function over(db: Database, path: string): ProjectionDb {
   db.exec(TABLES);
   const q = {
     version: db.query("PRAGMA data_version"),
-    sessions: db.query("SELECT id, no, updated, stamp, docs, length FROM session"),
-    putSession: db.query("INSERT OR REPLACE INTO session (id, no, updated, stamp, docs, length) VALUES (?, ?, ?, ?, ?, ?)"),
+    sessions: db.query("SELECT id, no, updated, stamp, docs, length, turns FROM session"),
+    putSession: db.query("INSERT OR REPLACE INTO session (id, no, updated, stamp, docs, length, turns) VALUES (?, ?, ?, ?, ?, ?, ?)"),
     dropSession: db.query("DELETE FROM session WHERE id = ?"),
+    dropDetail: db.query("DELETE FROM detail WHERE id = ?"),
+    putDetail: db.query("INSERT OR REPLACE INTO detail (id, preview, chunks) VALUES (?, ?, ?)"),
+    detail: db.query("SELECT preview, chunks FROM detail WHERE id = ?"),
     segments: db.query("SELECT no, postings FROM segment ORDER BY no"),
     putSegment: db.query("INSERT OR REPLACE INTO segment (no, postings) VALUES (?, ?)"),
     dropSegment: db.query("DELETE FROM segment WHERE no = ?"),
@@ -189,10 +205,18 @@ function over(db: Database, path: string): ProjectionDb {
     },
     sessions: () => new Map((q.sessions.all() as ProjectedSession[]).map((row) => [row.id, row])),
     putSession(s) {
-      q.putSession.get(s.id, s.no, s.updated, s.stamp, s.docs, s.length);
+      q.putSession.get(s.id, s.no, s.updated, s.stamp, s.docs, s.length, s.turns);
     },
     dropSession(id) {
       q.dropSession.get(id);
+      q.dropDetail.get(id);
+    },
+    putDetail(id, detail) {
+      q.putDetail.get(id, detail.preview, JSON.stringify(detail.chunks));
+    },
+    detail(id) {
+      const row = q.detail.get(id) as { preview: string; chunks: string } | null;
+      return row ? { preview: row.preview, chunks: JSON.parse(row.chunks) as SessionChunks } : undefined;
     },
     segments: () => q.segments.all() as SegmentRow[],
     putSegment(segment) {

@@ -313,7 +313,7 @@ export class StoreProjection implements CandidateFinder {
     const pause = pacedPause(this.options.pause, this.options.giveWay);
     const messages = await this.options.feed.messages(session.id, { pause });
     const counted = await sessionTerms(session.id, messages, this.options.visibility(), pause);
-    const row = { id: session.id, updated: session.updated ?? 0, stamp, docs: counted.docs, length: counted.length };
+    const row = { id: session.id, updated: session.updated ?? 0, stamp, docs: counted.docs, length: counted.length, turns: counted.turns };
     await this.buffer.add(row, counted, pause);
   }
 

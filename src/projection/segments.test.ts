@@ -10,12 +10,17 @@ const open = async (opener = memoryOpener()): Promise<ProjectionDb> => {
   if (!("db" in opened)) throw new Error("not opened");
   return opened.db;
 };
-const session = (id: string) => ({ id, updated: 1, stamp: id, docs: 1, length: 1 });
+const session = (id: string) => ({ id, updated: 1, stamp: id, docs: 1, length: 1, turns: 1 });
+/** A session whose term `t` is held by chunks 0 … df − 1, once each. */
 const counted = (terms: Record<string, number>) => ({
   docs: 1,
   length: 1,
   terms: new Map(Object.entries(terms)),
   reach: new Map(Object.keys(terms).map((term) => [term, 2048])),
+  postings: new Map(Object.entries(terms).map(([term, df]) => [term, Array.from({ length: df }, (_, c) => [c, 1]).flat()])),
+  chunks: { messages: [], parts: [], chunks: [] },
+  turns: 1,
+  preview: "",
 });
 const noPause = () => undefined;
 
@@ -112,5 +117,36 @@ describe("segments", () => {
     expect(mergeChoice(rows([5000, 20, 30, 40, 50, 6000, 7000, 8000, 9000]))?.map((s) => s.no)).toEqual([2, 3, 4, 5]);
     expect(mergeChoice(rows([5000, 6000, 7000, 8000, 9000]))?.map((s) => s.no)).toEqual([1, 2, 3, 4]);
     expect(mergeChoice(rows([1_100_000, 1_200_000, 1_300_000, 1_400_000]))).toBeUndefined();
+  });
+});
+
+describe("segments: chunks", () => {
+  it("keeps each posting's chunks and each session's detail through writes and merges", async () => {
+    const db = await open();
+    const buffer = new SegmentBuffer();
+    const segments: SegmentRow[] = [];
+    for (const id of ["a", "b", "c", "d"]) {
+      const one = counted({ cache: 2 });
+      one.postings.set("cache", [3, 7, 40, 1]);
+      one.preview = `preview ${id}`;
+      await buffer.add(session(id), one, noPause);
+      segments.push((await writeSegment(db, buffer, noPause)).segment);
+      buffer.clear();
+    }
+    const chunksOf = () => {
+      const out: number[][] = [];
+      termPostings(db, db.segments(), "cache", (no, df, _reach, chunks) => out.push([no, df, ...chunks]));
+      return out;
+    };
+    const expected = [1, 2, 3, 4].map((no) => [no, 2, 3, 7, 40, 1]);
+    expect(chunksOf()).toEqual(expected);
+    await mergeSegments(db, segments, new Set([1, 2, 3, 4]), noPause, () => {});
+    expect(db.segments()).toHaveLength(1);
+    expect(chunksOf()).toEqual(expected);
+    expect(db.detail("c")?.preview).toBe("preview c");
+    db.begin();
+    db.dropSession("c");
+    db.commit();
+    expect(db.detail("c")).toBeUndefined();
   });
 });

@@ -5,7 +5,7 @@
 // the file before or after it, this one's searches see only segments published (a merge swaps its
 // segments in memory before it deletes the old ones' rows). Every step between turns is one row.
 
-import { decodePostings, encodePostings, POSTING_STRIDE } from "./postings-blob.ts";
+import { decodePostings, encodePostings, postingSpan } from "./postings-blob.ts";
 import type { ProjectedSession, ProjectionDb, SegmentRow } from "./projection-db.ts";
 import type { SegmentBuffer } from "./segment-buffer.ts";
 
@@ -50,13 +50,19 @@ export async function writeSegment(db: ProjectionDb, buffer: SegmentBuffer, paus
     const published = new Uint8Array(buffer.sessions.length);
     for (const place of latest.values()) published[place] = 1;
     let postings = 0;
-    const pairs: number[] = [];
+    const flat: number[] = [];
     for (const [term, list] of buffer.terms) {
-      pairs.length = 0;
-      for (let i = 0; i < list.length; i += POSTING_STRIDE) if (published[list[i]!]) pairs.push(base + list[i]!, list[i + 1]!, list[i + 2]!);
-      if (pairs.length > 0) {
-        db.writeTerm(no, term, encodePostings(pairs));
-        postings += pairs.length / POSTING_STRIDE;
+      flat.length = 0;
+      let kept = 0;
+      for (let i = 0; i < list.length; i += postingSpan(list, i)) {
+        if (!published[list[i]!]) continue;
+        flat.push(base + list[i]!);
+        for (let v = i + 1; v < i + postingSpan(list, i); v++) flat.push(list[v]!);
+        kept++;
+      }
+      if (kept > 0) {
+        db.writeTerm(no, term, encodePostings(flat));
+        postings += kept;
       }
       const due = pause();
       if (due) await due;
@@ -64,7 +70,10 @@ export async function writeSegment(db: ProjectionDb, buffer: SegmentBuffer, paus
     const segment = { no, postings };
     db.putSegment(segment);
     const sessions = [...latest].map(([, place]) => ({ ...buffer.sessions[place]!, no: base + place }));
-    for (const session of sessions) db.putSession(session);
+    for (const session of sessions) {
+      db.putSession(session);
+      db.putDetail(session.id, buffer.details[session.no - base]!);
+    }
     db.setMeta("next_no", String(base + buffer.sessions.length));
     return { segment, sessions };
   });
@@ -99,7 +108,7 @@ export async function mergeSegments(
     const no = (db.segments().at(-1)?.no ?? 0) + 1;
     const cursors = inputs.map((input) => ({ segment: input.no, rows: db.termsAfter(input.no, undefined, MERGE_PAGE), at: 0 }));
     let postings = 0;
-    const merged: [number, number, number][] = [];
+    const merged: number[][] = [];
     for (;;) {
       let term: string | undefined;
       for (const cursor of cursors) {
@@ -111,8 +120,8 @@ export async function mergeSegments(
       for (const cursor of cursors) {
         const row = cursor.rows[cursor.at];
         if (row?.term !== term) continue;
-        decodePostings(row.data, (number, df, reach) => {
-          if (live.has(number)) merged.push([number, df, reach]);
+        decodePostings(row.data, (number, df, reach, chunks) => {
+          if (live.has(number)) merged.push([number, df, reach, ...chunks]);
         });
         // A page read whole is followed by the next; a shorter one was the segment's last.
         if (++cursor.at === cursor.rows.length && cursor.rows.length === MERGE_PAGE) {
@@ -122,7 +131,7 @@ export async function mergeSegments(
       }
       if (merged.length > 0) {
         // Each input's numbers ascend; inputs' ranges may interleave.
-        merged.sort((a, b) => a[0] - b[0]);
+        merged.sort((a, b) => a[0]! - b[0]!);
         db.writeTerm(no, term, encodePostings(merged.flat()));
         postings += merged.length;
       }
@@ -141,8 +150,16 @@ export async function mergeSegments(
   });
 }
 
-/** Calls visit(number, df, reach) for every posting of `term` in the segments (dead numbers included: the caller knows the live ones). */
-export function termPostings(db: ProjectionDb, segments: readonly SegmentRow[], term: string, visit: (no: number, df: number, reach: number) => void): void {
+/**
+ * Calls visit(number, df, reach, chunks) for every posting of `term` in the segments (dead numbers
+ * included: the caller knows the live ones); `chunks` as decodePostings gives them.
+ */
+export function termPostings(
+  db: ProjectionDb,
+  segments: readonly SegmentRow[],
+  term: string,
+  visit: (no: number, df: number, reach: number, chunks: readonly number[]) => void,
+): void {
   for (const segment of segments) {
     const data = db.termData(segment.no, term);
     if (data) decodePostings(data, visit);

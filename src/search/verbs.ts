@@ -3,7 +3,7 @@
 
 import type { EngramConfig } from "../config/schema.ts";
 import { ArgumentError } from "../history/errors.ts";
-import { authoredText } from "../history/preview.ts";
+import { firstUserText } from "../history/preview.ts";
 import type { HistorySource } from "../history/source.ts";
 import { clip } from "../history/text.ts";
 import type { SessionInfo } from "../history/types.ts";
@@ -90,15 +90,6 @@ function listScope(source: HistorySource, globalCaller: string | undefined): Pro
   if (globalCaller === undefined) return source.listSessions();
   if (!source.listEverySession) throw new ArgumentError('scope "global" is not available: this host\'s store cannot be read directly');
   return source.listEverySession(globalCaller);
-}
-
-function firstUserText(view: SessionView): string {
-  for (const message of view.messages) {
-    if (message.role !== "user") continue;
-    const text = message.parts.find(authoredText);
-    if (text) return text.text;
-  }
-  return "";
 }
 
 /** history_search: the best messages of one session, the project's sessions, or every session. */

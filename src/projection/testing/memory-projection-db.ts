@@ -3,10 +3,11 @@
 // one file per path: a transaction writes a copy the others see only once it commits, a second
 // writer is refused as busy, and a connection learns of another's commits (changedElsewhere).
 
-import type { OpenedProjection, ProjectedSession, ProjectionDb, ProjectionIdentity, SegmentRow } from "../projection-db.ts";
+import type { OpenedProjection, ProjectedSession, ProjectionDb, ProjectionIdentity, SegmentRow, SessionDetail } from "../projection-db.ts";
 
 interface Tables {
   sessions: Map<string, ProjectedSession>;
+  details: Map<string, SessionDetail>;
   segments: Map<number, number>;
   postings: Map<number, Map<string, Uint8Array>>;
   meta: Map<string, string>;
@@ -21,6 +22,7 @@ interface MemoryFile {
 function copy(tables: Tables): Tables {
   return {
     sessions: new Map(tables.sessions),
+    details: new Map(tables.details),
     segments: new Map(tables.segments),
     postings: new Map([...tables.postings].map(([no, terms]) => [no, new Map(terms)])),
     meta: new Map(tables.meta),
@@ -67,7 +69,13 @@ function connection(file: MemoryFile, path: string): ProjectionDb {
     },
     dropSession(id) {
       write().sessions.delete(id);
+      write().details.delete(id);
     },
+    putDetail(id, detail) {
+      // As the file keeps it: written out and read back.
+      write().details.set(id, JSON.parse(JSON.stringify(detail)) as SessionDetail);
+    },
+    detail: (id) => tables().details.get(id),
     segments: () => [...tables().segments].sort(([a], [b]) => a - b).map(([no, postings]): SegmentRow => ({ no, postings })),
     putSegment(segment) {
       write().segments.set(segment.no, segment.postings);
@@ -119,7 +127,11 @@ export function memoryOpener(): (path: string, identity: ProjectionIdentity) => 
   const files = new Map<string, MemoryFile>();
   return async (path) => {
     let file = files.get(path);
-    if (!file) files.set(path, (file = { tables: copy({ sessions: new Map(), segments: new Map(), postings: new Map(), meta: new Map() }), version: 0 }));
+    if (!file)
+      files.set(
+        path,
+        (file = { tables: copy({ sessions: new Map(), details: new Map(), segments: new Map(), postings: new Map(), meta: new Map() }), version: 0 }),
+      );
     return { db: connection(file, path) };
   };
 }

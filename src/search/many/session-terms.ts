@@ -8,11 +8,12 @@
 
 import { isCompactionSummary } from "../../history/summaries.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
-import type { HistoryMessage } from "../../history/types.ts";
+import { firstUserText } from "../../history/preview.ts";
+import type { HistoryMessage, Role } from "../../history/types.ts";
 import { buildView } from "../../history/view.ts";
 import { maybeYield } from "../../util/scheduler.ts";
 import { messageScore, partScore } from "../rank/rank.ts";
-import { docText, messageDocPieces } from "../text/documents.ts";
+import { docText, type HitType, messageDocPieces } from "../text/documents.ts";
 import { fold } from "../text/normalize.ts";
 import { TokenSpans, tokenSpans } from "../text/tokenize.ts";
 import { TUNING } from "../tuning.ts";
@@ -50,7 +51,33 @@ export interface SessionTerms {
    * bounds a message's score.
    */
   reach: Map<string, number>;
+  /** Each term → its chunks, flat [chunk, tf, chunk, tf, …], chunks ascending, tf as rescore.ts counts it (a call's input weighted). */
+  postings: Map<string, number[]>;
+  /** The session's chunks (documents) in order, and the messages and parts they belong to. */
+  chunks: SessionChunks;
+  /** Its turns (history_sessions), and the start of the first text its user wrote (its preview, before clipping). */
+  turns: number;
+  preview: string;
 }
+
+/** What ranking a session's chunks needs of them without reading the session (a chunk is its place in these lists). */
+export interface SessionChunks {
+  /** Per message holding a chunk: id, role, creation time (0: none), flags (CHUNK_SUMMARY | CHUNK_HOST_WRITTEN | CHUNK_CONTINUE). */
+  messages: Array<[id: string, role: Role, created: number, flags: number]>;
+  /** Per part holding a chunk: id, type, tool ("" for none). */
+  parts: Array<[id: string, type: HitType, tool: string]>;
+  /** Per chunk, flat: message, part, start, end, input (code units of a call's input at its start). */
+  chunks: number[];
+}
+
+/** SessionChunks' message flags. */
+export const CHUNK_SUMMARY = 1;
+export const CHUNK_HOST_WRITTEN = 2;
+export const CHUNK_CONTINUE = 4;
+/** Values per chunk in SessionChunks.chunks. */
+export const CHUNK_STRIDE = 5;
+/** The longest preview kept (history_sessions clips it to browse.preview_chars, at most 2,000: history/text.ts's clip reads 4 × that + 64). */
+const PREVIEW_KEPT = 8_064;
 
 /** Per term, per part of one message (by part id), the saturations of the part's chunks holding it. */
 type MessageSaturations = Map<string, Map<string, number[]>>;
@@ -85,6 +112,8 @@ export async function sessionTerms(
   const reach = new Map<string, number>();
   const spans = new TokenSpans();
   const tfs = new Map<string, number>();
+  const postings = new Map<string, number[]>();
+  const chunks: SessionChunks = { messages: [], parts: [], chunks: [] };
   // Lengths first (no tokenizing): a term's saturation reads the session's average length.
   let docs = 0;
   let length = 0;
@@ -105,10 +134,16 @@ export async function sessionTerms(
     }
   };
   const saturations: MessageSaturations = new Map();
+  let seq = 0;
   for (let m = 0; m < view.visibleEnd; m++) {
     const message = view.messages[m]!;
     saturations.clear();
+    const messageAt = chunks.messages.length;
+    let partId: string | undefined;
     for (const doc of messageDocPieces(message, visibility)) {
+      if (chunks.messages.length === messageAt) chunks.messages.push(chunkMessage(message));
+      if (doc.partId !== partId) chunks.parts.push([(partId = doc.partId), doc.type, doc.tool ?? ""]);
+      chunks.chunks.push(messageAt, chunks.parts.length - 1, doc.start, doc.end, doc.input);
       const text = docText(doc);
       // Term counts as rescore.ts's termCounts makes them: a tool call's input apart, weighted.
       // The input ends where its piece does, before a separator (documents.ts), so no term spans
@@ -122,6 +157,9 @@ export async function sessionTerms(
       const norm = k1 * (1 - b + (b * (doc.end - doc.start)) / (average || 1));
       for (const [term, tf] of tfs) {
         terms.set(term, (terms.get(term) ?? 0) + 1);
+        const held = postings.get(term);
+        if (held) held.push(seq, tf);
+        else postings.set(term, [seq, tf]);
         const capped = Math.min(tf, 255);
         let parts = saturations.get(term);
         if (!parts) saturations.set(term, (parts = new Map()));
@@ -129,6 +167,7 @@ export async function sessionTerms(
         if (list) list.push(capped / (capped + norm));
         else parts.set(doc.partId, [capped / (capped + norm)]);
       }
+      seq++;
       // Per document, not per message: one message may hold megabytes of tool output.
       const due = pause();
       if (due) await due;
@@ -140,5 +179,12 @@ export async function sessionTerms(
       if (scaled > (reach.get(term) ?? 0)) reach.set(term, scaled);
     }
   }
-  return { docs, length, terms, reach };
+  const turns = view.turnNumbers[view.turnNumbers.length - 1] ?? 0;
+  return { docs, length, terms, reach, postings, chunks, turns, preview: firstUserText(view).slice(0, PREVIEW_KEPT) };
+}
+
+function chunkMessage(message: HistoryMessage): SessionChunks["messages"][number] {
+  const flags =
+    (isCompactionSummary(message) ? CHUNK_SUMMARY : 0) | (message.hostWritten ? CHUNK_HOST_WRITTEN : 0) | (message.compactionContinue ? CHUNK_CONTINUE : 0);
+  return [message.id, message.role, message.created ?? 0, flags];
 }
