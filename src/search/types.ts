@@ -44,23 +44,70 @@ export interface SearchFilters {
 /** Which documents a search may return (filters and the caller's visible window). */
 export type DocFilter = (message: HistoryMessage, type: HitType, tool: string | undefined) => boolean;
 
-/** What the projection says of one session it holds as it is now, for these terms (same order as the query's). */
-export interface ProjectedTerms {
+/** A message of a projected session, as ranking reads it (never its text). */
+export interface ChunkMessage {
+  id: string;
+  role: Role;
+  /** Epoch ms; 0 when unknown. */
+  created: number;
+  /** CHUNK_SUMMARY | CHUNK_HOST_WRITTEN | CHUNK_CONTINUE. */
+  flags: number;
+  /** Its turn number (history/turns.ts), as the session's view numbers it. */
+  turn: number;
+}
+
+/** A part of a projected session holding chunks. */
+export interface ChunkPart {
+  id: string;
+  type: HitType;
+  tool?: string;
+}
+
+/** ChunkMessage flags. */
+export const CHUNK_SUMMARY = 1;
+export const CHUNK_HOST_WRITTEN = 2;
+export const CHUNK_CONTINUE = 4;
+/** Values per chunk in ChunkTable.chunks: message, part, start, end, input. */
+export const CHUNK_STRIDE = 5;
+
+/**
+ * What the projection keeps of one session's chunks (documents), in the session's order: enough
+ * to score each as a search of the session would, without reading it. A chunk, message and part
+ * is its place in these tables.
+ */
+export interface ChunkTable {
+  /** Per chunk, CHUNK_STRIDE values: message place, part place, start, end, input (code units of a call's input at its start). */
+  readonly chunks: ArrayLike<number>;
+  message(place: number): ChunkMessage;
+  part(place: number): ChunkPart;
+}
+
+/** What the projection says of one session it holds as it is now and that holds a query term. */
+export interface ProjectedHolder {
   docs: number;
   length: number;
-  /** Per term, the documents holding it. */
+  /** Per query term (the query's order), the documents holding it. */
   df: number[];
-  /** Per term, its reach in the session (projection/session-terms.ts), 0 where no document holds it. */
-  reach: number[];
+  /** Per query term, its chunks here, flat [chunk, tf, …], chunks ascending, tf as rescore.ts counts it; empty where none holds it. */
+  termChunks: ReadonlyArray<readonly number[]>;
+  /** Its chunk table, read from the projection when first asked (the same object after). */
+  table(): ChunkTable;
 }
 
 export interface Narrowed {
-  /** The sessions to read, in scope order: those that may hold a term, and those not projected as they are now. */
+  /** The sessions to read from the store, in scope order: those the projection does not hold as they are now. */
   search: SessionInfo[];
-  /** Of `search`, those projected as they are now (the others have no entry), by id. */
-  projected: Map<string, ProjectedTerms>;
+  /** The sessions it holds as they are now that hold a query term, by id: ranked from the projection. */
+  projected: Map<string, ProjectedHolder>;
   /** The others, none holding a query term: their ids, documents and total length (code units). */
   rest: { ids: string[]; docs: number; length: number };
+}
+
+/** What the projection keeps of a session for history_sessions' list. */
+export interface ProjectedSummary {
+  turns: number;
+  /** The first text its user wrote, cut to what a preview can show. */
+  preview: string;
 }
 
 export interface CandidateFinder {
@@ -70,8 +117,10 @@ export interface CandidateFinder {
    * whose searchable view the projection does not see (the caller's own hides its live context).
    */
   narrow(scope: readonly SessionInfo[], terms: readonly QueryTerm[], mustRead: ReadonlySet<string>): Promise<Narrowed | undefined>;
-  /** Per word, the nearest term each of `sessionIds` holds, chosen as that session's own search chooses it. */
+  /** Per word, the nearest terms of the projection's vocabulary that `sessionIds` hold (text/typos.ts's measure), with their document counts there. */
   nearest(words: readonly string[], sessionIds: readonly string[]): Promise<Map<string, NearestTerm[]>>;
+  /** The session's summary when the projection holds it as it is now. */
+  summary(sessionId: string, updated: number | undefined): ProjectedSummary | undefined;
 }
 
 /** A finder bound to one request's scope, as project-search.ts uses it. */
