@@ -25,4 +25,6 @@ export interface HistorySource {
    * and a changed one is a new object (callers may track changes by identity).
    */
   loadMessages(sessionId: string, options?: LoadOptions): Promise<HistoryMessage[]>;
+  /** One message as loadMessages gives it, read alone where the store allows; undefined when it does not exist. */
+  loadMessage?(sessionId: string, messageId: string, options?: LoadOptions): Promise<HistoryMessage | undefined>;
 }

@@ -6,7 +6,9 @@
 
 import type { HistoryMessage } from "./types.ts";
 
-const CONTINUATION_OPENING = /^\s*This session is being continued from a previous conversation/;
+/** The sentence a continuation summary carried in as a user message opens with. */
+export const CONTINUATION_SENTENCE = "This session is being continued from a previous conversation";
+const CONTINUATION_OPENING = new RegExp(`^\\s*${CONTINUATION_SENTENCE}`);
 
 /** True for a compaction summary: the host's, or one carried in as a user message. */
 export function isCompactionSummary(message: HistoryMessage): boolean {

@@ -56,7 +56,8 @@ export function createSearchEngine(options: SearchServiceOptions): SearchEngine 
     config,
     regexRunner,
     loadView: (sessionId, callerSessionId, signal) => views.load(sessionId, callerSessionId, signal),
-    run(callerSessionId, query, filters, limit, sessions, signal, deadline, cutRanking) {
+    projectedSummary: (session) => (config().projection.enable ? options.finder?.summary(session.id, session.updated) : undefined),
+    run(callerSessionId, query, filters, limit, sessions, signal, deadline) {
       const search = config().search;
       const limits = { limit, maxHits: search.max_hits_per_message, maxSnippets: search.max_snippets_per_hit, snippetChars: search.snippet_chars };
       const searcher = new RequestSearcher({
@@ -75,7 +76,6 @@ export function createSearchEngine(options: SearchServiceOptions): SearchEngine 
         limit,
         signal,
         narrowing: scopeNarrowing(options.finder, sessions, callerSessionId, config().projection.min_sessions),
-        ...(cutRanking ? { cutRanking } : {}),
       }).finally(() => indexes.trim());
     },
   };

@@ -8,7 +8,7 @@ import type { IndexBuilder } from "./index/build.ts";
 import { patternScan, type Matcher } from "./scan/pattern.ts";
 import { emptyStats, type CollectionStats } from "./rank/bm25.ts";
 import { Candidates } from "./rank/candidates.ts";
-import { candidateGroups, indexHoldsDepth, textReader } from "./rank/rank.ts";
+import { candidateGroups, type Group, indexHoldsDepth, textReader } from "./rank/rank.ts";
 import { rescore } from "./rank/rescore.ts";
 import { nearestTermsByScan } from "./scan/nearest-terms.ts";
 import { rescanCounts, sameScan } from "./scan/rescan.ts";
@@ -64,7 +64,7 @@ export interface SessionSearchOptions {
 }
 
 /** The request's filters on a message and chunk (type, role, tool, time), nothing else. */
-function attributeFilter(filters: SearchFilters): DocFilter {
+export function attributeFilter(filters: SearchFilters): DocFilter {
   return (message, type, tool) => {
     if (!filters.types.has(type)) return false;
     if (filters.role !== undefined && message.role !== filters.role) return false;
@@ -227,12 +227,24 @@ export function sessionCandidates(
 ): Candidates {
   const textOf = textReader(options.visibility);
   if (shared && query.kind === "keyword") rescore(collected.docs, query.parsed, shared, collected.stats ?? shared, textOf);
-  const parsed = query.kind === "keyword" ? query.parsed : undefined;
-  const marks = parsed ? (text: string) => keywordMarks(text, parsed) : (_: string, doc: ScoredDoc) => patternMarks(doc.spans);
-  return new Candidates(candidateGroups(collected.docs, parsed), parsed, textOf, {
-    maxHits: limits.maxHits,
-    maxSnippets: limits.maxSnippets,
-    snippetChars: limits.snippetChars,
-    marks,
+  if (query.kind === "keyword") return keywordCandidates(candidateGroups(collected.docs, query.parsed), query.parsed, limits, options.visibility);
+  return new Candidates(candidateGroups(collected.docs, undefined), undefined, textOf, {
+    ...hitLimits(limits),
+    marks: (_: string, doc: ScoredDoc) => patternMarks(doc.spans),
   });
+}
+
+/** A keyword query's candidates from its groups (best first before the boosts); `resolve` as Candidates takes it. */
+export function keywordCandidates(
+  groups: Group[],
+  parsed: ParsedQuery,
+  limits: ResultLimits,
+  visibility: ToolVisibility,
+  resolve?: (group: Group) => Promise<boolean>,
+): Candidates {
+  return new Candidates(groups, parsed, textReader(visibility), { ...hitLimits(limits), marks: (text: string) => keywordMarks(text, parsed) }, resolve);
+}
+
+function hitLimits(limits: ResultLimits): { maxHits: number; maxSnippets: number; snippetChars: number } {
+  return { maxHits: limits.maxHits, maxSnippets: limits.maxSnippets, snippetChars: limits.snippetChars };
 }

@@ -8,11 +8,12 @@ import type { SessionView } from "../history/view.ts";
 import type { HistorySource } from "../history/source.ts";
 import { ViewCache } from "../history/view-cache.ts";
 import type { IndexCache } from "./index-cache.ts";
-import type { SessionFound, SessionSearcher } from "./many/project-search.ts";
+import type { ProjectedCandidates, SessionFound, SessionSearcher } from "./many/project-search.ts";
+import { holderStats, projectedGroups, resolveGroup } from "./many/projected-ranking.ts";
 import type { CollectionStats } from "./rank/bm25.ts";
 import type { Candidates } from "./rank/candidates.ts";
-import { collectSession, nearestTerms, type Query, type ResultLimits, sessionCandidates } from "./session-search.ts";
-import type { SearchFilters } from "./types.ts";
+import { attributeFilter, collectSession, keywordCandidates, nearestTerms, type Query, type ResultLimits, sessionCandidates } from "./session-search.ts";
+import type { ProjectedHolder, SearchFilters } from "./types.ts";
 import type { SessionInfo } from "../history/types.ts";
 import type { NearestTerm } from "./text/typos.ts";
 import { maybeYield, now } from "../util/scheduler.ts";
@@ -37,6 +38,13 @@ export class SessionViews {
     let view = this.byList.get(messages);
     if (view?.sessionId !== sessionId) this.byList.set(messages, (view = this.views.view(sessionId, messages, false)));
     return view;
+  }
+
+  /** One message of another session as the store holds it (read alone where the source can). */
+  async message(sessionId: string, messageId: string, signal?: AbortSignal): Promise<HistoryMessage | undefined> {
+    const options = signal ? { signal } : {};
+    if (this.source.loadMessage) return this.source.loadMessage(sessionId, messageId, options);
+    return (await this.source.loadMessages(sessionId, options)).find((message) => message.id === messageId);
   }
 
   /**
@@ -103,5 +111,13 @@ export class RequestSearcher implements SessionSearcher {
 
   async nearestTerms(found: SessionFound, words: readonly string[]): Promise<Map<string, NearestTerm> | undefined> {
     return found.view ? nearestTerms(found.view, found.collected, words, found.options) : undefined;
+  }
+
+  projected(sessionId: string, holder: ProjectedHolder, query: Query & { kind: "keyword" }, shared: CollectionStats): ProjectedCandidates {
+    const { views, visibility, filters, limits, signal } = this.setup;
+    const { groups, turns } = projectedGroups(sessionId, holder.table(), holder.termChunks, query.parsed, holderStats(holder), shared, attributeFilter(filters));
+    const load = (messageId: string) => views.message(sessionId, messageId, signal);
+    const candidates = keywordCandidates(groups, query.parsed, limits, visibility, (group) => resolveGroup(group, load));
+    return { candidates, turnOf: (messageId) => turns.get(messageId) ?? 0 };
   }
 }

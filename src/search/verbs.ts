@@ -9,16 +9,14 @@ import { clip } from "../history/text.ts";
 import type { SessionInfo } from "../history/types.ts";
 import { lastTurnNumber } from "../history/turns.ts";
 import type { SessionView } from "../history/view.ts";
-import type { CutRanking } from "./many/score-cut.ts";
 import type { ProjectSearchOutcome } from "./many/project-search.ts";
-import { SessionCutRanking } from "./many/session-cut.ts";
 import { rankSessions } from "./rank/rank-sessions.ts";
 import type { RegexRunner } from "./scan/regex-runner.ts";
 import { literalMatcher, regexMatcher } from "./scan/pattern.ts";
 import type { Query } from "./session-search.ts";
 import type { HitType } from "./text/documents.ts";
 import { parseQuery } from "./text/query.ts";
-import type { SearchAnswer, SearchFilters, SearchRequest, SessionsAnswer, SessionsRequest, SessionSummary } from "./types.ts";
+import type { ProjectedSummary, SearchAnswer, SearchFilters, SearchRequest, SessionsAnswer, SessionsRequest, SessionSummary } from "./types.ts";
 import { now } from "../util/scheduler.ts";
 
 export const MAX_QUERY_CHARS = 500;
@@ -51,9 +49,10 @@ export interface Engine {
     sessions: SessionInfo[],
     signal: AbortSignal | undefined,
     deadline: number,
-    cutRanking?: () => CutRanking,
   ): Promise<ProjectSearchOutcome>;
   loadView(sessionId: string, callerSessionId: string, signal?: AbortSignal): Promise<SessionView>;
+  /** A session's turns and preview from the projection, when it holds the session as it is. */
+  projectedSummary(session: SessionInfo): ProjectedSummary | undefined;
 }
 
 /** When a search that started at `started` with `budgetMs` stops reading. */
@@ -147,19 +146,9 @@ export async function sessionsVerb(engine: Engine, request: SessionsRequest): Pr
     if (query.kind !== "keyword") throw new ArgumentError("query must contain a searchable word");
     const filters: SearchFilters = { types: new Set<HitType>(["text", "tool"]) };
     // The caller's session is ranked by what it said before its live context, as search sees it.
-    // Sessions rank by their three best messages and their titles (rank-sessions.ts): the
-    // score-bound cut stops on that ranking (many/session-cut.ts).
-    const parsed = query.parsed;
-    const outcome = await engine.run(
-      callerSessionId,
-      query,
-      filters,
-      3,
-      all,
-      request.signal,
-      readingDeadline(started, budgetMs),
-      () => new SessionCutRanking(all, parsed, depth),
-    );
+    // Sessions rank by their three best messages and their titles (rank-sessions.ts), boosting
+    // (and, ranked from the projection, reading) only the messages that can place.
+    const outcome = await engine.run(callerSessionId, query, filters, 3, all, request.signal, readingDeadline(started, budgetMs));
     unsearched = outcome.unsearched;
     ranked = await rankSessions(all, outcome.candidates, outcome.query.kind === "keyword" ? outcome.query.parsed : query.parsed, depth);
   } else {
@@ -167,12 +156,13 @@ export async function sessionsVerb(engine: Engine, request: SessionsRequest): Pr
   }
   const chosen = ranked.slice(offset, offset + request.limit);
   const summaries: SessionSummary[] = [];
-  // The chosen sessions' summaries (mostly read by the search, so in memory) within the call's budget.
+  // The chosen sessions' summaries: the projection's, else read (within the call's budget).
   const deadline = started + budgetMs;
   for (const { session, snippet } of chosen) {
-    let turns = 0;
-    let first = "";
-    if (now() <= deadline) {
+    const projected = session.id === callerSessionId ? undefined : engine.projectedSummary(session);
+    let turns = projected?.turns ?? 0;
+    let first = projected?.preview ?? "";
+    if (!projected && now() <= deadline) {
       try {
         const view = await engine.loadView(session.id, "", request.signal);
         turns = lastTurnNumber(view);

@@ -24,6 +24,9 @@ async function searchSessions(held: string[][]): Promise<CollectedSession[]> {
       throw new Error("no documents to rank");
     },
     nearestTerms: async () => undefined,
+    projected: () => {
+      throw new Error("no projection here");
+    },
   };
   await searchProject(sessions, query, searcher, { concurrency: 1, deadline: Number.POSITIVE_INFINITY, limit: 5 });
   return collected;

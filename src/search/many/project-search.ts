@@ -1,22 +1,22 @@
 // Project scope: every session searched with bounded concurrency under one time budget; what is
 // not searched when the budget runs out is counted, and the answer says it is partial. Keyword
 // results of every session are scored with the document count and frequencies of all sessions
-// searched (their lengths against their own session's average: rank/rescore.ts), so scores compare
-// across sessions. A keyword query's
-// words found in no session searched are corrected once over the scope (text/typos.ts) and every
-// session searched again with the corrected query. With a projection of the store (a
-// ScopeNarrowing), only the sessions that may hold a term are read; the rest add their documents
-// and length to the statistics, and their nearest terms to the typo pass.
+// in scope (their lengths against their own session's average: rank/rescore.ts), so scores
+// compare across sessions. A keyword query's words found in no session are corrected once over
+// the scope (text/typos.ts) and the scope searched again with the corrected query. With a
+// projection of the store (a ScopeNarrowing), the sessions it holds as they are are never read
+// whole: those holding a query term are ranked from it (projected-ranking.ts) and only the
+// messages that can place are read; the others add their documents and length to the statistics.
+// The sessions it does not hold as they are (the caller's own, one changed since) are read.
 
 import type { SessionInfo } from "../../history/types.ts";
 import { messageIndex, type SessionView } from "../../history/view.ts";
-import type { Narrowed, ScopeNarrowing, SessionResult } from "../types.ts";
+import type { Narrowed, ProjectedHolder, ScopeNarrowing, SessionResult } from "../types.ts";
 import { addStats, emptyStats, type CollectionStats } from "../rank/bm25.ts";
 import { type Candidates, topAcross } from "../rank/candidates.ts";
 import { maybeYield, now } from "../../util/scheduler.ts";
 import type { CollectedSession, Query, SessionSearchOptions } from "../session-search.ts";
 import { typoCorrections, unmatchedWords, type NearestTerm } from "../text/typos.ts";
-import { type CutRanking, MessageCutRanking, ScoreCut } from "./score-cut.ts";
 import { TUNING } from "../tuning.ts";
 
 export interface ProjectSearchOutcome {
@@ -53,6 +53,16 @@ export interface SessionSearcher {
   candidates(found: SessionFound, shared?: CollectionStats): Candidates;
   /** The term of its documents nearest to each word (typos); undefined past the deadline. */
   nearestTerms(found: SessionFound, words: readonly string[]): Promise<Map<string, NearestTerm> | undefined>;
+  /**
+   * A session the projection holds as it is: its candidates ranked from the projection against
+   * `shared`, each message read only when it can place; and each candidate's turn number.
+   */
+  projected(sessionId: string, holder: ProjectedHolder, query: Query & { kind: "keyword" }, shared: CollectionStats): ProjectedCandidates;
+}
+
+export interface ProjectedCandidates {
+  candidates: Candidates;
+  turnOf(messageId: string): number;
 }
 
 export async function searchProject(
@@ -66,8 +76,6 @@ export async function searchProject(
     limit: number;
     signal?: AbortSignal;
     narrowing?: ScopeNarrowing;
-    /** What the score-bound cut (score-cut.ts) ranks, fresh for each pass: by default the best `limit` messages. */
-    cutRanking?: () => CutRanking;
   },
 ): Promise<ProjectSearchOutcome> {
   const deadline = options.deadline;
@@ -76,101 +84,54 @@ export async function searchProject(
   const narrow = async (query: Query): Promise<Narrowed | undefined> =>
     narrowing && query.kind === "keyword" ? narrowing.narrow(query.parsed.terms) : undefined;
   let narrowed = await narrow(query);
-  /** Sessions the score-bound cut left unread in the last pass: counted as searched (none can enter the answer). */
-  let skipped: SessionInfo[] = [];
-  /** Sessions the projection describes that the last pass counted unsearched (out of time): their statistics are the projection's. */
-  let outOfTime: SessionInfo[] = [];
+  /** Reads the sessions the projection does not hold as they are (all of them without one). */
   const searchAll = async (
     query: Query,
     corrected: boolean,
     firsts?: ReadonlyMap<string, SessionFound>,
   ): Promise<Array<{ session: SessionInfo; found: SessionFound }>> => {
     const found: Array<{ session: SessionInfo; found: SessionFound }> = [];
-    const scoped = narrowed?.search ?? sessions;
+    const list = narrowed?.search ?? sessions;
     unsearched = 0;
-    skipped = [];
-    outOfTime = [];
     const scans = new ScanKeeper(corrected ? undefined : query);
-    const projected = narrowed?.projected;
-    let cut: ScoreCut | undefined;
-    const unsearchedOne = (session: SessionInfo) => {
-      unsearched++;
-      if (projected?.has(session.id)) outOfTime.push(session);
-    };
-    /** Reads `list` from its start until done or until `stops` says the next session need not be read; returns where reading stopped. */
-    const read = async (list: readonly SessionInfo[], stops?: (i: number) => boolean): Promise<number> => {
-      let next = 0;
-      const worker = async (): Promise<void> => {
-        while (next < list.length && !options.signal?.aborted) {
-          if (stops?.(next)) return;
-          const session = list[next++]!;
-          await maybeYield();
-          if (now() > deadline) {
-            unsearchedOne(session);
-            continue;
-          }
-          let one: SessionFound | undefined;
-          try {
-            one = await searcher.read(session, deadline, query, corrected, firsts?.get(session.id));
-          } catch {
-            one = undefined; // a session that vanished or failed to load is skipped
-          }
-          const described = cut && projected?.get(session.id);
-          if (described) cut!.check(one?.collected, described);
-          if (!one) continue;
-          if (one.collected.timedOut) {
-            unsearchedOne(session);
-            continue;
-          }
-          found.push({ session, found: one });
-          if (cut) addToCut(cut, session, one);
-          scans.add(one.collected);
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < list.length && !options.signal?.aborted) {
+        const session = list[next++]!;
+        await maybeYield();
+        if (now() > deadline) {
+          unsearched++;
+          continue;
         }
-      };
-      const workers: Promise<void>[] = [];
-      for (let i = 0; i < Math.max(1, Math.min(options.concurrency, list.length)); i++) workers.push(worker());
-      await Promise.all(workers);
-      options.signal?.throwIfAborted();
-      return next;
+        let one: SessionFound | undefined;
+        try {
+          one = await searcher.read(session, deadline, query, corrected, firsts?.get(session.id));
+        } catch {
+          continue; // a session that vanished or failed to load is skipped
+        }
+        if (one.collected.timedOut) {
+          unsearched++;
+          continue;
+        }
+        found.push({ session, found: one });
+        scans.add(one.collected);
+      }
     };
-    // Every session read is given to the cut (its ranking may wait for those in flight); the
-    // cut's candidates are boosted as far as its ranking needs: the answer ranks fresh ones.
-    const addToCut = (into: ScoreCut, session: SessionInfo, one: SessionFound) => into.add(session, searcher.candidates(one, into.shared));
-    const cutting = !corrected && query.kind === "keyword" && TUNING.project.sharedIdf && projected && projected.size > 0;
-    if (!cutting) {
-      await read(scoped);
-      return found;
-    }
-    // The sessions the projection does not describe as they are (the caller's own, one changed
-    // since its pass) first, as read: their statistics, with the projection's of the others,
-    // are then the scope's, as a full scan would sum them.
-    await read(scoped.filter((session) => !projected.has(session.id)));
-    const described = scoped.filter((session) => projected.has(session.id));
-    const cutShared = sharedStats(found, [...described.map((session) => projected.get(session.id)!), narrowed!.rest]);
-    const ranking = options.cutRanking?.() ?? new MessageCutRanking(options.limit);
-    const bounded = cutShared && ScoreCut.over(query.parsed, ranking, cutShared);
-    if (!bounded) {
-      await read(described);
-      return found;
-    }
-    for (const { session, found: one } of found) addToCut(bounded, session, one);
-    cut = bounded;
-    const ordered = bounded.order(described, projected);
-    const stopped = await read(
-      ordered.map(({ session }) => session),
-      (i) => bounded.excludes(i),
-    );
-    skipped = ordered.slice(stopped).map(({ session }) => session);
+    const workers: Promise<void>[] = [];
+    for (let i = 0; i < Math.max(1, Math.min(options.concurrency, list.length)); i++) workers.push(worker());
+    await Promise.all(workers);
+    options.signal?.throwIfAborted();
     return found;
   };
   let found = await searchAll(query, false);
-  const unread = narrowed && narrowing ? { ids: narrowed.rest.ids, nearest: narrowing.nearest } : undefined;
   const sessionsSearched: Array<{
     df: number[] | undefined;
     nearest: ((words: readonly string[]) => Promise<Map<string, NearestTerm> | undefined>) | undefined;
   }> = found.map(({ found: one }) => ({ df: one.collected.stats?.df, nearest: (words) => searcher.nearestTerms(one, words) }));
-  // Sessions the cut skipped hold what the projection says: their words are found (no nearest needed then).
-  for (const session of skipped) sessionsSearched.push({ df: narrowed!.projected.get(session.id)!.df, nearest: undefined });
+  // The projected holders' words are found (no nearest needed then); a word found nowhere is
+  // looked up in the projection's vocabulary over every session it holds.
+  for (const holder of narrowed?.projected.values() ?? []) sessionsSearched.push({ df: holder.df, nearest: undefined });
+  const unread = narrowed && narrowing ? { ids: [...narrowed.projected.keys(), ...narrowed.rest.ids], nearest: narrowing.nearest } : undefined;
   const typos = query.kind === "keyword" ? await typoCorrections(query, { sessions: sessionsSearched, unread }, deadline) : undefined;
   const corrections = typos?.corrections ?? new Map<string, string>();
   // Past the budget, the answer without corrections beats a second pass that searches nothing.
@@ -181,23 +142,31 @@ export async function searchProject(
     if (narrowed) narrowed = await narrow(query);
     found = await searchAll(query, true, firsts);
   }
-  // One session ranks with its own statistics; several, with their sum (the sessions left
-  // unread hold no query term: documents and length only; those the cut skipped and those out
-  // of time, as projected: the sum a full scan makes, and the one the cut's bounds were made with).
-  const shared = rankingStats(found, narrowed, [...skipped, ...outOfTime]);
+  // One session ranks with its own statistics; several, with their sum over the scope (the
+  // projection's for the sessions it holds as they are: the sum reading every session makes).
+  const shared = rankingStats(found, narrowed);
   const candidates = new Map<string, Candidates>();
-  const views = new Map<string, SessionView | undefined>();
+  const turnOf = new Map<string, (messageId: string) => number>();
   for (const { session, found: one } of found) {
     if (one.collected.docs.length === 0) continue;
     await maybeYield();
     candidates.set(session.id, searcher.candidates(one, shared));
-    views.set(session.id, one.view);
+    const view = one.view;
+    turnOf.set(session.id, (messageId) => turnNumberOf(view, messageId));
   }
-  // Only the candidates that can reach the merged first `limit` are boosted, and only those
-  // returned get hits and snippets.
+  if (narrowed && query.kind === "keyword") {
+    for (const [id, holder] of narrowed.projected) {
+      await maybeYield();
+      const ranked = searcher.projected(id, holder, query, shared ?? { docs: holder.docs, length: holder.length, df: holder.df });
+      candidates.set(id, ranked.candidates);
+      turnOf.set(id, ranked.turnOf);
+    }
+  }
+  // Only the candidates that can reach the merged first `limit` are boosted (and, ranked from the
+  // projection, read), and only those returned get hits and snippets.
   const results = (await topAcross(candidates, options.limit)).map(({ key, group }): SessionResult => {
     const result = candidates.get(key)!.result(group);
-    return Object.assign(result, { sessionId: key, turnNumber: turnNumberOf(views.get(key), result.message.id) });
+    return Object.assign(result, { sessionId: key, turnNumber: turnOf.get(key)!(result.message.id) });
   });
   return { candidates, results, unsearched, corrections, query };
 }
@@ -207,11 +176,15 @@ function turnNumberOf(view: SessionView | undefined, messageId: string): number 
   return view ? (view.turnNumbers[messageIndex(view.messages, messageId) ?? -1] ?? 0) : 0;
 }
 
-/** The statistics every session is scored with: the sum over the sessions read and `others`. */
-function sharedStats(
-  found: ReadonlyArray<{ found: SessionFound }>,
-  others: ReadonlyArray<{ docs: number; length: number; df?: number[] }>,
-): CollectionStats | undefined {
+/**
+ * The statistics the results rank with: the sum over the sessions read and those the projection
+ * holds as they are (holders and the rest); none for one session alone (its own), or with
+ * sharedIdf off.
+ */
+function rankingStats(found: ReadonlyArray<{ found: SessionFound }>, narrowed: Narrowed | undefined): CollectionStats | undefined {
+  const holders = narrowed ? [...narrowed.projected.values()] : [];
+  const rest = narrowed?.rest;
+  if (found.length + holders.length + (rest?.ids.length ?? 0) <= 1 || !TUNING.project.sharedIdf) return undefined;
   let shared: CollectionStats | undefined;
   for (const { found: one } of found) {
     const stats = one.collected.stats;
@@ -219,24 +192,12 @@ function sharedStats(
     shared ??= emptyStats(stats.df.length);
     addStats(shared, stats);
   }
-  for (const other of others) {
-    shared ??= emptyStats(other.df?.length ?? 0);
-    addStats(shared, { docs: other.docs, length: other.length, df: other.df ?? [] });
+  for (const holder of holders) {
+    shared ??= emptyStats(holder.df.length);
+    addStats(shared, { docs: holder.docs, length: holder.length, df: holder.df });
   }
+  if (shared && rest) addStats(shared, { docs: rest.docs, length: rest.length, df: [] });
   return shared;
-}
-
-/** The statistics the results rank with: none for one session alone (its own), or with sharedIdf off. */
-function rankingStats(
-  found: ReadonlyArray<{ found: SessionFound }>,
-  narrowed: Narrowed | undefined,
-  asProjected: readonly SessionInfo[],
-): CollectionStats | undefined {
-  const rest = narrowed?.rest;
-  if (found.length + asProjected.length + (rest?.ids.length ?? 0) <= 1 || !TUNING.project.sharedIdf) return undefined;
-  if (!found.some(({ found: one }) => one.collected.stats) && asProjected.length === 0) return undefined;
-  const others = asProjected.map((session) => narrowed!.projected.get(session.id)!);
-  return sharedStats(found, rest ? [...others, rest] : others);
 }
 
 /**

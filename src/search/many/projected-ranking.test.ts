@@ -102,8 +102,11 @@ describe("projectedGroups: the engine's candidates without reading the sessions"
             const read = candidateGroups(docs, parsed).map((group) => [group.message.id, group.score]);
             const own: CollectionStats = { docs: kept[s]!.docs, length: kept[s]!.length, df: parsed.terms.map((term) => kept[s]!.terms.get(term.token) ?? 0) };
             expect(own).toEqual(stats);
-            const termChunks = parsed.terms.map((term) => kept[s]!.postings.get(term.token));
-            const projected = projectedGroups(id, kept[s]!.chunks, termChunks, parsed, own, shared, accept).map((group) => [group.message.id, group.score]);
+            const termChunks = parsed.terms.map((term) => kept[s]!.postings.get(term.token) ?? []);
+            const { groups, turns } = projectedGroups(id, kept[s]!.chunks, termChunks, parsed, own, shared, accept);
+            const projected = groups.map((group) => [group.message.id, group.score]);
+            const view = buildView(id, sessions[s]!.messages, false);
+            for (const group of groups) expect(turns.get(group.message.id)).toBe(view.turnNumbers[view.messages.findIndex((m) => m.id === group.message.id)]);
             expect(projected.map(([message]) => message)).toEqual(read.map(([message]) => message));
             for (const [i, [, score]] of projected.entries()) expect(score).toBeCloseTo(read[i]![1] as number, 12);
             compared += read.length;

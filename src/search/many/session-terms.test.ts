@@ -10,7 +10,8 @@ import { buildView } from "../../history/view.ts";
 import { seededRandom } from "../../util/testing/seeded-random.ts";
 import { countSession } from "../scan/scan.ts";
 import type { QueryTerm } from "../text/query.ts";
-import { CHUNK_STRIDE, sessionTerms } from "./session-terms.ts";
+import { CHUNK_STRIDE, CHUNK_SUMMARY } from "../types.ts";
+import { sessionTerms } from "./session-terms.ts";
 
 const WORDS = ["build", "tests", "error", "computeLineItemTotals", "débito", "0.33744", "limiter", "the", "src/app.ts", "retries", "Bucket"];
 
@@ -47,8 +48,8 @@ describe("sessionTerms: the chunks a search counts", () => {
       for (const { seq, message, doc, tfs } of scan!.candidates) {
         const at = seq * CHUNK_STRIDE;
         const [m, p, start, end, input] = kept.chunks.chunks.slice(at, at + CHUNK_STRIDE);
-        expect(kept.chunks.messages[m!]![0]).toBe(message.id);
-        expect(kept.chunks.parts[p!]!.slice(0, 2)).toEqual([doc.partId, doc.type]);
+        expect(kept.chunks.message(m!).id).toBe(message.id);
+        expect([kept.chunks.part(p!).id, kept.chunks.part(p!).type]).toEqual([doc.partId, doc.type]);
         expect([start, end, input]).toEqual([doc.start, doc.end, doc.input]);
         tfs.forEach((tf, t) => {
           if (tf > 0) expected.set(terms[t]!.token, [...(expected.get(terms[t]!.token) ?? []), seq, tf]);
@@ -56,7 +57,7 @@ describe("sessionTerms: the chunks a search counts", () => {
       }
       expect(new Map([...kept.postings].filter(([, list]) => list.length > 0))).toEqual(expected);
       expect(terms.map((term) => kept.terms.get(term.token))).toEqual(scan!.df);
-      expect(kept.chunks.messages.filter(([, , , flags]) => flags & 1).length).toBe(1);
+      expect(kept.chunks.messages.filter(({ flags }) => flags & CHUNK_SUMMARY).length).toBe(1);
     });
   }
 });

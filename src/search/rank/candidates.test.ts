@@ -146,9 +146,7 @@ describe("candidates ranked lazily", () => {
           const made = make(shaped.map(([shape]) => shape));
           const fresh = await topAcross(candidates(made, parsed), limit);
           const earlier = candidates(made, parsed);
-          [...earlier.values()].forEach((found, s) => {
-            for (let i = 0; i < shaped[s]![1]; i++) found.next();
-          });
+          for (const [s, found] of [...earlier.values()].entries()) for (let i = 0; i < shaped[s]![1]; i++) await found.next();
           const again = await topAcross(earlier, limit);
           expect(again.map(({ group }) => [group.message.id, group.score])).toEqual(fresh.map(({ group }) => [group.message.id, group.score]));
         },

@@ -3,7 +3,9 @@
 // cost most of a ranking; a project search ranks hundreds of sessions for ten results. A boost
 // raises a message's score at most maxBoost times (rank.ts), so a message whose score before
 // the boosts, times that bound, is below the k-th best boosted score can never pass it: the
-// first k are then exact without boosting the rest.
+// first k are then exact without boosting the rest. A candidate ranked from the projection
+// (many/projected-ranking.ts) holds no text until it is resolved: its message is read from the
+// store just before its boosts, so only the candidates that can still place are read.
 
 import { BinaryHeap } from "../../util/binary-heap.ts";
 import { maybeYield } from "../../util/scheduler.ts";
@@ -25,12 +27,16 @@ export class Candidates {
   /** The boosted candidates, best first. */
   private readonly best: Group[] = [];
 
-  /** `groups`: best first before the boosts (candidateGroups). */
+  /**
+   * `groups`: best first before the boosts (candidateGroups). `resolve`: gives a candidate its
+   * message's text before its boosts; false when the message is gone (it is then dropped).
+   */
   constructor(
     private readonly groups: readonly Group[],
     private readonly parsed: ParsedQuery | undefined,
     private readonly textOf: (doc: ScoredDoc) => string,
     private readonly options: HitOptions,
+    private readonly resolve?: (group: Group) => Promise<boolean>,
   ) {
     this.bounds = groups.map((group, rank) => group.score * maxBoost(parsed, rank));
   }
@@ -40,11 +46,13 @@ export class Candidates {
     return this.boosted < this.groups.length ? this.bounds[this.boosted]! : -Infinity;
   }
 
-  /** Boosts the next candidate (by score before the boosts) and returns it. */
-  next(): Group | undefined {
+  /** Boosts the next candidate (by score before the boosts) and returns it; undefined when none is left or it was dropped. */
+  async next(): Promise<Group | undefined> {
     const group = this.groups[this.boosted];
     if (!group) return undefined;
-    boostGroup(group, this.boosted++, this.parsed, this.textOf);
+    const rank = this.boosted++;
+    if (this.resolve && !(await this.resolve(group))) return undefined;
+    boostGroup(group, rank, this.parsed, this.textOf);
     insertBest(this.best, group, Infinity, compareResults);
     return group;
   }
@@ -55,8 +63,8 @@ export class Candidates {
   }
 
   /** The first `k` candidates after the boosts, in order, exactly as if every candidate were boosted. */
-  top(k: number): Group[] {
-    while (!this.settled(k)) this.next();
+  async top(k: number): Promise<Group[]> {
+    while (!this.settled(k)) await this.next();
     return this.best.slice(0, k);
   }
 
@@ -108,8 +116,8 @@ export async function topAcross<K>(sessions: ReadonlyMap<K, Candidates>, k: numb
   for (;;) {
     const lead = leads.pop();
     if (!lead || (best.length >= k && beatenBy(lead.found.bound, best[k - 1]!.group.score))) return best;
-    const group = lead.found.next()!;
-    insertBest(best, { key: lead.key, group }, k, compare);
+    const group = await lead.found.next();
+    if (group) insertBest(best, { key: lead.key, group }, k, compare);
     if (lead.found.bound > -Infinity) leads.push(lead);
     await maybeYield();
   }

@@ -89,11 +89,11 @@ export async function rankSessions(
     if (ranked.length >= limit && beatenBy(entry.score, ranked[limit - 1]!.score)) break;
     const found = entry.candidates;
     if (found && !found.settled(contentWeights.length)) {
-      found.next();
+      await found.next();
       entry.score = scored(entry, contentReach(found));
       pending.push(entry);
     } else {
-      const top = found?.top(contentWeights.length) ?? [];
+      const top = (await found?.top(contentWeights.length)) ?? [];
       let content = 0;
       top.forEach((group, i) => {
         content += group.score * contentWeights[i]!;
