@@ -74,6 +74,12 @@ class MemoryStore implements SqliteReader {
     for (const [id, row] of this.rowOf) if (row > since.rows) ids.add(id);
     return [...ids];
   }
+  async watermark() {
+    return `${this.rowid}:${this.events.length}`;
+  }
+  async sessionsChangedSince(mark: string) {
+    return mark === (await this.watermark()) ? [] : [SID];
+  }
   everySession() {
     return [
       { id: SID, title: "here", directory: "/p", time: { created: 1, updated: 5 } },
@@ -247,6 +253,19 @@ describe("SQLite fast path with SDK fallback", () => {
     expect((await source.loadMessage(SID, rawId("msg", 2)))?.parts[0]).toMatchObject({ text: "m2" });
     expect(await source.loadMessage(SID, rawId("msg", 42))).toBeUndefined();
     expect([source.cachedBytes, store.pieces]).toEqual([0, 0]);
+  });
+
+  it("gives the store's watermark only once the store is open, and none after a failure", async () => {
+    const { store, reader } = setup();
+    expect(await reader.watermark!()).toBeUndefined();
+    await reader.readAll(SID);
+    const mark = await reader.watermark!();
+    expect(mark).toBe("10:10");
+    store.put(rawText(SID, rawId("msg", 10), "user", "appended"));
+    expect(await reader.sessionsChangedSince!(mark!)).toEqual([SID]);
+    store.fail = true;
+    await reader.readAll(SID);
+    expect(await reader.watermark!()).toBeUndefined();
   });
 
   it("closes nothing when the database was never opened", async () => {
