@@ -25,7 +25,7 @@ import type { Database } from "./sqlite.ts";
 export const MAX_ROWS_SINCE = 20_000;
 
 /** A history table and the column naming a row's session. */
-export interface HistoryTable {
+interface HistoryTable {
   table: string;
   session: string;
 }
