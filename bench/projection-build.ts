@@ -61,6 +61,8 @@ const feed: ProjectionFeed = {
   stamp: (id) => timed("stamp", () => inner.stamp(id)),
   stamps: (ids) => timed("stamp", () => inner.stamps(ids)),
   messages: (id, options) => timed("read", () => inner.messages(id, options)),
+  watermark: () => inner.watermark(),
+  changedSince: (mark) => inner.changedSince(mark),
 };
 
 /** Every method of the projection file timed as writing (its reads are a few lookups a session). */

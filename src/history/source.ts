@@ -25,6 +25,10 @@ export interface HistorySource {
    * and a changed one is a new object (callers may track changes by identity).
    */
   loadMessages(sessionId: string, options?: LoadOptions): Promise<HistoryMessage[]>;
-  /** One message as loadMessages gives it, read alone where the store allows; undefined when it does not exist. */
+  /**
+   * One message of a session as loadMessages gives it (the same object while the session's cached
+   * list is current), undefined when the session has no such message; reads only that message
+   * otherwise, for callers that need a few messages of many sessions.
+   */
   loadMessage?(sessionId: string, messageId: string, options?: LoadOptions): Promise<HistoryMessage | undefined>;
 }

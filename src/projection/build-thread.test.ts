@@ -18,6 +18,7 @@ import { runInBun } from "../store/testing/run-in-bun.ts";
 import { type BuildStart, serveBuild, type ToBuild } from "./build-serve.ts";
 import { type BuildThread, ThreadedProjection, type ThreadedProjectionOptions } from "./build-thread.ts";
 import { type ProjectionFeed, stampsOneByOne } from "./feed.ts";
+import { stampWatermark } from "./testing/stamp-watermark.ts";
 import type { openProjection } from "./projection-db.ts";
 import { ToolCalls } from "./tool-calls.ts";
 
@@ -46,6 +47,7 @@ function feedOf(source: StampedSource): ProjectionFeed {
     stamp: async (id) => (source.stamps.has(id) ? String(source.stamps.get(id)) : undefined),
     stamps: stampsOneByOne(async (id) => (source.stamps.has(id) ? String(source.stamps.get(id)) : undefined)),
     messages: (id) => source.loadMessages(id),
+    ...stampWatermark(source.stamps),
   };
 }
 

@@ -1,6 +1,7 @@
 // What the projection reads of a store, over either OpenCode generation's reader: every session,
-// each one's change stamp, and its messages, read straight from the reader (not through the
-// message cache, which a pass over thousands of sessions would empty of the sessions in use).
+// each one's change stamp, the store's watermark, and its messages, read straight from the reader
+// (not through the message cache, which a pass over thousands of sessions would empty of the
+// sessions in use).
 
 import type { HistoryMessage, SessionInfo } from "../history/types.ts";
 import { checkpoint, type HistoryReader, type HostDecode, type ReadOptions, type SessionStamp } from "../store/reader.ts";
@@ -17,6 +18,13 @@ export interface ProjectionFeed {
   /** Many sessions' stamps as `stamp` gives them, in one read where the reader can (a session the store lacks is absent). */
   stamps(sessionIds: readonly string[]): Promise<Map<string, string>>;
   messages(sessionId: string, options: ReadOptions): Promise<HistoryMessage[]>;
+  /**
+   * The store's watermark (store/watermark.ts): equal marks mean no history was written between
+   * them; undefined when the reader has none (no SQLite store, or not open yet).
+   */
+  watermark(): Promise<string | undefined>;
+  /** The sessions written since `mark`; undefined when the reader cannot say: compare their stamps then. */
+  changedSince(mark: string): Promise<string[] | undefined>;
 }
 
 export function readerFeed<Raw>(reader: HistoryReader<Raw>, decode: HostDecode<Raw>): ProjectionFeed {
@@ -38,6 +46,8 @@ export function readerFeed<Raw>(reader: HistoryReader<Raw>, decode: HostDecode<R
       for (const [id, stamp] of many) out.set(id, stampText(stamp));
       return out;
     },
+    watermark: async () => reader.watermark?.(),
+    changedSince: async (mark) => reader.sessionsChangedSince?.(mark),
     async messages(sessionId, options) {
       const out: HistoryMessage[] = [];
       for (const raw of await reader.readAll(sessionId, options)) {

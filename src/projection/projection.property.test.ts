@@ -15,6 +15,7 @@ import { MemorySource } from "../store/testing/memory-source.ts";
 import { memoryOpener } from "./testing/memory-projection-db.ts";
 import { COMMON, COMMON_QUERIES, RARE, searchAnswers as answers } from "./testing/projection-answers.ts";
 import { type ProjectionFeed, stampsOneByOne } from "./feed.ts";
+import { stampWatermark } from "./testing/stamp-watermark.ts";
 import { StoreProjection } from "./projection.ts";
 
 class StoreSource extends MemorySource {
@@ -73,6 +74,7 @@ function feedOf(source: StoreSource): ProjectionFeed {
     stamp: async (id) => String(source.stamps.get(id)),
     stamps: stampsOneByOne(async (id) => String(source.stamps.get(id))),
     messages: (id) => source.loadMessages(id),
+    ...stampWatermark(source.stamps),
   };
 }
 

@@ -47,6 +47,25 @@ describe("cached history source", () => {
     expect(client.calls.filter((c) => c.method === "session.messages")).toHaveLength(5);
   });
 
+  it("reads one message alone through the host's message request when it cannot tell the cached list is current", async () => {
+    const { source, client, session } = setup(12);
+    const list = await source.loadMessages(SID);
+    (session.messages[4]!.parts[0] as { text: string }).text = "edited";
+    const pages = pageReads(client);
+    expect((await source.loadMessage(SID, rawId("msg", 4)))?.parts[0]).toMatchObject({ text: "edited" });
+    expect(await source.loadMessage(SID, rawId("msg", 6))).toBe(list[6]);
+    expect(await source.loadMessage(SID, rawId("msg", 40))).toBeUndefined();
+    expect(client.calls.filter((c) => c.method === "session.message")).toHaveLength(3);
+    expect(pageReads(client)).toBe(pages);
+  });
+
+  it("stops a cancelled one-message read", async () => {
+    const { source } = setup(3);
+    const cancelled = new AbortController();
+    cancelled.abort(new Error("cancelled"));
+    await expect(source.loadMessage(SID, rawId("msg", 1), { signal: cancelled.signal })).rejects.toThrow("cancelled");
+  });
+
   it("falls back to one full read when the server ignores the cursor", async () => {
     const { source, client } = setup(30);
     client.faults.ignoreCursor = true;

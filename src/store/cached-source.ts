@@ -181,6 +181,26 @@ export class CachedHistorySource<Raw = RawMessage> implements HistorySource {
     });
   }
 
+  /**
+   * One message as loadMessages gives it: from the cached list while the session's stamp has not
+   * moved (the same object), else read alone, leaving the cache as it is (a many-session search
+   * reads a few messages of many sessions; filling the cache with them would evict the sessions in
+   * use). A fresh read equal to the cached message gives the cached object.
+   */
+  async loadMessage(sessionId: string, messageId: string, options: LoadOptions = {}): Promise<HistoryMessage | undefined> {
+    options.signal?.throwIfAborted();
+    const entry = this.sessions.peek(sessionId);
+    const cached = entry?.messages.find((message) => message.id === messageId);
+    if (entry?.stamp && entry.dirty !== "all" && !entry.dirty.has(messageId)) {
+      const stamp = await this.reader.stamp?.(sessionId);
+      if (stamp && sameStamp(stamp, entry.stamp)) return cached;
+    }
+    const raw = await this.reader.readOne(sessionId, messageId);
+    options.signal?.throwIfAborted();
+    const message = raw ? this.decode.message(raw, sessionId) : undefined;
+    return message && cached && isDeepStrictEqual(cached, message) ? cached : message;
+  }
+
   /** Host event: a message of this session changed (or was added or removed). */
   markDirty(sessionId: string, messageId?: string): void {
     const entry = this.sessions.peek(sessionId);

@@ -74,6 +74,12 @@ class MemoryStore implements SqliteReader {
     for (const [id, row] of this.rowOf) if (row > since.rows) ids.add(id);
     return [...ids];
   }
+  async watermark() {
+    return `${this.rowid}:${this.events.length}`;
+  }
+  async sessionsChangedSince(mark: string) {
+    return mark === (await this.watermark()) ? [] : [SID];
+  }
   everySession() {
     return [
       { id: SID, title: "here", directory: "/p", time: { created: 1, updated: 5 } },
@@ -213,6 +219,53 @@ describe("SQLite fast path with SDK fallback", () => {
     expect(await reader.readAll(SID)).toHaveLength(10);
     expect(client.calls.some((c) => c.method === "session.messages")).toBe(true);
     expect(store.closed).toBe(1);
+  });
+
+  it("gives one message from the cached list while the session's stamp has not moved, reading nothing", async () => {
+    const { store, source } = setup();
+    const list = await source.loadMessages(SID);
+    const reads = store.reads;
+    expect(await source.loadMessage(SID, rawId("msg", 3))).toBe(list[3]);
+    expect(await source.loadMessage(SID, rawId("msg", 42))).toBeUndefined();
+    expect(store.reads).toBe(reads);
+  });
+
+  it("reads only the message asked for when the session changed, and leaves the cache to its own refresh", async () => {
+    const { store, source } = setup();
+    const list = await source.loadMessages(SID);
+    store.put(rawText(SID, rawId("msg", 3), "user", "edited"));
+    store.put(rawText(SID, rawId("msg", 10), "user", "appended"));
+    const [reads, pieces] = [store.reads, store.pieces];
+    expect((await source.loadMessage(SID, rawId("msg", 3)))?.parts[0]).toMatchObject({ text: "edited" });
+    // Read again and equal to the cached one: the cached object.
+    expect(await source.loadMessage(SID, rawId("msg", 5))).toBe(list[5]);
+    expect((await source.loadMessage(SID, rawId("msg", 10)))?.parts[0]).toMatchObject({ text: "appended" });
+    expect([store.reads - reads, store.pieces - pieces]).toEqual([3, 0]);
+    // The cache still holds the list as read: its refresh re-reads the two changed messages alone.
+    const refreshed = await source.loadMessages(SID);
+    expect(refreshed).toHaveLength(11);
+    expect(refreshed[3]!.parts[0]).toMatchObject({ text: "edited" });
+    expect([store.reads - reads, store.pieces - pieces]).toEqual([5, 0]);
+  });
+
+  it("reads a message of a session not cached without caching the session", async () => {
+    const { store, source } = setup();
+    expect((await source.loadMessage(SID, rawId("msg", 2)))?.parts[0]).toMatchObject({ text: "m2" });
+    expect(await source.loadMessage(SID, rawId("msg", 42))).toBeUndefined();
+    expect([source.cachedBytes, store.pieces]).toEqual([0, 0]);
+  });
+
+  it("gives the store's watermark only once the store is open, and none after a failure", async () => {
+    const { store, reader } = setup();
+    expect(await reader.watermark!()).toBeUndefined();
+    await reader.readAll(SID);
+    const mark = await reader.watermark!();
+    expect(mark).toBe("10:10");
+    store.put(rawText(SID, rawId("msg", 10), "user", "appended"));
+    expect(await reader.sessionsChangedSince!(mark!)).toEqual([SID]);
+    store.fail = true;
+    await reader.readAll(SID);
+    expect(await reader.watermark!()).toBeUndefined();
   });
 
   it("closes nothing when the database was never opened", async () => {

@@ -84,6 +84,15 @@ export function withFastPath(sdk: HistoryReader, open: OpenFastPath, log: Log): 
       const reader = await fastFor(sessionId).catch(() => undefined);
       return reader ? reader.changedSince(sessionId, since) : undefined;
     },
+    // The store open already (the projection opens it with its probe first), else nothing to say.
+    async watermark() {
+      const reader = failed ? undefined : await fast?.catch(() => undefined);
+      return reader?.watermark?.();
+    },
+    async sessionsChangedSince(mark) {
+      const reader = failed ? undefined : await fast?.catch(() => undefined);
+      return reader?.sessionsChangedSince?.(mark);
+    },
     async close() {
       failed = true;
       const reader = await fast?.catch(() => undefined);

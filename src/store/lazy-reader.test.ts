@@ -11,6 +11,8 @@ function fakeStore(holds: string[]) {
     readOne: async (_sessionId, messageId) => messageId,
     listSessions: async () => holds.map((id) => ({ id })),
     getSession: async (sessionId) => (holds.includes(sessionId) ? { id: sessionId } : undefined),
+    watermark: async () => "mark 1",
+    sessionsChangedSince: async (mark) => (mark === "mark 1" ? [] : holds),
     close: async () => void closed++,
   };
   return { reader, closed: () => closed };
@@ -52,6 +54,19 @@ describe("lazyReader", () => {
     expect(logs).toEqual(["the history store could not be opened: no database in /data"]);
     available = true;
     expect(await reader.readNewest("ses_a", 2)).toEqual(["newest 2 of ses_a"]);
+  });
+
+  it("gives the store's watermark once a session has been seen, nothing before", async () => {
+    const store = fakeStore(["ses_a"]);
+    const reader = lazyReader(
+      async () => store.reader,
+      () => {},
+    );
+    expect(await reader.watermark!()).toBeUndefined();
+    expect(await reader.sessionsChangedSince!("mark 0")).toBeUndefined();
+    reader.observe("ses_a");
+    expect(await reader.watermark!()).toBe("mark 1");
+    expect(await reader.sessionsChangedSince!("mark 0")).toEqual(["ses_a"]);
   });
 
   it("closes what it opened, once", async () => {

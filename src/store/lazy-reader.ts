@@ -65,6 +65,13 @@ export function lazyReader<Raw>(open: (probeSessionId: string) => Promise<Histor
     async changedSince(sessionId: string, since: SessionStamp) {
       return (await ready(sessionId)).changedSince?.(sessionId, since);
     },
+    // Store-wide: any session seen may open the store; none seen yet, nothing to say.
+    async watermark() {
+      return (await ready().catch(() => undefined))?.watermark?.();
+    },
+    async sessionsChangedSince(mark: string) {
+      return (await ready().catch(() => undefined))?.sessionsChangedSince?.(mark);
+    },
     async close() {
       const reader = await opened?.catch(() => undefined);
       opened = undefined;

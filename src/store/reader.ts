@@ -57,6 +57,17 @@ export interface HistoryReader<Raw = RawMessage> extends MessageReads<Raw> {
   /** Messages written (or removed) since `since`; undefined when the store cannot tell (read all). */
   changedSince?(sessionId: string, since: SessionStamp): Promise<string[] | undefined>;
   /**
+   * A few store-wide facts that move whenever the host writes history (the SQLite paths); equal
+   * marks mean nothing was written between them. undefined when the store is not open.
+   */
+  watermark?(): Promise<string | undefined>;
+  /**
+   * The sessions with history written since `mark` (an earlier `watermark`); undefined when the
+   * store cannot say (a mark of another store or generation, rows pruned or removed, too much
+   * written since): compare each session's stamp then.
+   */
+  sessionsChangedSince?(mark: string): Promise<string[] | undefined>;
+  /**
    * Every session of every project in the store holding `probeSessionId` (the SQLite path only;
    * the SDK lists one project's sessions).
    */

@@ -7,11 +7,13 @@
 // is synchronous, so each query is one block, and the read pauses between queries and the parse
 // between messages when a slice is spent: a 30 MB session never holds the event loop for its length.
 // Change detection costs two index lookups: the host's per-session event sequence and the
-// session's highest part row id; what changed is then read from the events written since.
+// session's highest part row id; what changed is then read from the events written since. The
+// store-wide watermark (watermark.ts) reads the newest rows of event, message and part.
 
 import { type Database, missingColumns, nextRowCount, openFirst } from "./sqlite.ts";
 import { checkpoint, type MessageReads, type RawMessage, type ReadOptions, type SessionStamp } from "./reader.ts";
 import { SESSION_COLUMNS, sessionJson, type SessionRow } from "./session-rows.ts";
+import { storeWatermark, type StoreWatermark } from "./watermark.ts";
 
 const REQUIRED_COLUMNS: Record<string, string[]> = {
   message: ["id", "session_id", "time_created", "time_updated", "data"],
@@ -117,6 +119,8 @@ export interface SqliteReader extends MessageReads {
   stamp(sessionId: string): Promise<SessionStamp>;
   stamps(sessionIds: readonly string[]): Promise<Map<string, SessionStamp>>;
   changedSince(sessionId: string, since: SessionStamp): Promise<string[] | undefined>;
+  watermark?: StoreWatermark["watermark"];
+  sessionsChangedSince?: StoreWatermark["sessionsChangedSince"];
   /** Every session of every project, in the host's JSON shape. */
   everySession(): unknown[];
   /** The session in the host's JSON shape as the store keeps it (no `agent`), or undefined when it holds none. */
@@ -158,8 +162,18 @@ export function readerOver(db: Database, path?: string): SqliteReader {
   const session = db.query("SELECT 1 FROM session WHERE id = ?");
   const sessions = db.query(`SELECT ${SESSION_COLUMNS} FROM session`);
   const sessionById = db.query(`SELECT ${SESSION_COLUMNS} FROM session WHERE id = ?`);
+  const marks = storeWatermark(db, {
+    generation: "opencode-1",
+    sessions: "session",
+    history: [
+      { table: "event", session: "aggregate_id" },
+      { table: "message", session: "session_id" },
+      { table: "part", session: "session_id" },
+    ],
+  });
   return {
     path,
+    ...marks,
     async readAll(sessionId, options: ReadOptions = {}) {
       // Messages first: a part of a message written after them is not read.
       const messages: Row[] = [];

@@ -24,11 +24,13 @@ export interface LegacyCopy {
   migration?: string;
 }
 
-/** A store's message reads, with the change stamps every generation's store gives. */
+/** A store's message reads, with the change stamps every generation's store gives, and its watermark where it has one. */
 type StoreReads = MessageReads<unknown> & {
   stamp(sessionId: string): Promise<SessionStamp>;
   stamps(sessionIds: readonly string[]): Promise<Map<string, SessionStamp>>;
   changedSince(sessionId: string, since: SessionStamp): Promise<string[] | undefined>;
+  watermark?(): Promise<string>;
+  sessionsChangedSince?(mark: string): Promise<string[] | undefined>;
 };
 
 export interface Store {

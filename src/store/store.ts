@@ -123,6 +123,8 @@ export function storeReader(store: Store, inScope: (session: { id: string; direc
     stamp: (sessionId) => reads.stamp(sessionId),
     stamps: (sessionIds) => reads.stamps(sessionIds),
     changedSince: (sessionId, since) => reads.changedSince(sessionId, since),
+    watermark: async () => reads.watermark?.(),
+    sessionsChangedSince: async (mark) => reads.sessionsChangedSince?.(mark),
     storePath: async () => store.path,
     listSessions: async () => every().filter(inScope),
     everySession: async () => every(),

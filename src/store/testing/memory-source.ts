@@ -11,7 +11,7 @@ export class MemorySource implements HistorySource {
   loads = 0;
   /** How many times `getSession` was called. */
   getSessionCalls = 0;
-  /** Makes every `loadMessages` fail, as an unavailable store would. */
+  /** Makes every `loadMessages` and `loadMessage` fail, as an unavailable store would. */
   failLoads = false;
 
   add(info: SessionInfo, messages: HistoryMessage[] = []): void {
@@ -31,6 +31,11 @@ export class MemorySource implements HistorySource {
     this.loads++;
     if (this.failLoads) throw new Error("store unavailable");
     return this.find(sessionId).messages.slice();
+  }
+
+  async loadMessage(sessionId: string, messageId: string): Promise<HistoryMessage | undefined> {
+    if (this.failLoads) throw new Error("store unavailable");
+    return this.sessions.get(sessionId)?.messages.find((message) => message.id === messageId);
   }
 
   private find(sessionId: string): { info: SessionInfo; messages: HistoryMessage[] } {

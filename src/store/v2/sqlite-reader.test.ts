@@ -56,6 +56,11 @@ describe("OpenCode 2 reader under the cache (CachedHistorySource with V2_DECODE)
     expect(steps.readsBeforeRemoval).toBe(1);
   });
 
+  it("gives one message from the cached list while current, else reads it alone", () => {
+    expect(steps.oneFromList).toBe(true);
+    expect(steps.oneStreamed).toBe("draft, finished+and more");
+  });
+
   it("drops a reverted message (a full read: the store cannot say which rows went)", () => {
     expect(steps.reverted).toEqual(["question", "draft, finished+and more"]);
     expect(steps.wholeReads).toBe(2);

@@ -7,12 +7,14 @@
 // Change detection: the session's event sequence (every write the host makes is a durable event
 // that advances it) and its highest row `seq`, two index lookups; when either moved, one scan of
 // the session's row times and a count tell new rows, rows rewritten in place (a streaming
-// assistant message) and removals (a revert).
+// assistant message) and removals (a revert). The store-wide watermark (../watermark.ts) reads the
+// newest rows of event and session_message; a store without the event table has none.
 
 import { checkpoint, type HistoryReader, type ReadOptions, type SessionStamp } from "../reader.ts";
 import { missingColumns, nextRowCount, openFirst, tableColumns, type Database } from "../sqlite.ts";
 import { storeGeneration } from "../store-generation.ts";
 import { BoundedMap } from "../../util/bounded-map.ts";
+import { storeWatermark, type StoreWatermark } from "../watermark.ts";
 import type { V2MessageRow, V2SessionRow } from "./map.ts";
 
 /** The columns read here; later migrations may add others. */
@@ -58,6 +60,9 @@ export interface V2Reader extends HistoryReader<V2MessageRow> {
   stamp(sessionId: string): Promise<SessionStamp>;
   stamps(sessionIds: readonly string[]): Promise<Map<string, SessionStamp>>;
   changedSince(sessionId: string, since: SessionStamp): Promise<string[] | undefined>;
+  /** Absent without the event table. */
+  watermark?: StoreWatermark["watermark"];
+  sessionsChangedSince?: StoreWatermark["sessionsChangedSince"];
   /** Every session of every project in the store (the probe is the store's own). */
   everySession(probeSessionId?: string): Promise<V2SessionRow[]>;
   /** The sessions of the project it was opened for, subagent sessions included. */
@@ -125,8 +130,17 @@ export function v2ReaderOver(db: Database, projectId: string, path?: string): V2
   }
 
   const session = async (sessionId: string) => (sessionById.get(sessionId) as V2SessionRow | null) ?? undefined;
+  const marks = storeWatermark(db, {
+    generation: "opencode-2",
+    sessions: "session_v2",
+    history: [
+      { table: "event", session: "aggregate_id" },
+      { table: "session_message", session: "session_id" },
+    ],
+  });
   return {
     projectId,
+    ...marks,
     async readAll(sessionId, options: ReadOptions = {}) {
       const out: V2MessageRow[] = [];
       let chunk = 8;

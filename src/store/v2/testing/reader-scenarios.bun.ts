@@ -107,7 +107,10 @@ async function refresh(): Promise<unknown> {
   steps.unchangedKeepsList = firstList === (await source.loadMessages("ses_r"));
   const followUp = builder.message("ses_r", "user", { text: "follow-up" });
   steps.added = await texts();
+  steps.oneFromList = (await source.loadMessage("ses_r", answerId)) === (await source.loadMessages("ses_r"))[1];
   builder.update("ses_r", answerId, { content: [text("draft, finished"), text("and more")], time: { created: 1, completed: 2 } });
+  const one = await source.loadMessage("ses_r", answerId);
+  steps.oneStreamed = one?.parts.map((part) => (part.kind === "text" ? part.text : part.kind)).join("+");
   steps.streamed = await texts();
   steps.readsBeforeRemoval = wholeReads;
   builder.remove("ses_r", [followUp]);

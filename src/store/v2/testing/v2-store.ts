@@ -94,10 +94,12 @@ export class V2StoreBuilder {
     return ++this.clock;
   }
 
-  private nextSeq(sessionId: string): number {
+  /** The session's next durable event, journalled as the host's event service does (packages/core/src/event/index.ts). */
+  private nextSeq(sessionId: string, type: string): number {
     const row = this.db.query("SELECT seq FROM event_sequence WHERE aggregate_id = ?").get(sessionId) as { seq: number } | null;
     const seq = (row?.seq ?? -1) + 1;
     this.db.run("INSERT INTO event_sequence (aggregate_id, seq) VALUES (?1, ?2) ON CONFLICT (aggregate_id) DO UPDATE SET seq = ?2", sessionId, seq);
+    this.db.run("INSERT INTO event (id, aggregate_id, seq, type, data) VALUES (?, ?, ?, ?, '{}')", `evt_${this.tick().toString(36)}`, sessionId, seq, type);
     return seq;
   }
 
@@ -127,7 +129,7 @@ export class V2StoreBuilder {
 
   /** Appends a message row at the session's next event sequence number; returns its id. */
   message(sessionId: string, type: string, data: Row, id?: string): string {
-    const seq = this.nextSeq(sessionId);
+    const seq = this.nextSeq(sessionId, "session.next.message.created.1");
     const now = this.tick();
     const messageId = id ?? `msg_${now.toString(36)}${String(seq).padStart(4, "0")}`;
     this.db.run(
@@ -145,7 +147,7 @@ export class V2StoreBuilder {
 
   /** Rewrites a row in place (a streaming message), as a later durable event does. */
   update(sessionId: string, messageId: string, data: Row): void {
-    this.nextSeq(sessionId);
+    this.nextSeq(sessionId, "session.next.message.updated.1");
     const row = this.db.query("SELECT data FROM session_message WHERE id = ?").get(messageId) as { data: string };
     const merged = { ...(JSON.parse(row.data) as Row), ...data };
     this.db.run("UPDATE session_message SET data = ?, time_updated = ? WHERE id = ?", JSON.stringify(merged), this.tick(), messageId);
@@ -153,7 +155,7 @@ export class V2StoreBuilder {
 
   /** Removes rows (a committed revert). */
   remove(sessionId: string, messageIds: string[]): void {
-    this.nextSeq(sessionId);
+    this.nextSeq(sessionId, "session.next.revert.committed.1");
     for (const id of messageIds) this.db.run("DELETE FROM session_message WHERE id = ?", id);
   }
 
@@ -213,6 +215,22 @@ export class V2StoreBuilder {
       now,
       JSON.stringify({ type: "text", text }),
     );
+  }
+
+  /** A 1.x durable event alone (`message.updated.1`, `message.part.removed.1`, …): the journal row and the sequence. */
+  legacyEvent(sessionId: string, type: string): void {
+    this.nextSeq(sessionId, type);
+  }
+
+  /** A 1.x part's text rewritten in place (same row), with the host's part event or, as a repeated import does, without. */
+  legacyRewritePart(sessionId: string, partId: string, text: string, journalled: boolean): void {
+    if (journalled) this.nextSeq(sessionId, "message.part.updated.1");
+    this.db.run("UPDATE part SET data = ?, time_updated = ? WHERE id = ?", JSON.stringify({ type: "text", text }), this.tick(), partId);
+  }
+
+  /** Any statement: what the host's own paths do not (a session deleted whole, rows at chosen row ids). */
+  run(sql: string, ...params: unknown[]): void {
+    this.db.run(sql, ...params);
   }
 
   kv(key: string, value: unknown): void {
