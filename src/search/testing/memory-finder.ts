@@ -1,0 +1,83 @@
+// A CandidateFinder held in memory over a MemorySource, each session counted by sessionTerms as
+// the projection counts it: the search side of the projection tested without its file.
+
+import type { ToolVisibility } from "../../history/tool-visibility.ts";
+import type { SessionInfo } from "../../history/types.ts";
+import type { MemorySource } from "../../store/testing/memory-source.ts";
+import { sessionTerms, type SessionTerms } from "../many/session-terms.ts";
+import type { QueryTerm } from "../text/query.ts";
+import { type NearestTerm, WordCorrection } from "../text/typos.ts";
+import type { CandidateFinder, Narrowed, ProjectedSummary } from "../types.ts";
+
+export class MemoryFinder implements CandidateFinder {
+  private readonly counted = new Map<string, SessionTerms>();
+  /** Chunk tables handed out (table() calls): a search asks only for its holders'. */
+  tables = 0;
+
+  private constructor(private readonly source: MemorySource) {}
+
+  /** Every session of `source` counted as it is now; a session changed later is read by searches until counted again. */
+  static async over(source: MemorySource, visibility: ToolVisibility): Promise<MemoryFinder> {
+    const finder = new MemoryFinder(source);
+    for (const [id, { messages }] of source.sessions) finder.counted.set(id, await sessionTerms(id, messages, visibility, () => undefined));
+    return finder;
+  }
+
+  /** Forgets a session's counts (as a projection not yet past a change). */
+  forget(id: string): void {
+    this.counted.delete(id);
+  }
+
+  async narrow(scope: readonly SessionInfo[], terms: readonly QueryTerm[], mustRead: ReadonlySet<string>): Promise<Narrowed> {
+    const narrowed: Narrowed = { search: [], projected: new Map(), rest: { ids: [], docs: 0, length: 0 } };
+    for (const session of scope) {
+      const counted = this.counted.get(session.id);
+      if (!counted || mustRead.has(session.id)) {
+        narrowed.search.push(session);
+        continue;
+      }
+      const termChunks = terms.map((term) => counted.postings.get(term.token) ?? []);
+      if (termChunks.every((list) => list.length === 0)) {
+        narrowed.rest.ids.push(session.id);
+        narrowed.rest.docs += counted.docs;
+        narrowed.rest.length += counted.length;
+        continue;
+      }
+      narrowed.projected.set(session.id, {
+        docs: counted.docs,
+        length: counted.length,
+        df: termChunks.map((list) => list.length / 2),
+        termChunks,
+        table: () => {
+          this.tables++;
+          return counted.chunks;
+        },
+      });
+    }
+    return narrowed;
+  }
+
+  async nearest(words: readonly string[], sessionIds: readonly string[]): Promise<Map<string, NearestTerm[]>> {
+    const out = new Map<string, NearestTerm[]>();
+    for (const word of words) {
+      const df = new Map<string, number>();
+      for (const id of sessionIds) for (const [term, count] of this.counted.get(id)?.terms ?? []) df.set(term, (df.get(term) ?? 0) + count);
+      const lookup = new WordCorrection(word);
+      const found: NearestTerm[] = [];
+      for (const [term, count] of df) {
+        const one = new WordCorrection(word);
+        const distance = lookup.editsTo(term);
+        if (distance === undefined) continue;
+        one.offer(term, distance, count);
+        if (one.nearest) found.push(one.nearest);
+      }
+      out.set(word, found);
+    }
+    return out;
+  }
+
+  summary(sessionId: string): ProjectedSummary | undefined {
+    const counted = this.counted.get(sessionId);
+    return counted && this.source.sessions.has(sessionId) ? { turns: counted.turns, preview: counted.preview } : undefined;
+  }
+}
