@@ -1,7 +1,7 @@
-// Sessions read and time taken by common-word global searches over a real store, reading every
-// session against the store's projection with its score-bound cut (issue 24), and whether the
+// Sessions and messages read and time taken by common-word global searches over a real store,
+// reading every session against ranking from the store's projection (issue 40), and whether the
 // answers are the same. In the host's Bun (bun:sqlite):
-//   BUN_BE_BUN=1 node_modules/opencode-linux-x64/bin/opencode bench/score-cut.ts <XDG_DATA_HOME> <cache dir> [budget ms | build]
+//   BUN_BE_BUN=1 node_modules/opencode-linux-x64/bin/opencode bench/many-session.ts <XDG_DATA_HOME> <cache dir> [budget ms | build]
 // The store is opened read-only; the projection is built into `cache dir` (kept: a second run
 // reuses it). Each query is asked as history_search asks it by default (global, text and tool,
 // limit 10) and as history_sessions does (global, limit 5), by a caller outside the store and by
@@ -27,7 +27,7 @@ import { parseQuery } from "../src/search/text/query.ts";
 
 const [xdgData, cacheDir, budgetArg, ...flags] = process.argv.slice(2);
 if (!xdgData || !cacheDir)
-  throw new Error("usage: score-cut.ts <XDG_DATA_HOME> <cache dir> [budget ms | build] [no-reference] [searches-only | sessions-only] [cold-only]");
+  throw new Error("usage: many-session.ts <XDG_DATA_HOME> <cache dir> [budget ms | build] [no-reference] [searches-only | sessions-only] [cold-only]");
 const opened = await openStore(dataDir({ XDG_DATA_HOME: xdgData }));
 if (isStoreProblem(opened)) throw new Error(opened.message);
 const store: Store = opened;
@@ -57,23 +57,33 @@ const status = await projection.untilCurrent("bench");
 console.log(`projection ${status.state}: ${status.projected} sessions, ${((performance.now() - started) / 1000).toFixed(1)} s (built or checked)`);
 if (budgetArg === "build") process.exit(0);
 
-/** A service over its own cached source (a cold cache each), counting the sessions it loads. */
-function service(finder: StoreProjection | undefined, budgetMs: number): { search: SearchService; loads: () => number; source: CachedHistorySource<unknown> } {
+/** A service over its own cached source (a cold cache each), counting the sessions and single messages it loads. */
+function service(
+  finder: StoreProjection | undefined,
+  budgetMs: number,
+): { search: SearchService; loads: () => number; messages: () => number; source: CachedHistorySource<unknown> } {
   const source = new CachedHistorySource(
     storeReader(store, () => true),
     { checkSize: 20, maxSingleReads: 50, maxBytes: config.store.cache_bytes },
     store.decode,
   );
   let loads = 0;
+  let messages = 0;
   const load = source.loadMessages.bind(source);
   source.loadMessages = (sessionId: string): Promise<HistoryMessage[]> => {
     loads++;
     return load(sessionId);
   };
+  const loadOne = source.loadMessage.bind(source);
+  source.loadMessage = (sessionId: string, messageId: string): Promise<HistoryMessage | undefined> => {
+    messages++;
+    return loadOne(sessionId, messageId);
+  };
   const own = configWith(budgetMs);
   return {
     search: createSearchService({ source, config: () => own, visibility: () => visibility, ...(finder ? { finder } : {}) }),
     loads: () => loads,
+    messages: () => messages,
     source,
   };
 }
@@ -83,18 +93,20 @@ const full = service(undefined, 600_000);
 const cut = service(projection, budget);
 const newest = (await full.search.sessions({ limit: 1, includeChildren: true, global: true, callerSessionId: "" })).sessions[0]!.session.id;
 
-type Answer = { read: number; ms: number; unsearched: number; key: string[] };
+type Answer = { read: number; messages: number; ms: number; unsearched: number; key: string[] };
 async function timed(
-  which: { search: SearchService; loads: () => number },
+  which: { search: SearchService; loads: () => number; messages: () => number },
   ask: (s: SearchService) => Promise<{ unsearched?: number; key: string[] }>,
 ): Promise<Answer> {
   const loads = which.loads();
+  const messages = which.messages();
   const t = performance.now();
   const answer = await ask(which.search);
-  return { read: which.loads() - loads, ms: performance.now() - t, unsearched: answer.unsearched ?? 0, key: answer.key };
+  return { read: which.loads() - loads, messages: which.messages() - messages, ms: performance.now() - t, unsearched: answer.unsearched ?? 0, key: answer.key };
 }
 const digest = (a: Answer) => createHash("sha1").update(a.key.join("\n")).digest("hex").slice(0, 8);
-const show = (a: Answer) => `${String(a.read).padStart(4)} read ${a.ms.toFixed(0).padStart(6)} ms${a.unsearched ? ` (${a.unsearched} unsearched)` : ""}`;
+const show = (a: Answer) =>
+  `${String(a.read).padStart(4)} sessions + ${String(a.messages).padStart(3)} messages read ${a.ms.toFixed(0).padStart(6)} ms${a.unsearched ? ` (${a.unsearched} unsearched)` : ""}`;
 
 console.log(
   `load average ${(await import("node:os"))
@@ -113,7 +125,7 @@ for (const caller of ["ses_outside", newest]) {
           const answer = await s.sessions({ query, limit: 5, includeChildren: true, global: true, callerSessionId: caller });
           return { unsearched: answer.unsearched, key: answer.sessions.map((r) => `${r.session.id} ${r.snippet}`) };
         };
-    // The projection's part alone: which sessions hold a term, each listed one's stamp checked.
+    // The projection's part alone: which sessions hold a term, with their chunks.
     const scope = await cut.source.listEverySession(caller);
     let narrowMs = performance.now();
     const narrowed = await projection.narrow(scope, parseQuery(query).terms, new Set(caller === newest ? [caller] : []));
@@ -123,7 +135,7 @@ for (const caller of ["ses_outside", newest]) {
     const warm = flags.includes("cold-only") ? cold : await timed(cut, ask);
     const same = (a: Answer) => (reference === undefined ? "" : a.key.join("\n") === reference.key.join("\n") ? " equal" : " DIFFERENT");
     console.log(
-      `${caller === newest ? "caller in store" : "caller outside"} | ${query.padEnd(36)} | every session: ${reference ? `${show(reference)} ${digest(reference)}` : "-"} | narrow ${narrowMs.toFixed(0)} ms, ${narrowed?.search.length} to read | projection + cut: ${show(cold)} ${digest(cold)}${same(cold)}, warm ${show(warm)}${same(warm)}`,
+      `${caller === newest ? "caller in store" : "caller outside"} | ${query.padEnd(36)} | every session: ${reference ? `${show(reference)} ${digest(reference)}` : "-"} | narrow ${narrowMs.toFixed(0)} ms, ${narrowed?.search.length} to read, ${narrowed?.projected.size} ranked from it | projection: ${show(cold)} ${digest(cold)}${same(cold)}, warm ${show(warm)}${same(warm)}`,
     );
   }
 }
