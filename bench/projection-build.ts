@@ -133,11 +133,19 @@ line("  sessionTerms", aloneMb, alone.terms, alone.termsCpu);
 
 let longestTurn = 0;
 let probing = true;
+// Peak heap and RSS during the build, sampled with the turn probe (after a collection before it).
+(globalThis as { Bun?: { gc(full: boolean): void } }).Bun?.gc(true);
+const heap0 = process.memoryUsage().heapUsed;
+let peakHeap = heap0;
+let peakRss = process.memoryUsage().rss;
 const probe = (async () => {
   while (probing) {
     const start = performance.now();
     await new Promise((resolve) => setTimeout(resolve, 5));
     longestTurn = Math.max(longestTurn, performance.now() - start - 5);
+    const memory = process.memoryUsage();
+    peakHeap = Math.max(peakHeap, memory.heapUsed);
+    peakRss = Math.max(peakRss, memory.rss);
   }
 })();
 const rss0 = process.memoryUsage().rss;
@@ -164,5 +172,6 @@ console.log(
     .map(([name, ms]) => `${name} ${ms.toFixed(1)} ms`)
     .join(", ")}`,
 );
-console.log(`rss growth   ${((process.memoryUsage().rss - rss0) / 1e6).toFixed(0)} MB`);
+console.log(`rss growth   ${((process.memoryUsage().rss - rss0) / 1e6).toFixed(0)} MB, peak +${((peakRss - rss0) / 1e6).toFixed(0)} MB`);
+console.log(`heap peak    +${((peakHeap - heap0) / 1e6).toFixed(0)} MB over the ${(heap0 / 1e6).toFixed(0)} MB before the build`);
 rmSync(cache, { recursive: true, force: true });
