@@ -61,11 +61,14 @@ export class Published {
     }
   }
 
-  /** The term's postings of sessions published as they are (a posting of a number since replaced names none). */
-  postings(db: ProjectionDb, term: string, visit: (session: ProjectedSession, df: number, reach: number) => void): void {
-    termPostings(db, this.segments, term, (no, df, reach) => {
+  /**
+   * The term's postings of sessions published as they are (a posting of a number since replaced
+   * names none); `chunks` as decodePostings gives them, reused by the next posting.
+   */
+  postings(db: ProjectionDb, term: string, visit: (session: ProjectedSession, df: number, chunks: readonly number[]) => void): void {
+    termPostings(db, this.segments, term, (no, df, chunks) => {
       const session = this.byNo.get(no);
-      if (session) visit(session, df, reach);
+      if (session) visit(session, df, chunks);
     });
   }
 

@@ -5,7 +5,16 @@ export { formatSearchAnswer, formatSessionsAnswer } from "./format.ts";
 export { createSearchService, MAX_OFFSET, MAX_QUERY_CHARS } from "./service.ts";
 export type { SearchRequest, SearchScope, SearchService, SessionsRequest } from "./types.ts";
 export { HIT_TYPES, type HitType } from "./text/documents.ts";
-export type { CandidateFinder, Narrowed } from "./types.ts";
-export { reachCeiling, reachTuning, sessionTerms, type SessionChunks, type SessionTerms } from "./many/session-terms.ts";
+export {
+  CHUNK_STRIDE,
+  type CandidateFinder,
+  type ChunkMessage,
+  type ChunkPart,
+  type ChunkTable,
+  type Narrowed,
+  type ProjectedHolder,
+  type ProjectedSummary,
+} from "./types.ts";
+export { ChunkList, countTuning, sessionTerms, type SessionTerms } from "./many/session-terms.ts";
 export type { QueryTerm } from "./text/query.ts";
 export { type NearestTerm, WordCorrection } from "./text/typos.ts";

@@ -101,6 +101,15 @@ await answer(async () => {
   projection.observe("ses_t001");
   out.built = await until(() => projection.status().total === SESSIONS && projection.status().projected === SESSIONS);
   out.file = projection.status().file !== undefined;
+  // A holder's chunk table read back from the SQLite file: its chunks' messages are the session's own.
+  const narrowed = await projection.narrow(storeSessions(store), [{ token: "build", group: 0, cjk: false, weight: 1 }], new Set());
+  out.tables = true;
+  for (const [id, holder] of narrowed?.projected ?? []) {
+    const ids = new Set((await readerFeed(reader, store.decode).messages(id, {})).map((message) => message.id));
+    const table = holder.table();
+    for (let c = 0; c < holder.termChunks[0]!.length; c += 2) out.tables &&= ids.has(table.message(table.chunks[holder.termChunks[0]![c]! * 5]!).id);
+  }
+  out.holders = narrowed?.projected.size ?? 0;
   const [plain, projected] = [await searchAnswers(service(), "ses_t001"), await searchAnswers(service(projection), "ses_t001")];
   out.same = JSON.stringify(plain) === JSON.stringify(projected);
   out.rare = await globalSearch("wombatword");
