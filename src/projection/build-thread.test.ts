@@ -370,6 +370,10 @@ describe("projection on a build thread (host's Bun, a real Worker over a SQLite 
     expect(run.sameAfter).toBe(true);
   });
 
+  it("closed, leaves no WAL behind", () => {
+    expect(run.walLeft).toBe(false);
+  });
+
   it("gives way while one of our tools runs on the host's thread: nothing projected until it ended", () => {
     expect(run.paceHeld).toBe(true);
     expect(run.paceBesideBuilt).toBe(true);

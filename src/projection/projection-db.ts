@@ -157,6 +157,8 @@ function over(db: Database, path: string): ProjectionDb {
   db.exec("PRAGMA busy_timeout = 0");
   db.exec(`PRAGMA cache_size = -${PAGE_CACHE_KIB}`);
   db.exec(TABLES);
+  // At most 20 statements: Bun's Database keeps the last 20 of query() and finalizes those at
+  // close; one more, pushed out, is not, and close() then leaves the file open, its WAL unwritten.
   const q = {
     version: db.query("PRAGMA data_version"),
     sessions: db.query("SELECT id, no, updated, stamp, docs, length, turns FROM session"),
@@ -171,7 +173,7 @@ function over(db: Database, path: string): ProjectionDb {
     dropSegment: db.query("DELETE FROM segment WHERE no = ?"),
     write: db.query("INSERT OR REPLACE INTO posting (segment, term, data) VALUES (?, ?, ?)"),
     term: db.query("SELECT data FROM posting WHERE segment = ? AND term = ?"),
-    first: db.query("SELECT term, data FROM posting WHERE segment = ?1 ORDER BY term LIMIT ?2"),
+    // From a segment's first row: after "", as no term is empty.
     after: db.query("SELECT term, data FROM posting WHERE segment = ?1 AND term > ?2 ORDER BY term LIMIT ?3"),
     clear: db.query("DELETE FROM posting WHERE segment = ?1 AND term IN (SELECT term FROM posting WHERE segment = ?1 ORDER BY term LIMIT ?2)"),
     left: db.query("SELECT 1 FROM posting WHERE segment = ? LIMIT 1"),
@@ -243,7 +245,7 @@ function over(db: Database, path: string): ProjectionDb {
       return row ? blob(row.data) : undefined;
     },
     termsAfter(segment, after, limit) {
-      const rows = (after === undefined ? q.first.all(segment, limit) : q.after.all(segment, after, limit)) as { term: string; data: unknown }[];
+      const rows = q.after.all(segment, after ?? "", limit) as { term: string; data: unknown }[];
       return rows.map((row) => ({ term: row.term, data: blob(row.data) }));
     },
     clearSome(segment, limit) {

@@ -4,7 +4,7 @@
 // marks read until the thread projects it again, the thread closed on dispose; and the thread
 // giving way while one of our tools runs on the host's thread, never past its bound.
 
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSearchService, type SearchService } from "../../search/api.ts";
@@ -123,7 +123,10 @@ await answer(async () => {
   out.settledOther = await globalSearch("quokkaword");
   out.settledFound = await globalSearch("wombatword");
   out.sameAfter = JSON.stringify(await searchAnswers(service(), "ses_t001")) === JSON.stringify(await searchAnswers(service(projection), "ses_t001"));
+  const file = projection.status().file!;
   await projection.close();
+  // Every connection closed for good: the last one wrote the WAL back into the file and removed it.
+  out.walLeft = !(await until(() => !existsSync(`${file}-wal`), 100));
 
   // A tool call running on this thread: the Worker reads the shared counts and gives way; a
   // projection beside it, giving way to nothing running, is built meanwhile.
