@@ -40,10 +40,12 @@ export async function narrowScope(
   mustRead: ReadonlySet<string>,
 ): Promise<Narrowed> {
   const { published, db } = state;
-  // Per session holding a term: per term, its documents and chunks.
+  const inScope = new Set(scope.map((session) => session.id));
+  // Per session of the scope holding a term: per term, its documents and chunks.
   const holding = new Map<string, { df: number[]; termChunks: (readonly number[])[] }>();
   terms.forEach((term, t) => {
     published.postings(db, term.token, (session, df, chunks) => {
+      if (!inScope.has(session.id)) return;
       let held = holding.get(session.id);
       if (!held) holding.set(session.id, (held = { df: terms.map(() => 0), termChunks: terms.map(() => NO_CHUNKS) }));
       held.df[t] = df;
