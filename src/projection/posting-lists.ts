@@ -36,11 +36,6 @@ export class PostingLists {
     return this.ids.size;
   }
 
-  /** Bytes the arena holds (its blocks, spare room included). */
-  get bytes(): number {
-    return this.used;
-  }
-
   /** Appends a posting of `term`: `place` (ascending per term) and its chunks, flat [chunk, tf, …], ascending. */
   add(term: string, place: number, chunks: readonly number[]): void {
     let id = this.ids.get(term);

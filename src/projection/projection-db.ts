@@ -81,7 +81,7 @@ export interface SessionDetail extends EncodedChunkTable {
 }
 
 /** A session's chunk table as written for the session's number `no`. */
-export interface StoredChunkTable extends EncodedChunkTable {
+interface StoredChunkTable extends EncodedChunkTable {
   no: number;
 }
 
