@@ -72,8 +72,8 @@ describe("the projection's finder", () => {
       expect(holder.df).toEqual(holder.termChunks.map((chunks) => chunks.length / 2));
       const table = holder.table();
       expect(Array.from(table.chunks)).toEqual(counted.chunks.chunks);
-      counted.chunks.messages.forEach((message, m) => expect(table.message(m)).toEqual(message));
-      counted.chunks.parts.forEach((part, p) => expect(table.part(p)).toEqual(part));
+      expect(counted.chunks.messages.map((_, m) => table.message(m))).toEqual(counted.chunks.messages);
+      expect(counted.chunks.parts.map((_, p) => table.part(p))).toEqual(counted.chunks.parts);
       expect(holder.table()).toBe(table);
     }
     expect(narrowed.projected.get("ses_1")!.table().part(2)).toMatchObject({ type: "tool", tool: "bash" });
