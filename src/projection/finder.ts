@@ -49,7 +49,7 @@ export async function narrowScope(
       let held = holding.get(session.id);
       if (!held) holding.set(session.id, (held = { df: terms.map(() => 0), termChunks: terms.map(() => NO_CHUNKS) }));
       held.df[t] = df;
-      held.termChunks[t] = chunks.slice();
+      held.termChunks[t] = chunks;
     });
   });
   const narrowed: Narrowed = { search: [], projected: new Map(), rest: { ids: [], docs: 0, length: 0 } };
@@ -145,7 +145,7 @@ export function nearestTerms(
     for (const distance of [...byDistance.keys()].sort((a, b) => a - b)) {
       for (const term of byDistance.get(distance)!) {
         let df = 0;
-        published.postings(db, term, (session, held) => {
+        published.documents(db, term, (session, held) => {
           if (wanted.has(session.id)) df += held;
         });
         if (df > 0) found.push({ term, distance, df });

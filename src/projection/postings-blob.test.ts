@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { seededRandom } from "../util/testing/seeded-random.ts";
-import { ByteWriter, decodePostings, PostingsWriter, scanPostings, writeBody } from "./postings-blob.ts";
+import { ByteWriter, decodeDocuments, decodePostings, PostingsWriter, scanPostings, writeBody } from "./postings-blob.ts";
 
 const decoded = (blob: Uint8Array): number[] => {
   const out: number[] = [];
@@ -55,6 +55,9 @@ describe("postings blob", () => {
       [5, [1, 0, 1]],
       [9, [2, 3, 1, 197, 1, 7]],
     ]);
+    const documents: number[] = [];
+    decodeDocuments(blob, (no, df) => documents.push(no, df));
+    expect(documents).toEqual([5, 1, 9, 2]);
     expect(decoded(encoded([]))).toEqual([]);
     expect(() => encoded([5, 1, 0, 1, 4, 1, 0, 1])).toThrow(/out of order/);
     expect(() => encoded([5, 2, 3, 1, 2, 1])).toThrow(/out of order/);

@@ -100,18 +100,29 @@ export function scanPostings(blob: Uint8Array, visit: (no: number, start: number
   }
 }
 
-/**
- * Calls visit(number, df, chunks) for every posting of a blob, in order; `chunks` holds the
- * posting's [chunk, tf, …] pairs and is reused by the next posting (copy what is kept).
- */
-export function decodePostings(blob: Uint8Array, visit: (no: number, df: number, chunks: readonly number[]) => void): void {
+/** Calls visit(number, df) for every posting of a blob, in order, passing over its chunks. */
+export function decodeDocuments(blob: Uint8Array, visit: (no: number, df: number) => void): void {
   const reader = new VarintReader(blob);
-  const chunks: number[] = [];
   let no = 0;
   while (reader.at < blob.length) {
     no += reader.next();
     const df = reader.next();
-    chunks.length = 0;
+    reader.skip(2 * df);
+    visit(no, df);
+  }
+}
+
+/**
+ * Calls visit(number, df, chunks) for every posting of a blob, in order; `chunks` holds the
+ * posting's [chunk, tf, …] pairs, an array of its own (a search keeps it).
+ */
+export function decodePostings(blob: Uint8Array, visit: (no: number, df: number, chunks: readonly number[]) => void): void {
+  const reader = new VarintReader(blob);
+  let no = 0;
+  while (reader.at < blob.length) {
+    no += reader.next();
+    const df = reader.next();
+    const chunks: number[] = [];
     let chunk = 0;
     for (let c = 0; c < df; c++) {
       chunk += reader.next();

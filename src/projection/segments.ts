@@ -5,7 +5,7 @@
 // the file before or after it, this one's searches see only segments published (a merge swaps its
 // segments in memory before it deletes the old ones' rows). Every step between turns is one row.
 
-import { ByteWriter, decodePostings, PostingsWriter, scanPostings, VarintReader } from "./postings-blob.ts";
+import { ByteWriter, decodeDocuments, decodePostings, PostingsWriter, scanPostings, VarintReader } from "./postings-blob.ts";
 import type { ProjectedSession, ProjectionDb, SegmentRow } from "./projection-db.ts";
 import type { SegmentBuffer } from "./segment-buffer.ts";
 
@@ -177,6 +177,14 @@ export function termPostings(
   for (const segment of segments) {
     const data = db.termData(segment.no, term);
     if (data) decodePostings(data, visit);
+  }
+}
+
+/** As termPostings, the documents alone (the chunks passed over). */
+export function termDocuments(db: ProjectionDb, segments: readonly SegmentRow[], term: string, visit: (no: number, df: number) => void): void {
+  for (const segment of segments) {
+    const data = db.termData(segment.no, term);
+    if (data) decodeDocuments(data, visit);
   }
 }
 
