@@ -97,8 +97,14 @@ class BlobChunkTable implements ChunkTable {
   constructor({ data, ids }: EncodedChunkTable) {
     // A blob the driver hands back inside a larger buffer may sit at any offset: views need alignment.
     const bytes = data.byteOffset % 8 === 0 ? data : data.slice();
-    const header = new Int32Array(bytes.buffer, bytes.byteOffset, HEADER);
-    const [messages, parts, chunks, tools, partText, toolText] = header as unknown as number[] as [number, number, number, number, number, number];
+    const [messages, parts, chunks, tools, partText, toolText] = Array.from(new Int32Array(bytes.buffer, bytes.byteOffset, HEADER)) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
     this.partText = partText;
     this.toolText = toolText;
     this.messageAt = HEADER + chunks * CHUNK_STRIDE;
