@@ -135,11 +135,29 @@ line("  sessionTerms", aloneMb, alone.terms, alone.termsCpu);
 
 let longestTurn = 0;
 let probing = true;
+// Peak heap and RSS during the build, sampled with the turn probe (after a collection before it).
+const { Bun } = globalThis as { Bun?: { gc(full: boolean): void } };
+const liveHeap = process.env.LIVE_HEAP === "1";
+let lastCollection = 0;
+Bun?.gc(true);
+const heap0 = process.memoryUsage().heapUsed;
+let peakHeap = heap0;
+let peakRss = process.memoryUsage().rss;
 const probe = (async () => {
   while (probing) {
     const start = performance.now();
     await new Promise((resolve) => setTimeout(resolve, 5));
     longestTurn = Math.max(longestTurn, performance.now() - start - 5);
+    // LIVE_HEAP=1: the heap held, after a full collection every 250 ms (when the collector runs
+    // otherwise decides the plain peak; the CPU figures are off then).
+    if (!liveHeap || performance.now() - lastCollection >= 250) {
+      if (liveHeap) {
+        Bun?.gc(true);
+        lastCollection = performance.now();
+      }
+      peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
+    }
+    peakRss = Math.max(peakRss, process.memoryUsage().rss);
   }
 })();
 const rss0 = process.memoryUsage().rss;
@@ -166,5 +184,6 @@ console.log(
     .map(([name, ms]) => `${name} ${ms.toFixed(1)} ms`)
     .join(", ")}`,
 );
-console.log(`rss growth   ${((process.memoryUsage().rss - rss0) / 1e6).toFixed(0)} MB`);
+console.log(`rss growth   ${((process.memoryUsage().rss - rss0) / 1e6).toFixed(0)} MB, peak +${((peakRss - rss0) / 1e6).toFixed(0)} MB`);
+console.log(`heap peak${liveHeap ? " (live)" : ""}    +${((peakHeap - heap0) / 1e6).toFixed(0)} MB over the ${(heap0 / 1e6).toFixed(0)} MB before the build`);
 rmSync(cache, { recursive: true, force: true });

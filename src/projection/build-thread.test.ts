@@ -129,10 +129,13 @@ async function until(check: () => boolean | Promise<boolean>, turns = 2000): Pro
   return check();
 }
 
-/** The sessions a search of `token` over the whole store reads, as the projection narrows it. */
+/**
+ * The sessions a search of `token` over the whole store ranks, as the projection narrows it: those
+ * it reads from the store and those the projection holds as they are with the term.
+ */
 async function reads(projection: ThreadedProjection, source: StampedSource, token: string): Promise<string[] | undefined> {
   const narrowed = await projection.narrow(await source.listSessions(), [term(token)], new Set());
-  return narrowed?.search.map((session) => session.id).sort();
+  return narrowed && [...narrowed.search.map((session) => session.id), ...narrowed.projected.keys()].sort();
 }
 
 describe("projection on a build thread", () => {
@@ -146,6 +149,16 @@ describe("projection on a build thread", () => {
     expect(await until(() => projection.status().projected === 8)).toBe(true);
     expect(await until(async () => (await reads(projection, source, "limiter"))?.length === 1)).toBe(true);
     expect(await reads(projection, source, "limiter")).toEqual(["ses_3"]);
+    // Held as it is: ranked from the projection, its chunk table read from the file when asked.
+    const narrowed = (await projection.narrow(await source.listSessions(), [term("limiter")], new Set()))!;
+    expect(narrowed.search).toEqual([]);
+    const holder = narrowed.projected.get("ses_3")!;
+    expect([holder.df, holder.termChunks]).toEqual([[1], [[0, 1]]]);
+    expect(holder.table().part(0).type).toBe("text");
+    expect(holder.table()).toBe(holder.table());
+    expect(narrowed.rest.ids).toHaveLength(7);
+    expect(projection.summary("ses_3", 3010)).toEqual({ turns: 1, preview: "the limiter bucket drains" });
+    expect(projection.summary("ses_3", 3011)).toBeUndefined();
     await projection.close();
     expect(sent.at(-1)).toEqual({ kind: "close" });
   });
@@ -343,6 +356,8 @@ describe("projection on a build thread (host's Bun, a real Worker over a SQLite 
   it("is built by the thread, with the answers of reading every session", () => {
     expect(run.built).toBe(true);
     expect(run.file).toBe(true);
+    expect(run.holders).toBeGreaterThan(0);
+    expect(run.tables).toBe(true);
     expect(run.same).toBe(true);
     expect(run.rare).toEqual({ read: 0, sessions: [] });
     expect(run.log).toEqual([]);
@@ -355,6 +370,10 @@ describe("projection on a build thread (host's Bun, a real Worker over a SQLite 
     expect(run.settledOther).toEqual({ read: 0, sessions: [] });
     expect(run.settledFound).toEqual({ read: 1, sessions: ["ses_t004"] });
     expect(run.sameAfter).toBe(true);
+  });
+
+  it("closed, leaves no WAL behind", () => {
+    expect(run.walLeft).toBe(false);
   });
 
   it("gives way while one of our tools runs on the host's thread: nothing projected until it ended", () => {

@@ -10,7 +10,7 @@
 
 import { Worker } from "node:worker_threads";
 import type { SessionInfo } from "../history/types.ts";
-import type { CandidateFinder, Narrowed, NearestTerm, QueryTerm } from "../search/api.ts";
+import type { CandidateFinder, Narrowed, NearestTerm, ProjectedSummary, QueryTerm } from "../search/api.ts";
 import type { StoreGeneration } from "../store/store-generation.ts";
 import { type ToolCalls, toolCalls } from "./tool-calls.ts";
 import { GiveWay, type PaceTiming } from "./build-pace.ts";
@@ -149,6 +149,11 @@ export class ThreadedProjection implements Projection {
 
   nearest(words: readonly string[], sessionIds: readonly string[]): Promise<Map<string, NearestTerm[]>> {
     return (this.local ?? this.finder).nearest(words, sessionIds);
+  }
+
+  summary(sessionId: string, updated: number | undefined): ProjectedSummary | undefined {
+    if (this.local) return this.local.summary(sessionId, updated);
+    return this.dirty.has(sessionId) ? undefined : this.finder.summary(sessionId, updated);
   }
 
   /** Ends the passes: the thread closes the file (its log written back) before it is ended. */

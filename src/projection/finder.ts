@@ -1,16 +1,28 @@
 // What the projection answers a many-session search (search/types.ts's CandidateFinder), read from
-// the published segments: which sessions of a scope may hold the query's terms, with per term
-// their documents and reach, and the statistics of the rest; and per word, the nearest term each
-// session holds (typos over sessions not read).
+// the published segments: which sessions of a scope it holds as they are now and that hold a
+// query term, with per term their documents and chunks (and their chunk tables when asked), which
+// it does not hold as they are (read from the store), and the statistics of the rest; per word,
+// the nearest terms those sessions hold (typos over sessions not read); a session's summary.
 
 import type { SessionInfo } from "../history/types.ts";
-import { type Narrowed, type NearestTerm, type QueryTerm, WordCorrection } from "../search/api.ts";
+import {
+  type ChunkTable,
+  type Narrowed,
+  type NearestTerm,
+  type ProjectedHolder,
+  type ProjectedSummary,
+  type QueryTerm,
+  WordCorrection,
+} from "../search/api.ts";
+import { decodeChunkTable } from "./chunk-table-blob.ts";
 import type { ProjectionFeed } from "./feed.ts";
-import type { ProjectionDb } from "./projection-db.ts";
+import type { ProjectedSession, ProjectionDb } from "./projection-db.ts";
 import type { Published } from "./published.ts";
 
 /** Change stamps a search reads in one statement, between turns of the event loop (3,000 took about 10 ms). */
 const STAMPS_PER_TURN = 1_000;
+
+const NO_CHUNKS: readonly number[] = Object.freeze([]);
 
 export interface FinderState {
   published: Published;
@@ -22,46 +34,40 @@ export interface FinderState {
 
 /** The scope split for `terms`; `mustRead`: sessions whose searchable view the projection does not see. */
 export async function narrowScope(
-  { published, db, feed, changed }: FinderState,
+  state: FinderState,
   scope: readonly SessionInfo[],
   terms: readonly QueryTerm[],
   mustRead: ReadonlySet<string>,
 ): Promise<Narrowed> {
-  // Per session holding a term: per term, its documents and reach.
-  const holding = new Map<string, { df: number[]; reach: number[] }>();
+  const { published, db } = state;
+  const inScope = new Set(scope.map((session) => session.id));
+  // Per session of the scope holding a term: per term, its documents and chunks.
+  const holding = new Map<string, { df: number[]; termChunks: (readonly number[])[] }>();
   terms.forEach((term, t) => {
-    published.postings(db, term.token, (session, df, reach) => {
+    published.postings(db, term.token, (session, df, chunks) => {
+      if (!inScope.has(session.id)) return;
       let held = holding.get(session.id);
-      if (!held) holding.set(session.id, (held = { df: terms.map(() => 0), reach: terms.map(() => 0) }));
+      if (!held) holding.set(session.id, (held = { df: terms.map(() => 0), termChunks: terms.map(() => NO_CHUNKS) }));
       held.df[t] = df;
-      held.reach[t] = reach;
+      held.termChunks[t] = chunks;
     });
   });
   const narrowed: Narrowed = { search: [], projected: new Map(), rest: { ids: [], docs: 0, length: 0 } };
-  const listed = (session: SessionInfo) => {
-    const row = published.get(session.id);
-    return row && row.updated === (session.updated ?? 0) && !changed.has(session.id) && !mustRead.has(session.id) ? row : undefined;
-  };
-  // A session left unread, or skipped by the search's score bound, must be as projected: its
-  // stamp now (two index lookups) says so, whoever wrote the store since the last pass. Read
-  // a thousand at a time, a turn of the event loop between.
-  const toCheck = scope.filter((session) => listed(session)).map((session) => session.id);
-  const stamps = new Map<string, string>();
-  for (let at = 0; at < toCheck.length; at += STAMPS_PER_TURN) {
-    if (at > 0) await new Promise((resolve) => setImmediate(resolve));
-    for (const [id, stamp] of await feed.stamps(toCheck.slice(at, at + STAMPS_PER_TURN))) stamps.set(id, stamp);
-  }
+  const rows = new Map<string, ProjectedSession>();
   for (const session of scope) {
-    const row = listed(session);
-    if (!row) {
+    const row = publishedAsListed(state, session, mustRead);
+    if (row) rows.set(session.id, row);
+  }
+  const moved = await changedSinceProjected(state, rows);
+  for (const session of scope) {
+    const row = rows.get(session.id);
+    if (!row || moved.has(session.id)) {
       narrowed.search.push(session);
       continue;
     }
-    const fresh = stamps.get(session.id) === row.stamp;
     const held = holding.get(session.id);
-    if (!fresh || held) {
-      narrowed.search.push(session);
-      if (fresh && held) narrowed.projected.set(session.id, { docs: row.docs, length: row.length, ...held });
+    if (held) {
+      narrowed.projected.set(session.id, holder(db, row, held.df, held.termChunks));
       continue;
     }
     narrowed.rest.ids.push(session.id);
@@ -71,8 +77,54 @@ export async function narrowScope(
   return narrowed;
 }
 
-/** Per word, into `out`, the nearest term each of `sessionIds` holds, chosen as that session's own search chooses it. */
-export function nearestBySession(
+/** The session's row when it is published as the listing shows it and nothing says it changed since. */
+function publishedAsListed(state: FinderState, session: SessionInfo, mustRead: ReadonlySet<string>): ProjectedSession | undefined {
+  const row = state.published.get(session.id);
+  return row && row.updated === (session.updated ?? 0) && !state.changed.has(session.id) && !mustRead.has(session.id) ? row : undefined;
+}
+
+/**
+ * Of sessions published as listed, those changed in the store since they were projected: the one
+ * place this is decided. Today each one's change stamp (two index lookups), whoever wrote the
+ * store since the last pass, read a thousand at a time, a turn of the event loop between.
+ */
+async function changedSinceProjected({ feed }: FinderState, rows: ReadonlyMap<string, ProjectedSession>): Promise<Set<string>> {
+  const ids = [...rows.keys()];
+  const moved = new Set<string>();
+  for (let at = 0; at < ids.length; at += STAMPS_PER_TURN) {
+    if (at > 0) await new Promise((resolve) => setImmediate(resolve));
+    const batch = ids.slice(at, at + STAMPS_PER_TURN);
+    const stamps = await feed.stamps(batch);
+    for (const id of batch) if (stamps.get(id) !== rows.get(id)!.stamp) moved.add(id);
+  }
+  return moved;
+}
+
+function holder(db: ProjectionDb, row: ProjectedSession, df: number[], termChunks: (readonly number[])[]): ProjectedHolder {
+  let table: ChunkTable | undefined;
+  return {
+    docs: row.docs,
+    length: row.length,
+    df,
+    termChunks,
+    table: () => (table ??= readTable(db, row)),
+  };
+}
+
+/** The chunk table the session's postings were written with (a session projected again since has another). */
+function readTable(db: ProjectionDb, row: ProjectedSession): ChunkTable {
+  const stored = db.chunkTable(row.id);
+  if (stored?.no !== row.no) throw new Error(`projection: session ${row.id} was projected again while it was searched`);
+  return decodeChunkTable(stored);
+}
+
+/**
+ * Per word, into `out`, the terms of the projection's vocabulary that `sessionIds` hold nearest
+ * to it (text/typos.ts's measure), each once, with its documents summed over those sessions. Only
+ * the nearest distance any of them holds is given: a farther term cannot win over it whatever
+ * other sessions hold (typos.ts's isNearer: fewer edits first), so its postings are not read.
+ */
+export function nearestTerms(
   published: Published,
   db: ProjectionDb,
   words: readonly string[],
@@ -81,24 +133,33 @@ export function nearestBySession(
 ): void {
   const wanted = new Set(sessionIds);
   for (const word of words) {
-    // One lookup measures each term (it is offered nothing, so its bound stays maxEdits);
-    // each session then keeps its own nearest term, as its own search would.
+    // One lookup measures each term (it is offered nothing, so its bound stays maxEdits).
     const lookup = new WordCorrection(word);
     if (lookup.minLength === lookup.maxLength) continue;
-    const bySession = new Map<string, WordCorrection>();
+    const byDistance = new Map<number, string[]>();
     for (const term of published.vocabulary(db, word[0]!, lookup.minLength, lookup.maxLength)) {
       const distance = lookup.editsTo(term);
-      if (distance === undefined) continue;
-      published.postings(db, term, (session, df) => {
-        if (!wanted.has(session.id)) return;
-        let own = bySession.get(session.id);
-        if (!own) bySession.set(session.id, (own = new WordCorrection(word)));
-        own.offer(term, distance, df);
-      });
+      if (distance !== undefined) byDistance.get(distance)?.push(term) ?? byDistance.set(distance, [term]);
     }
-    out.set(
-      word,
-      [...bySession.values()].flatMap((own) => own.nearest ?? []),
-    );
+    const found: NearestTerm[] = [];
+    for (const distance of [...byDistance.keys()].sort((a, b) => a - b)) {
+      for (const term of byDistance.get(distance)!) {
+        let df = 0;
+        published.documents(db, term, (session, held) => {
+          if (wanted.has(session.id)) df += held;
+        });
+        if (df > 0) found.push({ term, distance, df });
+      }
+      if (found.length > 0) break;
+    }
+    out.set(word, found);
   }
+}
+
+/** The session's summary when it is published as the listing shows it and no host event marked it since. */
+export function summaryOf(state: Omit<FinderState, "feed">, sessionId: string, updated: number | undefined): ProjectedSummary | undefined {
+  const row = state.published.get(sessionId);
+  if (!row || row.updated !== (updated ?? 0) || state.changed.has(sessionId)) return undefined;
+  const preview = state.db.preview(sessionId);
+  return preview === undefined ? undefined : { turns: row.turns, preview };
 }

@@ -1,16 +1,28 @@
 import { describe, expect, it } from "vitest";
 import { seededRandom } from "../util/testing/seeded-random.ts";
-import { decodePostings, encodePostings } from "./postings-blob.ts";
+import { ByteWriter, decodeDocuments, decodePostings, PostingsWriter, scanPostings, writeBody } from "./postings-blob.ts";
 
 const decoded = (blob: Uint8Array): number[] => {
   const out: number[] = [];
-  decodePostings(blob, (no, df, reach, chunks) => out.push(no, df, reach, ...chunks));
+  decodePostings(blob, (no, df, chunks) => out.push(no, df, ...chunks));
   return out;
 };
 
+/** Flat postings [no, df, chunk, tf, …] encoded as a segment holds them. */
+function encoded(flat: readonly number[]): Uint8Array {
+  const out = new PostingsWriter();
+  const body = new ByteWriter();
+  for (let i = 0; i < flat.length; i += 2 + 2 * flat[i + 1]!) {
+    body.length = 0;
+    writeBody(body, flat.slice(i + 2, i + 2 + 2 * flat[i + 1]!));
+    out.add(flat[i]!, body.bytes, 0, body.length);
+  }
+  return out.take();
+}
+
 /** A posting of `df` chunks from `random`: ascending places, frequencies from 1. */
-function posting(random: () => number, no: number, df: number, reach: number): number[] {
-  const out = [no, df, reach];
+function posting(random: () => number, no: number, df: number): number[] {
+  const out = [no, df];
   let chunk = 0;
   for (let c = 0; c < df; c++) out.push((chunk += Math.floor(random() * (c % 9 === 0 ? 70_000 : 4))), 1 + Math.floor(random() * 300));
   return out;
@@ -23,21 +35,31 @@ describe("postings blob", () => {
     let no = 0;
     for (let i = 0; i < 500; i++) {
       no += 1 + Math.floor(random() * (i % 50 === 0 ? 2 ** 36 : 300));
-      flat.push(...posting(random, no, 1 + Math.floor(random() * (i % 7 === 0 ? 2_000 : 5)), 1 + Math.floor(random() * 4096)));
+      flat.push(...posting(random, no, 1 + Math.floor(random() * (i % 7 === 0 ? 2_000 : 5))));
     }
-    expect(decoded(encodePostings(flat))).toEqual(flat);
+    expect(decoded(encoded(flat))).toEqual(flat);
   });
 
   it("takes a few bytes a posting and two a chunk when numbers are close", () => {
-    const flat = Array.from({ length: 1000 }, (_, i) => [3 + i * 3, 1, 100 + (i % 20), i % 50, 1 + (i % 4)]).flat();
-    const blob = encodePostings(flat);
-    expect(blob.length).toBe(5000);
+    const flat = Array.from({ length: 1000 }, (_, i) => [3 + i * 3, 1, i % 50, 1 + (i % 4)]).flat();
+    const blob = encoded(flat);
+    expect(blob.length).toBe(4000);
     expect(decoded(blob)).toEqual(flat);
   });
 
-  it("encodes nothing as an empty blob, and refuses numbers or chunks out of order", () => {
-    expect(decoded(encodePostings([]))).toEqual([]);
-    expect(() => encodePostings([5, 1, 1, 0, 1, 4, 1, 1, 0, 1])).toThrow(/out of order/);
-    expect(() => encodePostings([5, 2, 1, 3, 1, 2, 1])).toThrow(/out of order/);
+  it("scans each posting's body without decoding it, and refuses numbers or chunks out of order", () => {
+    const blob = encoded([5, 1, 0, 1, 9, 2, 3, 1, 200, 7]);
+    const bodies: [number, number[]][] = [];
+    scanPostings(blob, (no, start, end) => bodies.push([no, [...blob.subarray(start, end)]]));
+    expect(bodies).toEqual([
+      [5, [1, 0, 1]],
+      [9, [2, 3, 1, 197, 1, 7]],
+    ]);
+    const documents: number[] = [];
+    decodeDocuments(blob, (no, df) => documents.push(no, df));
+    expect(documents).toEqual([5, 1, 9, 2]);
+    expect(decoded(encoded([]))).toEqual([]);
+    expect(() => encoded([5, 1, 0, 1, 4, 1, 0, 1])).toThrow(/out of order/);
+    expect(() => encoded([5, 2, 3, 1, 2, 1])).toThrow(/out of order/);
   });
 });

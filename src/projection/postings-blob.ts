@@ -1,85 +1,152 @@
 // One term's postings in one segment as a blob. Per session holding the term: its number (the gap
-// from the previous one), the documents (chunks) holding the term, the term's reach in the session
-// (search/many/session-terms.ts), then per such chunk its place in the session (the gap from the
-// previous one) and the term's weighted frequency there; every value an unsigned LEB128 varint.
-// A session's posting is then a few bytes, and its chunks two more each.
+// from the previous one), the documents (chunks) holding the term, then per such chunk its place
+// in the session (the gap from the previous one) and the term's weighted frequency there; every
+// value an unsigned LEB128 varint. A session's posting is then a few bytes, and its chunks two
+// more each. A posting's body (df and its chunks) never depends on the session's number, so
+// writes and merges renumber postings by copying bodies, never decoding them.
 
-/**
- * Flat postings [number, df, reach, chunk, tf, … (df pairs), number, …], numbers ascending: a
- * posting is POSTING_HEAD values and then 2 × df.
- */
-const POSTING_HEAD = 3;
+/** Bytes appended at the end, grown by doubling. */
+export class ByteWriter {
+  bytes: Uint8Array;
+  length = 0;
 
-/** Values the posting at `at` of flat postings spans. */
-export function postingSpan(flat: readonly number[], at: number): number {
-  return POSTING_HEAD + 2 * flat[at + 1]!;
-}
+  constructor(capacity = 64) {
+    this.bytes = new Uint8Array(capacity);
+  }
 
-/** Encodes flat postings (see POSTING_HEAD); numbers must be ascending, and a posting's chunks. */
-export function encodePostings(flat: readonly number[]): Uint8Array {
-  let out = new Uint8Array(flat.length * 3 + 16);
-  let at = 0;
-  const put = (value: number) => {
-    if (at + 8 > out.length) {
-      const grown = new Uint8Array(out.length * 2);
-      grown.set(out);
-      out = grown;
-    }
+  varint(value: number): void {
+    this.room(10);
+    const bytes = this.bytes;
+    let at = this.length;
     while (value >= 0x80) {
-      out[at++] = (value & 0x7f) | 0x80;
+      bytes[at++] = (value & 0x7f) | 0x80;
       value = Math.floor(value / 0x80);
     }
-    out[at++] = value;
-  };
-  let previous = 0;
-  for (let i = 0; i < flat.length; i += postingSpan(flat, i)) {
-    const no = flat[i]!;
-    if (no < previous) throw new Error(`postings out of order: ${no} after ${previous}`);
-    const df = flat[i + 1]!;
-    put(no - previous);
-    put(df);
-    put(flat[i + 2]!);
-    let chunk = 0;
-    for (let c = 0; c < df; c++) {
-      const next = flat[i + POSTING_HEAD + 2 * c]!;
-      if (next < chunk) throw new Error(`chunks out of order: ${next} after ${chunk}`);
-      put(next - chunk);
-      put(flat[i + POSTING_HEAD + 2 * c + 1]!);
-      chunk = next;
-    }
-    previous = no;
+    bytes[at++] = value;
+    this.length = at;
   }
-  return out.slice(0, at);
+
+  append(from: Uint8Array, start: number, end: number): void {
+    this.room(end - start);
+    this.bytes.set(from.subarray(start, end), this.length);
+    this.length += end - start;
+  }
+
+  /** A copy of what was written. */
+  take(): Uint8Array {
+    return this.bytes.slice(0, this.length);
+  }
+
+  private room(more: number): void {
+    if (this.length + more <= this.bytes.length) return;
+    const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.length + more));
+    grown.set(this.bytes.subarray(0, this.length));
+    this.bytes = grown;
+  }
 }
 
-/**
- * Calls visit(number, df, reach, chunks) for every posting of a blob, in order; `chunks` holds the
- * posting's [chunk, tf, …] pairs and is reused by the next posting (copy what is kept).
- */
-export function decodePostings(blob: Uint8Array, visit: (no: number, df: number, reach: number, chunks: readonly number[]) => void): void {
-  let at = 0;
-  let previous = 0;
-  const take = () => {
-    let value = 0;
-    let scale = 1;
+/** Reads varints from a blob, from `at` on. */
+export class VarintReader {
+  constructor(
+    readonly blob: Uint8Array,
+    public at = 0,
+  ) {}
+
+  next(): number {
+    const blob = this.blob;
+    let byte = blob[this.at++]!;
+    if (byte < 0x80) return byte;
+    let value = byte & 0x7f;
+    let scale = 0x80;
     for (;;) {
-      const byte = blob[at++]!;
+      byte = blob[this.at++]!;
       value += (byte & 0x7f) * scale;
       if (byte < 0x80) return value;
       scale *= 0x80;
     }
-  };
-  const chunks: number[] = [];
-  while (at < blob.length) {
-    previous += take();
-    const df = take();
-    const reach = take();
-    chunks.length = 0;
+  }
+
+  /** Passes over `count` varints. */
+  skip(count: number): void {
+    const blob = this.blob;
+    let at = this.at;
+    for (let left = count; left > 0; at++) if (blob[at]! < 0x80) left--;
+    this.at = at;
+  }
+}
+
+/** Writes one posting's body: df, then per chunk (ascending) its gap and tf; `chunks` flat [chunk, tf, …]. */
+export function writeBody(out: ByteWriter, chunks: readonly number[]): void {
+  out.varint(chunks.length / 2);
+  let previous = 0;
+  for (let i = 0; i < chunks.length; i += 2) {
+    const chunk = chunks[i]!;
+    if (chunk < previous) throw new Error(`chunks out of order: ${chunk} after ${previous}`);
+    out.varint(chunk - previous);
+    out.varint(chunks[i + 1]!);
+    previous = chunk;
+  }
+}
+
+/** Calls visit(number, start, end) for every posting of a blob, in order: its body is blob[start, end). */
+export function scanPostings(blob: Uint8Array, visit: (no: number, start: number, end: number) => void): void {
+  const reader = new VarintReader(blob);
+  let no = 0;
+  while (reader.at < blob.length) {
+    no += reader.next();
+    const start = reader.at;
+    reader.skip(2 * reader.next());
+    visit(no, start, reader.at);
+  }
+}
+
+/** Calls visit(number, df) for every posting of a blob, in order, passing over its chunks. */
+export function decodeDocuments(blob: Uint8Array, visit: (no: number, df: number) => void): void {
+  const reader = new VarintReader(blob);
+  let no = 0;
+  while (reader.at < blob.length) {
+    no += reader.next();
+    const df = reader.next();
+    reader.skip(2 * df);
+    visit(no, df);
+  }
+}
+
+/**
+ * Calls visit(number, df, chunks) for every posting of a blob, in order; `chunks` holds the
+ * posting's [chunk, tf, …] pairs, an array of its own (a search keeps it).
+ */
+export function decodePostings(blob: Uint8Array, visit: (no: number, df: number, chunks: readonly number[]) => void): void {
+  const reader = new VarintReader(blob);
+  let no = 0;
+  while (reader.at < blob.length) {
+    no += reader.next();
+    const df = reader.next();
+    const chunks: number[] = [];
     let chunk = 0;
     for (let c = 0; c < df; c++) {
-      chunk += take();
-      chunks.push(chunk, take());
+      chunk += reader.next();
+      chunks.push(chunk, reader.next());
     }
-    visit(previous, df, reach, chunks);
+    visit(no, df, chunks);
+  }
+}
+
+/** Postings with their bodies copied from other blobs, renumbered: numbers must be given ascending. */
+export class PostingsWriter {
+  private readonly out = new ByteWriter();
+  private previous = 0;
+  count = 0;
+
+  add(no: number, from: Uint8Array, start: number, end: number): void {
+    if (no < this.previous || (no === this.previous && this.count > 0)) throw new Error(`postings out of order: ${no} after ${this.previous}`);
+    this.out.varint(no - this.previous);
+    this.out.append(from, start, end);
+    this.previous = no;
+    this.count++;
+  }
+
+  take(): Uint8Array {
+    return this.out.take();
   }
 }

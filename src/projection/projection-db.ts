@@ -1,7 +1,8 @@
 // The projection's own SQLite file, in the user's cache folder, never the host's store: per
-// session its documents' number and length, its change stamp and the number its postings carry;
-// per segment (segments.ts), one row per term whose blob (postings-blob.ts) lists the sessions
-// holding it and in how many documents. Postings are written a segment of many sessions at a
+// session its documents' number and length, its change stamp and the number its postings carry,
+// and beside it its chunk table (chunk-table-blob.ts) and preview; per segment (segments.ts), one
+// row per term whose blob (postings-blob.ts) lists the sessions holding it, and in which chunks
+// how often. Postings are written a segment of many sessions at a
 // time, not a row per term and session: on the heavy store that table took 90 µs a posting,
 // most of a build (docs/search-notes.md, "Projection build"). A session projected again gets a
 // new number, so its older postings, wherever they sit, name no session and are skipped, and
@@ -16,11 +17,12 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, join } from "node:path";
-import { reachTuning, type SessionChunks } from "../search/api.ts";
+import { countTuning } from "../search/api.ts";
+import type { EncodedChunkTable } from "./chunk-table-blob.ts";
 import { openWritable, type Database } from "../store/sqlite.ts";
 
 /** Bumped whenever the tables or what they mean change: an older file is rebuilt. */
-export const PROJECTION_SCHEMA = `6 ${reachTuning()}`;
+export const PROJECTION_SCHEMA = `7 ${countTuning()}`;
 
 export interface ProjectionIdentity {
   /** The store file mirrored. */
@@ -73,10 +75,14 @@ export interface ProjectedSession {
 }
 
 /** What a search reads of a session only when it ranks its chunks or shows it: kept on file, not in memory. */
-export interface SessionDetail {
+export interface SessionDetail extends EncodedChunkTable {
   /** The first text its user wrote, cut to what a preview can show (search/many/session-terms.ts). */
   preview: string;
-  chunks: SessionChunks;
+}
+
+/** A session's chunk table as written for the session's number `no`. */
+interface StoredChunkTable extends EncodedChunkTable {
+  no: number;
 }
 
 export interface SegmentRow {
@@ -88,7 +94,7 @@ export interface SegmentRow {
 const META_TABLE = "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID";
 const TABLES = `
 CREATE TABLE IF NOT EXISTS session (id TEXT PRIMARY KEY, no INTEGER NOT NULL, updated INTEGER NOT NULL, stamp TEXT NOT NULL, docs INTEGER NOT NULL, length INTEGER NOT NULL, turns INTEGER NOT NULL) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS detail (id TEXT PRIMARY KEY, preview TEXT NOT NULL, chunks TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS detail (id TEXT PRIMARY KEY, no INTEGER NOT NULL, preview TEXT NOT NULL, chunks BLOB NOT NULL, ids TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS segment (no INTEGER PRIMARY KEY, postings INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS posting (segment INTEGER NOT NULL, term TEXT NOT NULL, data BLOB NOT NULL, PRIMARY KEY (segment, term)) WITHOUT ROWID;
 `;
@@ -115,8 +121,10 @@ export interface ProjectionDb {
   putSession(session: ProjectedSession): void;
   /** Dropped with the session's row. */
   dropSession(id: string): void;
-  putDetail(id: string, detail: SessionDetail): void;
-  detail(id: string): SessionDetail | undefined;
+  /** The session's detail, written for its number `no`. */
+  putDetail(id: string, no: number, detail: SessionDetail): void;
+  chunkTable(id: string): StoredChunkTable | undefined;
+  preview(id: string): string | undefined;
   /** The segments published, oldest first. */
   segments(): SegmentRow[];
   putSegment(segment: SegmentRow): void;
@@ -149,20 +157,23 @@ function over(db: Database, path: string): ProjectionDb {
   db.exec("PRAGMA busy_timeout = 0");
   db.exec(`PRAGMA cache_size = -${PAGE_CACHE_KIB}`);
   db.exec(TABLES);
+  // At most 20 statements: Bun's Database keeps the last 20 of query() and finalizes those at
+  // close; one more, pushed out, is not, and close() then leaves the file open, its WAL unwritten.
   const q = {
     version: db.query("PRAGMA data_version"),
     sessions: db.query("SELECT id, no, updated, stamp, docs, length, turns FROM session"),
     putSession: db.query("INSERT OR REPLACE INTO session (id, no, updated, stamp, docs, length, turns) VALUES (?, ?, ?, ?, ?, ?, ?)"),
     dropSession: db.query("DELETE FROM session WHERE id = ?"),
     dropDetail: db.query("DELETE FROM detail WHERE id = ?"),
-    putDetail: db.query("INSERT OR REPLACE INTO detail (id, preview, chunks) VALUES (?, ?, ?)"),
-    detail: db.query("SELECT preview, chunks FROM detail WHERE id = ?"),
+    putDetail: db.query("INSERT OR REPLACE INTO detail (id, no, preview, chunks, ids) VALUES (?, ?, ?, ?, ?)"),
+    chunkTable: db.query("SELECT no, chunks, ids FROM detail WHERE id = ?"),
+    preview: db.query("SELECT preview FROM detail WHERE id = ?"),
     segments: db.query("SELECT no, postings FROM segment ORDER BY no"),
     putSegment: db.query("INSERT OR REPLACE INTO segment (no, postings) VALUES (?, ?)"),
     dropSegment: db.query("DELETE FROM segment WHERE no = ?"),
     write: db.query("INSERT OR REPLACE INTO posting (segment, term, data) VALUES (?, ?, ?)"),
     term: db.query("SELECT data FROM posting WHERE segment = ? AND term = ?"),
-    first: db.query("SELECT term, data FROM posting WHERE segment = ?1 ORDER BY term LIMIT ?2"),
+    // From a segment's first row: after "", as no term is empty.
     after: db.query("SELECT term, data FROM posting WHERE segment = ?1 AND term > ?2 ORDER BY term LIMIT ?3"),
     clear: db.query("DELETE FROM posting WHERE segment = ?1 AND term IN (SELECT term FROM posting WHERE segment = ?1 ORDER BY term LIMIT ?2)"),
     left: db.query("SELECT 1 FROM posting WHERE segment = ? LIMIT 1"),
@@ -211,13 +222,14 @@ function over(db: Database, path: string): ProjectionDb {
       q.dropSession.get(id);
       q.dropDetail.get(id);
     },
-    putDetail(id, detail) {
-      q.putDetail.get(id, detail.preview, JSON.stringify(detail.chunks));
+    putDetail(id, no, detail) {
+      q.putDetail.get(id, no, detail.preview, detail.data, detail.ids);
     },
-    detail(id) {
-      const row = q.detail.get(id) as { preview: string; chunks: string } | null;
-      return row ? { preview: row.preview, chunks: JSON.parse(row.chunks) as SessionChunks } : undefined;
+    chunkTable(id) {
+      const row = q.chunkTable.get(id) as { no: number; chunks: unknown; ids: string } | null;
+      return row ? { no: row.no, data: blob(row.chunks), ids: row.ids } : undefined;
     },
+    preview: (id) => (q.preview.get(id) as { preview: string } | null)?.preview,
     segments: () => q.segments.all() as SegmentRow[],
     putSegment(segment) {
       q.putSegment.get(segment.no, segment.postings);
@@ -233,7 +245,7 @@ function over(db: Database, path: string): ProjectionDb {
       return row ? blob(row.data) : undefined;
     },
     termsAfter(segment, after, limit) {
-      const rows = (after === undefined ? q.first.all(segment, limit) : q.after.all(segment, after, limit)) as { term: string; data: unknown }[];
+      const rows = q.after.all(segment, after ?? "", limit) as { term: string; data: unknown }[];
       return rows.map((row) => ({ term: row.term, data: blob(row.data) }));
     },
     clearSome(segment, limit) {

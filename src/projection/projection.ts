@@ -12,11 +12,11 @@
 import { existsSync } from "node:fs";
 import type { ToolVisibility } from "../history/tool-visibility.ts";
 import type { SessionInfo } from "../history/types.ts";
-import { type CandidateFinder, type Narrowed, type NearestTerm, type QueryTerm, sessionTerms } from "../search/api.ts";
+import { type CandidateFinder, type Narrowed, type NearestTerm, type ProjectedSummary, type QueryTerm, sessionTerms } from "../search/api.ts";
 import type { Log } from "../util/log.ts";
 import { pacedPause } from "./build-pace.ts";
 import type { ProjectionFeed } from "./feed.ts";
-import { nearestBySession, narrowScope } from "./finder.ts";
+import { narrowScope, nearestTerms, summaryOf } from "./finder.ts";
 import { cacheDir, isCorruption, openProjection, projectionPath, quarantine, diskIdentity, type ProjectionDb, type SegmentRow } from "./projection-db.ts";
 import { Published } from "./published.ts";
 import { SegmentBuffer } from "./segment-buffer.ts";
@@ -62,8 +62,8 @@ export interface ProjectionStatus {
 
 const PASS_INTERVAL_MS = 10_000;
 /**
- * Postings a segment is written at: some 25 MB of heap while buffered (a map entry a term, two
- * numbers a posting; on the heavy store about a hundred sessions), about 1 MB of file.
+ * Postings (a term of a session) a segment is written at: on the heavy store about a hundred
+ * sessions, a few MB of encoded postings and chunk tables while buffered.
  */
 const SEGMENT_POSTINGS = 250_000;
 
@@ -177,11 +177,23 @@ export class StoreProjection implements CandidateFinder {
     if (!db) return out;
     try {
       this.published.reloadIfChanged(db);
-      nearestBySession(this.published, db, words, sessionIds, out);
+      nearestTerms(this.published, db, words, sessionIds, out);
     } catch (error) {
       this.failed(error);
     }
     return out;
+  }
+
+  summary(sessionId: string, updated: number | undefined): ProjectedSummary | undefined {
+    const db = this.db;
+    if (!db || !this.options.enabled() || this.builtFor !== this.options.visibilityKey()) return undefined;
+    try {
+      this.published.reloadIfChanged(db);
+      return summaryOf({ published: this.published, db, changed: this.changed }, sessionId, updated);
+    } catch (error) {
+      this.failed(error);
+      return undefined;
+    }
   }
 
   private async run(): Promise<void> {

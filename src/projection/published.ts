@@ -3,7 +3,7 @@
 // and read again, as of one moment, when another process wrote it.
 
 import type { ProjectedSession, ProjectionDb, SegmentRow } from "./projection-db.ts";
-import { segmentVocabulary, termPostings } from "./segments.ts";
+import { segmentVocabulary, termDocuments, termPostings } from "./segments.ts";
 
 export class Published {
   private rows = new Map<string, ProjectedSession>();
@@ -61,11 +61,22 @@ export class Published {
     }
   }
 
-  /** The term's postings of sessions published as they are (a posting of a number since replaced names none). */
-  postings(db: ProjectionDb, term: string, visit: (session: ProjectedSession, df: number, reach: number) => void): void {
-    termPostings(db, this.segments, term, (no, df, reach) => {
+  /**
+   * The term's postings of sessions published as they are (a posting of a number since replaced
+   * names none); `chunks` as decodePostings gives them.
+   */
+  postings(db: ProjectionDb, term: string, visit: (session: ProjectedSession, df: number, chunks: readonly number[]) => void): void {
+    termPostings(db, this.segments, term, (no, df, chunks) => {
       const session = this.byNo.get(no);
-      if (session) visit(session, df, reach);
+      if (session) visit(session, df, chunks);
+    });
+  }
+
+  /** As postings, each session's documents alone. */
+  documents(db: ProjectionDb, term: string, visit: (session: ProjectedSession, df: number) => void): void {
+    termDocuments(db, this.segments, term, (no, df) => {
+      const session = this.byNo.get(no);
+      if (session) visit(session, df);
     });
   }
 

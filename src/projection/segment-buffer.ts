@@ -1,20 +1,25 @@
-// Sessions projected but not yet written: their postings gathered per term in memory, so a
-// segment of many sessions is written as one row per term (segments.ts) instead of one row per
-// term and session. Sessions are numbered by their place here; the numbers the file gives them
-// are assigned when the segment is written.
+// Sessions projected but not yet written: their postings gathered per term in memory, already
+// encoded (posting-lists.ts), so a segment of many sessions is written as one row per term
+// (segments.ts) instead of one row per term and session; and each one's chunk table encoded as
+// the file keeps it (chunk-table-blob.ts). Sessions are numbered by their place here; the
+// numbers the file gives them are assigned when the segment is written.
 
-import { reachCeiling, type SessionTerms } from "../search/api.ts";
+import type { SessionTerms } from "../search/api.ts";
+import { encodeChunkTable } from "./chunk-table-blob.ts";
+import { PostingLists } from "./posting-lists.ts";
 import type { ProjectedSession, SessionDetail } from "./projection-db.ts";
 
 /** A session waiting in the buffer: what its row will say once its segment is written (`no` still unset). */
 type BufferedSession = Omit<ProjectedSession, "no">;
 
 export class SegmentBuffer {
-  /** Per term, flat postings as postings-blob.ts lays them out, by place instead of number, places ascending. */
-  readonly terms = new Map<string, number[]>();
+  /** Per term, its postings by place instead of number (postings-blob.ts's layout otherwise). */
+  readonly terms = new PostingLists();
   readonly sessions: BufferedSession[] = [];
-  /** Per place, the session's preview and chunks, written beside its row. */
+  /** Per place, the session's preview and chunk table, written beside its row. */
   readonly details: SessionDetail[] = [];
+  /** Per place, the postings (terms) it added. */
+  readonly termCounts: number[] = [];
   postings = 0;
 
   /**
@@ -25,14 +30,10 @@ export class SegmentBuffer {
   async add(session: BufferedSession, counted: SessionTerms, pause: () => Promise<void> | undefined): Promise<void> {
     const place = this.sessions.length;
     this.sessions.push(session);
-    this.details.push({ preview: counted.preview, chunks: counted.chunks });
-    for (const [term, df] of counted.terms) {
-      let list = this.terms.get(term);
-      if (!list) this.terms.set(term, (list = []));
-      list.push(place, df, counted.reach.get(term) ?? reachCeiling());
-      const chunks = counted.postings.get(term);
-      if (chunks?.length !== 2 * df) throw new Error(`term ${term}: ${df} documents, ${(chunks?.length ?? 0) / 2} chunks`);
-      for (const value of chunks) list.push(value);
+    this.details.push({ preview: counted.preview, ...encodeChunkTable(counted.chunks) });
+    this.termCounts.push(counted.postings.size);
+    for (const [term, chunks] of counted.postings) {
+      this.terms.add(term, place, chunks);
       this.postings++;
       const due = pause();
       if (due) await due;
@@ -50,6 +51,7 @@ export class SegmentBuffer {
     this.terms.clear();
     this.sessions.length = 0;
     this.details.length = 0;
+    this.termCounts.length = 0;
     this.postings = 0;
   }
 }

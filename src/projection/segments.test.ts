@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { ChunkList } from "../search/api.ts";
+import { decodeChunkTable } from "./chunk-table-blob.ts";
 import { memoryOpener } from "./testing/memory-projection-db.ts";
 import type { ProjectionDb, SegmentRow } from "./projection-db.ts";
 import { SegmentBuffer } from "./segment-buffer.ts";
@@ -16,9 +18,8 @@ const counted = (terms: Record<string, number>) => ({
   docs: 1,
   length: 1,
   terms: new Map(Object.entries(terms)),
-  reach: new Map(Object.keys(terms).map((term) => [term, 2048])),
   postings: new Map(Object.entries(terms).map(([term, df]) => [term, Array.from({ length: df }, (_, c) => [c, 1]).flat()])),
-  chunks: { messages: [], parts: [], chunks: [] },
+  chunks: new ChunkList(),
   turns: 1,
   preview: "",
 });
@@ -129,13 +130,16 @@ describe("segments: chunks", () => {
       const one = counted({ cache: 2 });
       one.postings.set("cache", [3, 7, 40, 1]);
       one.preview = `preview ${id}`;
+      one.chunks.messages.push({ id: `m-${id}`, role: "user", created: 5, flags: 0, turn: 1 });
+      one.chunks.parts.push({ id: `p-${id}`, type: "text" });
+      one.chunks.chunks.push(0, 0, 0, 12, 0);
       await buffer.add(session(id), one, noPause);
       segments.push((await writeSegment(db, buffer, noPause)).segment);
       buffer.clear();
     }
     const chunksOf = () => {
       const out: number[][] = [];
-      termPostings(db, db.segments(), "cache", (no, df, _reach, chunks) => out.push([no, df, ...chunks]));
+      termPostings(db, db.segments(), "cache", (no, df, chunks) => out.push([no, df, ...chunks]));
       return out;
     };
     const expected = [1, 2, 3, 4].map((no) => [no, 2, 3, 7, 40, 1]);
@@ -143,10 +147,14 @@ describe("segments: chunks", () => {
     await mergeSegments(db, segments, new Set([1, 2, 3, 4]), noPause, () => {});
     expect(db.segments()).toHaveLength(1);
     expect(chunksOf()).toEqual(expected);
-    expect(db.detail("c")?.preview).toBe("preview c");
+    expect(db.preview("c")).toBe("preview c");
+    const stored = db.chunkTable("c")!;
+    expect(stored.no).toBe(3);
+    expect(decodeChunkTable(stored).part(0).id).toBe("p-c");
     db.begin();
     db.dropSession("c");
     db.commit();
-    expect(db.detail("c")).toBeUndefined();
+    expect(db.preview("c")).toBeUndefined();
+    expect(db.chunkTable("c")).toBeUndefined();
   });
 });

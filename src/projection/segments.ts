@@ -5,7 +5,7 @@
 // the file before or after it, this one's searches see only segments published (a merge swaps its
 // segments in memory before it deletes the old ones' rows). Every step between turns is one row.
 
-import { decodePostings, encodePostings, postingSpan } from "./postings-blob.ts";
+import { ByteWriter, decodeDocuments, decodePostings, PostingsWriter, scanPostings, VarintReader } from "./postings-blob.ts";
 import type { ProjectedSession, ProjectionDb, SegmentRow } from "./projection-db.ts";
 import type { SegmentBuffer } from "./segment-buffer.ts";
 
@@ -49,21 +49,13 @@ export async function writeSegment(db: ProjectionDb, buffer: SegmentBuffer, paus
     const latest = buffer.latest();
     const published = new Uint8Array(buffer.sessions.length);
     for (const place of latest.values()) published[place] = 1;
+    // A session added twice leaves postings of its earlier place, unpublished, to drop.
+    const whole = latest.size === buffer.sessions.length;
     let postings = 0;
-    const flat: number[] = [];
-    for (const [term, list] of buffer.terms) {
-      flat.length = 0;
-      let kept = 0;
-      for (let i = 0; i < list.length; i += postingSpan(list, i)) {
-        if (!published[list[i]!]) continue;
-        flat.push(base + list[i]!);
-        for (let v = i + 1; v < i + postingSpan(list, i); v++) flat.push(list[v]!);
-        kept++;
-      }
-      if (kept > 0) {
-        db.writeTerm(no, term, encodePostings(flat));
-        postings += kept;
-      }
+    for (const [place, count] of buffer.termCounts.entries()) if (published[place]) postings += count;
+    for (const [term, stream] of buffer.terms.entries()) {
+      const data = whole ? renumbered(stream, base) : publishedOnly(stream, base, published);
+      if (data) db.writeTerm(no, term, data);
       const due = pause();
       if (due) await due;
     }
@@ -72,11 +64,30 @@ export async function writeSegment(db: ProjectionDb, buffer: SegmentBuffer, paus
     const sessions = [...latest].map(([, place]) => ({ ...buffer.sessions[place]!, no: base + place }));
     for (const session of sessions) {
       db.putSession(session);
-      db.putDetail(session.id, buffer.details[session.no - base]!);
+      db.putDetail(session.id, session.no, buffer.details[session.no - base]!);
     }
     db.setMeta("next_no", String(base + buffer.sessions.length));
     return { segment, sessions };
   });
+}
+
+/** A buffered term's postings, places made numbers (`base` + place): only the first gap changes. */
+function renumbered(stream: Uint8Array, base: number): Uint8Array {
+  const reader = new VarintReader(stream);
+  const first = reader.next();
+  const out = new ByteWriter(stream.length + 8);
+  out.varint(base + first);
+  out.append(stream, reader.at, stream.length);
+  return out.take();
+}
+
+/** As renumbered, keeping only the postings of places `published` marks; undefined when none is. */
+function publishedOnly(stream: Uint8Array, base: number, published: Uint8Array): Uint8Array | undefined {
+  const out = new PostingsWriter();
+  scanPostings(stream, (place, start, end) => {
+    if (published[place]) out.add(base + place, stream, start, end);
+  });
+  return out.count > 0 ? out.take() : undefined;
 }
 
 /** Which segments to merge now, if any: MERGE_FAN of the same size class, the smallest class first, within MAX_MERGED_POSTINGS. */
@@ -108,7 +119,8 @@ export async function mergeSegments(
     const no = (db.segments().at(-1)?.no ?? 0) + 1;
     const cursors = inputs.map((input) => ({ segment: input.no, rows: db.termsAfter(input.no, undefined, MERGE_PAGE), at: 0 }));
     let postings = 0;
-    const merged: number[][] = [];
+    /** The term's live postings of every input: number, its input's row, where its body is. */
+    const merged: [no: number, data: Uint8Array, start: number, end: number][] = [];
     for (;;) {
       let term: string | undefined;
       for (const cursor of cursors) {
@@ -120,8 +132,8 @@ export async function mergeSegments(
       for (const cursor of cursors) {
         const row = cursor.rows[cursor.at];
         if (row?.term !== term) continue;
-        decodePostings(row.data, (number, df, reach, chunks) => {
-          if (live.has(number)) merged.push([number, df, reach, ...chunks]);
+        scanPostings(row.data, (number, start, end) => {
+          if (live.has(number)) merged.push([number, row.data, start, end]);
         });
         // A page read whole is followed by the next; a shorter one was the segment's last.
         if (++cursor.at === cursor.rows.length && cursor.rows.length === MERGE_PAGE) {
@@ -131,8 +143,10 @@ export async function mergeSegments(
       }
       if (merged.length > 0) {
         // Each input's numbers ascend; inputs' ranges may interleave.
-        merged.sort((a, b) => a[0]! - b[0]!);
-        db.writeTerm(no, term, encodePostings(merged.flat()));
+        merged.sort((a, b) => a[0] - b[0]);
+        const out = new PostingsWriter();
+        for (const [number, data, start, end] of merged) out.add(number, data, start, end);
+        db.writeTerm(no, term, out.take());
         postings += merged.length;
       }
       const due = pause();
@@ -151,18 +165,26 @@ export async function mergeSegments(
 }
 
 /**
- * Calls visit(number, df, reach, chunks) for every posting of `term` in the segments (dead numbers
+ * Calls visit(number, df, chunks) for every posting of `term` in the segments (dead numbers
  * included: the caller knows the live ones); `chunks` as decodePostings gives them.
  */
 export function termPostings(
   db: ProjectionDb,
   segments: readonly SegmentRow[],
   term: string,
-  visit: (no: number, df: number, reach: number, chunks: readonly number[]) => void,
+  visit: (no: number, df: number, chunks: readonly number[]) => void,
 ): void {
   for (const segment of segments) {
     const data = db.termData(segment.no, term);
     if (data) decodePostings(data, visit);
+  }
+}
+
+/** As termPostings, the documents alone (the chunks passed over). */
+export function termDocuments(db: ProjectionDb, segments: readonly SegmentRow[], term: string, visit: (no: number, df: number) => void): void {
+  for (const segment of segments) {
+    const data = db.termData(segment.no, term);
+    if (data) decodeDocuments(data, visit);
   }
 }
 

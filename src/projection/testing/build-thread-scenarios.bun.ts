@@ -4,7 +4,7 @@
 // marks read until the thread projects it again, the thread closed on dispose; and the thread
 // giving way while one of our tools runs on the host's thread, never past its bound.
 
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSearchService, type SearchService } from "../../search/api.ts";
@@ -101,6 +101,15 @@ await answer(async () => {
   projection.observe("ses_t001");
   out.built = await until(() => projection.status().total === SESSIONS && projection.status().projected === SESSIONS);
   out.file = projection.status().file !== undefined;
+  // A holder's chunk table read back from the SQLite file: its chunks' messages are the session's own.
+  const narrowed = await projection.narrow(storeSessions(store), [{ token: "build", group: 0, cjk: false, weight: 1 }], new Set());
+  out.tables = true;
+  for (const [id, holder] of narrowed?.projected ?? []) {
+    const ids = new Set((await readerFeed(reader, store.decode).messages(id, {})).map((message) => message.id));
+    const table = holder.table();
+    for (let c = 0; c < holder.termChunks[0]!.length; c += 2) out.tables &&= ids.has(table.message(table.chunks[holder.termChunks[0]![c]! * 5]!).id);
+  }
+  out.holders = narrowed?.projected.size ?? 0;
   const [plain, projected] = [await searchAnswers(service(), "ses_t001"), await searchAnswers(service(projection), "ses_t001")];
   out.same = JSON.stringify(plain) === JSON.stringify(projected);
   out.rare = await globalSearch("wombatword");
@@ -114,7 +123,10 @@ await answer(async () => {
   out.settledOther = await globalSearch("quokkaword");
   out.settledFound = await globalSearch("wombatword");
   out.sameAfter = JSON.stringify(await searchAnswers(service(), "ses_t001")) === JSON.stringify(await searchAnswers(service(projection), "ses_t001"));
+  const file = projection.status().file!;
   await projection.close();
+  // Every connection closed for good: the last one wrote the WAL back into the file and removed it.
+  out.walLeft = !(await until(() => !existsSync(`${file}-wal`), 100));
 
   // A tool call running on this thread: the Worker reads the shared counts and gives way; a
   // projection beside it, giving way to nothing running, is built meanwhile.

@@ -7,7 +7,7 @@ import type { OpenedProjection, ProjectedSession, ProjectionDb, ProjectionIdenti
 
 interface Tables {
   sessions: Map<string, ProjectedSession>;
-  details: Map<string, SessionDetail>;
+  details: Map<string, SessionDetail & { no: number }>;
   segments: Map<number, number>;
   postings: Map<number, Map<string, Uint8Array>>;
   meta: Map<string, string>;
@@ -71,11 +71,15 @@ function connection(file: MemoryFile, path: string): ProjectionDb {
       write().sessions.delete(id);
       write().details.delete(id);
     },
-    putDetail(id, detail) {
-      // As the file keeps it: written out and read back.
-      write().details.set(id, JSON.parse(JSON.stringify(detail)) as SessionDetail);
+    putDetail(id, no, detail) {
+      // As the file keeps it: a copy of the bytes.
+      write().details.set(id, { no, preview: detail.preview, data: detail.data.slice(), ids: detail.ids });
     },
-    detail: (id) => tables().details.get(id),
+    chunkTable(id) {
+      const detail = tables().details.get(id);
+      return detail && { no: detail.no, data: detail.data, ids: detail.ids };
+    },
+    preview: (id) => tables().details.get(id)?.preview,
     segments: () => [...tables().segments].sort(([a], [b]) => a - b).map(([no, postings]): SegmentRow => ({ no, postings })),
     putSegment(segment) {
       write().segments.set(segment.no, segment.postings);

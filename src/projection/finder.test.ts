@@ -1,0 +1,138 @@
+// What the projection answers a many-session search, over a store projected in memory: which
+// sessions it ranks itself (with their chunks and chunk tables), which a search must read, the
+// statistics of the rest, the nearest terms of unread sessions, and the summaries.
+import { describe, expect, it } from "vitest";
+import { textMessage, toolPart } from "../history/testing/messages.ts";
+import { toolVisibility } from "../history/tool-visibility.ts";
+import type { HistoryMessage, SessionInfo } from "../history/types.ts";
+import { type QueryTerm, sessionTerms } from "../search/api.ts";
+import { MemorySource } from "../store/testing/memory-source.ts";
+import { type ProjectionFeed, stampsOneByOne } from "./feed.ts";
+import { StoreProjection } from "./projection.ts";
+import { memoryOpener } from "./testing/memory-projection-db.ts";
+
+const visibility = toolVisibility([], []);
+const term = (token: string): QueryTerm => ({ token, group: 0, cjk: false, weight: 1 });
+
+class StampedSource extends MemorySource {
+  readonly stamps = new Map<string, number>();
+  put(info: SessionInfo, messages: HistoryMessage[]): void {
+    this.add(info, messages);
+    this.stamps.set(info.id, (this.stamps.get(info.id) ?? 0) + 1);
+  }
+}
+
+function store(): StampedSource {
+  const source = new StampedSource();
+  const info = (s: number): SessionInfo => ({ id: `ses_${s}`, title: `s${s}`, created: s, updated: 100 + s, directory: "/p" });
+  source.put(info(0), [textMessage("ses_0", "user", "the limiter drains", 1), textMessage("ses_0", "assistant", "a limiter bucket", 2)]);
+  source.put(info(1), [
+    textMessage("ses_1", "user", "bucket sizes", 3),
+    textMessage("ses_1", "assistant", "ran it", 4, [toolPart("bash", { command: "limiter --bucket" }, "done")]),
+  ]);
+  for (let s = 2; s < 6; s++) source.put(info(s), [textMessage(`ses_${s}`, "user", `plain words ${s} limitless`, s)]);
+  return source;
+}
+
+async function projected(source: StampedSource): Promise<StoreProjection> {
+  const feed: ProjectionFeed = {
+    storePath: async () => "memory-store",
+    sessions: () => source.listSessions(),
+    stamp: async (id) => (source.stamps.has(id) ? String(source.stamps.get(id)) : undefined),
+    stamps: stampsOneByOne(async (id) => (source.stamps.has(id) ? String(source.stamps.get(id)) : undefined)),
+    messages: (id) => source.loadMessages(id),
+  };
+  const projection = new StoreProjection({
+    feed,
+    enabled: () => true,
+    visibility: () => visibility,
+    visibilityKey: () => "v",
+    pause: () => undefined,
+    log: () => {},
+    open: memoryOpener(),
+    passes: false,
+  });
+  expect((await projection.untilCurrent("ses_0")).state).toBe("current");
+  return projection;
+}
+
+describe("the projection's finder", () => {
+  it("ranks the sessions it holds as they are from their chunks, reads the others, sums the rest", async () => {
+    const source = store();
+    const projection = await projected(source);
+    const scope = await source.listSessions();
+    const narrowed = (await projection.narrow(scope, [term("limiter"), term("bucket")], new Set()))!;
+    expect(narrowed.search).toEqual([]);
+    expect([...narrowed.projected.keys()].sort()).toEqual(["ses_0", "ses_1"]);
+    for (const id of ["ses_0", "ses_1"]) {
+      const counted = await sessionTerms(id, await source.loadMessages(id), visibility);
+      const holder = narrowed.projected.get(id)!;
+      expect([holder.docs, holder.length]).toEqual([counted.docs, counted.length]);
+      expect(holder.termChunks).toEqual(["limiter", "bucket"].map((t) => counted.postings.get(t) ?? []));
+      expect(holder.df).toEqual(holder.termChunks.map((chunks) => chunks.length / 2));
+      const table = holder.table();
+      expect(Array.from(table.chunks)).toEqual(counted.chunks.chunks);
+      expect(counted.chunks.messages.map((_, m) => table.message(m))).toEqual(counted.chunks.messages);
+      expect(counted.chunks.parts.map((_, p) => table.part(p))).toEqual(counted.chunks.parts);
+      expect(holder.table()).toBe(table);
+    }
+    expect(narrowed.projected.get("ses_1")!.table().part(2)).toMatchObject({ type: "tool", tool: "bash" });
+    const rest = await Promise.all(narrowed.rest.ids.map(async (id) => sessionTerms(id, await source.loadMessages(id), visibility)));
+    // In scope order (the listing's, newest first).
+    expect(narrowed.rest).toEqual({
+      ids: ["ses_5", "ses_4", "ses_3", "ses_2"],
+      docs: rest.reduce((sum, one) => sum + one.docs, 0),
+      length: rest.reduce((sum, one) => sum + one.length, 0),
+    });
+  });
+
+  it("has a search read what it does not hold as it is: new, listed otherwise, marked, the caller's, stamp moved", async () => {
+    const source = store();
+    const projection = await projected(source);
+    source.put({ id: "ses_new", title: "n", created: 9, updated: 9, directory: "/p" }, [textMessage("ses_new", "user", "limiter", 9)]);
+    const relisted = source.sessions.get("ses_2")!;
+    source.put({ ...relisted.info, updated: 500 }, relisted.messages);
+    projection.markDirty("ses_3");
+    source.stamps.set("ses_0", 7);
+    const scope = await source.listSessions();
+    const narrowed = (await projection.narrow(scope, [term("limiter")], new Set(["ses_4"])))!;
+    expect(narrowed.search.map((session) => session.id).sort()).toEqual(["ses_0", "ses_2", "ses_3", "ses_4", "ses_new"]);
+    expect([...narrowed.projected.keys()]).toEqual(["ses_1"]);
+    expect(narrowed.rest.ids).toEqual(["ses_5"]);
+    projection.close();
+  });
+
+  it("a chunk table asked for after its session was projected again is refused, never another's chunks", async () => {
+    const source = store();
+    const projection = await projected(source);
+    const narrowed = (await projection.narrow(await source.listSessions(), [term("limiter")], new Set()))!;
+    const again = source.sessions.get("ses_0")!;
+    source.put(again.info, [...again.messages, textMessage("ses_0", "user", "more limiter", 5)]);
+    await projection.untilCurrent();
+    expect(() => narrowed.projected.get("ses_0")!.table()).toThrow(/projected again/);
+    expect(narrowed.projected.get("ses_1")!.table().chunks.length).toBeGreaterThan(0);
+  });
+
+  it("gives per word each nearest term once, its documents summed over the sessions named", async () => {
+    const source = store();
+    const projection = await projected(source);
+    const nearest = await projection.nearest(["limiterr", "buckett", "zzz"], ["ses_0", "ses_1", "ses_2"]);
+    expect(nearest.get("limiterr")).toEqual([{ term: "limiter", distance: 1, df: 3 }]);
+    expect(nearest.get("buckett")).toEqual([{ term: "bucket", distance: 1, df: 3 }]);
+    expect(nearest.has("zzz")).toBe(false);
+    // Only the nearest distance held: "limiter", two edits from "limitess", cannot win over "limitless", one.
+    expect((await projection.nearest(["limitess"], ["ses_0", "ses_3"])).get("limitess")).toEqual([{ term: "limitless", distance: 1, df: 1 }]);
+    expect((await projection.nearest(["limitess"], ["ses_0"])).get("limitess")).toEqual([{ term: "limiter", distance: 2, df: 2 }]);
+    expect((await projection.nearest(["limiterr"], ["ses_4"])).get("limiterr")).toEqual([]);
+  });
+
+  it("summarises a session it holds as listed: turns and preview", async () => {
+    const source = store();
+    const projection = await projected(source);
+    expect(projection.summary("ses_1", 101)).toEqual({ turns: 1, preview: "bucket sizes" });
+    expect(projection.summary("ses_1", 102)).toBeUndefined();
+    projection.markDirty("ses_1");
+    expect(projection.summary("ses_1", 101)).toBeUndefined();
+    expect(projection.summary("ses_nope", undefined)).toBeUndefined();
+  });
+});

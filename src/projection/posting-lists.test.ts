@@ -1,0 +1,41 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { PostingLists } from "./posting-lists.ts";
+import { decodePostings } from "./postings-blob.ts";
+
+const decoded = (blob: Uint8Array): number[] => {
+  const out: number[] = [];
+  decodePostings(blob, (no, df, chunks) => out.push(no, df, ...chunks));
+  return out;
+};
+
+describe("posting lists", () => {
+  it("keeps per term the postings appended, across blocks, as a segment's blob reads them", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(fc.constantFrom("a", "bb", "ccc", "common"), fc.array(fc.tuple(fc.nat(5), fc.integer({ min: 1, max: 2 ** 20 })), { maxLength: 40 })),
+          {
+            maxLength: 200,
+          },
+        ),
+        (adds) => {
+          const lists = new PostingLists();
+          const expected = new Map<string, number[]>();
+          adds.forEach(([term, gaps], place) => {
+            let chunk = 0;
+            const chunks = gaps.flatMap(([gap, tf]) => [(chunk += gap), tf]);
+            lists.add(term, place, chunks);
+            expected.get(term)?.push(place, chunks.length / 2, ...chunks) ?? expected.set(term, [place, chunks.length / 2, ...chunks]);
+          });
+          const got = new Map([...lists.entries()].map(([term, bytes]) => [term, decoded(bytes)]));
+          expect(got).toEqual(expected);
+          expect([...got.keys()]).toEqual([...expected.keys()].sort());
+          lists.clear();
+          expect(lists.size).toBe(0);
+          expect([...lists.entries()]).toEqual([]);
+        },
+      ),
+    );
+  });
+});
