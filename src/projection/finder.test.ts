@@ -1,6 +1,7 @@
 // What the projection answers a many-session search, over a store projected in memory: which
 // sessions it ranks itself (with their chunks and chunk tables), which a search must read, the
 // statistics of the rest, the nearest terms of unread sessions, and the summaries.
+import { stampWatermark } from "./testing/stamp-watermark.ts";
 import { describe, expect, it } from "vitest";
 import { textMessage, toolPart } from "../history/testing/messages.ts";
 import { toolVisibility } from "../history/tool-visibility.ts";
@@ -41,6 +42,7 @@ async function projected(source: StampedSource): Promise<StoreProjection> {
     stamp: async (id) => (source.stamps.has(id) ? String(source.stamps.get(id)) : undefined),
     stamps: stampsOneByOne(async (id) => (source.stamps.has(id) ? String(source.stamps.get(id)) : undefined)),
     messages: (id) => source.loadMessages(id),
+    ...stampWatermark(source.stamps),
   };
   const projection = new StoreProjection({
     feed,
