@@ -35,14 +35,30 @@ function store(): StampedSource {
   return source;
 }
 
-async function projected(source: StampedSource): Promise<StoreProjection> {
+/** Stamps read, one by one and many at once; `blind`: the store cannot name what changed. */
+interface FeedCounts {
+  stamp: number;
+  stamps: number;
+  blind?: boolean;
+}
+
+async function projected(source: StampedSource, counts: FeedCounts = { stamp: 0, stamps: 0 }): Promise<StoreProjection> {
+  const stampOf = async (id: string) => (source.stamps.has(id) ? String(source.stamps.get(id)) : undefined);
+  const watermark = stampWatermark(source.stamps);
   const feed: ProjectionFeed = {
     storePath: async () => "memory-store",
     sessions: () => source.listSessions(),
-    stamp: async (id) => (source.stamps.has(id) ? String(source.stamps.get(id)) : undefined),
-    stamps: stampsOneByOne(async (id) => (source.stamps.has(id) ? String(source.stamps.get(id)) : undefined)),
+    stamp: (id) => {
+      counts.stamp++;
+      return stampOf(id);
+    },
+    stamps: (ids) => {
+      counts.stamps++;
+      return stampsOneByOne(stampOf)(ids);
+    },
     messages: (id) => source.loadMessages(id),
-    ...stampWatermark(source.stamps),
+    watermark: watermark.watermark,
+    changedSince: async (mark) => (counts.blind ? undefined : watermark.changedSince(mark)),
   };
   const projection = new StoreProjection({
     feed,
@@ -101,6 +117,33 @@ describe("the projection's finder", () => {
     expect(narrowed.search.map((session) => session.id).sort()).toEqual(["ses_0", "ses_2", "ses_3", "ses_4", "ses_new"]);
     expect([...narrowed.projected.keys()]).toEqual(["ses_1"]);
     expect(narrowed.rest.ids).toEqual(["ses_5"]);
+    projection.close();
+  });
+
+  it("asks the store what changed since its last complete pass: no stamps per search, nor per pass for the unchanged", async () => {
+    const source = store();
+    const counts: FeedCounts = { stamp: 0, stamps: 0 };
+    const projection = await projected(source, counts);
+    const ask = async () => (await projection.narrow(await source.listSessions(), [term("limiter")], new Set()))!;
+    const searched = (narrowed: Awaited<ReturnType<typeof ask>>) => narrowed.search.map((session) => session.id);
+    expect(searched(await ask())).toEqual([]);
+    expect(counts.stamps).toBe(0);
+    // A message written (its listed time unchanged): the store names it, searches read it.
+    const written = source.sessions.get("ses_0")!;
+    source.put(written.info, [...written.messages, textMessage("ses_0", "user", "one more limiter", 5)]);
+    expect(searched(await ask())).toEqual(["ses_0"]);
+    expect(counts.stamps).toBe(0);
+    // The next pass reads the stamp of that session alone, and projects it.
+    const before = counts.stamp;
+    await projection.untilCurrent();
+    expect(counts.stamp - before).toBe(1);
+    expect(searched(await ask())).toEqual([]);
+    expect([...(await ask()).projected.keys()].sort()).toEqual(["ses_0", "ses_1"]);
+    // A store that cannot say: every stamp is read, and a change is still seen.
+    counts.blind = true;
+    source.stamps.set("ses_1", 9);
+    expect(searched(await ask())).toEqual(["ses_1"]);
+    expect(counts.stamps).toBeGreaterThan(0);
     projection.close();
   });
 

@@ -18,7 +18,7 @@ import { pacedPause } from "./build-pace.ts";
 import type { ProjectionFeed } from "./feed.ts";
 import { narrowScope, nearestTerms, summaryOf } from "./finder.ts";
 import { cacheDir, isCorruption, openProjection, projectionPath, quarantine, diskIdentity, type ProjectionDb, type SegmentRow } from "./projection-db.ts";
-import { Published } from "./published.ts";
+import { Published, WATERMARK_KEY } from "./published.ts";
 import { SegmentBuffer } from "./segment-buffer.ts";
 import { inTransaction, mergeChoice, mergeSegments, writeSegment } from "./segments.ts";
 
@@ -260,7 +260,13 @@ export class StoreProjection implements CandidateFinder {
     await this.options.giveWay?.();
     if (this.closed || db !== this.db) return;
     this.published.reloadIfChanged(db);
-    const listed = await this.options.feed.sessions(this.probe!);
+    const feed = this.options.feed;
+    // Read before the listing: whatever changes after it, the store names when asked since it.
+    const mark = await feed.watermark();
+    const previous = this.published.watermark;
+    const changedSince = previous === undefined ? undefined : await feed.changedSince(previous);
+    const moved = changedSince && new Set(changedSince);
+    const listed = await feed.sessions(this.probe!);
     this.state.total = listed.length;
     const seen = new Set<string>();
     let stale = 0;
@@ -268,18 +274,21 @@ export class StoreProjection implements CandidateFinder {
     try {
       for (const session of listed) {
         seen.add(session.id);
+        // Cleared before the stamp is read: a change after it is either in the stamp or flagged again.
+        const flagged = this.changed.delete(session.id);
+        const row = this.published.get(session.id);
+        const listedAs = row?.updated === (session.updated ?? 0);
+        // Unchanged since the last complete pass, which found it as published: no stamp to read.
+        if (moved && listedAs && !flagged && !moved.has(session.id)) continue;
         await this.options.giveWay?.();
         if (this.closed || db !== this.db) return;
         await this.options.pause();
-        // Cleared before the stamp is read: a change after it is either in the stamp or flagged again.
-        const flagged = this.changed.delete(session.id);
-        const stamp = await this.options.feed.stamp(session.id);
+        const stamp = await feed.stamp(session.id);
         if (stamp === undefined) {
           this.unavailable("the store gives no change stamps");
           return;
         }
-        const row = this.published.get(session.id);
-        if (row && row.stamp === stamp && row.updated === (session.updated ?? 0)) continue;
+        if (row && row.stamp === stamp && listedAs) continue;
         stale++;
         Object.assign(this.state, { state: "building" });
         try {
@@ -311,6 +320,11 @@ export class StoreProjection implements CandidateFinder {
       await this.options.giveWay?.();
       if (this.closed || db !== this.db) return;
       await this.merge(db, inputs);
+    }
+    // Every session listed is now projected at a stamp read after `mark`: what changed since, the store names.
+    if (mark !== undefined && mark !== this.published.watermark) {
+      db.setMeta(WATERMARK_KEY, mark);
+      this.published.watermark = mark;
     }
     if (stale === 0 && this.changed.size === 0) {
       // Written when it becomes current, not on every idle pass (each write is a WAL frame).

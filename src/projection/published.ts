@@ -5,10 +5,18 @@
 import type { ProjectedSession, ProjectionDb, SegmentRow } from "./projection-db.ts";
 import { segmentVocabulary, termDocuments, termPostings } from "./segments.ts";
 
+/** The meta key of Published.watermark. */
+export const WATERMARK_KEY = "watermark";
+
 export class Published {
   private rows = new Map<string, ProjectedSession>();
   private byNo = new Map<number, ProjectedSession>();
   segments: SegmentRow[] = [];
+  /**
+   * The store's watermark at the start of the last pass that completed: every session published
+   * is as the store holds it, but those the store names changed since this mark (finder.ts).
+   */
+  watermark: string | undefined;
 
   get(id: string): ProjectedSession | undefined {
     return this.rows.get(id);
@@ -27,12 +35,14 @@ export class Published {
     this.rows = new Map();
     this.byNo = new Map();
     this.segments = [];
+    this.watermark = undefined;
   }
 
   reload(db: ProjectionDb): void {
     db.snapshot(() => {
       this.rows = db.sessions();
       this.segments = db.segments();
+      this.watermark = db.meta(WATERMARK_KEY);
     });
     this.byNo = new Map([...this.rows.values()].map((row) => [row.no, row]));
   }

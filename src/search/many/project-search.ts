@@ -155,11 +155,26 @@ export async function searchProject(
     turnOf.set(session.id, (messageId) => turnNumberOf(view, messageId));
   }
   if (narrowed && query.kind === "keyword") {
+    /** Holders projected again since the narrowing (their chunk tables refused): read as they are now. */
+    const moved: SessionInfo[] = [];
     for (const [id, holder] of narrowed.projected) {
       await maybeYield();
-      const ranked = searcher.projected(id, holder, query, shared ?? { docs: holder.docs, length: holder.length, df: holder.df });
+      let ranked: ProjectedCandidates;
+      try {
+        ranked = searcher.projected(id, holder, query, shared ?? { docs: holder.docs, length: holder.length, df: holder.df });
+      } catch {
+        const session = sessions.find((one) => one.id === id);
+        if (session) moved.push(session);
+        continue;
+      }
       candidates.set(id, ranked.candidates);
       turnOf.set(id, ranked.turnOf);
+    }
+    for (const session of moved) {
+      const one = await searcher.read(session, deadline, query, false).catch(() => undefined);
+      if (!one || one.collected.timedOut || one.collected.docs.length === 0) continue;
+      candidates.set(session.id, searcher.candidates(one, shared));
+      turnOf.set(session.id, (messageId) => turnNumberOf(one.view, messageId));
     }
   }
   // Only the candidates that can reach the merged first `limit` are boosted (and, ranked from the

@@ -102,6 +102,10 @@ describe("many-session search ranked from the projection", () => {
       finder.forget(`ses_${seed}_05`);
       expect(await answers(service(source, finder), caller)).toEqual(plain);
       expect([...source.readWhole].sort()).toEqual([caller, `ses_${seed}_05`]);
+      // One whose chunk table is refused (projected again since the narrowing) is read as it is.
+      finder.refused.add(`ses_${seed}_07`);
+      expect(await answers(service(source, finder), caller)).toEqual(plain);
+      expect(source.readWhole.has(`ses_${seed}_07`)).toBe(true);
     });
   }
 });

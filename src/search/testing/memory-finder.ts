@@ -13,6 +13,8 @@ export class MemoryFinder implements CandidateFinder {
   private readonly counted = new Map<string, SessionTerms>();
   /** Chunk tables handed out (table() calls): a search asks only for its holders'. */
   tables = 0;
+  /** Sessions whose chunk table is refused, as the projection refuses one projected again since the narrowing. */
+  readonly refused = new Set<string>();
 
   private constructor(private readonly source: MemorySource) {}
 
@@ -49,6 +51,7 @@ export class MemoryFinder implements CandidateFinder {
         df: termChunks.map((list) => list.length / 2),
         termChunks,
         table: () => {
+          if (this.refused.has(session.id)) throw new Error(`session ${session.id} was projected again`);
           this.tables++;
           return counted.chunks;
         },
