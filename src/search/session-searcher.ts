@@ -115,7 +115,15 @@ export class RequestSearcher implements SessionSearcher {
 
   projected(sessionId: string, holder: ProjectedHolder, query: Query & { kind: "keyword" }, shared: CollectionStats): ProjectedCandidates {
     const { views, visibility, filters, limits, signal } = this.setup;
-    const { groups, turns } = projectedGroups(sessionId, holder.table(), holder.termChunks, query.parsed, holderStats(holder), shared, attributeFilter(filters));
+    const { groups, turns } = projectedGroups(
+      sessionId,
+      holder.table(),
+      holder.termChunks,
+      query.parsed,
+      holderStats(holder),
+      shared,
+      attributeFilter(filters),
+    );
     const load = (messageId: string) => views.message(sessionId, messageId, signal);
     const candidates = keywordCandidates(groups, query.parsed, limits, visibility, (group) => resolveGroup(group, load));
     return { candidates, turnOf: (messageId) => turns.get(messageId) ?? 0 };

@@ -16,7 +16,19 @@ import type { SearchRequest, SearchService } from "../types.ts";
 
 const COMMON = ["build", "tests", "error", "file", "the", "run", "config", "module", "fails", "works", "why", "did"];
 const RARE = ["limiter", "bucket", "sandbox", "payment", "tracing", "stylesheet", "computeLineItemTotals", "retries", "websocket", "débito"];
-const QUERIES = ["limiter", "limitr", "websockt retries", "stylesheat tracing", "token bucket limiter", "payment sandbox error", "why did the build fail", "line item totals", "build tests error", "the run file", "débito"];
+const QUERIES = [
+  "limiter",
+  "limitr",
+  "websockt retries",
+  "stylesheat tracing",
+  "token bucket limiter",
+  "payment sandbox error",
+  "why did the build fail",
+  "line item totals",
+  "build tests error",
+  "the run file",
+  "débito",
+];
 
 /** A store whose every session is in the scope of a global search. */
 class StoreSource extends MemorySource {
@@ -46,7 +58,10 @@ function generatedStore(seed: number): StoreSource {
       if (message.role === "assistant" && random() < 0.1) message.summary = true;
       messages.push(message);
     }
-    source.add({ id, title: random() < 0.3 ? `about ${RARE[s % RARE.length]}` : `session ${s}`, created: start, updated: start + 99_000, directory: "/p" }, messages);
+    source.add(
+      { id, title: random() < 0.3 ? `about ${RARE[s % RARE.length]}` : `session ${s}`, created: start, updated: start + 99_000, directory: "/p" },
+      messages,
+    );
   }
   return source;
 }

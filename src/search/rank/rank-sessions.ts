@@ -19,7 +19,7 @@ export interface RankedSession {
 }
 
 /** A session's score from its content (its best messages' weighted scores), its title's coverage, and the scope's best message score. */
-export function sessionScore(content: number, title: number, bestContent: number): number {
+function sessionScore(content: number, title: number, bestContent: number): number {
   const { titleRaise, titleShare } = TUNING.sessions;
   return content * (1 + titleRaise * title) + title * titleShare * (bestContent || 1);
 }

@@ -31,7 +31,7 @@ function termCounts(text: string, parsed: ParsedQuery, input = 0): number[] {
  * added), and a session that never mentions a word the asker used is less likely the one asked
  * about. 1 when no word is found anywhere.
  */
-export function sessionShare(all: QueryWeights, own: QueryWeights): number {
+function sessionShare(all: QueryWeights, own: QueryWeights): number {
   return all.words > 0 && TUNING.project.sessionShare ? Math.min(1, own.words / all.words) : 1;
 }
 
