@@ -153,7 +153,7 @@ describe("projection on a build thread", () => {
     const narrowed = (await projection.narrow(await source.listSessions(), [term("limiter")], new Set()))!;
     expect(narrowed.search).toEqual([]);
     const holder = narrowed.projected.get("ses_3")!;
-    expect([holder.df, holder.termChunks]).toEqual([[1], [[0, 1]]]);
+    expect([holder.df, holder.termChunks]).toEqual([[1], [[0, 1, 25, 0]]]);
     expect(holder.table().part(0).type).toBe("text");
     expect(holder.table()).toBe(holder.table());
     expect(narrowed.rest.ids).toHaveLength(7);
@@ -266,7 +266,7 @@ describe("projection on a build thread", () => {
     await projection.close();
   });
 
-  it("a thread that cannot start: logged once, the passes run on this thread, answers narrowed as before", async () => {
+  it("a thread that cannot start: logged once, the projection unavailable and saying why, searches read every session", async () => {
     const source = store();
     const log: string[] = [];
     const projection = projectionOver(
@@ -281,35 +281,17 @@ describe("projection on a build thread", () => {
     );
     projection.observe("ses_0");
     projection.observe("ses_1");
-    expect(await until(async () => (await reads(projection, source, "limiter"))?.length === 1)).toBe(true);
+    expect(await until(() => projection.status().state === "unavailable")).toBe(true);
+    expect(projection.status().reason).toBe("the build thread could not start (no workers here)");
+    expect(await reads(projection, source, "limiter")).toBeUndefined();
+    expect(projection.summary("ses_1", undefined)).toBeUndefined();
     expect(log.filter((line) => line.includes("build thread"))).toEqual([
-      "warn: projection build thread could not start (no workers here); building on the host's thread instead",
+      "warn: projection build thread could not start (no workers here); the projection is unavailable and many-session searches read every session",
     ]);
     await projection.close();
   });
 
-  it("passes on this thread give way to our tools as the thread's do", async () => {
-    const source = store();
-    const calls = new ToolCalls();
-    const read: string[] = [];
-    const call = runningCall(calls);
-    const noThread = () => {
-      throw new Error("no workers here");
-    };
-    const projection = projectionOver(source, { feed: readingFeed(source, read), toolCalls: calls, startThread: noThread, open: memoryOpener() });
-    projection.observe("ses_0");
-    expect(await until(() => calls.held() > 0)).toBe(true);
-    const beside = projectionOver(source, { toolCalls: new ToolCalls(), startThread: noThread, open: memoryOpener() });
-    beside.observe("ses_0");
-    expect(await until(() => beside.status().projected === 8)).toBe(true);
-    expect(read).toEqual([]);
-    call.end();
-    await call.done;
-    expect(await until(() => projection.status().projected === 8)).toBe(true);
-    await Promise.all([projection.close(), beside.close()]);
-  });
-
-  it("a thread that fails later is replaced by passes on this thread, its marks kept", async () => {
+  it("a thread that fails later: logged once, the projection unavailable from then on", async () => {
     const source = store();
     const log: string[] = [];
     const listeners = new Map<string, (value: unknown) => void>();
@@ -328,24 +310,23 @@ describe("projection on a build thread", () => {
     );
     projection.observe("ses_0");
     expect(await until(() => listeners.has("error"))).toBe(true);
-    projection.markDirty("ses_3");
     listeners.get("error")!(new Error("thread crashed"));
     listeners.get("exit")!(1);
     expect(log.filter((line) => line.includes("build thread"))).toEqual([
-      "warn: projection build thread failed (thread crashed); building on the host's thread instead",
+      "warn: projection build thread failed (thread crashed); the projection is unavailable and many-session searches read every session",
     ]);
-    expect(await until(() => projection.status().projected === 8)).toBe(true);
-    expect(await reads(projection, source, "limiter")).toEqual(["ses_3"]);
+    expect(projection.status()).toMatchObject({ state: "unavailable", reason: "the build thread failed (thread crashed)" });
+    expect(await reads(projection, source, "limiter")).toBeUndefined();
     await projection.close();
   });
 
-  it("in Node with this module as TypeScript, the Worker cannot load it: the passes run here, never a crash", async () => {
+  it("in Node with this module as TypeScript, the Worker cannot load it: unavailable, never a crash", async () => {
     const source = store();
     const log: string[] = [];
     const projection = projectionOver(source, { open: memoryOpener() }, log);
     projection.observe("ses_0");
-    expect(await until(() => log.some((line) => line.includes("building on the host's thread instead")))).toBe(true);
-    expect(await until(async () => (await reads(projection, source, "limiter"))?.length === 1)).toBe(true);
+    expect(await until(() => projection.status().state === "unavailable")).toBe(true);
+    expect(log.some((line) => line.includes("the projection is unavailable"))).toBe(true);
     await projection.close();
   });
 });

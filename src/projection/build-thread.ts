@@ -6,14 +6,15 @@
 // read again when the thread reports progress; a session a host event marked is read by every
 // search until the thread reports it projected again (build-serve.ts). The passes give way while
 // one of our tools runs on the host's thread (build-pace.ts). A thread that cannot start, or dies,
-// is logged once and the passes run on this thread as before, paced alike.
+// is logged once and the projection is unavailable from then on (doctor says why), as with
+// projection.enable false: passes on the host's thread made every tool call wait (above).
 
 import { Worker } from "node:worker_threads";
 import type { SessionInfo } from "../history/types.ts";
 import type { CandidateFinder, Narrowed, NearestTerm, ProjectedSummary, QueryTerm } from "../search/api.ts";
 import type { StoreGeneration } from "../store/store-generation.ts";
 import { type ToolCalls, toolCalls } from "./tool-calls.ts";
-import { GiveWay, type PaceTiming } from "./build-pace.ts";
+import type { PaceTiming } from "./build-pace.ts";
 import type { BuildSettings, BuildStart, FromBuild, ToBuild } from "./build-serve.ts";
 import { cacheDir } from "./projection-db.ts";
 import { type ProjectionOptions, type ProjectionStatus, StoreProjection } from "./projection.ts";
@@ -65,8 +66,8 @@ function startWorker(start: BuildStart): BuildThread {
 export class ThreadedProjection implements Projection {
   /** Reads the file the thread writes; runs no passes. */
   private readonly finder: StoreProjection;
-  /** The passes on this thread, once the build thread could not run them. */
-  private local: StoreProjection | undefined;
+  /** Why there is no projection (no thread, no store file), once that is known. */
+  private unavailable: string | undefined;
   private thread: BuildThread | undefined;
   private starting: Promise<void> | undefined;
   private probe: string | undefined;
@@ -92,18 +93,14 @@ export class ThreadedProjection implements Projection {
   }
 
   status(): ProjectionStatus {
-    if (this.local) return this.local.status();
     this.sync();
-    const status = { ...this.threadStatus };
+    const status: ProjectionStatus =
+      this.unavailable === undefined ? { ...this.threadStatus } : { state: "unavailable", reason: this.unavailable, projected: 0, total: 0 };
     if (!this.options.enabled()) status.state = "off";
     return status;
   }
 
   observe(sessionId: string): void {
-    if (this.local) {
-      this.local.observe(sessionId);
-      return;
-    }
     this.sync();
     if (this.closed || sessionId === "" || !this.options.enabled()) return;
     this.probe ??= sessionId;
@@ -111,10 +108,6 @@ export class ThreadedProjection implements Projection {
   }
 
   markDirty(sessionId: string): void {
-    if (this.local) {
-      this.local.markDirty(sessionId);
-      return;
-    }
     const mark = ++this.lastMark;
     this.dirty.set(sessionId, mark);
     if (this.thread) this.unsent.set(sessionId, mark);
@@ -130,10 +123,9 @@ export class ThreadedProjection implements Projection {
   }
 
   async narrow(scope: readonly SessionInfo[], terms: readonly QueryTerm[], mustRead: ReadonlySet<string>): Promise<Narrowed | undefined> {
-    if (this.local) return this.local.narrow(scope, terms, mustRead);
     for (const id of mustRead) this.observe(id);
     const probe = this.probe;
-    if (probe === undefined || this.builtFor !== this.options.visibilityKey()) return undefined;
+    if (probe === undefined || this.unavailable !== undefined || this.builtFor !== this.options.visibilityKey()) return undefined;
     if (this.stale) {
       this.stale = false;
       try {
@@ -148,12 +140,11 @@ export class ThreadedProjection implements Projection {
   }
 
   nearest(words: readonly string[], sessionIds: readonly string[]): Promise<Map<string, NearestTerm[]>> {
-    return (this.local ?? this.finder).nearest(words, sessionIds);
+    return this.finder.nearest(words, sessionIds);
   }
 
   summary(sessionId: string, updated: number | undefined): ProjectedSummary | undefined {
-    if (this.local) return this.local.summary(sessionId, updated);
-    return this.dirty.has(sessionId) ? undefined : this.finder.summary(sessionId, updated);
+    return this.dirty.has(sessionId) || this.unavailable !== undefined ? undefined : this.finder.summary(sessionId, updated);
   }
 
   /** Ends the passes: the thread closes the file (its log written back) before it is ended. */
@@ -161,7 +152,6 @@ export class ThreadedProjection implements Projection {
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.sendTimer);
-    this.local?.close();
     this.finder.close();
     const thread = this.thread;
     this.thread = undefined;
@@ -203,8 +193,7 @@ export class ThreadedProjection implements Projection {
     const probe = this.probe!;
     const store = await this.options.feed.storePath(probe).catch(() => undefined);
     if (this.closed) return;
-    // No store file to read (the SDK alone): the passes here say why there is no projection.
-    if (!store) return this.runHere();
+    if (!store) return this.without("the host's store cannot be read directly (store.sqlite_fast_path off, or no SQLite driver)");
     this.syncedFor = this.options.config?.();
     const settings = this.settings();
     this.sentSettings = JSON.stringify(settings);
@@ -256,26 +245,22 @@ export class ThreadedProjection implements Projection {
     }
   }
 
-  /** The thread failed or ended unasked: logged once, and the passes run on this thread from now on. */
+  /** The thread failed or ended unasked: logged once, and there is no projection from now on. */
   private lost(thread: BuildThread | undefined, why: string): void {
-    if (this.closed || this.local || thread !== this.thread) return;
-    this.options.log("warn", `projection build thread ${why}; building on the host's thread instead`);
+    if (this.closed || this.unavailable !== undefined || thread !== this.thread) return;
+    this.options.log("warn", `projection build thread ${why}; the projection is unavailable and many-session searches read every session`);
     this.thread = undefined;
     void thread?.terminate().catch(() => undefined);
-    this.runHere();
+    this.without(`the build thread ${why}`);
+  }
+
+  private without(reason: string): void {
+    this.unavailable = reason;
+    clearTimeout(this.sendTimer);
+    this.finder.close();
   }
 
   private calls(): ToolCalls {
     return this.options.toolCalls ?? toolCalls;
-  }
-
-  private runHere(): void {
-    this.finder.close();
-    clearTimeout(this.sendTimer);
-    // Paced as on the thread: the tools run on this thread, and a held pass leaves them its turns.
-    const local = new StoreProjection({ ...this.options, giveWay: new GiveWay(this.calls().counts, this.options.pace).hold });
-    this.local = local;
-    if (this.probe !== undefined) local.observe(this.probe);
-    for (const id of this.dirty.keys()) local.markDirty(id);
   }
 }

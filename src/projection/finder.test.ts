@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { textMessage, toolPart } from "../history/testing/messages.ts";
 import { toolVisibility } from "../history/tool-visibility.ts";
 import type { HistoryMessage, SessionInfo } from "../history/types.ts";
-import { type QueryTerm, sessionTerms } from "../search/api.ts";
+import { type QueryTerm, sessionTerms, TERM_CHUNK_STRIDE } from "../search/api.ts";
 import { MemorySource } from "../store/testing/memory-source.ts";
 import { type ProjectionFeed, stampsOneByOne } from "./feed.ts";
 import { StoreProjection } from "./projection.ts";
@@ -87,7 +87,7 @@ describe("the projection's finder", () => {
       const holder = narrowed.projected.get(id)!;
       expect([holder.docs, holder.length]).toEqual([counted.docs, counted.length]);
       expect(holder.termChunks).toEqual(["limiter", "bucket"].map((t) => counted.postings.get(t) ?? []));
-      expect(holder.df).toEqual(holder.termChunks.map((chunks) => chunks.length / 2));
+      expect(holder.df).toEqual(holder.termChunks.map((chunks) => chunks.length / TERM_CHUNK_STRIDE));
       const table = holder.table();
       expect(Array.from(table.chunks)).toEqual(counted.chunks.chunks);
       expect(counted.chunks.messages.map((_, m) => table.message(m))).toEqual(counted.chunks.messages);

@@ -1,3 +1,4 @@
+import { TERM_CHUNK_STRIDE } from "../search/api.ts";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PostingLists } from "./posting-lists.ts";
@@ -14,7 +15,10 @@ describe("posting lists", () => {
     fc.assert(
       fc.property(
         fc.array(
-          fc.tuple(fc.constantFrom("a", "bb", "ccc", "common"), fc.array(fc.tuple(fc.nat(5), fc.integer({ min: 1, max: 2 ** 20 })), { maxLength: 40 })),
+          fc.tuple(
+            fc.constantFrom("a", "bb", "ccc", "common"),
+            fc.array(fc.tuple(fc.nat(5), fc.integer({ min: 1, max: 2 ** 20 }), fc.nat(70_000), fc.nat(2)), { maxLength: 40 }),
+          ),
           {
             maxLength: 200,
           },
@@ -24,9 +28,11 @@ describe("posting lists", () => {
           const expected = new Map<string, number[]>();
           adds.forEach(([term, gaps], place) => {
             let chunk = 0;
-            const chunks = gaps.flatMap(([gap, tf]) => [(chunk += gap), tf]);
+            let message = 0;
+            const chunks = gaps.flatMap(([gap, tf, length, step]) => [(chunk += gap), tf, length, (message += step)]);
             lists.add(term, place, chunks);
-            expected.get(term)?.push(place, chunks.length / 2, ...chunks) ?? expected.set(term, [place, chunks.length / 2, ...chunks]);
+            const df = chunks.length / TERM_CHUNK_STRIDE;
+            expected.get(term)?.push(place, df, ...chunks) ?? expected.set(term, [place, df, ...chunks]);
           });
           const got = new Map([...lists.entries()].map(([term, bytes]) => [term, decoded(bytes)]));
           expect(got).toEqual(expected);

@@ -36,7 +36,7 @@ export class PostingLists {
     return this.ids.size;
   }
 
-  /** Appends a posting of `term`: `place` (ascending per term) and its chunks, flat [chunk, tf, …], ascending. */
+  /** Appends a posting of `term`: `place` (ascending per term) and its chunks, flat as TERM_CHUNK_STRIDE lays them out, ascending. */
   add(term: string, place: number, chunks: readonly number[]): void {
     let id = this.ids.get(term);
     if (id === undefined) id = this.start(term);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { TERM_CHUNK_STRIDE } from "../search/api.ts";
 import { seededRandom } from "../util/testing/seeded-random.ts";
 import { ByteWriter, decodeDocuments, decodePostings, PostingsWriter, scanPostings, writeBody } from "./postings-blob.ts";
 
@@ -8,23 +9,27 @@ const decoded = (blob: Uint8Array): number[] => {
   return out;
 };
 
-/** Flat postings [no, df, chunk, tf, …] encoded as a segment holds them. */
+/** Flat postings [no, df, chunk, tf, length, message, …] encoded as a segment holds them. */
 function encoded(flat: readonly number[]): Uint8Array {
   const out = new PostingsWriter();
   const body = new ByteWriter();
-  for (let i = 0; i < flat.length; i += 2 + 2 * flat[i + 1]!) {
+  for (let i = 0; i < flat.length; i += 2 + TERM_CHUNK_STRIDE * flat[i + 1]!) {
     body.length = 0;
-    writeBody(body, flat.slice(i + 2, i + 2 + 2 * flat[i + 1]!));
+    writeBody(body, flat.slice(i + 2, i + 2 + TERM_CHUNK_STRIDE * flat[i + 1]!));
     out.add(flat[i]!, body.bytes, 0, body.length);
   }
   return out.take();
 }
 
-/** A posting of `df` chunks from `random`: ascending places, frequencies from 1. */
+/** A posting of `df` chunks from `random`: ascending places, frequencies from 1, lengths, messages not descending. */
 function posting(random: () => number, no: number, df: number): number[] {
   const out = [no, df];
   let chunk = 0;
-  for (let c = 0; c < df; c++) out.push((chunk += Math.floor(random() * (c % 9 === 0 ? 70_000 : 4))), 1 + Math.floor(random() * 300));
+  let message = 0;
+  for (let c = 0; c < df; c++) {
+    const gap = Math.floor(random() * (c % 9 === 0 ? 70_000 : 4));
+    out.push((chunk += gap), 1 + Math.floor(random() * 300), Math.floor(random() * 5_000), (message += gap === 0 ? 0 : Math.floor(random() * 3)));
+  }
   return out;
 }
 
@@ -40,26 +45,28 @@ describe("postings blob", () => {
     expect(decoded(encoded(flat))).toEqual(flat);
   });
 
-  it("takes a few bytes a posting and two a chunk when numbers are close", () => {
-    const flat = Array.from({ length: 1000 }, (_, i) => [3 + i * 3, 1, i % 50, 1 + (i % 4)]).flat();
+  it("takes a few bytes a posting and four a chunk when numbers are close", () => {
+    const flat = Array.from({ length: 1000 }, (_, i) => [3 + i * 3, 1, i % 50, 1 + (i % 4), 100, i % 7]).flat();
     const blob = encoded(flat);
-    expect(blob.length).toBe(4000);
+    expect(blob.length).toBe(6000);
     expect(decoded(blob)).toEqual(flat);
   });
 
   it("scans each posting's body without decoding it, and refuses numbers or chunks out of order", () => {
-    const blob = encoded([5, 1, 0, 1, 9, 2, 3, 1, 200, 7]);
+    const blob = encoded([5, 1, 0, 1, 20, 0, 9, 2, 3, 1, 20, 2, 200, 7, 30, 5]);
     const bodies: [number, number[]][] = [];
     scanPostings(blob, (no, start, end) => bodies.push([no, [...blob.subarray(start, end)]]));
     expect(bodies).toEqual([
-      [5, [1, 0, 1]],
-      [9, [2, 3, 1, 197, 1, 7]],
+      [5, [1, 0, 1, 20, 0]],
+      [9, [2, 3, 1, 20, 2, 197, 1, 7, 30, 3]],
     ]);
     const documents: number[] = [];
     decodeDocuments(blob, (no, df) => documents.push(no, df));
     expect(documents).toEqual([5, 1, 9, 2]);
     expect(decoded(encoded([]))).toEqual([]);
-    expect(() => encoded([5, 1, 0, 1, 4, 1, 0, 1])).toThrow(/out of order/);
-    expect(() => encoded([5, 2, 3, 1, 2, 1])).toThrow(/out of order/);
+    expect(() => encoded([5, 1, 0, 1, 9, 0, 4, 1, 0, 1, 9, 0])).toThrow(/out of order/);
+    expect(() => encoded([5, 2, 3, 1, 9, 0, 2, 1, 9, 0])).toThrow(/out of order/);
+    // A chunk's message before the previous chunk's.
+    expect(() => encoded([5, 2, 3, 1, 9, 4, 6, 1, 9, 2])).toThrow(/out of order/);
   });
 });

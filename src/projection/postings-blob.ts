@@ -1,9 +1,12 @@
 // One term's postings in one segment as a blob. Per session holding the term: its number (the gap
 // from the previous one), the documents (chunks) holding the term, then per such chunk its place
-// in the session (the gap from the previous one) and the term's weighted frequency there; every
-// value an unsigned LEB128 varint. A session's posting is then a few bytes, and its chunks two
+// in the session (the gap from the previous one), the term's weighted frequency there, the
+// chunk's length and its message's place (the gap from the previous chunk's); every value an
+// unsigned LEB128 varint. A session's posting is then a few bytes, and its chunks about five
 // more each. A posting's body (df and its chunks) never depends on the session's number, so
 // writes and merges renumber postings by copying bodies, never decoding them.
+
+import { TERM_CHUNK_STRIDE } from "../search/api.ts";
 
 /** Bytes appended at the end, grown by doubling. */
 export class ByteWriter {
@@ -54,11 +57,13 @@ export class VarintReader {
 
   next(): number {
     const blob = this.blob;
+    if (this.at >= blob.length) throw new Error("postings blob cut short");
     let byte = blob[this.at++]!;
     if (byte < 0x80) return byte;
     let value = byte & 0x7f;
     let scale = 0x80;
     for (;;) {
+      if (this.at >= blob.length) throw new Error("postings blob cut short");
       byte = blob[this.at++]!;
       value += (byte & 0x7f) * scale;
       if (byte < 0x80) return value;
@@ -66,25 +71,34 @@ export class VarintReader {
     }
   }
 
-  /** Passes over `count` varints. */
+  /** Passes over `count` varints; a blob cut short throws (a damaged file is rebuilt, never read past its end). */
   skip(count: number): void {
     const blob = this.blob;
     let at = this.at;
-    for (let left = count; left > 0; at++) if (blob[at]! < 0x80) left--;
+    for (let left = count; left > 0; at++) {
+      if (at >= blob.length) throw new Error("postings blob cut short");
+      if (blob[at]! < 0x80) left--;
+    }
     this.at = at;
   }
 }
 
-/** Writes one posting's body: df, then per chunk (ascending) its gap and tf; `chunks` flat [chunk, tf, …]. */
+/** Writes one posting's body: df, then per chunk (ascending) its gap, tf, length and message gap; `chunks` flat as TERM_CHUNK_STRIDE lays them out. */
 export function writeBody(out: ByteWriter, chunks: readonly number[]): void {
-  out.varint(chunks.length / 2);
+  if (chunks.length % TERM_CHUNK_STRIDE !== 0) throw new Error(`a posting's chunks come ${TERM_CHUNK_STRIDE} values each (got ${chunks.length})`);
+  out.varint(chunks.length / TERM_CHUNK_STRIDE);
   let previous = 0;
-  for (let i = 0; i < chunks.length; i += 2) {
+  let message = 0;
+  for (let i = 0; i < chunks.length; i += TERM_CHUNK_STRIDE) {
     const chunk = chunks[i]!;
-    if (chunk < previous) throw new Error(`chunks out of order: ${chunk} after ${previous}`);
+    const at = chunks[i + 3]!;
+    if (chunk < previous || at < message) throw new Error(`chunks out of order: ${chunk} after ${previous}`);
     out.varint(chunk - previous);
     out.varint(chunks[i + 1]!);
+    out.varint(chunks[i + 2]!);
+    out.varint(at - message);
     previous = chunk;
+    message = at;
   }
 }
 
@@ -95,7 +109,7 @@ export function scanPostings(blob: Uint8Array, visit: (no: number, start: number
   while (reader.at < blob.length) {
     no += reader.next();
     const start = reader.at;
-    reader.skip(2 * reader.next());
+    reader.skip(TERM_CHUNK_STRIDE * reader.next());
     visit(no, start, reader.at);
   }
 }
@@ -107,14 +121,14 @@ export function decodeDocuments(blob: Uint8Array, visit: (no: number, df: number
   while (reader.at < blob.length) {
     no += reader.next();
     const df = reader.next();
-    reader.skip(2 * df);
+    reader.skip(TERM_CHUNK_STRIDE * df);
     visit(no, df);
   }
 }
 
 /**
  * Calls visit(number, df, chunks) for every posting of a blob, in order; `chunks` holds the
- * posting's [chunk, tf, …] pairs, an array of its own (a search keeps it).
+ * posting's chunks flat as TERM_CHUNK_STRIDE lays them out, an array of its own (a search keeps it).
  */
 export function decodePostings(blob: Uint8Array, visit: (no: number, df: number, chunks: readonly number[]) => void): void {
   const reader = new VarintReader(blob);
@@ -124,9 +138,13 @@ export function decodePostings(blob: Uint8Array, visit: (no: number, df: number,
     const df = reader.next();
     const chunks: number[] = [];
     let chunk = 0;
+    let message = 0;
     for (let c = 0; c < df; c++) {
       chunk += reader.next();
-      chunks.push(chunk, reader.next());
+      const tf = reader.next();
+      const length = reader.next();
+      message += reader.next();
+      chunks.push(chunk, tf, length, message);
     }
     visit(no, df, chunks);
   }

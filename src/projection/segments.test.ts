@@ -18,7 +18,7 @@ const counted = (terms: Record<string, number>) => ({
   docs: 1,
   length: 1,
   terms: new Map(Object.entries(terms)),
-  postings: new Map(Object.entries(terms).map(([term, df]) => [term, Array.from({ length: df }, (_, c) => [c, 1]).flat()])),
+  postings: new Map(Object.entries(terms).map(([term, df]) => [term, Array.from({ length: df }, (_, c) => [c, 1, 10, c]).flat()])),
   chunks: new ChunkList(),
   turns: 1,
   preview: "",
@@ -128,7 +128,7 @@ describe("segments: chunks", () => {
     const segments: SegmentRow[] = [];
     for (const id of ["a", "b", "c", "d"]) {
       const one = counted({ cache: 2 });
-      one.postings.set("cache", [3, 7, 40, 1]);
+      one.postings.set("cache", [3, 7, 40, 1, 9, 2, 12, 2]);
       one.preview = `preview ${id}`;
       one.chunks.messages.push({ id: `m-${id}`, role: "user", created: 5, flags: 0, turn: 1 });
       one.chunks.parts.push({ id: `p-${id}`, type: "text" });
@@ -142,7 +142,7 @@ describe("segments: chunks", () => {
       termPostings(db, db.segments(), "cache", (no, df, chunks) => out.push([no, df, ...chunks]));
       return out;
     };
-    const expected = [1, 2, 3, 4].map((no) => [no, 2, 3, 7, 40, 1]);
+    const expected = [1, 2, 3, 4].map((no) => [no, 2, 3, 7, 40, 1, 9, 2, 12, 2]);
     expect(chunksOf()).toEqual(expected);
     await mergeSegments(db, segments, new Set([1, 2, 3, 4]), noPause, () => {});
     expect(db.segments()).toHaveLength(1);

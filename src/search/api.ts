@@ -7,6 +7,7 @@ export type { SearchRequest, SearchScope, SearchService, SessionsRequest } from 
 export { HIT_TYPES, type HitType } from "./text/documents.ts";
 export {
   CHUNK_STRIDE,
+  TERM_CHUNK_STRIDE,
   type CandidateFinder,
   type ChunkMessage,
   type ChunkPart,

@@ -8,7 +8,7 @@ import type { SessionView } from "../history/view.ts";
 import type { HistorySource } from "../history/source.ts";
 import { ViewCache } from "../history/view-cache.ts";
 import type { IndexCache } from "./index-cache.ts";
-import type { ProjectedCandidates, SessionFound, SessionSearcher } from "./many/project-search.ts";
+import type { ProjectedRanking, SessionFound, SessionSearcher } from "./many/project-search.ts";
 import { holderStats, projectedGroups, resolveGroup } from "./many/projected-ranking.ts";
 import type { CollectionStats } from "./rank/bm25.ts";
 import type { Candidates } from "./rank/candidates.ts";
@@ -113,7 +113,7 @@ export class RequestSearcher implements SessionSearcher {
     return found.view ? nearestTerms(found.view, found.collected, words, found.options) : undefined;
   }
 
-  projected(sessionId: string, holder: ProjectedHolder, query: Query & { kind: "keyword" }, shared: CollectionStats): ProjectedCandidates {
+  projected(sessionId: string, holder: ProjectedHolder, query: Query & { kind: "keyword" }, shared: CollectionStats): ProjectedRanking {
     const { views, visibility, filters, limits, signal } = this.setup;
     const { groups, turns } = projectedGroups(
       sessionId,

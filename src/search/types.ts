@@ -69,6 +69,12 @@ export const CHUNK_HOST_WRITTEN = 2;
 export const CHUNK_CONTINUE = 4;
 /** Values per chunk in ChunkTable.chunks: message, part, start, end, input. */
 export const CHUNK_STRIDE = 5;
+/**
+ * Values per chunk in a term's chunk list (ProjectedHolder.termChunks, SessionTerms.postings):
+ * chunk, tf, length, message place. Length and message are there so that a session's best score
+ * can be bounded from its postings alone, before its chunk table is read.
+ */
+export const TERM_CHUNK_STRIDE = 4;
 
 /**
  * What the projection keeps of one session's chunks (documents), in the session's order: enough
@@ -88,7 +94,7 @@ export interface ProjectedHolder {
   length: number;
   /** Per query term (the query's order), the documents holding it. */
   df: number[];
-  /** Per query term, its chunks here, flat [chunk, tf, …], chunks ascending, tf as rescore.ts counts it; empty where none holds it. */
+  /** Per query term, its chunks here, flat [chunk, tf, length, message, …] (TERM_CHUNK_STRIDE), chunks ascending, tf as rescore.ts counts it; empty where none holds it. */
   termChunks: ReadonlyArray<readonly number[]>;
   /** Its chunk table, read from the projection when first asked (the same object after). */
   table(): ChunkTable;

@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createSearchService, type SearchService } from "../../search/api.ts";
+import { CHUNK_STRIDE, createSearchService, type SearchService, TERM_CHUNK_STRIDE } from "../../search/api.ts";
 import { CachedHistorySource } from "../../store/cached-source.ts";
 import { storeReader, storeSessions } from "../../store/store.ts";
 import { scenarioStore, searchAnswers, seedWordSessions } from "./projection-answers.ts";
@@ -107,7 +107,13 @@ await answer(async () => {
   for (const [id, holder] of narrowed?.projected ?? []) {
     const ids = new Set((await readerFeed(reader, store.decode).messages(id, {})).map((message) => message.id));
     const table = holder.table();
-    for (let c = 0; c < holder.termChunks[0]!.length; c += 2) out.tables &&= ids.has(table.message(table.chunks[holder.termChunks[0]![c]! * 5]!).id);
+    const list = holder.termChunks[0]!;
+    for (let c = 0; c < list.length; c += TERM_CHUNK_STRIDE) {
+      const at = list[c]! * CHUNK_STRIDE;
+      // The chunk's message as the table keeps it, and its length and message as the posting does.
+      out.tables &&=
+        ids.has(table.message(table.chunks[at]!).id) && table.chunks[at]! === list[c + 3]! && table.chunks[at + 3]! - table.chunks[at + 2]! === list[c + 2]!;
+    }
   }
   out.holders = narrowed?.projected.size ?? 0;
   const [plain, projected] = [await searchAnswers(service(), "ses_t001"), await searchAnswers(service(projection), "ses_t001")];

@@ -13,7 +13,8 @@ import type { SessionInfo } from "../../history/types.ts";
 import { messageIndex, type SessionView } from "../../history/view.ts";
 import type { Narrowed, ProjectedHolder, ScopeNarrowing, SessionResult } from "../types.ts";
 import { addStats, emptyStats, type CollectionStats } from "../rank/bm25.ts";
-import { type Candidates, topAcross } from "../rank/candidates.ts";
+import { Candidates, type RankedCandidates, topAcross } from "../rank/candidates.ts";
+import { holderBound, holderStats, ProjectedCandidates } from "./projected-ranking.ts";
 import { maybeYield, now } from "../../util/scheduler.ts";
 import type { CollectedSession, Query, SessionSearchOptions } from "../session-search.ts";
 import { typoCorrections, unmatchedWords, type NearestTerm } from "../text/typos.ts";
@@ -21,7 +22,7 @@ import { TUNING } from "../tuning.ts";
 
 export interface ProjectSearchOutcome {
   /** Per session with matches, its candidate messages (ranked on demand), for callers that rank sessions. */
-  candidates: Map<string, Candidates>;
+  candidates: Map<string, RankedCandidates>;
   /** All results merged, best first, cut to `limit`. */
   results: SessionResult[];
   /** Sessions not searched (budget ran out). */
@@ -57,10 +58,10 @@ export interface SessionSearcher {
    * A session the projection holds as it is: its candidates ranked from the projection against
    * `shared`, each message read only when it can place; and each candidate's turn number.
    */
-  projected(sessionId: string, holder: ProjectedHolder, query: Query & { kind: "keyword" }, shared: CollectionStats): ProjectedCandidates;
+  projected(sessionId: string, holder: ProjectedHolder, query: Query & { kind: "keyword" }, shared: CollectionStats): ProjectedRanking;
 }
 
-export interface ProjectedCandidates {
+export interface ProjectedRanking {
   candidates: Candidates;
   turnOf(messageId: string): number;
 }
@@ -145,7 +146,7 @@ export async function searchProject(
   // One session ranks with its own statistics; several, with their sum over the scope (the
   // projection's for the sessions it holds as they are: the sum reading every session makes).
   const shared = rankingStats(found, narrowed);
-  const candidates = new Map<string, Candidates>();
+  const candidates = new Map<string, RankedCandidates>();
   const turnOf = new Map<string, (messageId: string) => number>();
   for (const { session, found: one } of found) {
     if (one.collected.docs.length === 0) continue;
@@ -154,27 +155,26 @@ export async function searchProject(
     const view = one.view;
     turnOf.set(session.id, (messageId) => turnNumberOf(view, messageId));
   }
-  if (narrowed && query.kind === "keyword") {
-    /** Holders projected again since the narrowing (their chunk tables refused): read as they are now. */
-    const moved: SessionInfo[] = [];
+  if (narrowed && query.kind === "keyword" && narrowed.projected.size > 0) {
+    const keyword = query;
     for (const [id, holder] of narrowed.projected) {
-      await maybeYield();
-      let ranked: ProjectedCandidates;
-      try {
-        ranked = searcher.projected(id, holder, query, shared ?? { docs: holder.docs, length: holder.length, df: holder.df });
-      } catch {
-        const session = sessions.find((one) => one.id === id);
-        if (session) moved.push(session);
-        continue;
-      }
-      candidates.set(id, ranked.candidates);
-      turnOf.set(id, ranked.turnOf);
-    }
-    for (const session of moved) {
-      const one = await searcher.read(session, deadline, query, false).catch(() => undefined);
-      if (!one || one.collected.timedOut || one.collected.docs.length === 0) continue;
-      candidates.set(session.id, searcher.candidates(one, shared));
-      turnOf.set(session.id, (messageId) => turnNumberOf(one.view, messageId));
+      const stats = shared ?? holderStats(holder);
+      // Ranked from its chunk table once one of its messages can place; a table refused (the
+      // session projected again since the narrowing) has the session read as it is now.
+      const make = async (): Promise<RankedCandidates> => {
+        try {
+          const ranked = searcher.projected(id, holder, keyword, stats);
+          turnOf.set(id, ranked.turnOf);
+          return ranked.candidates;
+        } catch {
+          const session = sessions.find((one) => one.id === id);
+          const one = session && (await searcher.read(session, deadline, keyword, false).catch(() => undefined));
+          if (!one || one.collected.timedOut) return Candidates.none();
+          turnOf.set(id, (messageId) => turnNumberOf(one.view, messageId));
+          return searcher.candidates(one, stats);
+        }
+      };
+      candidates.set(id, new ProjectedCandidates(holderBound(holder, keyword.parsed, stats), keyword.parsed, make));
     }
   }
   // Only the candidates that can reach the merged first `limit` are boosted (and, ranked from the

@@ -4,13 +4,17 @@
 // frequency), and the engine's own rescore and candidateGroups score them, so each candidate's
 // score before the boosts is the one reading the session gives. The boosts and snippets need the
 // messages' text: a candidate is read from the store only when it can still place
-// (rank/candidates.ts's resolve), one message at a time.
+// (rank/candidates.ts's resolve), one message at a time. And a session's chunk table is read
+// only when one of its messages can: until then it is ranked by a bound made from its postings
+// alone (holderBound), which most sessions of a common-word search never pass.
 
 import { CONTINUATION_SENTENCE } from "../../history/summaries.ts";
 import type { HistoryMessage } from "../../history/types.ts";
 import type { CollectionStats } from "../rank/bm25.ts";
-import { candidateGroups, type Group } from "../rank/rank.ts";
-import { rescore } from "../rank/rescore.ts";
+import type { RankedCandidates } from "../rank/candidates.ts";
+import { candidateGroups, type Group, maxBoost } from "../rank/rank.ts";
+import { chunkScorer, rescore } from "../rank/rescore.ts";
+import { TUNING } from "../tuning.ts";
 import type { ParsedQuery } from "../text/query.ts";
 import {
   CHUNK_CONTINUE,
@@ -20,8 +24,10 @@ import {
   type ChunkMessage,
   type ChunkTable,
   type DocFilter,
+  type MessageResult,
   type ProjectedHolder,
   type ScoredDoc,
+  TERM_CHUNK_STRIDE,
 } from "../types.ts";
 
 /**
@@ -48,8 +54,8 @@ export interface ProjectedGroups {
 }
 
 /**
- * One session's candidate messages from its kept chunks: `termChunks[t]` the flat [chunk, tf, …]
- * of query term t in it, `own` its documents, length and per-term document counts, `shared` the
+ * One session's candidate messages from its kept chunks: `termChunks[t]` the chunks of query
+ * term t in it (TERM_CHUNK_STRIDE), `own` its documents, length and per-term document counts, `shared` the
  * scope's statistics.
  */
 export function projectedGroups(
@@ -63,7 +69,7 @@ export function projectedGroups(
 ): ProjectedGroups {
   const tfsByChunk = new Map<number, number[]>();
   termChunks.forEach((list, t) => {
-    for (let i = 0; i < list.length; i += 2) {
+    for (let i = 0; i < list.length; i += TERM_CHUNK_STRIDE) {
       let tfs = tfsByChunk.get(list[i]!);
       if (!tfs) tfsByChunk.set(list[i]!, (tfs = new Array<number>(termChunks.length).fill(0)));
       tfs[t] = list[i + 1]!;
@@ -113,4 +119,84 @@ export async function resolveGroup(group: Group, load: (messageId: string) => Pr
   group.message = message;
   for (const doc of group.docs) doc.message = message;
   return true;
+}
+
+/**
+ * The most any of a holder's messages scores before the boosts, from its postings alone: each
+ * message's chunk scores summed (partScore and messageScore add at most that, their shares being
+ * at most 1), times the summary weight when it raises; the tool and user-question weights only
+ * lower a score (rank.ts). -Infinity when it holds no chunk.
+ */
+export function holderBound(holder: ProjectedHolder, parsed: ParsedQuery, shared: CollectionStats): number {
+  const score = chunkScorer(parsed, shared, holderStats(holder));
+  const terms = holder.termChunks.length;
+  // Per chunk holding a term: its term counts, length and message.
+  const chunks = new Map<number, { tfs: number[]; length: number; message: number }>();
+  holder.termChunks.forEach((list, t) => {
+    for (let i = 0; i < list.length; i += TERM_CHUNK_STRIDE) {
+      let chunk = chunks.get(list[i]!);
+      if (!chunk) chunks.set(list[i]!, (chunk = { tfs: new Array<number>(terms).fill(0), length: list[i + 2]!, message: list[i + 3]! }));
+      chunk.tfs[t] = list[i + 1]!;
+    }
+  });
+  const messages = new Map<number, number>();
+  let best = Number.NEGATIVE_INFINITY;
+  for (const { tfs, length, message } of chunks.values()) {
+    const sum = (messages.get(message) ?? 0) + score(tfs, length);
+    messages.set(message, sum);
+    if (sum > best) best = sum;
+  }
+  // Above rounding: the sums here and the engine's are made in other orders.
+  return best * Math.max(1, TUNING.summaryWeight) * (1 + 1e-9);
+}
+
+/**
+ * A projected session's candidates, ranked by holderBound until one of them is asked for: then
+ * `make` ranks them from its chunk table (or, that refused, reads the session).
+ */
+export class ProjectedCandidates implements RankedCandidates {
+  private ranked: RankedCandidates | undefined;
+  private making: Promise<RankedCandidates> | undefined;
+
+  constructor(
+    /** holderBound's. */
+    private readonly most: number,
+    private readonly parsed: ParsedQuery,
+    private readonly make: () => Promise<RankedCandidates>,
+  ) {}
+
+  get bound(): number {
+    return this.ranked ? this.ranked.bound : this.most * maxBoost(this.parsed, 0);
+  }
+
+  async next(): Promise<Group | undefined> {
+    return (await this.made()).next();
+  }
+
+  settled(k: number): boolean {
+    return this.ranked ? this.ranked.settled(k) : this.most === Number.NEGATIVE_INFINITY;
+  }
+
+  async top(k: number): Promise<Group[]> {
+    return (await this.made()).top(k);
+  }
+
+  /** Before its chunks are read, every candidate can reach the bound. */
+  reach(i: number): number {
+    return this.ranked ? this.ranked.reach(i) : Math.max(0, this.bound);
+  }
+
+  get boostedSoFar(): readonly Group[] {
+    return this.ranked?.boostedSoFar ?? [];
+  }
+
+  result(group: Group): MessageResult {
+    if (!this.ranked) throw new Error("a projected session's result asked for before its candidates were ranked");
+    return this.ranked.result(group);
+  }
+
+  private made(): Promise<RankedCandidates> {
+    this.making ??= this.make().then((ranked) => (this.ranked = ranked));
+    return this.making;
+  }
 }

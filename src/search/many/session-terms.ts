@@ -33,7 +33,7 @@ export interface SessionTerms {
   length: number;
   /** Each term of the documents → how many documents hold it. */
   terms: Map<string, number>;
-  /** Each term → its chunks, flat [chunk, tf, chunk, tf, …], chunks ascending, tf as rescore.ts counts it (a call's input weighted). */
+  /** Each term → its chunks, flat [chunk, tf, length, message, …] (TERM_CHUNK_STRIDE), chunks ascending, tf as rescore.ts counts it (a call's input weighted). */
   postings: Map<string, number[]>;
   /** The session's chunks (documents) in order, and the messages and parts they belong to. */
   chunks: ChunkList;
@@ -111,8 +111,8 @@ export async function sessionTerms(
       for (const [term, tf] of tfs) {
         terms.set(term, (terms.get(term) ?? 0) + 1);
         const held = postings.get(term);
-        if (held) held.push(seq, tf);
-        else postings.set(term, [seq, tf]);
+        if (held) held.push(seq, tf, doc.end - doc.start, messageAt);
+        else postings.set(term, [seq, tf, doc.end - doc.start, messageAt]);
       }
       seq++;
       // Per document, not per message: one message may hold megabytes of tool output.

@@ -16,10 +16,26 @@ import type { MessageResult } from "../types.ts";
 import { beatenBy, boostGroup, compareResults, maxBoost, messageResult, type Group, type HitOptions } from "./rank.ts";
 
 /**
+ * A session's candidates as topAcross and rankSessions rank them: Candidates, or one ranked from
+ * the projection before its chunks are read (many/projected-ranking.ts), which holds a bound alone.
+ */
+export interface RankedCandidates {
+  /** The highest score a candidate not yet boosted can reach; -Infinity when none is left. */
+  readonly bound: number;
+  /** Boosts the next candidate and returns it; undefined when none is left or it was dropped. */
+  next(): Promise<Group | undefined>;
+  settled(k: number): boolean;
+  top(k: number): Promise<Group[]>;
+  reach(i: number): number;
+  readonly boostedSoFar: readonly Group[];
+  result(group: Group): MessageResult;
+}
+
+/**
  * Scores this close are ties to compareResults (1e-9): a bound must clear the k-th score by more
  * than that, and more than rounding can add to a boosted score.
  */
-export class Candidates {
+export class Candidates implements RankedCandidates {
   /** Each candidate's highest reachable score (before the boosts × maxBoost at its rank): never rising down the list. */
   private readonly bounds: number[];
   /** Candidates [0, boosted) have their boosts. */
@@ -39,6 +55,11 @@ export class Candidates {
     private readonly resolve?: (group: Group) => Promise<boolean>,
   ) {
     this.bounds = groups.map((group, rank) => group.score * maxBoost(parsed, rank));
+  }
+
+  /** Candidates of nothing (a session that held none after all). */
+  static none(): Candidates {
+    return new Candidates([], undefined, () => "", { maxHits: 0, maxSnippets: 0, snippetChars: 0, marks: () => [] });
   }
 
   /** The highest score a candidate not yet boosted can reach; -Infinity when none is left. */
@@ -101,13 +122,13 @@ export class Candidates {
  * exactly as if every session were ranked whole: each step boosts the candidate with the highest
  * reachable score, until none left can pass the k-th.
  */
-export async function topAcross<K>(sessions: ReadonlyMap<K, Candidates>, k: number): Promise<Array<{ key: K; group: Group }>> {
+export async function topAcross<K>(sessions: ReadonlyMap<K, RankedCandidates>, k: number): Promise<Array<{ key: K; group: Group }>> {
   const best: Array<{ key: K; group: Group }> = [];
   const compare = (a: { group: Group }, b: { group: Group }) => compareResults(a.group, b.group);
   // Sessions by the highest score they can still reach, on a tie the first listed; one with no
   // candidate left (bound -Infinity) is never taken. Candidates an earlier ranking boosted are
   // no longer behind a bound: they are held from the start.
-  const leads = new BinaryHeap<{ key: K; found: Candidates; order: number }>((a, b) => b.found.bound - a.found.bound || a.order - b.order);
+  const leads = new BinaryHeap<{ key: K; found: RankedCandidates; order: number }>((a, b) => b.found.bound - a.found.bound || a.order - b.order);
   let order = 0;
   for (const [key, found] of sessions) {
     for (const group of found.boostedSoFar) insertBest(best, { key, group }, k, compare);

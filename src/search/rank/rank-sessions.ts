@@ -5,7 +5,7 @@ import type { SessionInfo } from "../../history/types.ts";
 import { BinaryHeap } from "../../util/binary-heap.ts";
 import { fold } from "../text/normalize.ts";
 import { maybeYield } from "../../util/scheduler.ts";
-import { type Candidates, topAcross } from "./candidates.ts";
+import { type RankedCandidates, topAcross } from "./candidates.ts";
 import { beatenBy } from "./rank.ts";
 import { insertBest } from "../../util/best.ts";
 import type { Group } from "./rank.ts";
@@ -38,7 +38,7 @@ interface Entry {
   /** Place in the listing: equal scores and times keep it. */
   order: number;
   title: number;
-  candidates: Candidates | undefined;
+  candidates: RankedCandidates | undefined;
   /** The highest score the session can reach (what its candidates can reach), until it is ranked. */
   score: number;
   best?: Group;
@@ -50,7 +50,7 @@ function compareEntries(a: Entry, b: Entry): number {
 }
 
 /** The highest content score a session can reach now (rank/candidates.ts's reach of its three best). */
-function contentReach(candidates: Candidates | undefined): number {
+function contentReach(candidates: RankedCandidates | undefined): number {
   let reach = 0;
   if (candidates)
     TUNING.sessions.contentWeights.forEach((weight, i) => {
@@ -67,7 +67,7 @@ function contentReach(candidates: Candidates | undefined): number {
  */
 export async function rankSessions(
   sessions: readonly SessionInfo[],
-  candidates: ReadonlyMap<string, Candidates>,
+  candidates: ReadonlyMap<string, RankedCandidates>,
   parsed: ParsedQuery,
   limit: number,
 ): Promise<RankedSession[]> {

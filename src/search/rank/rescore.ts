@@ -52,11 +52,17 @@ export function rescore(
   textOf: (doc: ScoredDoc) => string,
 ): void {
   if (shared.docs === 0) return;
+  const score = chunkScorer(parsed, shared, own);
+  for (const doc of docs) {
+    doc.tfs ??= termCounts(textOf(doc), parsed, doc.input);
+    doc.score = score(doc.tfs, doc.end - doc.start);
+  }
+}
+
+/** A chunk's score from its term counts and length, as rescore scores it (`shared.docs` > 0). */
+export function chunkScorer(parsed: ParsedQuery, shared: CollectionStats, own: CollectionStats): (tfs: readonly number[], length: number) => number {
   const weights = queryWeights(shared, parsed.terms);
   const avg = own.docs > 0 ? own.length / own.docs : shared.length / shared.docs;
   const share = sessionShare(weights, queryWeights(own, parsed.terms));
-  for (const doc of docs) {
-    doc.tfs ??= termCounts(textOf(doc), parsed, doc.input);
-    doc.score = scoreCounts(doc.tfs, doc.end - doc.start, weights, avg) * share;
-  }
+  return (tfs, length) => scoreCounts(tfs, length, weights, avg) * share;
 }

@@ -7,7 +7,7 @@ import type { MemorySource } from "../../store/testing/memory-source.ts";
 import { sessionTerms, type SessionTerms } from "../many/session-terms.ts";
 import type { QueryTerm } from "../text/query.ts";
 import { type NearestTerm, WordCorrection } from "../text/typos.ts";
-import type { CandidateFinder, Narrowed, ProjectedSummary } from "../types.ts";
+import { type CandidateFinder, type Narrowed, type ProjectedSummary, TERM_CHUNK_STRIDE } from "../types.ts";
 
 export class MemoryFinder implements CandidateFinder {
   private readonly counted = new Map<string, SessionTerms>();
@@ -48,7 +48,7 @@ export class MemoryFinder implements CandidateFinder {
       narrowed.projected.set(session.id, {
         docs: counted.docs,
         length: counted.length,
-        df: termChunks.map((list) => list.length / 2),
+        df: termChunks.map((list) => list.length / TERM_CHUNK_STRIDE),
         termChunks,
         table: () => {
           if (this.refused.has(session.id)) throw new Error(`session ${session.id} was projected again`);
