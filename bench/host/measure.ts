@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { type Host, startHost } from "../../e2e/harness/host.ts";
 import { findToolPart } from "../../e2e/harness/tool-call.ts";
 import type { HostToolPart } from "../../e2e/harness/types.ts";
-import { openDb, pinProjectId } from "./data.ts";
+import { pinProjectId, type SqliteDb, sqliteOpener } from "./data.ts";
 
 /** The plugin under test, or the no-op plugin with the same tool names. */
 export type Variant = "plugin" | "no-op";
@@ -68,15 +68,23 @@ export function rssMb(pid: number | undefined): { rss: number; peak: number } {
 
 /**
  * Copies a cached store into a host's data folder and moves the sessions `where` picks into the
- * host's project folder: session lists are per directory.
+ * host's project folder: session lists are per directory. Synchronous: the host starts right
+ * after (startHost's prepare), and an update still running then met the host's own first writes
+ * ("database is locked", the 10,000-session store's no-op host, 5 December).
  */
-export async function seedStore(fromXdgData: string, dirs: { directory: string; xdgData: string }, where: string, ...params: string[]): Promise<void> {
+export function seedStore(
+  open: (path: string) => SqliteDb,
+  fromXdgData: string,
+  dirs: { directory: string; xdgData: string },
+  where: string,
+  ...params: string[]
+): void {
   const from = join(fromXdgData, "opencode");
   const to = join(dirs.xdgData, "opencode");
   mkdirSync(to, { recursive: true });
   for (const name of ["opencode.db", "opencode.db-wal", "opencode.db-shm"]) if (existsSync(join(from, name))) copyFileSync(join(from, name), join(to, name));
   pinProjectId(dirs.directory);
-  const db = await openDb(join(to, "opencode.db"));
+  const db = open(join(to, "opencode.db"));
   db.query(`UPDATE session SET directory = ? WHERE ${where}`).run(dirs.directory, ...params);
   db.close();
 }
@@ -90,16 +98,13 @@ export const unsearchedOf = (output: string) => Number(/"unsearched_sessions":(\
  * approved it would, or the plugin's ask-by-default would wait for an answer nobody gives.
  */
 export async function startBenchHost(variant: Variant, noopPlugin: string, fromXdgData: string, where: string, ...params: string[]): Promise<Host> {
-  let seeded: Promise<void> = Promise.resolve();
+  const open = await sqliteOpener();
   const host = await startHost({
     plugin: variant === "plugin" ? undefined : noopPlugin,
     config: { permission: { "*": "allow", doom_loop: "allow", external_directory: "allow", engram_other_projects: "allow" } },
     // BENCH_ENGRAM_CONFIG: the plugin's own config for the run, e.g. '{"projection":{"enable":false}}'.
     ...(process.env.BENCH_ENGRAM_CONFIG ? { globalEngramConfig: process.env.BENCH_ENGRAM_CONFIG } : {}),
-    prepare: (dirs) => {
-      seeded = seedStore(fromXdgData, dirs, where, ...params);
-    },
+    prepare: (dirs) => seedStore(open, fromXdgData, dirs, where, ...params),
   });
-  await seeded;
   return host;
 }
