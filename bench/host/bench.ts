@@ -8,6 +8,7 @@
 //       the round itself takes 15–30 min). The default (no BENCH_ONLY) runs sessions, project and
 //       heavy, not heavy10k.
 //   BENCH_ENGRAM_CONFIG='{…}'   the plugin's config (opencode-engram.jsonc) for the run
+//   BENCH_STALL_TRACE=1   prints each cold search's slow probe answers against the tool's run
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,7 +16,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { benchData, type BenchData } from "./data.ts";
 import { HEAVY_10K, HEAVY_3K, heavyData } from "./heavy-data.ts";
 import { runHeavy } from "./heavy-round.ts";
-import { call, type Figures, median, rssMb, sleep, startBenchHost, unsearchedOf, type Variant, withStallProbe } from "./measure.ts";
+import { call, type Figures, median, rssMb, sleep, startBenchHost, traceStalls, unsearchedOf, type Variant, withStallProbe } from "./measure.ts";
 
 // This process is the host binary acting as Bun; the hosts it starts must not inherit that.
 delete process.env.BUN_BE_BUN;
@@ -47,6 +48,7 @@ async function runVariant(variant: Variant, data: BenchData): Promise<Figures> {
         // The index builds in the background after the first search: the stall probe stays on.
         const settle = await withStallProbe(host, probePath, () => sleep(4000 + 400 * session.mb));
         figures.set(`${key}: stall, cold search`, cold.stallMs);
+        traceStalls(`${key} cold search`, cold.value, cold.slow);
         figures.set(`${key}: stall, background build`, settle.stallMs);
         await call(host, driver, "history_search", args("warm up"));
         const warm: number[] = [];

@@ -21,25 +21,47 @@ export function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? NaN;
 }
 
+/** A probe answer slower than this is kept in `slow` (when it was asked, epoch ms, and how long it took). */
+const SLOW_MS = 20;
+
 /** Polls a cheap host route while `work` runs; the longest answer is the loop's longest stall. */
-export async function withStallProbe<T>(host: Host, path: string, work: () => Promise<T>): Promise<{ value: T; stallMs: number }> {
+export async function withStallProbe<T>(
+  host: Host,
+  path: string,
+  work: () => Promise<T>,
+): Promise<{ value: T; stallMs: number; slow: Array<{ at: number; ms: number }> }> {
   let running = true;
   let worst = 0;
+  const slow: Array<{ at: number; ms: number }> = [];
   const probe = (async () => {
     while (running) {
+      const at = Date.now();
       const start = performance.now();
       await host.request("GET", path).catch(() => undefined);
-      worst = Math.max(worst, performance.now() - start);
+      const ms = performance.now() - start;
+      worst = Math.max(worst, ms);
+      if (ms > SLOW_MS) slow.push({ at, ms });
       await sleep(10);
     }
   })();
   try {
     const value = await work();
-    return { value, stallMs: worst };
+    return { value, stallMs: worst, slow };
   } finally {
     running = false;
     await probe;
   }
+}
+
+/**
+ * BENCH_STALL_TRACE=1: the probe's slow answers of a call's turn, placed against the tool's own
+ * run (the host's stamps): which of them fell while the tool ran, which before or after it.
+ */
+export function traceStalls(label: string, tool: { start: number; end: number }, slow: Array<{ at: number; ms: number }>): void {
+  if (!process.env.BENCH_STALL_TRACE) return;
+  const where = (at: number, ms: number) => (at + ms < tool.start ? "before" : at > tool.end ? "after" : "during");
+  const list = slow.map((s) => `${where(s.at, s.ms)} ${s.at - tool.start >= 0 ? "+" : ""}${s.at - tool.start}: ${s.ms.toFixed(0)}`).join(", ");
+  console.log(`  stalls over ${SLOW_MS} ms, ${label} (tool ran ${tool.end - tool.start} ms; ms from its start: answer ms): ${list || "none"}`);
 }
 
 function toolTime(part: HostToolPart): number {
@@ -49,14 +71,20 @@ function toolTime(part: HostToolPart): number {
 
 let callCount = 0;
 /** The mock model calls `name(args)` in the driver session; the tool's time is the host's own stamp. */
-export async function call(host: Host, driver: string, name: string, args: Record<string, unknown>): Promise<{ ms: number; output: string }> {
+export async function call(
+  host: Host,
+  driver: string,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ ms: number; output: string; start: number; end: number }> {
   const callId = `call_bench_${++callCount}`;
   host.mock.push({ toolCalls: [{ id: callId, name, args }] }, { text: "ok" });
   await host.prompt(driver, `call ${name}`);
   const part = findToolPart(await host.messages(driver), callId);
   if (!part) throw new Error(`no tool part for ${callId}`);
   if (part.state.status !== "completed") console.log(`  (${name} ended ${part.state.status}: ${String(part.state.error).slice(0, 200)})`);
-  return { ms: toolTime(part), output: String(part.state.output ?? "") };
+  const time = part.state.time as { start?: number; end?: number } | undefined;
+  return { ms: toolTime(part), output: String(part.state.output ?? ""), start: time?.start ?? NaN, end: time?.end ?? NaN };
 }
 
 export function rssMb(pid: number | undefined): { rss: number; peak: number } {
