@@ -8,6 +8,7 @@
 //       the round itself takes 15–30 min). The default (no BENCH_ONLY) runs sessions, project and
 //       heavy, not heavy10k.
 //   BENCH_ENGRAM_CONFIG='{…}'   the plugin's config (opencode-engram.jsonc) for the run
+//   BENCH_SIZES=4000   the sessions part on these generated sessions only (default 4000,20000)
 //   BENCH_STALL_TRACE=1   prints each cold search's slow probe answers against the tool's run
 
 import { readFileSync } from "node:fs";
@@ -22,6 +23,7 @@ import { call, type Figures, median, rssMb, sleep, startBenchHost, traceStalls, 
 delete process.env.BUN_BE_BUN;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? "1");
 const ONLY = process.env.BENCH_ONLY;
+const SIZES = process.env.BENCH_SIZES?.split(",");
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 const NOOP = pathToFileURL(join(HERE, "noop-plugin.ts")).href;
 const BUILD_WAIT_MS = Number(process.env.BENCH_BUILD_WAIT_MS ?? "40000");
@@ -39,7 +41,7 @@ async function runVariant(variant: Variant, data: BenchData): Promise<Figures> {
     // The first tool call of a host compiles the plugin's code paths: not a figure.
     await call(host, driver, "history_sessions", { limit: 1 });
     if (ONLY !== "project") {
-      for (const [size, session] of Object.entries(data.generated)) {
+      for (const [size, session] of Object.entries(data.generated).filter(([size]) => SIZES === undefined || SIZES.includes(size))) {
         const key = `${size} msgs (${session.mb.toFixed(1)} MB)`;
         const args = (query: string) => ({ query, session_id: session.id });
         const cold = await withStallProbe(host, probePath, () => call(host, driver, "history_search", args("token bucket limiter")));
@@ -48,7 +50,7 @@ async function runVariant(variant: Variant, data: BenchData): Promise<Figures> {
         // The index builds in the background after the first search: the stall probe stays on.
         const settle = await withStallProbe(host, probePath, () => sleep(4000 + 400 * session.mb));
         figures.set(`${key}: stall, cold search`, cold.stallMs);
-        traceStalls(`${key} cold search`, cold.value, cold.slow);
+        traceStalls(`${key} cold search`, cold.value, cold.slow, cold.cpu);
         figures.set(`${key}: stall, background build`, settle.stallMs);
         await call(host, driver, "history_search", args("warm up"));
         const warm: number[] = [];

@@ -1,7 +1,7 @@
 // What both bench rounds measure with: a tool call through the scripted model, the host's stall
 // probe, its memory, and a host's data folder seeded from a cached store.
 
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Host, startHost } from "../../e2e/harness/host.ts";
 import { findToolPart } from "../../e2e/harness/tool-call.ts";
@@ -29,12 +29,14 @@ export async function withStallProbe<T>(
   host: Host,
   path: string,
   work: () => Promise<T>,
-): Promise<{ value: T; stallMs: number; slow: Array<{ at: number; ms: number }> }> {
+): Promise<{ value: T; stallMs: number; slow: Array<{ at: number; ms: number }>; cpu: CpuSample[] }> {
   let running = true;
   let worst = 0;
   const slow: Array<{ at: number; ms: number }> = [];
+  const cpu: CpuSample[] = [];
   const probe = (async () => {
     while (running) {
+      if (TRACE && host.pid !== undefined) cpu.push(threadCpu(host.pid));
       const at = Date.now();
       const start = performance.now();
       await host.request("GET", path).catch(() => undefined);
@@ -46,19 +48,70 @@ export async function withStallProbe<T>(
   })();
   try {
     const value = await work();
-    return { value, stallMs: worst, slow };
+    if (TRACE && host.pid !== undefined) cpu.push(threadCpu(host.pid));
+    return { value, stallMs: worst, slow, cpu };
   } finally {
     running = false;
     await probe;
   }
 }
 
+const TRACE = Boolean(process.env.BENCH_STALL_TRACE);
+
+/** The host's threads' CPU time so far (user + system, ms) by thread name, at epoch ms `at`. */
+interface CpuSample {
+  at: number;
+  byName: Map<string, number>;
+}
+
+function threadCpu(pid: number): CpuSample {
+  const byName = new Map<string, number>();
+  const at = Date.now();
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, "utf8");
+        const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")).replace(/\d+$/, "#");
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        const ms = ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+        byName.set(name, (byName.get(name) ?? 0) + ms);
+      } catch {
+        // the thread ended
+      }
+    }
+  } catch {
+    // the host ended
+  }
+  return { at, byName };
+}
+
+/** CPU ms each thread (by name) spent between the samples nearest `from` and `to`. */
+function cpuBetween(samples: CpuSample[], from: number, to: number): string {
+  if (samples.length < 2) return "";
+  const near = (t: number) => samples.reduce((best, s) => (Math.abs(s.at - t) < Math.abs(best.at - t) ? s : best));
+  const a = near(from);
+  const b = near(to);
+  const out: string[] = [];
+  for (const [name, ms] of b.byName) {
+    const spent = ms - (a.byName.get(name) ?? 0);
+    if (spent > 0) out.push(`${name} ${spent.toFixed(0)}`);
+  }
+  return `${b.at - a.at} ms: ${out.join(", ")}`;
+}
+
 /**
  * BENCH_STALL_TRACE=1: the probe's slow answers of a call's turn, placed against the tool's own
  * run (the host's stamps): which of them fell while the tool ran, which before or after it.
  */
-export function traceStalls(label: string, tool: { start: number; end: number }, slow: Array<{ at: number; ms: number }>): void {
-  if (!process.env.BENCH_STALL_TRACE) return;
+export function traceStalls(label: string, tool: { start: number; end: number }, slow: Array<{ at: number; ms: number }>, cpu: CpuSample[] = []): void {
+  if (!TRACE) return;
+  if (cpu.length > 1) {
+    const first = cpu[0]!.at;
+    const last = cpu[cpu.length - 1]!.at;
+    console.log(
+      `  host threads' CPU ms, ${label}: before the tool (${cpuBetween(cpu, first, tool.start)}); during (${cpuBetween(cpu, tool.start, tool.end)}); after (${cpuBetween(cpu, tool.end, last)})`,
+    );
+  }
   const where = (at: number, ms: number) => (at + ms < tool.start ? "before" : at > tool.end ? "after" : "during");
   const list = slow.map((s) => `${where(s.at, s.ms)} ${s.at - tool.start >= 0 ? "+" : ""}${s.at - tool.start}: ${s.ms.toFixed(0)}`).join(", ");
   console.log(`  stalls over ${SLOW_MS} ms, ${label} (tool ran ${tool.end - tool.start} ms; ms from its start: answer ms): ${list || "none"}`);
