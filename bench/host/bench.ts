@@ -2,21 +2,28 @@
 // scripted mock model), against a no-op plugin whose tools answer at once, in the same run.
 // Prints figures, never fails. Runs in the host's own Bun (bun:sqlite seeds the data folder).
 //   BENCH_ROUNDS=n   plugin/no-op pairs (default 1)
-//   BENCH_ONLY=sessions|project|heavy   one part (the heavy-user round: heavy-round.ts)
+//   BENCH_ONLY=sessions|project|heavy|heavy10k   one part. heavy: the heavy-user round
+//       (heavy-round.ts) on 3,000 sessions in 30 projects; heavy10k: the same round on 10,000
+//       sessions in 50 projects (about 860 MB of text, a 2 GB store built once, about a minute;
+//       the round itself takes 15–30 min). The default (no BENCH_ONLY) runs sessions, project and
+//       heavy, not heavy10k.
 //   BENCH_ENGRAM_CONFIG='{…}'   the plugin's config (opencode-engram.jsonc) for the run
+//   BENCH_SIZES=4000   the sessions part on these generated sessions only (default 4000,20000)
+//   BENCH_STALL_TRACE=1   prints each cold search's slow probe answers against the tool's run
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { benchData, type BenchData } from "./data.ts";
-import { heavyData } from "./heavy-data.ts";
+import { HEAVY_10K, HEAVY_3K, heavyData } from "./heavy-data.ts";
 import { runHeavy } from "./heavy-round.ts";
-import { call, type Figures, median, rssMb, sleep, startBenchHost, unsearchedOf, type Variant, withStallProbe } from "./measure.ts";
+import { call, type Figures, median, rssMb, sleep, startBenchHost, traceStalls, unsearchedOf, type Variant, withStallProbe } from "./measure.ts";
 
 // This process is the host binary acting as Bun; the hosts it starts must not inherit that.
 delete process.env.BUN_BE_BUN;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? "1");
 const ONLY = process.env.BENCH_ONLY;
+const SIZES = process.env.BENCH_SIZES?.split(",");
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 const NOOP = pathToFileURL(join(HERE, "noop-plugin.ts")).href;
 const BUILD_WAIT_MS = Number(process.env.BENCH_BUILD_WAIT_MS ?? "40000");
@@ -34,7 +41,7 @@ async function runVariant(variant: Variant, data: BenchData): Promise<Figures> {
     // The first tool call of a host compiles the plugin's code paths: not a figure.
     await call(host, driver, "history_sessions", { limit: 1 });
     if (ONLY !== "project") {
-      for (const [size, session] of Object.entries(data.generated)) {
+      for (const [size, session] of Object.entries(data.generated).filter(([size]) => SIZES === undefined || SIZES.includes(size))) {
         const key = `${size} msgs (${session.mb.toFixed(1)} MB)`;
         const args = (query: string) => ({ query, session_id: session.id });
         const cold = await withStallProbe(host, probePath, () => call(host, driver, "history_search", args("token bucket limiter")));
@@ -43,6 +50,7 @@ async function runVariant(variant: Variant, data: BenchData): Promise<Figures> {
         // The index builds in the background after the first search: the stall probe stays on.
         const settle = await withStallProbe(host, probePath, () => sleep(4000 + 400 * session.mb));
         figures.set(`${key}: stall, cold search`, cold.stallMs);
+        traceStalls(`${key} cold search`, cold.value, cold.slow, cold.cpu);
         figures.set(`${key}: stall, background build`, settle.stallMs);
         await call(host, driver, "history_search", args("warm up"));
         const warm: number[] = [];
@@ -121,18 +129,21 @@ console.log(
   `bench:host — OpenCode ${hostVersion}, Bun ${(process.versions as Record<string, string>).bun}, ${ROUNDS} round(s); times in ms from the host's tool-part stamps, stalls = longest GET /session/:id answer`,
 );
 const data = await benchData((line) => console.log(line));
-const heavy = ONLY === undefined || ONLY === "heavy" ? await heavyData(data, (line) => console.log(line)) : undefined;
+const heavySize = ONLY === undefined || ONLY === "heavy" ? HEAVY_3K : ONLY === "heavy10k" ? HEAVY_10K : undefined;
+const heavy = heavySize ? await heavyData(data, heavySize, (line) => console.log(line)) : undefined;
 const rounds: Array<{ plugin: Figures; noop: Figures }> = [];
 for (let round = 1; round <= ROUNDS; round++) {
   const plugin: Figures = new Map();
   const noop: Figures = new Map();
-  if (ONLY !== "heavy") {
+  if (ONLY !== "heavy" && ONLY !== "heavy10k") {
     for (const [name, value] of await runVariant("plugin", data)) plugin.set(name, value);
     for (const [name, value] of await runVariant("no-op", data)) noop.set(name, value);
   }
   if (heavy) {
-    for (const [name, value] of await runHeavy("plugin", heavy, NOOP)) plugin.set(name, value);
-    for (const [name, value] of await runHeavy("no-op", heavy, NOOP)) noop.set(name, value);
+    const log = (line: string) => console.log(line);
+    for (const [name, value] of await runHeavy("plugin", heavy, NOOP, log)) plugin.set(name, value);
+    printTable(`round ${round}, heavy, the plugin's figures (the no-op's follow)`, plugin, new Map());
+    for (const [name, value] of await runHeavy("no-op", heavy, NOOP, log)) noop.set(name, value);
   }
   rounds.push({ plugin, noop });
   printTable(`round ${round}`, plugin, noop);

@@ -49,10 +49,15 @@ export interface SqliteDb {
   close(): void;
 }
 
-export async function openDb(path: string): Promise<SqliteDb> {
+/** bun:sqlite's opener, loaded once: a caller that must not await between two steps opens with it synchronously. */
+export async function sqliteOpener(): Promise<(path: string) => SqliteDb> {
   const specifier = "bun:sqlite";
   const module = (await import(/* @vite-ignore */ specifier)) as { Database: new (path: string) => SqliteDb };
-  return new module.Database(path);
+  return (path) => new module.Database(path);
+}
+
+export async function openDb(path: string): Promise<SqliteDb> {
+  return (await sqliteOpener())(path);
 }
 
 export function corpusDir(): string {

@@ -4,6 +4,9 @@
 // building against 21 ms without it. Before a slice the passes ask `hold`: while a tool call runs
 // (util/tool-calls.ts, counted in shared memory) or ended less than the grace ago, it waits; after
 // maxHoldMs of continuous busy it lets one slice through anyway, so the projection never starves.
+// A host event (build-thread.ts counts each as a change) holds it the same way: the host's thread
+// works on the whole turn (the prompt, the model's steps, the reply), not only on our tool, and
+// passes running then doubled the host's longest stall around a cold search (issue 40).
 // The passes ask only where no SQLite transaction is open (projection.ts): a held pass holds no
 // lock on the projection file and no read snapshot of the host's store.
 
@@ -17,13 +20,15 @@ export interface PaceTiming {
 }
 
 /**
- * 100 ms of grace: once our tool returns, the host's thread still works on the call (writes the
+ * 1 s of grace: once our tool returns, the host's thread still works on the call (writes the
  * result part, publishes its events to every plugin's hooks, ours included, and starts the
- * model's next step), and parallel calls of one step start a few milliseconds apart; an agent's
- * next call waits on the model (seconds), so the passes lose little. 2 s of hold: a slice of about
- * 12 ms every 2 s is under 1% of a core taken from a host kept busy for good.
+ * model's next step), and after a session's first search it builds that session's index at
+ * background priority; with 100 ms the passes ran through that (480–1,230 ms of the build
+ * thread's CPU in the 2–3 s after a cold search, bench:host on a loaded 2-core machine). An
+ * agent's next call waits on the model (seconds), so the passes lose little. 2 s of hold: a
+ * slice of about 12 ms every 2 s is under 1% of a core taken from a host kept busy for good.
  */
-const PACE: PaceTiming = { graceMs: 100, maxHoldMs: 2_000 };
+const PACE: PaceTiming = { graceMs: 1_000, maxHoldMs: 2_000 };
 
 /** How often a held pass looks again (an await of a timer: its thread's messages still come in). */
 const LOOK_MS = 20;

@@ -5,15 +5,16 @@
 // Here a StoreProjection that runs no passes reads the file the thread writes, its session rows
 // read again when the thread reports progress; a session a host event marked is read by every
 // search until the thread reports it projected again (build-serve.ts). The passes give way while
-// one of our tools runs on the host's thread (build-pace.ts). A thread that cannot start, or dies,
-// is logged once and the projection is unavailable from then on (doctor says why), as with
-// projection.enable false: passes on the host's thread made every tool call wait (above).
+// one of our tools runs on the host's thread, and after each host event (build-pace.ts). A thread
+// that cannot start, or dies, is logged once and the projection is unavailable from then on
+// (status says why), as with projection.enable false: passes on the host's thread made every
+// tool call wait (above).
 
 import { Worker } from "node:worker_threads";
 import type { SessionInfo } from "../history/types.ts";
 import type { CandidateFinder, Narrowed, NearestTerm, ProjectedSummary, QueryTerm } from "../search/api.ts";
 import type { StoreGeneration } from "../store/store-generation.ts";
-import { type ToolCalls, toolCalls } from "./tool-calls.ts";
+import { CALLS_CHANGED, type ToolCalls, toolCalls } from "./tool-calls.ts";
 import type { PaceTiming } from "./build-pace.ts";
 import type { BuildSettings, BuildStart, FromBuild, ToBuild } from "./build-serve.ts";
 import { cacheDir } from "./projection-db.ts";
@@ -108,6 +109,9 @@ export class ThreadedProjection implements Projection {
   }
 
   markDirty(sessionId: string): void {
+    // A host event: the host's thread is at work on a turn. The passes give way for the grace after
+    // it, as after a call's start or end (build-pace.ts): a change seen like theirs.
+    Atomics.add(this.calls().counts, CALLS_CHANGED, 1);
     const mark = ++this.lastMark;
     this.dirty.set(sessionId, mark);
     if (this.thread) this.unsent.set(sessionId, mark);

@@ -5,7 +5,7 @@
 
 /** Slots of ToolCalls.counts (Int32). */
 export const CALLS_RUNNING = 0;
-/** How many times a call started or ended: a reader sees a call even if it began and ended between two looks. */
+/** How many times a call started or ended, or a host event came (build-thread.ts): a reader sees a change even if it began and ended between two looks. */
 export const CALLS_CHANGED = 1;
 /** The reader's own slot: how many times it gave way (a test's window on the other thread). */
 export const CALLS_HELD = 2;
