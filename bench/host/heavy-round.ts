@@ -72,7 +72,9 @@ async function round(variant: Variant, heavy: HeavyData, noopPlugin: string, fig
         if (left === 0) behind = await sessionsNotProjected(host.dataDir, join(host.root, "cache", "opencode-engram"));
         if (performance.now() - told >= PROGRESS_MS) {
           told = performance.now();
-          say(`${((told - started) / 1000).toFixed(0)} s: ${left} unsearched${left === 0 ? `, ${behind} not projected` : ""}, RSS ${rssMb(host.pid).rss.toFixed(0)} MB`);
+          say(
+            `${((told - started) / 1000).toFixed(0)} s: ${left} unsearched${left === 0 ? `, ${behind} not projected` : ""}, RSS ${rssMb(host.pid).rss.toFixed(0)} MB`,
+          );
         }
       }
       if (variant === "no-op") await sleep(POLL_MS);
