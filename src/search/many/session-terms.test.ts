@@ -52,7 +52,7 @@ describe("sessionTerms: the chunks a search counts", () => {
         expect([kept.chunks.part(p!).id, kept.chunks.part(p!).type]).toEqual([doc.partId, doc.type]);
         expect([start, end, input]).toEqual([doc.start, doc.end, doc.input]);
         tfs.forEach((tf, t) => {
-          if (tf > 0) expected.set(terms[t]!.token, [...(expected.get(terms[t]!.token) ?? []), seq, tf]);
+          if (tf > 0) expected.set(terms[t]!.token, [...(expected.get(terms[t]!.token) ?? []), seq, tf, doc.end - doc.start, m!]);
         });
       }
       expect(new Map([...kept.postings].filter(([, list]) => list.length > 0))).toEqual(expected);
