@@ -2,6 +2,7 @@
 // (build-serve.ts) runs over a MessageChannel in this process, over an in-memory store and file
 // the host's side reads too; in the host's Bun a real Worker runs build-worker.ts over a SQLite
 // store. A thread that cannot start, fails or ends unasked leaves the passes on this thread.
+import { StampedSource } from "./testing/stamped-source.ts";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,10 +11,8 @@ import { MessageChannel, type MessagePort } from "node:worker_threads";
 import { afterEach, describe, expect, it } from "vitest";
 import { textMessage } from "../history/testing/messages.ts";
 import { toolVisibility } from "../history/tool-visibility.ts";
-import type { HistoryMessage, SessionInfo } from "../history/types.ts";
 import type { QueryTerm } from "../search/api.ts";
 import { memoryOpener } from "./testing/memory-projection-db.ts";
-import { MemorySource } from "../store/testing/memory-source.ts";
 import { runInBun } from "../store/testing/run-in-bun.ts";
 import { type BuildStart, serveBuild, type ToBuild } from "./build-serve.ts";
 import { type BuildThread, ThreadedProjection, type ThreadedProjectionOptions } from "./build-thread.ts";
@@ -21,14 +20,6 @@ import { type ProjectionFeed, stampsOneByOne } from "./feed.ts";
 import { stampWatermark } from "./testing/stamp-watermark.ts";
 import type { openProjection } from "./projection-db.ts";
 import { ToolCalls } from "./tool-calls.ts";
-
-class StampedSource extends MemorySource {
-  readonly stamps = new Map<string, number>();
-  put(info: SessionInfo, messages: HistoryMessage[]): void {
-    this.add(info, messages);
-    this.stamps.set(info.id, (this.stamps.get(info.id) ?? 0) + 1);
-  }
-}
 
 function store(): StampedSource {
   const source = new StampedSource();

@@ -1,27 +1,19 @@
 // What the projection answers a many-session search, over a store projected in memory: which
 // sessions it ranks itself (with their chunks and chunk tables), which a search must read, the
 // statistics of the rest, the nearest terms of unread sessions, and the summaries.
+import { StampedSource } from "./testing/stamped-source.ts";
 import { stampWatermark } from "./testing/stamp-watermark.ts";
 import { describe, expect, it } from "vitest";
 import { textMessage, toolPart } from "../history/testing/messages.ts";
 import { toolVisibility } from "../history/tool-visibility.ts";
-import type { HistoryMessage, SessionInfo } from "../history/types.ts";
+import type { SessionInfo } from "../history/types.ts";
 import { type QueryTerm, sessionTerms, TERM_CHUNK_STRIDE } from "../search/api.ts";
-import { MemorySource } from "../store/testing/memory-source.ts";
 import { type ProjectionFeed, stampsOneByOne } from "./feed.ts";
 import { StoreProjection } from "./projection.ts";
 import { memoryOpener } from "./testing/memory-projection-db.ts";
 
 const visibility = toolVisibility([], []);
 const term = (token: string): QueryTerm => ({ token, group: 0, cjk: false, weight: 1 });
-
-class StampedSource extends MemorySource {
-  readonly stamps = new Map<string, number>();
-  put(info: SessionInfo, messages: HistoryMessage[]): void {
-    this.add(info, messages);
-    this.stamps.set(info.id, (this.stamps.get(info.id) ?? 0) + 1);
-  }
-}
 
 function store(): StampedSource {
   const source = new StampedSource();
