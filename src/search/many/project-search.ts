@@ -13,8 +13,9 @@ import type { SessionInfo } from "../../history/types.ts";
 import { messageIndex, type SessionView } from "../../history/view.ts";
 import type { Narrowed, ProjectedHolder, ScopeNarrowing, SessionResult } from "../types.ts";
 import { addStats, emptyStats, type CollectionStats } from "../rank/bm25.ts";
+import { chunkScorers } from "../rank/rescore.ts";
 import { Candidates, type RankedCandidates, topAcross } from "../rank/candidates.ts";
-import { holderBound, holderStats, ProjectedCandidates } from "./projected-ranking.ts";
+import { holderBounds, holderStats, ProjectedCandidates } from "./projected-ranking.ts";
 import { maybeYield, now } from "../../util/scheduler.ts";
 import type { CollectedSession, Query, SessionSearchOptions } from "../session-search.ts";
 import { typoCorrections, unmatchedWords, type NearestTerm } from "../text/typos.ts";
@@ -157,6 +158,7 @@ export async function searchProject(
   }
   if (narrowed && query.kind === "keyword" && narrowed.projected.size > 0) {
     const keyword = query;
+    const scorers = shared && chunkScorers(keyword.parsed, shared);
     for (const [id, holder] of narrowed.projected) {
       const stats = shared ?? holderStats(holder);
       // Ranked from its chunk table once one of its messages can place; a table refused (the
@@ -174,7 +176,13 @@ export async function searchProject(
           return searcher.candidates(one, stats);
         }
       };
-      candidates.set(id, new ProjectedCandidates(holderBound(holder, keyword.parsed, stats), keyword.parsed, make));
+      candidates.set(
+        id,
+        new ProjectedCandidates(
+          holderBounds(holder, keyword.parsed, scorers ?? chunkScorers(keyword.parsed, stats), TUNING.sessions.contentWeights.length),
+          make,
+        ),
+      );
     }
   }
   // Only the candidates that can reach the merged first `limit` are boosted (and, ranked from the

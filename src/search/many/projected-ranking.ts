@@ -12,8 +12,8 @@ import { CONTINUATION_SENTENCE } from "../../history/summaries.ts";
 import type { HistoryMessage } from "../../history/types.ts";
 import type { CollectionStats } from "../rank/bm25.ts";
 import type { RankedCandidates } from "../rank/candidates.ts";
-import { candidateGroups, type Group, maxBoost } from "../rank/rank.ts";
-import { chunkScorer, rescore } from "../rank/rescore.ts";
+import { candidateGroups, chunkBoostHeld, type Group, messageScoreParts } from "../rank/rank.ts";
+import { type ChunkScorer, rescore } from "../rank/rescore.ts";
 import { TUNING } from "../tuning.ts";
 import type { ParsedQuery } from "../text/query.ts";
 import {
@@ -122,36 +122,75 @@ export async function resolveGroup(group: Group, load: (messageId: string) => Pr
 }
 
 /**
- * The most any of a holder's messages scores before the boosts, from its postings alone: each
- * message's chunk scores summed (partScore and messageScore add at most that, their shares being
- * at most 1), times the summary weight when it raises; the tool and user-question weights only
- * lower a score (rank.ts). -Infinity when it holds no chunk.
+ * The most a holder's best messages score after the boosts, best first (at most `count`), from
+ * its postings alone (`scorers`: chunkScorers against the scope's statistics). Each chunk's score
+ * is raised as much as the boosts can raise a chunk holding its terms (chunkBoostHeld, at the
+ * first rank); a message's score weighs one chunk whole and at most (othersCounted + 1)² − 1
+ * others by otherShare or less (partScore, messageScore), so it is at most its best chunk's plus
+ * otherShare of its next best ones'. Times the summary weight when it raises; the tool and
+ * user-question weights only lower a score (rank.ts). The i-th best message after the boosts
+ * scores at most the i-th of these (0 past its last message). Empty when it holds no chunk.
  */
-export function holderBound(holder: ProjectedHolder, parsed: ParsedQuery, shared: CollectionStats): number {
-  const score = chunkScorer(parsed, shared, holderStats(holder));
-  const terms = holder.termChunks.length;
-  // Per chunk holding a term: its term counts, length and message.
-  const chunks = new Map<number, { tfs: number[]; length: number; message: number }>();
-  holder.termChunks.forEach((list, t) => {
-    for (let i = 0; i < list.length; i += TERM_CHUNK_STRIDE) {
-      let chunk = chunks.get(list[i]!);
-      if (!chunk) chunks.set(list[i]!, (chunk = { tfs: new Array<number>(terms).fill(0), length: list[i + 2]!, message: list[i + 3]! }));
-      chunk.tfs[t] = list[i + 1]!;
+export function holderBounds(holder: ProjectedHolder, parsed: ParsedQuery, scorers: (own: CollectionStats) => ChunkScorer, count: number): number[] {
+  const score = scorers(holderStats(holder));
+  const lists = holder.termChunks;
+  const terms = lists.length;
+  const best: number[] = [];
+  // The message's chunk scores that can count, best first.
+  const chunks: number[] = [];
+  const counted = messageScoreParts() ** 2;
+  const closeMessage = () => {
+    if (chunks.length === 0) return;
+    let sum = 0;
+    for (let i = 1; i < chunks.length; i++) sum += chunks[i]!;
+    insertDescending(best, chunks[0]! + TUNING.spread.otherShare * sum, count);
+    chunks.length = 0;
+  };
+  // The terms' chunk lists merged: each is in chunk order, and chunks are in message order.
+  const next = new Array<number>(terms).fill(0);
+  const tfs = new Array<number>(terms).fill(0);
+  let message = -1;
+  for (;;) {
+    let chunk = Number.POSITIVE_INFINITY;
+    for (let t = 0; t < terms; t++) if (next[t]! < lists[t]!.length && lists[t]![next[t]!]! < chunk) chunk = lists[t]![next[t]!]!;
+    if (chunk === Number.POSITIVE_INFINITY) break;
+    let length = 0;
+    let of = 0;
+    for (let t = 0; t < terms; t++) {
+      const list = lists[t]!;
+      const i = next[t]!;
+      if (i < list.length && list[i] === chunk) {
+        tfs[t] = list[i + 1]!;
+        length = list[i + 2]!;
+        of = list[i + 3]!;
+        next[t] = i + TERM_CHUNK_STRIDE;
+      } else tfs[t] = 0;
     }
-  });
-  const messages = new Map<number, number>();
-  let best = Number.NEGATIVE_INFINITY;
-  for (const { tfs, length, message } of chunks.values()) {
-    const sum = (messages.get(message) ?? 0) + score(tfs, length);
-    messages.set(message, sum);
-    if (sum > best) best = sum;
+    if (of !== message) {
+      closeMessage();
+      message = of;
+    }
+    insertDescending(chunks, score(tfs, length) * chunkBoostHeld(parsed, undefined, tfs, 0), counted);
   }
+  closeMessage();
   // Above rounding: the sums here and the engine's are made in other orders.
-  return best * Math.max(1, TUNING.summaryWeight) * (1 + 1e-9);
+  const raise = Math.max(1, TUNING.summaryWeight) * (1 + 1e-9);
+  const bounds = best.map((bound) => bound * raise);
+  // Fewer messages than `count`: the others score nothing.
+  if (bounds.length > 0) while (bounds.length < count) bounds.push(0);
+  return bounds;
+}
+
+/** Puts `value` into `list` (highest first), keeping at most `most`. */
+function insertDescending(list: number[], value: number, most: number): void {
+  if (list.length === most && value <= list[most - 1]!) return;
+  let i = Math.min(list.length, most - 1);
+  for (; i > 0 && list[i - 1]! < value; i--) list[i] = list[i - 1]!;
+  list[i] = value;
 }
 
 /**
- * A projected session's candidates, ranked by holderBound until one of them is asked for: then
+ * A projected session's candidates, ranked by holderBounds until one of them is asked for: then
  * `make` ranks them from its chunk table (or, that refused, reads the session).
  */
 export class ProjectedCandidates implements RankedCandidates {
@@ -159,14 +198,13 @@ export class ProjectedCandidates implements RankedCandidates {
   private making: Promise<RankedCandidates> | undefined;
 
   constructor(
-    /** holderBound's. */
-    private readonly most: number,
-    private readonly parsed: ParsedQuery,
+    /** holderBounds': as many as a ranking reaches into (reach). */
+    private readonly most: readonly number[],
     private readonly make: () => Promise<RankedCandidates>,
   ) {}
 
   get bound(): number {
-    return this.ranked ? this.ranked.bound : this.most * maxBoost(this.parsed, 0);
+    return this.ranked ? this.ranked.bound : (this.most[0] ?? Number.NEGATIVE_INFINITY);
   }
 
   async next(): Promise<Group | undefined> {
@@ -174,20 +212,24 @@ export class ProjectedCandidates implements RankedCandidates {
   }
 
   settled(k: number): boolean {
-    return this.ranked ? this.ranked.settled(k) : this.most === Number.NEGATIVE_INFINITY;
+    return this.ranked ? this.ranked.settled(k) : this.most.length === 0;
   }
 
   async top(k: number): Promise<Group[]> {
     return (await this.made()).top(k);
   }
 
-  /** Before its chunks are read, every candidate can reach the bound. */
+  /** Before its chunks are read, the i-th candidate can reach the i-th bound (the last one past them). */
   reach(i: number): number {
-    return this.ranked ? this.ranked.reach(i) : Math.max(0, this.bound);
+    return this.ranked ? this.ranked.reach(i) : Math.max(0, this.most[Math.min(i, this.most.length - 1)] ?? 0);
   }
 
   get boostedSoFar(): readonly Group[] {
     return this.ranked?.boostedSoFar ?? [];
+  }
+
+  ready(group: Group): Promise<boolean> {
+    return this.ranked ? this.ranked.ready(group) : Promise.resolve(true);
   }
 
   result(group: Group): MessageResult {

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { nextId } from "../../history/testing/messages.ts";
 import type { HistoryMessage, HistoryPart, SessionInfo } from "../../history/types.ts";
 import type { ScoredDoc } from "../types.ts";
+import { countTerms, termFinders } from "../scan/scan.ts";
 import { parseQuery, type ParsedQuery } from "../text/query.ts";
 import { Candidates, topAcross } from "./candidates.ts";
 import { rankSessions } from "./rank-sessions.ts";
@@ -71,8 +72,15 @@ function make(sessions: Array<{ messages: Array<{ chunks: Chunk[]; created: numb
 const textOf = (doc: ScoredDoc) => doc.text!;
 const hitOptions = { maxHits: 2, maxSnippets: 1, snippetChars: 80, marks: () => [] };
 
+/** Each chunk's query term counts, as the scan counts them: the boosts' ceilings read them (groupBoostMost). */
+function counted(docs: ScoredDoc[], parsed: ParsedQuery): ScoredDoc[] {
+  const finders = termFinders(parsed.terms);
+  for (const doc of docs) doc.tfs = countTerms(doc.text!, finders, undefined) ?? parsed.terms.map(() => 0);
+  return docs;
+}
+
 function candidates(made: Made, parsed: ParsedQuery): Map<string, Candidates> {
-  return new Map(made.map(({ info, docs }) => [info.id, new Candidates(candidateGroups(docs()), parsed, textOf, hitOptions)]));
+  return new Map(made.map(({ info, docs }) => [info.id, new Candidates(candidateGroups(counted(docs(), parsed)), parsed, textOf, hitOptions)]));
 }
 
 /** Every candidate of the session boosted, best first: the ranking the lazy one must equal. */
@@ -112,6 +120,65 @@ describe("candidates ranked lazily", () => {
         const lazy = await topAcross(candidates(made, parsed), limit);
         expect(lazy.map(({ group }) => [group.message.id, group.score])).toEqual(whole.map((group) => [group.message.id, group.score]));
       }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("reads a message only to boost it or return it, and drops one gone from the store", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(session, fc.array(fc.boolean(), { maxLength: 20 })), { minLength: 1, maxLength: 6 }),
+        query,
+        fc.integer({ min: 1, max: 12 }),
+        async (shaped, q, limit) => {
+          const parsed = parseQuery(q);
+          const made = make(shaped.map(([shape]) => shape));
+          // Messages ranked from their counts alone hold no parts until read; `gone` ones are not found.
+          const gone = new Set<string>();
+          made.forEach(({ docs }, s) => {
+            const ids = [...new Set(docs().map((doc) => doc.message.id))];
+            ids.forEach((id, m) => {
+              if (shaped[s]![1][m]) gone.add(id);
+            });
+          });
+          const whole = made
+            // Ranked as the projection ranked them (gone ones in), then gone ones left out.
+            .flatMap(({ docs }) =>
+              rankedWhole(docs(), parsed)
+                .filter((group) => !gone.has(group.message.id))
+                .slice(0, limit),
+            )
+            .sort(compareResults)
+            .slice(0, limit);
+          let reads = 0;
+          const lazy = new Map(
+            made.map(({ info, docs }) => {
+              const groups = candidateGroups(counted(docs(), parsed));
+              const real = new Map(groups.map((group) => [group, group.message]));
+              for (const group of groups) {
+                group.message = { ...group.message, parts: [] };
+                for (const doc of group.docs) doc.message = group.message;
+              }
+              const unreadText = (doc: ScoredDoc) => {
+                if (doc.message.parts.length === 0) throw new Error("a boost read an unread message");
+                return doc.text!;
+              };
+              const resolve = async (group: Group) => {
+                reads++;
+                if (gone.has(group.message.id)) return false;
+                group.message = real.get(group)!;
+                for (const doc of group.docs) doc.message = group.message;
+                return true;
+              };
+              return [info.id, new Candidates(groups, parsed, unreadText, hitOptions, resolve)] as const;
+            }),
+          );
+          const ranked = await topAcross(lazy, limit);
+          expect(ranked.map(({ group }) => [group.message.id, group.score])).toEqual(whole.map((group) => [group.message.id, group.score]));
+          for (const { group } of ranked) expect(group.message.parts.length).toBeGreaterThan(0);
+          expect(reads).toBeLessThanOrEqual(made.reduce((sum, { docs }) => sum + new Set(docs().map((doc) => doc.message.id)).size, 0));
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -1,9 +1,10 @@
-// One session's candidate messages, boosted only as far down as a message can still reach the
-// results asked for. The boosts (compound, proximity, intent) read each candidate's text and
-// cost most of a ranking; a project search ranks hundreds of sessions for ten results. A boost
-// raises a message's score at most maxBoost times (rank.ts), so a message whose score before
-// the boosts, times that bound, is below the k-th best boosted score can never pass it: the
-// first k are then exact without boosting the rest. A candidate ranked from the projection
+// One session's candidate messages, boosted only as far as a message can still reach the results
+// asked for. The boosts (compound, proximity, intent) read each candidate's text and cost most of
+// a ranking; a project search ranks hundreds of sessions for ten results. The boosts raise a
+// message's score at most groupBoostMost times (rank.ts: what its chunks hold allows), so a
+// message whose score before the boosts, times that, is below the k-th best boosted score can
+// never pass it: the first k are then exact without boosting the rest. Candidates are boosted
+// highest reachable score first, which is not always the order before the boosts. A candidate ranked from the projection
 // (many/projected-ranking.ts) holds no text until it is resolved: its message is read from the
 // store just before its boosts, so only the candidates that can still place are read.
 
@@ -13,7 +14,7 @@ import type { ScoredDoc } from "../types.ts";
 import type { ParsedQuery } from "../text/query.ts";
 import { insertBest } from "../../util/best.ts";
 import type { MessageResult } from "../types.ts";
-import { beatenBy, boostGroup, compareResults, maxBoost, messageResult, type Group, type HitOptions } from "./rank.ts";
+import { beatenBy, boostGroup, compareResults, groupBoostMost, messageResult, type Group, type HitOptions } from "./rank.ts";
 
 /**
  * A session's candidates as topAcross and rankSessions rank them: Candidates, or one ranked from
@@ -28,6 +29,11 @@ export interface RankedCandidates {
   top(k: number): Promise<Group[]>;
   reach(i: number): number;
   readonly boostedSoFar: readonly Group[];
+  /**
+   * Reads a candidate boosted so far whose message was not read (the boosts could not raise it),
+   * before it is returned; false when it is gone from the store (it is then dropped).
+   */
+  ready(group: Group): Promise<boolean>;
   result(group: Group): MessageResult;
 }
 
@@ -36,12 +42,18 @@ export interface RankedCandidates {
  * than that, and more than rounding can add to a boosted score.
  */
 export class Candidates implements RankedCandidates {
-  /** Each candidate's highest reachable score (before the boosts × maxBoost at its rank): never rising down the list. */
+  /** The candidates' ranks before the boosts, by highest reachable score first (on a tie, by rank). */
+  private readonly order: number[];
+  /** Each candidate's highest reachable score, in `order`: never rising down the list. */
   private readonly bounds: number[];
-  /** Candidates [0, boosted) have their boosts. */
+  /** The most the boosts can raise each candidate, by rank (groupBoostMost). */
+  private readonly most: number[];
+  /** Candidates order[0, boosted) have their boosts. */
   private boosted = 0;
   /** The boosted candidates, best first. */
   private readonly best: Group[] = [];
+  /** Boosted candidates whose message is not read yet (resolve): the boosts could not raise them. */
+  private readonly unread = new Set<Group>();
 
   /**
    * `groups`: best first before the boosts (candidateGroups). `resolve`: gives a candidate its
@@ -54,7 +66,10 @@ export class Candidates implements RankedCandidates {
     private readonly options: HitOptions,
     private readonly resolve?: (group: Group) => Promise<boolean>,
   ) {
-    this.bounds = groups.map((group, rank) => group.score * maxBoost(parsed, rank));
+    this.most = groups.map((group, rank) => groupBoostMost(group, rank, parsed));
+    const reachable = groups.map((group, rank) => group.score * this.most[rank]!);
+    this.order = groups.map((_, rank) => rank).sort((a, b) => reachable[b]! - reachable[a]! || a - b);
+    this.bounds = this.order.map((rank) => reachable[rank]!);
   }
 
   /** Candidates of nothing (a session that held none after all). */
@@ -67,15 +82,27 @@ export class Candidates implements RankedCandidates {
     return this.boosted < this.groups.length ? this.bounds[this.boosted]! : -Infinity;
   }
 
-  /** Boosts the next candidate (by score before the boosts) and returns it; undefined when none is left or it was dropped. */
+  /** Boosts the next candidate (by highest reachable score) and returns it; undefined when none is left or it was dropped. */
   async next(): Promise<Group | undefined> {
-    const group = this.groups[this.boosted];
-    if (!group) return undefined;
-    const rank = this.boosted++;
-    if (this.resolve && !(await this.resolve(group))) return undefined;
-    boostGroup(group, rank, this.parsed, this.textOf);
+    if (this.boosted >= this.order.length) return undefined;
+    const rank = this.order[this.boosted++]!;
+    const group = this.groups[rank]!;
+    if (this.most[rank] === 1) {
+      // Its score is final unboosted: its message is read only if it is returned (ready).
+      if (this.resolve) this.unread.add(group);
+    } else {
+      if (this.resolve && !(await this.resolve(group))) return undefined;
+      boostGroup(group, rank, this.parsed, this.textOf);
+    }
     insertBest(this.best, group, Infinity, compareResults);
     return group;
+  }
+
+  async ready(group: Group): Promise<boolean> {
+    if (!this.unread.delete(group)) return true;
+    if (await this.resolve!(group)) return true;
+    this.best.splice(this.best.indexOf(group), 1);
+    return false;
   }
 
   /** Whether the first `k` candidates after the boosts are known: none left can pass the k-th. */
@@ -123,6 +150,17 @@ export class Candidates implements RankedCandidates {
  * reachable score, until none left can pass the k-th.
  */
 export async function topAcross<K>(sessions: ReadonlyMap<K, RankedCandidates>, k: number): Promise<Array<{ key: K; group: Group }>> {
+  for (;;) {
+    const best = await rankAcross(sessions, k);
+    // A candidate gone from the store since it was ranked is dropped: the ranking goes on without it.
+    let held = true;
+    for (const { key, group } of best) if (!(await sessions.get(key)!.ready(group))) held = false;
+    if (held) return best;
+  }
+}
+
+/** topAcross's first `k`, some of them maybe not read (ready). */
+async function rankAcross<K>(sessions: ReadonlyMap<K, RankedCandidates>, k: number): Promise<Array<{ key: K; group: Group }>> {
   const best: Array<{ key: K; group: Group }> = [];
   const compare = (a: { group: Group }, b: { group: Group }) => compareResults(a.group, b.group);
   // Sessions by the highest score they can still reach, on a tie the first listed; one with no

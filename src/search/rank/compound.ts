@@ -44,3 +44,16 @@ export function compoundBoostMost(parsed: ParsedQuery): number {
   const { on, boost } = TUNING.compounds;
   return on && parsed.compounds.length > 0 ? boost : 1;
 }
+
+/**
+ * The most compoundBoost can give a chunk holding the query terms counted in `tfs`: a compound
+ * held whole has its words occur, so one none of whose word's terms occurs is not held.
+ */
+export function compoundBoostHeld(parsed: ParsedQuery, tfs: readonly number[]): number {
+  const { on, boost } = TUNING.compounds;
+  const compounds = parsed.compounds;
+  if (compounds.length === 0 || !on) return 1;
+  let held = 0;
+  for (const compound of compounds) if (parsed.terms.some((term, t) => term.group === compound.group && tfs[t]! > 0)) held++;
+  return 1 + ((boost - 1) * held) / compounds.length;
+}

@@ -120,6 +120,14 @@ export function intentBoost(parsed: ParsedQuery, doc: ScoredDoc, text: string): 
   return 1 + (boost - 1) * contentShare(parsed, text.slice(0, doc.input));
 }
 
+/**
+ * The most intentBoost can give `doc` before its text is read: none but to a chunk holding a
+ * call's input (the most when its type is not known).
+ */
+export function intentBoostHeld(parsed: ParsedQuery, doc: Pick<ScoredDoc, "type" | "input"> | undefined): number {
+  return !doc || (doc.type === "tool" && doc.input) ? intentBoostMost(parsed) : 1;
+}
+
 /** The most intentBoost can give a chunk for this query. */
 export function intentBoostMost(parsed: ParsedQuery): number {
   const { on, boost } = TUNING.intent;

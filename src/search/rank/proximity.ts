@@ -33,6 +33,33 @@ export function proximityBoostMost(parsed: ParsedQuery, rank: number): number {
   return on && rank < candidates && parsed.groups >= minWords && !parsed.intent ? 1 + boost : 1;
 }
 
+/**
+ * The most proximityBoost can give a chunk of the candidate at `rank` that holds the query terms
+ * counted in `tfs` (the scan's counts, which match terms as contentOccurrences does): no window
+ * gathers more content words than the chunk holds (heldWords).
+ */
+export function proximityBoostHeld(parsed: ParsedQuery, rank: number, tfs: readonly number[]): number {
+  const most = proximityBoostMost(parsed, rank);
+  if (most === 1) return 1;
+  const held = heldWords(parsed, tfs);
+  return held < TUNING.proximity.minWords ? 1 : 1 + (TUNING.proximity.boost * (held - 1)) / (parsed.groups - 1);
+}
+
+/**
+ * How many of the query's content words a chunk holding the terms counted in `tfs` can hold: a
+ * word when one of its counted terms occurs, a path or name when any term of its word does (held
+ * whole, its words occur). Every word when a term is CJK (found by substring, not as counted).
+ */
+function heldWords(parsed: ParsedQuery, tfs: readonly number[]): number {
+  const { wordBits } = proximityTerms(parsed);
+  if (wordBits === undefined) return parsed.groups;
+  let held = 0;
+  for (let t = 0; t < wordBits.length; t++) if (tfs[t]! > 0) held |= wordBits[t]!;
+  let count = 0;
+  for (; held !== 0; held &= held - 1) count++;
+  return count;
+}
+
 /** Occurrences of the query's content words in a text, in text order: offsets, ends and query words. */
 export interface Occurrences {
   count: number;
@@ -53,6 +80,11 @@ interface ProximityTerms {
   counted: boolean[];
   length: number[];
   group: number[];
+  /**
+   * Per term, a bit for the content word a chunk holds where it occurs (heldWords; 0 for none);
+   * undefined when a term is CJK or the query has more words than bits.
+   */
+  wordBits: number[] | undefined;
 }
 
 const termsOf = new WeakMap<ParsedQuery, ProximityTerms>();
@@ -67,7 +99,11 @@ function proximityTerms(parsed: ParsedQuery): ProximityTerms {
     const roots = parsed.terms.map((_, t) => t).filter((t) => nesting.gates[t]! < 0 && (counted[t] || holders[t]!.length > 0));
     const length = [...parsed.terms.map((term) => term.token.length), ...parsed.compounds.map((compound) => compound.text.length)];
     const group = [...parsed.terms.map((term) => term.group), ...parsed.compounds.map((compound) => compound.group)];
-    known = { roots, holders, counted, length, group };
+    const wordBits =
+      parsed.terms.some((term) => term.cjk) || parsed.groups > 30
+        ? undefined
+        : parsed.terms.map((term, t) => (counted[t] || compoundGroups.has(term.group) ? 1 << term.group : 0));
+    known = { roots, holders, counted, length, group, wordBits };
     termsOf.set(parsed, known);
   }
   return known;

@@ -105,10 +105,13 @@ export async function rankSessions(
     }
     await maybeYield();
   }
-  return ranked.map(({ session, score, candidates, best }) => {
+  const results: RankedSession[] = [];
+  for (const { session, score, candidates, best } of ranked) {
     const result: RankedSession = { session, score };
-    const snippet = best && candidates?.result(best).hits[0]?.snippets[0];
+    // A best message gone from the store since it was ranked gives no snippet.
+    const snippet = best && candidates && (await candidates.ready(best)) ? candidates.result(best).hits[0]?.snippets[0] : undefined;
     if (snippet !== undefined) result.snippet = snippet;
-    return result;
-  });
+    results.push(result);
+  }
+  return results;
 }

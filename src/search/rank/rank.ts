@@ -12,9 +12,9 @@ import type { HitResult, MessageResult, ScoredDoc } from "../types.ts";
 import { snippets, type Mark } from "../text/snippets.ts";
 import type { ParsedQuery } from "../text/query.ts";
 import { TUNING } from "../tuning.ts";
-import { intentBoost, intentBoostMost } from "./intent.ts";
-import { compoundBoost, compoundBoostMost } from "./compound.ts";
-import { proximityApplies, proximityBoost, proximityBoostMost } from "./proximity.ts";
+import { intentBoost, intentBoostHeld, intentBoostMost } from "./intent.ts";
+import { compoundBoost, compoundBoostHeld, compoundBoostMost } from "./compound.ts";
+import { proximityApplies, proximityBoost, proximityBoostHeld, proximityBoostMost } from "./proximity.ts";
 import { toolChunkWeight } from "./plain-question.ts";
 import { userChunkWeight } from "./user-question.ts";
 
@@ -273,6 +273,35 @@ export function candidateGroups(docs: readonly ScoredDoc[], parsed?: ParsedQuery
 export function maxBoost(parsed: ParsedQuery | undefined, rank: number): number {
   if (parsed === undefined) return 1;
   return compoundBoostMost(parsed) * proximityBoostMost(parsed, rank) * intentBoostMost(parsed);
+}
+
+/**
+ * The most the boosts can raise the message at `rank` of its session's candidates, from what the
+ * chunks boostGroup looks at hold (their terms' counts, type and input): a chunk without the words
+ * a boost looks for cannot get it, so most candidates of a common-word query can rise little or
+ * not at all, and need not be read to be ranked (rank/candidates.ts). maxBoost without the counts.
+ */
+export function groupBoostMost(group: Group, rank: number, parsed: ParsedQuery | undefined): number {
+  const most = maxBoost(parsed, rank);
+  if (most === 1 || parsed === undefined) return 1;
+  const checked = Math.min(group.docs.length, TUNING.boostedChunks);
+  let best = 1;
+  for (let i = 0; i < checked && best < most; i++) {
+    const doc = group.docs[i]!;
+    if (!doc.tfs) return most;
+    const boost = chunkBoostHeld(parsed, doc, doc.tfs, proximityApplies(rank, i) ? rank : Number.POSITIVE_INFINITY);
+    if (boost > best) best = boost;
+  }
+  return best;
+}
+
+/**
+ * The most the boosts can raise a chunk holding the query terms counted in `tfs`, of the
+ * candidate at `rank` (Infinity: one whose proximity is not looked for); `doc` its type and
+ * input, undefined when not known.
+ */
+export function chunkBoostHeld(parsed: ParsedQuery, doc: Pick<ScoredDoc, "type" | "input"> | undefined, tfs: readonly number[], rank: number): number {
+  return compoundBoostHeld(parsed, tfs) * proximityBoostHeld(parsed, rank, tfs) * intentBoostHeld(parsed, doc);
 }
 
 /**

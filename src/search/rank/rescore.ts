@@ -52,17 +52,25 @@ export function rescore(
   textOf: (doc: ScoredDoc) => string,
 ): void {
   if (shared.docs === 0) return;
-  const score = chunkScorer(parsed, shared, own);
+  const score = chunkScorers(parsed, shared)(own);
   for (const doc of docs) {
     doc.tfs ??= termCounts(textOf(doc), parsed, doc.input);
     doc.score = score(doc.tfs, doc.end - doc.start);
   }
 }
 
-/** A chunk's score from its term counts and length, as rescore scores it (`shared.docs` > 0). */
-export function chunkScorer(parsed: ParsedQuery, shared: CollectionStats, own: CollectionStats): (tfs: readonly number[], length: number) => number {
+/** A chunk's score from its term counts and length, as rescore scores it. */
+export type ChunkScorer = (tfs: readonly number[], length: number) => number;
+
+/**
+ * The ChunkScorer of each session ranked against `shared` (`shared.docs` > 0): the query's
+ * weights over it are made once.
+ */
+export function chunkScorers(parsed: ParsedQuery, shared: CollectionStats): (own: CollectionStats) => ChunkScorer {
   const weights = queryWeights(shared, parsed.terms);
-  const avg = own.docs > 0 ? own.length / own.docs : shared.length / shared.docs;
-  const share = sessionShare(weights, queryWeights(own, parsed.terms));
-  return (tfs, length) => scoreCounts(tfs, length, weights, avg) * share;
+  return (own) => {
+    const avg = own.docs > 0 ? own.length / own.docs : shared.length / shared.docs;
+    const share = sessionShare(weights, queryWeights(own, parsed.terms));
+    return (tfs, length) => scoreCounts(tfs, length, weights, avg) * share;
+  };
 }

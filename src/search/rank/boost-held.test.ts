@@ -1,0 +1,74 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { countTerms, termFinders } from "../scan/scan.ts";
+import { parseQuery } from "../text/query.ts";
+import { compoundBoost, compoundBoostHeld } from "./compound.ts";
+import { proximityBoost, proximityBoostHeld } from "./proximity.ts";
+import { chunkBoostHeld } from "./rank.ts";
+import { TUNING } from "../tuning.ts";
+
+// The ceilings ranking reads from a chunk's term counts alone (rank.ts's groupBoostMost) must hold
+// for every text: a candidate is ranked unread on them. Words with other forms, identifier parts,
+// paths, function words and CJK, joined as code and prose join them.
+const WORDS = [
+  "deploy",
+  "deployed",
+  "deploying",
+  "token",
+  "tokens",
+  "the",
+  "of",
+  "run",
+  "runs",
+  "fail",
+  "failed",
+  "debugOutput",
+  "debug",
+  "output",
+  "src/deploy/run.py",
+  "run.py",
+  "__init__.py",
+  "init",
+  "git",
+  "add",
+  "部署",
+  "失败",
+];
+const JOINERS = [" ", " ", " ", ".", "/", "_", "-", "", "\n", ", "];
+
+const text = fc
+  .array(fc.tuple(fc.constantFrom(...WORDS), fc.constantFrom(...JOINERS), fc.boolean()), { maxLength: 40 })
+  .map((pieces) => pieces.map(([word, joiner, upper]) => (upper ? word.toUpperCase() : word) + joiner).join(""));
+const query = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 6 }).map((words) => words.join(" "));
+
+function tfsOf(parsed: ReturnType<typeof parseQuery>, chunk: string): number[] {
+  return countTerms(chunk, termFinders(parsed.terms), undefined) ?? parsed.terms.map(() => 0);
+}
+
+describe("boost ceilings from term counts", () => {
+  it("are never below the boosts the chunk's text gets", () => {
+    fc.assert(
+      fc.property(query, text, (q, chunk) => {
+        const parsed = parseQuery(q);
+        const tfs = tfsOf(parsed, chunk);
+        expect(compoundBoost(parsed, chunk)).toBeLessThanOrEqual(compoundBoostHeld(parsed, tfs));
+        expect(proximityBoost(parsed, chunk)).toBeLessThanOrEqual(proximityBoostHeld(parsed, 0, tfs));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("give no boost to a chunk without the words a boost looks for", () => {
+    const parsed = parseQuery("deploy token fail");
+    const one = tfsOf(parsed, "the deploy went fine");
+    expect(proximityBoostHeld(parsed, 0, one)).toBe(1);
+    const all = tfsOf(parsed, "deploy failed: token expired");
+    expect(proximityBoostHeld(parsed, 0, all)).toBe(1 + TUNING.proximity.boost);
+    // Past the candidates proximity is looked for in, none.
+    expect(proximityBoostHeld(parsed, TUNING.proximity.candidates, all)).toBe(1);
+    expect(chunkBoostHeld(parsed, { type: "text" }, all, Number.POSITIVE_INFINITY)).toBe(1);
+    const path = parseQuery("src/deploy/run.py token");
+    expect(compoundBoostHeld(path, tfsOf(path, "the token"))).toBe(1);
+    expect(compoundBoostHeld(path, tfsOf(path, "in src/deploy/run.py"))).toBe(TUNING.compounds.boost);
+  });
+});
