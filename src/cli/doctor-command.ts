@@ -83,7 +83,7 @@ async function coldSearchCost(store: Store, root: string): Promise<string[]> {
   const started = performance.now();
   await service.search({ query: PROBE_QUERY, callerSessionId: "", scope: "project", types: ["text", "tool"], limit: 10 });
   const seconds = (performance.now() - started) / 1000;
-  const budget = `in the plugin, project and global searches answer partial after search.project_time_budget_ms (${config.search.project_time_budget_ms} ms); later searches read again from the sessions kept in memory, and once the store's projection is built, only the sessions that may match`;
+  const budget = `in the plugin, project and global searches answer partial after search.project_time_budget_ms (${config.search.project_time_budget_ms} ms); once the store's projection is built they rank from it, reading only the messages that can place and the sessions changed since its last pass`;
   if (sample.size === sessions.length) {
     return [`cold search of every project (${size(total)} of messages, this project ${size(project)}): ${seconds.toFixed(2)} s, measured`, budget];
   }

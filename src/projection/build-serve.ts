@@ -60,8 +60,19 @@ export interface BuildPort {
 /** How often the status goes out (when it changed), and settled sessions with it. */
 const REPORT_MS = 500;
 
-/** Runs the passes for `start` over `feed`, answering on `port` until told to close; `release` then frees the store. */
-export function serveBuild(port: BuildPort, start: BuildStart, feed: ProjectionFeed, release: () => void, open?: typeof openProjection): StoreProjection {
+/**
+ * Runs the passes for `start` over `feed`, answering on `port` until told to close; `release` then
+ * frees the store. `settled`: called when every session is current again after a pass that
+ * projected some (as status reports see it, every REPORT_MS): the thread then idles.
+ */
+export function serveBuild(
+  port: BuildPort,
+  start: BuildStart,
+  feed: ProjectionFeed,
+  release: () => void,
+  options: { open?: typeof openProjection; settled?: () => void } = {},
+): StoreProjection {
+  const open = options.open;
   let settings = start.settings;
   let visibility: ToolVisibility = toolVisibility(settings.showToolInput, settings.showToolOutput);
   /** Marks arrived and not yet seen by a pass. */
@@ -110,9 +121,19 @@ export function serveBuild(port: BuildPort, start: BuildStart, feed: ProjectionF
   });
 
   let reported = "";
+  /** Whether a report saw a pass projecting (or more sessions projected) since every session was last current. */
+  let built = false;
+  let projected = 0;
   const report = () => {
     settle();
-    const message: FromBuild = { kind: "status", status: projection.status(), builtFor: settings.visibilityKey };
+    const status = projection.status();
+    if (status.state === "building" || status.projected !== projected) built = true;
+    projected = status.projected;
+    if (status.state === "current" && built) {
+      built = false;
+      options.settled?.();
+    }
+    const message: FromBuild = { kind: "status", status, builtFor: settings.visibilityKey };
     const text = JSON.stringify(message);
     if (text === reported) return;
     reported = text;

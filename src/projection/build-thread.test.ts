@@ -60,11 +60,17 @@ afterEach(() => {
 });
 
 /** A build thread in this process: build-serve.ts on the other end of a MessageChannel. */
-function channelThread(source: StampedSource, open: typeof openProjection, sent: ToBuild[], feed = feedOf(source)): (start: BuildStart) => BuildThread {
+function channelThread(
+  source: StampedSource,
+  open: typeof openProjection,
+  sent: ToBuild[],
+  feed = feedOf(source),
+  settled?: () => void,
+): (start: BuildStart) => BuildThread {
   return (start) => {
     const { port1, port2 } = new MessageChannel();
     ports.push(port1, port2);
-    serveBuild(port2, start, feed, () => {}, open);
+    serveBuild(port2, start, feed, () => {}, settled ? { open, settled } : { open });
     return {
       postMessage: (message: ToBuild) => {
         sent.push(message);
@@ -169,6 +175,20 @@ describe("projection on a build thread", () => {
     // Projected again by the thread: read for the word it holds, left unread for the others.
     expect(await until(async () => (await reads(projection, source, "limiter"))?.length === 1)).toBe(true);
     expect(await reads(projection, source, "websocket")).toEqual(["ses_5"]);
+    await projection.close();
+  });
+
+  it("says when every session is current after a build, not after each idle pass", async () => {
+    const source = store();
+    const open = touchingOpener();
+    let settled = 0;
+    const projection = projectionOver(source, { startThread: channelThread(source, open, [], feedOf(source), () => settled++), open, intervalMs: 20 });
+    projection.observe("ses_0");
+    expect(await until(() => settled === 1)).toBe(true);
+    expect(projection.status().state).toBe("current");
+    // Idle passes (one each 20 ms) over several reports project nothing: no more calls.
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    expect(settled).toBe(1);
     await projection.close();
   });
 
