@@ -7,6 +7,11 @@ import type { HistoryMessage, SessionInfo } from "./types.ts";
 export interface LoadOptions {
   /** The caller's cancellation (the tool context's abort signal). */
   signal?: AbortSignal;
+  /**
+   * false: a session not kept yet is read without being kept (a many-session search reads
+   * sessions it will not read again; kept, they filled the memory and evicted those in use).
+   */
+  keep?: boolean;
 }
 
 export interface HistorySource {

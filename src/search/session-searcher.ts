@@ -32,8 +32,9 @@ export class SessionViews {
     private readonly views: ViewCache = new ViewCache(),
   ) {}
 
-  async load(sessionId: string, callerSessionId: string, signal?: AbortSignal): Promise<SessionView> {
-    const messages = await this.source.loadMessages(sessionId, signal ? { signal } : {});
+  /** `keep` false: a session the source does not keep yet is read without being kept (LoadOptions). */
+  async load(sessionId: string, callerSessionId: string, signal?: AbortSignal, keep = true): Promise<SessionView> {
+    const messages = await this.source.loadMessages(sessionId, { ...(signal ? { signal } : {}), ...(keep ? {} : { keep }) });
     if (sessionId === callerSessionId) return this.views.view(sessionId, messages, true);
     let view = this.byList.get(messages);
     if (view?.sessionId !== sessionId) this.byList.set(messages, (view = this.views.view(sessionId, messages, false)));
@@ -48,11 +49,11 @@ export class SessionViews {
   }
 
   /**
-   * The view, or undefined when the deadline passes first: the read goes on and fills the cache
-   * for the next call, but this answer does not wait for it.
+   * The view, or undefined when the deadline passes first: the read goes on (and, kept, fills
+   * the cache for the next call), but this answer does not wait for it.
    */
-  async before(sessionId: string, callerSessionId: string, deadline: number, signal?: AbortSignal): Promise<SessionView | undefined> {
-    const loading = this.load(sessionId, callerSessionId, signal);
+  async before(sessionId: string, callerSessionId: string, deadline: number, signal?: AbortSignal, keep = true): Promise<SessionView | undefined> {
+    const loading = this.load(sessionId, callerSessionId, signal, keep);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(0, deadline - now()))));
     loading.catch(() => {}); // a read that fails after the deadline has no one to tell
@@ -82,7 +83,10 @@ export class RequestSearcher implements SessionSearcher {
 
   async read(session: SessionInfo, deadline: number, query: Query, corrected: boolean, first?: SessionFound): Promise<SessionFound> {
     const { views, indexes, visibility, callerSessionId, filters, limits, alone, signal } = this.setup;
-    const view = await views.before(session.id, callerSessionId, deadline, signal);
+    // One of many sessions is kept only if it is the caller's own: the others are seldom read
+    // again, and a global search read enough of them to fill the cache (the projection ranks
+    // them once built; search-notes.md, "Memory").
+    const view = await views.before(session.id, callerSessionId, deadline, signal, alone || session.id === callerSessionId);
     if (!view) return { collected: { docs: [], via: "scan", timedOut: true }, query, options: { visibility } };
     // The read and the view were one synchronous stretch: the search starts a fresh one
     // when that one is spent (a forced turn per session would cost a project search its budget).

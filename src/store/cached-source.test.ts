@@ -47,6 +47,20 @@ describe("cached history source", () => {
     expect(client.calls.filter((c) => c.method === "session.messages")).toHaveLength(5);
   });
 
+  it("reads a session asked not kept without keeping it; one kept already stays kept", async () => {
+    const { source, client } = setup(12);
+    const first = await source.loadMessages(SID, { keep: false });
+    expect(first).toHaveLength(12);
+    expect(source.cachedBytes).toBe(0);
+    const pages = pageReads(client);
+    await source.loadMessages(SID, { keep: false });
+    expect(pageReads(client)).toBeGreaterThan(pages); // read again: nothing was kept
+    const kept = await source.loadMessages(SID);
+    expect(source.cachedBytes).toBeGreaterThan(0);
+    expect(await source.loadMessages(SID, { keep: false })).toEqual(kept);
+    expect(source.cachedBytes).toBeGreaterThan(0);
+  });
+
   it("reads one message alone through the host's message request when it cannot tell the cached list is current", async () => {
     const { source, client, session } = setup(12);
     const list = await source.loadMessages(SID);

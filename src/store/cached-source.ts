@@ -141,15 +141,18 @@ export class CachedHistorySource<Raw = RawMessage> implements HistorySource {
     return stored ?? this.getSession(sessionId);
   }
 
-  /** Concurrent callers of one session share one read; it stops only when all of them cancelled. */
+  /**
+   * Concurrent callers of one session share one read (kept when the first one asked it kept); it
+   * stops only when all of them cancelled.
+   */
   loadMessages(sessionId: string, options: LoadOptions = {}): Promise<HistoryMessage[]> {
-    const { signal } = options;
+    const { signal, keep = true } = options;
     signal?.throwIfAborted();
     let shared = this.inflight.get(sessionId);
     if (!shared) {
       const controller = new AbortController();
       const load: SharedLoad = { controller, waiting: 0, done: Promise.resolve([]) };
-      load.done = this.refresh(sessionId, { signal: controller.signal, ...(this.options.pause ? { pause: this.options.pause } : {}) }).finally(() => {
+      load.done = this.refresh(sessionId, { signal: controller.signal, ...(this.options.pause ? { pause: this.options.pause } : {}) }, keep).finally(() => {
         if (this.inflight.get(sessionId) === load) this.inflight.delete(sessionId);
       });
       this.inflight.set(sessionId, load);
@@ -218,8 +221,9 @@ export class CachedHistorySource<Raw = RawMessage> implements HistorySource {
     return this.sessions.totalWeight();
   }
 
-  private async refresh(sessionId: string, read: ReadOptions): Promise<HistoryMessage[]> {
+  private async refresh(sessionId: string, read: ReadOptions, keep: boolean): Promise<HistoryMessage[]> {
     const entry = this.sessions.peek(sessionId);
+    if (!entry && !keep) return this.readAll(sessionId, read);
     // Stamp first: a write landing during the read changes the next stamp, so it is not missed.
     const stamp = await this.reader.stamp?.(sessionId);
     let messages: HistoryMessage[];
