@@ -3,10 +3,11 @@
 // session would hand to ranking (its message, part, range, and per query term the weighted
 // frequency), and the engine's own rescore and candidateGroups score them, so each candidate's
 // score before the boosts is the one reading the session gives. The boosts and snippets need the
-// messages' text: a candidate is read from the store only when it can still place
-// (rank/candidates.ts's resolve), one message at a time. And a session's chunk table is read
-// only when one of its messages can: until then it is ranked by a bound made from its postings
-// alone (holderBound), which most sessions of a common-word search never pass.
+// messages' text: a candidate is read from the store only when the boosts can raise it and it
+// can still place, or when it is returned (rank/candidates.ts's resolve and ready), one message at
+// a time. And a session's chunk table is read only when one of its messages can place: until
+// then it is ranked by bounds made from its postings alone (holderBounds), which most sessions of
+// a common-word search never pass.
 
 import { CONTINUATION_SENTENCE } from "../../history/summaries.ts";
 import type { HistoryMessage } from "../../history/types.ts";
