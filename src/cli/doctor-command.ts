@@ -153,7 +153,7 @@ async function projectionCheck(store: Store, root: string): Promise<Check> {
   detail.push("a cache: delete the file (or run `opencode-engram reindex`) to build it again; nothing is written to OpenCode's store");
   // Measured, not estimated for this store: docs/config.md, "What it costs".
   detail.push(
-    "memory in the host, measured on a 3,000-session store (259 MB of text): +240 MB over no plugin at the peak, +170 MB once idle, about 40 MB of it the build thread's",
+    "memory in the host, measured on a 3,000-session store (259 MB of text): +240 to +280 MB over a plugin-less host at the peak, +170 to +210 MB ten seconds after a search, about 40 MB of it the build thread's",
   );
   return { name, status: report.mismatch || report.current < report.total ? "warn" : "ok", detail };
 }
