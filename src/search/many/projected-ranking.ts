@@ -11,6 +11,7 @@
 
 import { CONTINUATION_SENTENCE } from "../../history/summaries.ts";
 import type { HistoryMessage } from "../../history/types.ts";
+import { insertBest } from "../../util/best.ts";
 import type { CollectionStats } from "../rank/bm25.ts";
 import type { RankedCandidates } from "../rank/candidates.ts";
 import { candidateGroups, chunkBoostHeld, type Group, messageScoreParts } from "../rank/rank.ts";
@@ -144,7 +145,7 @@ export function holderBounds(holder: ProjectedHolder, parsed: ParsedQuery, score
     if (chunks.length === 0) return;
     let sum = 0;
     for (let i = 1; i < chunks.length; i++) sum += chunks[i]!;
-    insertDescending(best, chunks[0]! + TUNING.spread.otherShare * sum, count);
+    insertBest(best, chunks[0]! + TUNING.spread.otherShare * sum, count, highestFirst);
     chunks.length = 0;
   };
   // The terms' chunk lists merged: each is in chunk order, and chunks are in message order.
@@ -171,7 +172,7 @@ export function holderBounds(holder: ProjectedHolder, parsed: ParsedQuery, score
       closeMessage();
       message = of;
     }
-    insertDescending(chunks, score(tfs, length) * chunkBoostHeld(parsed, undefined, tfs, 0), counted);
+    insertBest(chunks, score(tfs, length) * chunkBoostHeld(parsed, undefined, tfs, 0), counted, highestFirst);
   }
   closeMessage();
   // Above rounding: the sums here and the engine's are made in other orders.
@@ -182,13 +183,7 @@ export function holderBounds(holder: ProjectedHolder, parsed: ParsedQuery, score
   return bounds;
 }
 
-/** Puts `value` into `list` (highest first), keeping at most `most`. */
-function insertDescending(list: number[], value: number, most: number): void {
-  if (list.length === most && value <= list[most - 1]!) return;
-  let i = Math.min(list.length, most - 1);
-  for (; i > 0 && list[i - 1]! < value; i--) list[i] = list[i - 1]!;
-  list[i] = value;
-}
+const highestFirst = (a: number, b: number) => b - a;
 
 /**
  * A projected session's candidates, ranked by holderBounds until one of them is asked for: then

@@ -4,9 +4,10 @@
 // message's score at most groupBoostMost times (rank.ts: what its chunks hold allows), so a
 // message whose score before the boosts, times that, is below the k-th best boosted score can
 // never pass it: the first k are then exact without boosting the rest. Candidates are boosted
-// highest reachable score first, which is not always the order before the boosts. A candidate ranked from the projection
-// (many/projected-ranking.ts) holds no text until it is resolved: its message is read from the
-// store just before its boosts, so only the candidates that can still place are read.
+// highest reachable score first, which is not always the order before the boosts. A candidate
+// ranked from the projection (many/projected-ranking.ts) holds no text until it is resolved: its
+// message is read from the store just before its boosts, or, when the boosts cannot raise it,
+// only if it is returned (ready), so only the candidates that can still place are read.
 
 import { BinaryHeap } from "../../util/binary-heap.ts";
 import { maybeYield } from "../../util/scheduler.ts";
