@@ -44,7 +44,7 @@ for (const query of ["timezone aware datetime", "matrix nested operations units"
   const narrowed = (await projection.narrow(scope, terms, new Set()))!;
   const narrowMs = performance.now() - t;
   let pairs = 0;
-  for (const holder of narrowed.projected.values()) for (const chunks of holder.termChunks) pairs += chunks.length / 2;
+  for (const holder of narrowed.projected.values()) for (const chunks of holder.termChunks()) pairs += chunks.length / 2;
   t = performance.now();
   let chunks = 0;
   for (const holder of narrowed.projected.values()) chunks += holder.table().chunks.length / 5;

@@ -150,7 +150,7 @@ describe("projection on a build thread", () => {
     const narrowed = (await projection.narrow(await source.listSessions(), [term("limiter")], new Set()))!;
     expect(narrowed.search).toEqual([]);
     const holder = narrowed.projected.get("ses_3")!;
-    expect([holder.df, holder.termChunks]).toEqual([[1], [[0, 1, 25, 0]]]);
+    expect([holder.df, holder.termChunks()]).toEqual([[1], [[0, 1, 25, 0]]]);
     expect(holder.table().part(0).type).toBe("text");
     expect(holder.table()).toBe(holder.table());
     expect(narrowed.rest.ids).toHaveLength(7);

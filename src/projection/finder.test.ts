@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { textMessage, toolPart } from "../history/testing/messages.ts";
 import { toolVisibility } from "../history/tool-visibility.ts";
 import type { SessionInfo } from "../history/types.ts";
-import { type QueryTerm, sessionTerms, TERM_CHUNK_STRIDE } from "../search/api.ts";
+import { type QueryTerm, sessionTerms, TERM_CHUNK_STRIDE, termCeiling } from "../search/api.ts";
 import { type ProjectionFeed, stampsOneByOne } from "./feed.ts";
 import { StoreProjection } from "./projection.ts";
 import { memoryOpener } from "./testing/memory-projection-db.ts";
@@ -78,8 +78,16 @@ describe("the projection's finder", () => {
       const counted = await sessionTerms(id, await source.loadMessages(id), visibility);
       const holder = narrowed.projected.get(id)!;
       expect([holder.docs, holder.length]).toEqual([counted.docs, counted.length]);
-      expect(holder.termChunks).toEqual(["limiter", "bucket"].map((t) => counted.postings.get(t) ?? []));
-      expect(holder.df).toEqual(holder.termChunks.map((chunks) => chunks.length / TERM_CHUNK_STRIDE));
+      expect(holder.termChunks()).toEqual(["limiter", "bucket"].map((t) => counted.postings.get(t) ?? []));
+      expect(holder.termChunks()).toBe(holder.termChunks());
+      expect(holder.df).toEqual(holder.termChunks().map((chunks) => chunks.length / TERM_CHUNK_STRIDE));
+      // Each term's ceiling as the search side makes it, rounded up to the stored 1/1024.
+      const ceilings = ["limiter", "bucket"].map((t) => termCeiling(counted.postings.get(t) ?? [], counted.length / counted.docs));
+      holder.ceilings.forEach((ceiling, t) => {
+        expect(ceiling).toBeGreaterThanOrEqual(ceilings[t]!);
+        expect(ceiling - ceilings[t]!).toBeLessThan(1 / 1024);
+      });
+      expect(holder.ceilings.every((ceiling, t) => ceiling > 0 === holder.df[t]! > 0)).toBe(true);
       const table = holder.table();
       expect(Array.from(table.chunks)).toEqual(counted.chunks.chunks);
       expect(counted.chunks.messages.map((_, m) => table.message(m))).toEqual(counted.chunks.messages);

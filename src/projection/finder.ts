@@ -15,6 +15,7 @@ import {
   WordCorrection,
 } from "../search/api.ts";
 import { decodeChunkTable } from "./chunk-table-blob.ts";
+import { decodeChunks } from "./postings-blob.ts";
 import type { ProjectionFeed } from "./feed.ts";
 import type { ProjectedSession, ProjectionDb } from "./projection-db.ts";
 import type { Published } from "./published.ts";
@@ -41,15 +42,21 @@ export async function narrowScope(
 ): Promise<Narrowed> {
   const { published, db } = state;
   const inScope = new Set(scope.map((session) => session.id));
-  // Per session of the scope holding a term: per term, its documents and chunks.
-  const holding = new Map<string, { df: number[]; termChunks: (readonly number[])[] }>();
+  // Per session of the scope holding a term: per term, its documents, ceiling and where its chunks are.
+  const holding = new Map<string, HeldTerms>();
   terms.forEach((term, t) => {
-    published.postings(db, term.token, (session, df, chunks) => {
+    published.postings(db, term.token, (session, df, ceiling, blob, chunksAt) => {
       if (!inScope.has(session.id)) return;
       let held = holding.get(session.id);
-      if (!held) holding.set(session.id, (held = { df: terms.map(() => 0), termChunks: terms.map(() => NO_CHUNKS) }));
+      if (!held) {
+        const count = terms.length;
+        held = { df: Array(count).fill(0), ceilings: Array(count).fill(0), blobs: Array(count).fill(undefined), chunksAt: Array(count).fill(0) };
+        holding.set(session.id, held);
+      }
       held.df[t] = df;
-      held.termChunks[t] = chunks;
+      held.ceilings[t] = ceiling;
+      held.blobs[t] = blob;
+      held.chunksAt[t] = chunksAt;
     });
   });
   const narrowed: Narrowed = { search: [], projected: new Map(), rest: { ids: [], docs: 0, length: 0 } };
@@ -67,7 +74,7 @@ export async function narrowScope(
     }
     const held = holding.get(session.id);
     if (held) {
-      narrowed.projected.set(session.id, holder(db, row, held.df, held.termChunks));
+      narrowed.projected.set(session.id, holder(db, row, held));
       continue;
     }
     narrowed.rest.ids.push(session.id);
@@ -104,13 +111,23 @@ async function changedSinceProjected({ feed, published }: FinderState, rows: Rea
   return moved;
 }
 
-function holder(db: ProjectionDb, row: ProjectedSession, df: number[], termChunks: (readonly number[])[]): ProjectedHolder {
+/** What a session's postings say of the query's terms: per term its documents, ceiling and the blob and place its chunks are at (none where it holds none). */
+interface HeldTerms {
+  df: number[];
+  ceilings: number[];
+  blobs: (Uint8Array | undefined)[];
+  chunksAt: number[];
+}
+
+function holder(db: ProjectionDb, row: ProjectedSession, held: HeldTerms): ProjectedHolder {
   let table: ChunkTable | undefined;
+  let termChunks: (readonly number[])[] | undefined;
   return {
     docs: row.docs,
     length: row.length,
-    df,
-    termChunks,
+    df: held.df,
+    ceilings: held.ceilings,
+    termChunks: () => (termChunks ??= held.blobs.map((blob, t) => (blob ? decodeChunks(blob, held.chunksAt[t]!, held.df[t]!) : NO_CHUNKS))),
     table: () => (table ??= readTable(db, row)),
   };
 }

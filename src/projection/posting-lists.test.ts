@@ -2,11 +2,11 @@ import { TERM_CHUNK_STRIDE } from "../search/api.ts";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PostingLists } from "./posting-lists.ts";
-import { decodePostings } from "./postings-blob.ts";
+import { decodeChunks, decodeHeads } from "./postings-blob.ts";
 
 const decoded = (blob: Uint8Array): number[] => {
   const out: number[] = [];
-  decodePostings(blob, (no, df, chunks) => out.push(no, df, ...chunks));
+  decodeHeads(blob, (no, df, ceiling, chunksAt) => out.push(no, df, ceiling, ...decodeChunks(blob, chunksAt, df)));
   return out;
 };
 
@@ -30,9 +30,10 @@ describe("posting lists", () => {
             let chunk = 0;
             let message = 0;
             const chunks = gaps.flatMap(([gap, tf, length, step]) => [(chunk += gap), tf, length, (message += step)]);
-            lists.add(term, place, chunks);
+            const ceiling = place / 8;
+            lists.add(term, place, chunks, ceiling);
             const df = chunks.length / TERM_CHUNK_STRIDE;
-            expected.get(term)?.push(place, df, ...chunks) ?? expected.set(term, [place, df, ...chunks]);
+            expected.get(term)?.push(place, df, ceiling, ...chunks) ?? expected.set(term, [place, df, ceiling, ...chunks]);
           });
           const got = new Map([...lists.entries()].map(([term, bytes]) => [term, decoded(bytes)]));
           expect(got).toEqual(expected);

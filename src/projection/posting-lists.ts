@@ -36,15 +36,15 @@ export class PostingLists {
     return this.ids.size;
   }
 
-  /** Appends a posting of `term`: `place` (ascending per term) and its chunks, flat as TERM_CHUNK_STRIDE lays them out, ascending. */
-  add(term: string, place: number, chunks: readonly number[]): void {
+  /** Appends a posting of `term`: `place` (ascending per term), its chunks, flat as TERM_CHUNK_STRIDE lays them out, ascending, and its ceiling. */
+  add(term: string, place: number, chunks: readonly number[], ceiling: number): void {
     let id = this.ids.get(term);
     if (id === undefined) id = this.start(term);
     const at = id * STRIDE;
     const scratch = this.scratch;
     scratch.length = 0;
     scratch.varint(place - this.meta[at + LAST]!);
-    writeBody(scratch, chunks);
+    writeBody(scratch, chunks, ceiling);
     this.meta[at + LAST] = place;
     this.append(at, scratch.bytes, scratch.length);
   }

@@ -1,12 +1,18 @@
 // One term's postings in one segment as a blob. Per session holding the term: its number (the gap
-// from the previous one), the documents (chunks) holding the term, then per such chunk its place
-// in the session (the gap from the previous one), the term's weighted frequency there, the
-// chunk's length and its message's place (the gap from the previous chunk's); every value an
-// unsigned LEB128 varint. A session's posting is then a few bytes, and its chunks about five
-// more each. A posting's body (df and its chunks) never depends on the session's number, so
-// writes and merges renumber postings by copying bodies, never decoding them.
+// from the previous one), the documents (chunks) holding the term, the term's ceiling there (the
+// most one of its messages scores from it: search's termCeiling, in 1/CEILING_SCALE, rounded up),
+// the bytes of its chunks, then per such chunk its place in the session (the gap from the
+// previous one), the term's weighted frequency there, the chunk's length and its message's place
+// (the gap from the previous chunk's); every value an unsigned LEB128 varint. A session's posting
+// is then a few bytes, and its chunks about five more each; a search passes over the chunks of
+// the sessions whose ceiling cannot place without reading them. A posting's body (all but its
+// number) never depends on the session's number, so writes and merges renumber postings by
+// copying bodies, never decoding them.
 
 import { TERM_CHUNK_STRIDE } from "../search/api.ts";
+
+/** A ceiling is stored as a whole number of 1/CEILING_SCALE, rounded up (it stays a ceiling). */
+export const CEILING_SCALE = 1024;
 
 /** Bytes appended at the end, grown by doubling. */
 export class ByteWriter {
@@ -83,23 +89,44 @@ export class VarintReader {
   }
 }
 
-/** Writes one posting's body: df, then per chunk (ascending) its gap, tf, length and message gap; `chunks` flat as TERM_CHUNK_STRIDE lays them out. */
-export function writeBody(out: ByteWriter, chunks: readonly number[]): void {
+/**
+ * Writes one posting's body: df, the ceiling, the chunks' bytes, then per chunk (ascending) its
+ * gap, tf, length and message gap; `chunks` flat as TERM_CHUNK_STRIDE lays them out.
+ */
+export function writeBody(out: ByteWriter, chunks: readonly number[], ceiling: number): void {
   if (chunks.length % TERM_CHUNK_STRIDE !== 0) throw new Error(`a posting's chunks come ${TERM_CHUNK_STRIDE} values each (got ${chunks.length})`);
+  if (!(ceiling >= 0)) throw new Error(`a posting's ceiling is a number not below 0 (got ${ceiling})`);
+  let bytes = 0;
+  forEachChunkValue(chunks, (value) => {
+    bytes += varintBytes(value);
+  });
   out.varint(chunks.length / TERM_CHUNK_STRIDE);
+  out.varint(Math.ceil(ceiling * CEILING_SCALE));
+  out.varint(bytes);
+  forEachChunkValue(chunks, (value) => out.varint(value));
+}
+
+/** The values a posting stores of its chunks, in order (gaps where they are gaps); throws on chunks out of order. */
+function forEachChunkValue(chunks: readonly number[], visit: (value: number) => void): void {
   let previous = 0;
   let message = 0;
   for (let i = 0; i < chunks.length; i += TERM_CHUNK_STRIDE) {
     const chunk = chunks[i]!;
     const at = chunks[i + 3]!;
     if (chunk < previous || at < message) throw new Error(`chunks out of order: ${chunk} after ${previous}`);
-    out.varint(chunk - previous);
-    out.varint(chunks[i + 1]!);
-    out.varint(chunks[i + 2]!);
-    out.varint(at - message);
+    visit(chunk - previous);
+    visit(chunks[i + 1]!);
+    visit(chunks[i + 2]!);
+    visit(at - message);
     previous = chunk;
     message = at;
   }
+}
+
+function varintBytes(value: number): number {
+  let bytes = 1;
+  for (; value >= 0x80; bytes++) value = Math.floor(value / 0x80);
+  return bytes;
 }
 
 /** Calls visit(number, start, end) for every posting of a blob, in order: its body is blob[start, end). */
@@ -109,7 +136,8 @@ export function scanPostings(blob: Uint8Array, visit: (no: number, start: number
   while (reader.at < blob.length) {
     no += reader.next();
     const start = reader.at;
-    reader.skip(TERM_CHUNK_STRIDE * reader.next());
+    reader.skip(2);
+    passChunks(reader);
     visit(no, start, reader.at);
   }
 }
@@ -121,33 +149,51 @@ export function decodeDocuments(blob: Uint8Array, visit: (no: number, df: number
   while (reader.at < blob.length) {
     no += reader.next();
     const df = reader.next();
-    reader.skip(TERM_CHUNK_STRIDE * df);
+    reader.skip(1);
+    passChunks(reader);
     visit(no, df);
   }
 }
 
 /**
- * Calls visit(number, df, chunks) for every posting of a blob, in order; `chunks` holds the
- * posting's chunks flat as TERM_CHUNK_STRIDE lays them out, an array of its own (a search keeps it).
+ * Calls visit(number, df, ceiling, chunksAt) for every posting of a blob, in order, passing over
+ * its chunks: decodeChunks(blob, chunksAt, df) reads them.
  */
-export function decodePostings(blob: Uint8Array, visit: (no: number, df: number, chunks: readonly number[]) => void): void {
+export function decodeHeads(blob: Uint8Array, visit: (no: number, df: number, ceiling: number, chunksAt: number) => void): void {
   const reader = new VarintReader(blob);
   let no = 0;
   while (reader.at < blob.length) {
     no += reader.next();
     const df = reader.next();
-    const chunks: number[] = [];
-    let chunk = 0;
-    let message = 0;
-    for (let c = 0; c < df; c++) {
-      chunk += reader.next();
-      const tf = reader.next();
-      const length = reader.next();
-      message += reader.next();
-      chunks.push(chunk, tf, length, message);
-    }
-    visit(no, df, chunks);
+    const ceiling = reader.next() / CEILING_SCALE;
+    const bytes = reader.next();
+    visit(no, df, ceiling, reader.at);
+    reader.at += bytes;
   }
+  if (reader.at !== blob.length) throw new Error("postings blob cut short");
+}
+
+/** A posting's `df` chunks from `at` (decodeHeads' chunksAt), flat as TERM_CHUNK_STRIDE lays them out, in an array of its own. */
+export function decodeChunks(blob: Uint8Array, at: number, df: number): number[] {
+  const reader = new VarintReader(blob, at);
+  const chunks: number[] = [];
+  let chunk = 0;
+  let message = 0;
+  for (let c = 0; c < df; c++) {
+    chunk += reader.next();
+    const tf = reader.next();
+    const length = reader.next();
+    message += reader.next();
+    chunks.push(chunk, tf, length, message);
+  }
+  return chunks;
+}
+
+/** Moves past a posting's chunks, its byte count read first (a count past the blob's end throws). */
+function passChunks(reader: VarintReader): void {
+  const bytes = reader.next();
+  if (reader.at + bytes > reader.blob.length) throw new Error("postings blob cut short");
+  reader.at += bytes;
 }
 
 /** Postings with their bodies copied from other blobs, renumbered: numbers must be given ascending. */

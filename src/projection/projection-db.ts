@@ -22,7 +22,7 @@ import type { EncodedChunkTable } from "./chunk-table-blob.ts";
 import { openWritable, type Database } from "../store/sqlite.ts";
 
 /** Bumped whenever the tables or what they mean change: an older file is rebuilt. */
-export const PROJECTION_SCHEMA = `8 ${countTuning()}`;
+export const PROJECTION_SCHEMA = `9 ${countTuning()}`;
 
 export interface ProjectionIdentity {
   /** The store file mirrored. */

@@ -73,12 +73,12 @@ export class Published {
 
   /**
    * The term's postings of sessions published as they are (a posting of a number since replaced
-   * names none); `chunks` as decodePostings gives them.
+   * names none), as termPostings gives them.
    */
-  postings(db: ProjectionDb, term: string, visit: (session: ProjectedSession, df: number, chunks: readonly number[]) => void): void {
-    termPostings(db, this.segments, term, (no, df, chunks) => {
+  postings(db: ProjectionDb, term: string, visit: (session: ProjectedSession, df: number, ceiling: number, blob: Uint8Array, chunksAt: number) => void): void {
+    termPostings(db, this.segments, term, (no, df, ceiling, blob, chunksAt) => {
       const session = this.byNo.get(no);
-      if (session) visit(session, df, chunks);
+      if (session) visit(session, df, ceiling, blob, chunksAt);
     });
   }
 

@@ -4,7 +4,7 @@
 // the file keeps it (chunk-table-blob.ts). Sessions are numbered by their place here; the
 // numbers the file gives them are assigned when the segment is written.
 
-import type { SessionTerms } from "../search/api.ts";
+import { type SessionTerms, termCeiling } from "../search/api.ts";
 import { encodeChunkTable } from "./chunk-table-blob.ts";
 import { PostingLists } from "./posting-lists.ts";
 import type { ProjectedSession, SessionDetail } from "./projection-db.ts";
@@ -32,8 +32,9 @@ export class SegmentBuffer {
     this.sessions.push(session);
     this.details.push({ preview: counted.preview, ...encodeChunkTable(counted.chunks) });
     this.termCounts.push(counted.postings.size);
+    const average = counted.length / counted.docs;
     for (const [term, chunks] of counted.postings) {
-      this.terms.add(term, place, chunks);
+      this.terms.add(term, place, chunks, termCeiling(chunks, average));
       this.postings++;
       const due = pause();
       if (due) await due;

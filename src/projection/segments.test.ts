@@ -4,6 +4,7 @@ import { decodeChunkTable } from "./chunk-table-blob.ts";
 import { memoryOpener } from "./testing/memory-projection-db.ts";
 import type { ProjectionDb, SegmentRow } from "./projection-db.ts";
 import { SegmentBuffer } from "./segment-buffer.ts";
+import { decodeChunks } from "./postings-blob.ts";
 import { mergeChoice, mergeSegments, termPostings, writeSegment } from "./segments.ts";
 
 const identity = { store: "s", storeFile: "1:1", visibility: "v" };
@@ -139,7 +140,7 @@ describe("segments: chunks", () => {
     }
     const chunksOf = () => {
       const out: number[][] = [];
-      termPostings(db, db.segments(), "cache", (no, df, chunks) => out.push([no, df, ...chunks]));
+      termPostings(db, db.segments(), "cache", (no, df, _ceiling, blob, chunksAt) => out.push([no, df, ...decodeChunks(blob, chunksAt, df)]));
       return out;
     };
     const expected = [1, 2, 3, 4].map((no) => [no, 2, 3, 7, 40, 1, 9, 2, 12, 2]);

@@ -5,7 +5,7 @@
 // the file before or after it, this one's searches see only segments published (a merge swaps its
 // segments in memory before it deletes the old ones' rows). Every step between turns is one row.
 
-import { ByteWriter, decodeDocuments, decodePostings, PostingsWriter, scanPostings, VarintReader } from "./postings-blob.ts";
+import { ByteWriter, decodeDocuments, decodeHeads, PostingsWriter, scanPostings, VarintReader } from "./postings-blob.ts";
 import type { ProjectedSession, ProjectionDb, SegmentRow } from "./projection-db.ts";
 import type { SegmentBuffer } from "./segment-buffer.ts";
 
@@ -165,18 +165,19 @@ export async function mergeSegments(
 }
 
 /**
- * Calls visit(number, df, chunks) for every posting of `term` in the segments (dead numbers
- * included: the caller knows the live ones); `chunks` as decodePostings gives them.
+ * Calls visit(number, df, ceiling, blob, chunksAt) for every posting of `term` in the segments
+ * (dead numbers included: the caller knows the live ones), as decodeHeads gives them: the chunks
+ * are decodeChunks(blob, chunksAt, df).
  */
 export function termPostings(
   db: ProjectionDb,
   segments: readonly SegmentRow[],
   term: string,
-  visit: (no: number, df: number, chunks: readonly number[]) => void,
+  visit: (no: number, df: number, ceiling: number, blob: Uint8Array, chunksAt: number) => void,
 ): void {
   for (const segment of segments) {
     const data = db.termData(segment.no, term);
-    if (data) decodePostings(data, visit);
+    if (data) decodeHeads(data, (no, df, ceiling, chunksAt) => visit(no, df, ceiling, data, chunksAt));
   }
 }
 

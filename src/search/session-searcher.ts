@@ -122,7 +122,7 @@ export class RequestSearcher implements SessionSearcher {
     const { groups, turns } = projectedGroups(
       sessionId,
       holder.table(),
-      holder.termChunks,
+      holder.termChunks(),
       query.parsed,
       holderStats(holder),
       shared,

@@ -94,8 +94,14 @@ export interface ProjectedHolder {
   length: number;
   /** Per query term (the query's order), the documents holding it. */
   df: number[];
-  /** Per query term, its chunks here, flat [chunk, tf, length, message, …] (TERM_CHUNK_STRIDE), chunks ascending, tf as rescore.ts counts it; empty where none holds it. */
-  termChunks: ReadonlyArray<readonly number[]>;
+  /** Per query term, the most one of its messages scores from it (projected-ranking.ts's termCeiling, rounded up); 0 where none holds it. */
+  ceilings: readonly number[];
+  /**
+   * Per query term, its chunks here, flat [chunk, tf, length, message, …] (TERM_CHUNK_STRIDE),
+   * chunks ascending, tf as rescore.ts counts it; empty where none holds it. Decoded when first
+   * asked (the same arrays after): most holders of a common word are never asked.
+   */
+  termChunks(): ReadonlyArray<readonly number[]>;
   /** Its chunk table, read from the projection when first asked (the same object after). */
   table(): ChunkTable;
 }

@@ -107,7 +107,7 @@ await answer(async () => {
   for (const [id, holder] of narrowed?.projected ?? []) {
     const ids = new Set((await readerFeed(reader, store.decode).messages(id, {})).map((message) => message.id));
     const table = holder.table();
-    const list = holder.termChunks[0]!;
+    const list = holder.termChunks()[0]!;
     for (let c = 0; c < list.length; c += TERM_CHUNK_STRIDE) {
       const at = list[c]! * CHUNK_STRIDE;
       // The chunk's message as the table keeps it, and its length and message as the posting does.

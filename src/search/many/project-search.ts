@@ -13,9 +13,9 @@ import type { SessionInfo } from "../../history/types.ts";
 import { messageIndex, type SessionView } from "../../history/view.ts";
 import type { Narrowed, ProjectedHolder, ScopeNarrowing, SessionResult } from "../types.ts";
 import { addStats, emptyStats, type CollectionStats } from "../rank/bm25.ts";
-import { chunkScorers } from "../rank/rescore.ts";
+import { chunkScorers, termFactors } from "../rank/rescore.ts";
 import { Candidates, type RankedCandidates, topAcross } from "../rank/candidates.ts";
-import { holderBounds, holderStats, ProjectedCandidates } from "./projected-ranking.ts";
+import { holderBounds, holderCeiling, holderStats, ProjectedCandidates } from "./projected-ranking.ts";
 import { maybeYield, now } from "../../util/scheduler.ts";
 import type { CollectedSession, Query, SessionSearchOptions } from "../session-search.ts";
 import { typoCorrections, unmatchedWords, type NearestTerm } from "../text/typos.ts";
@@ -159,10 +159,12 @@ export async function searchProject(
   if (narrowed && query.kind === "keyword" && narrowed.projected.size > 0) {
     const keyword = query;
     const scorers = shared && chunkScorers(keyword.parsed, shared);
+    const factors = shared && termFactors(keyword.parsed, shared);
     for (const [id, holder] of narrowed.projected) {
       // Thousands of holders on a large store: the host's thread gets its turns between them.
       await maybeYield();
       const stats = shared ?? holderStats(holder);
+      const own = holderStats(holder);
       // Ranked from its chunk table once one of its messages can place; a table refused (the
       // session projected again since the narrowing) has the session read as it is now.
       const make = async (): Promise<RankedCandidates> => {
@@ -181,7 +183,8 @@ export async function searchProject(
       candidates.set(
         id,
         new ProjectedCandidates(
-          holderBounds(holder, keyword.parsed, scorers ?? chunkScorers(keyword.parsed, stats), TUNING.sessions.contentWeights.length),
+          holderCeiling(holder, keyword.parsed, (factors ?? termFactors(keyword.parsed, stats))(own)),
+          () => holderBounds(holder, keyword.parsed, scorers ?? chunkScorers(keyword.parsed, stats), TUNING.sessions.contentWeights.length),
           make,
         ),
       );

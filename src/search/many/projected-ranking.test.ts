@@ -11,12 +11,12 @@ import { buildView } from "../../history/view.ts";
 import { seededRandom } from "../../util/testing/seeded-random.ts";
 import { addStats, type CollectionStats, emptyStats } from "../rank/bm25.ts";
 import { toolChunkWeight } from "../rank/plain-question.ts";
-import { candidateGroups, textReader } from "../rank/rank.ts";
-import { rescore } from "../rank/rescore.ts";
+import { boostGroup, candidateGroups, textReader } from "../rank/rank.ts";
+import { chunkScorers, rescore, termFactors } from "../rank/rescore.ts";
 import { countSession, scoreScan } from "../scan/scan.ts";
 import { parseQuery } from "../text/query.ts";
-import type { DocFilter } from "../types.ts";
-import { projectedGroups } from "./projected-ranking.ts";
+import type { DocFilter, ProjectedHolder } from "../types.ts";
+import { holderBounds, holderCeiling, projectedGroups, resolveGroup, termCeiling } from "./projected-ranking.ts";
 import { sessionTerms } from "./session-terms.ts";
 
 const WORDS = [
@@ -116,4 +116,54 @@ describe("projectedGroups: the engine's candidates without reading the sessions"
       expect(compared).toBeGreaterThan(100);
     });
   }
+});
+
+describe("holderCeiling and holderBounds: what a session's messages can score, from its postings", () => {
+  it("the ceiling is at least the first bound, and the i-th bound at least the i-th best message after the boosts", async () => {
+    const config = defaultConfig();
+    const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
+    const sessions = Array.from({ length: 16 }, (_, s) => ({ id: `ses_${300 + s}`, messages: session(300 + s) }));
+    const kept = await Promise.all(sessions.map(({ id, messages }) => sessionTerms(id, messages, visibility, () => undefined)));
+    let compared = 0;
+    let tight = 0;
+    for (const query of QUERIES) {
+      const parsed = parseQuery(query);
+      const holders = kept.map((counted): ProjectedHolder => {
+        const termChunks = parsed.terms.map((term) => counted.postings.get(term.token) ?? []);
+        return {
+          docs: counted.docs,
+          length: counted.length,
+          df: termChunks.map((list) => list.length / 4),
+          ceilings: termChunks.map((list) => termCeiling(list, counted.length / counted.docs)),
+          termChunks: () => termChunks,
+          table: () => counted.chunks,
+        };
+      });
+      const shared = emptyStats(parsed.terms.length);
+      for (const holder of holders) addStats(shared, holder);
+      for (const [s, holder] of holders.entries()) {
+        if (holder.df.every((df) => df === 0)) continue;
+        const { groups } = projectedGroups(sessions[s]!.id, holder.table(), holder.termChunks(), parsed, holder, shared);
+        const byId = new Map(sessions[s]!.messages.map((message) => [message.id, message]));
+        const boosted: number[] = [];
+        for (const [rank, group] of groups.entries()) {
+          expect(await resolveGroup(group, async (id) => byId.get(id))).toBe(true);
+          boostGroup(group, rank, parsed, textReader(visibility));
+          boosted.push(group.score);
+        }
+        boosted.sort((a, b) => b - a);
+        const bounds = holderBounds(holder, parsed, chunkScorers(parsed, shared), 3);
+        const ceiling = holderCeiling(holder, parsed, termFactors(parsed, shared)(holder));
+        // Both are above rounding by the same margin; made in other orders, they may differ by an ulp.
+        expect(ceiling).toBeGreaterThanOrEqual(bounds[0]! * (1 - 1e-12));
+        if (boosted.length > 0) expect(ceiling).toBeGreaterThanOrEqual(boosted[0]!);
+        for (let i = 0; i < Math.min(3, boosted.length); i++) expect(bounds[i]!).toBeGreaterThanOrEqual(boosted[i]!);
+        if (ceiling < 2 * boosted[0]!) tight++;
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(50);
+    // Not a bound of nothing: most ceilings are within twice the best message's score.
+    expect(tight / compared).toBeGreaterThan(0.5);
+  });
 });

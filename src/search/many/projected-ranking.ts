@@ -12,7 +12,7 @@
 import { CONTINUATION_SENTENCE } from "../../history/summaries.ts";
 import type { HistoryMessage } from "../../history/types.ts";
 import { insertBest } from "../../util/best.ts";
-import type { CollectionStats } from "../rank/bm25.ts";
+import { type CollectionStats, MAX_COUNTED_TF, termScore } from "../rank/bm25.ts";
 import type { RankedCandidates } from "../rank/candidates.ts";
 import { candidateGroups, chunkBoostHeld, type Group, messageScoreParts } from "../rank/rank.ts";
 import { type ChunkScorer, rescore } from "../rank/rescore.ts";
@@ -124,6 +124,49 @@ export async function resolveGroup(group: Group, load: (messageId: string) => Pr
 }
 
 /**
+ * The most one message of a session scores from one term (`chunks`: its chunk list there,
+ * TERM_CHUNK_STRIDE), at idf 1 and before the boosts, its lengths against the session's average:
+ * over its messages, the best chunk's termScore plus otherShare of its next ones', as
+ * holderBounds weighs chunks. The projection stores it with each posting; a chunk's score is a
+ * sum over terms and a message's weighs its best chunk and its next ones with shares that are
+ * not negative, so a message scores at most the sum over terms of these times termFactors'.
+ */
+export function termCeiling(chunks: readonly number[], avgLength: number): number {
+  const counted = messageScoreParts() ** 2;
+  const scores: number[] = [];
+  let most = 0;
+  let message = -1;
+  const closeMessage = () => {
+    if (scores.length === 0) return;
+    let sum = 0;
+    for (let i = 1; i < scores.length; i++) sum += scores[i]!;
+    most = Math.max(most, scores[0]! + TUNING.spread.otherShare * sum);
+    scores.length = 0;
+  };
+  for (let i = 0; i < chunks.length; i += TERM_CHUNK_STRIDE) {
+    if (chunks[i + 3] !== message) {
+      closeMessage();
+      message = chunks[i + 3]!;
+    }
+    insertBest(scores, termScore(Math.min(chunks[i + 1]!, MAX_COUNTED_TF), 1, chunks[i + 2]!, avgLength), counted, highestFirst);
+  }
+  closeMessage();
+  return most;
+}
+
+/**
+ * The most any message of a holder scores after the boosts, from its stored term ceilings alone
+ * (`factors`: termFactors for it): at least holderBounds' first, and made without decoding its
+ * chunk lists, so the holders of a common word are ordered before any of them is.
+ */
+export function holderCeiling(holder: ProjectedHolder, parsed: ParsedQuery, factors: readonly number[]): number {
+  let sum = 0;
+  for (let t = 0; t < factors.length; t++) sum += holder.ceilings[t]! * factors[t]!;
+  // The boosts read which terms a chunk holds: the most is a chunk holding every term the session does.
+  return sum * chunkBoostHeld(parsed, undefined, holder.df, 0) * SUMMARY_RAISE;
+}
+
+/**
  * The most a holder's best messages score after the boosts, best first (at most `count`), from
  * its postings alone (`scorers`: chunkScorers against the scope's statistics). Each chunk's score
  * is raised as much as the boosts can raise a chunk holding its terms (chunkBoostHeld, at the
@@ -135,7 +178,7 @@ export async function resolveGroup(group: Group, load: (messageId: string) => Pr
  */
 export function holderBounds(holder: ProjectedHolder, parsed: ParsedQuery, scorers: (own: CollectionStats) => ChunkScorer, count: number): number[] {
   const score = scorers(holderStats(holder));
-  const lists = holder.termChunks;
+  const lists = holder.termChunks();
   const terms = lists.length;
   const best: number[] = [];
   // The message's chunk scores that can count, best first.
@@ -175,9 +218,7 @@ export function holderBounds(holder: ProjectedHolder, parsed: ParsedQuery, score
     insertBest(chunks, score(tfs, length) * chunkBoostHeld(parsed, undefined, tfs, 0), counted, highestFirst);
   }
   closeMessage();
-  // Above rounding: the sums here and the engine's are made in other orders.
-  const raise = Math.max(1, TUNING.summaryWeight) * (1 + 1e-9);
-  const bounds = best.map((bound) => bound * raise);
+  const bounds = best.map((bound) => bound * SUMMARY_RAISE);
   // Fewer messages than `count`: the others score nothing.
   if (bounds.length > 0) while (bounds.length < count) bounds.push(0);
   return bounds;
@@ -185,39 +226,54 @@ export function holderBounds(holder: ProjectedHolder, parsed: ParsedQuery, score
 
 const highestFirst = (a: number, b: number) => b - a;
 
+/** A summary's weight when it raises a score; above rounding: the sums here and the engine's are made in other orders. */
+const SUMMARY_RAISE = Math.max(1, TUNING.summaryWeight) * (1 + 1e-9);
+
 /**
- * A projected session's candidates, ranked by holderBounds until one of them is asked for: then
- * `make` ranks them from its chunk table (or, that refused, reads the session).
+ * A projected session's candidates, ranked by its ceiling (holderCeiling) until it leads: then by
+ * holderBounds (its chunk lists decoded), and once one of them is asked for, `make` ranks them
+ * from its chunk table (or, that refused, reads the session).
  */
 export class ProjectedCandidates implements RankedCandidates {
+  /** holderBounds', once made: as many as a ranking reaches into (reach). */
+  private most: readonly number[] | undefined;
   private ranked: RankedCandidates | undefined;
   private making: Promise<RankedCandidates> | undefined;
 
   constructor(
-    /** holderBounds': as many as a ranking reaches into (reach). */
-    private readonly most: readonly number[],
+    private readonly ceiling: number,
+    private readonly bounds: () => readonly number[],
     private readonly make: () => Promise<RankedCandidates>,
   ) {}
 
   get bound(): number {
-    return this.ranked ? this.ranked.bound : (this.most[0] ?? Number.NEGATIVE_INFINITY);
+    if (this.ranked) return this.ranked.bound;
+    if (!this.most) return this.ceiling;
+    return this.most[0] ?? Number.NEGATIVE_INFINITY;
   }
 
+  /** The first call on a session still ranked by its ceiling makes its bounds and boosts nothing (undefined). */
   async next(): Promise<Group | undefined> {
+    if (!this.ranked && !this.most) {
+      this.most = this.bounds();
+      return undefined;
+    }
     return (await this.made()).next();
   }
 
   settled(k: number): boolean {
-    return this.ranked ? this.ranked.settled(k) : this.most.length === 0;
+    return this.ranked ? this.ranked.settled(k) : this.most?.length === 0;
   }
 
   async top(k: number): Promise<Group[]> {
     return (await this.made()).top(k);
   }
 
-  /** Before its chunks are read, the i-th candidate can reach the i-th bound (the last one past them). */
+  /** Before its chunks are read, the i-th candidate can reach the i-th bound (the last one past them), or the ceiling before those. */
   reach(i: number): number {
-    return this.ranked ? this.ranked.reach(i) : Math.max(0, this.most[Math.min(i, this.most.length - 1)] ?? 0);
+    if (this.ranked) return this.ranked.reach(i);
+    if (!this.most) return Math.max(0, this.ceiling);
+    return Math.max(0, this.most[Math.min(i, this.most.length - 1)] ?? 0);
   }
 
   get boostedSoFar(): readonly Group[] {

@@ -18,12 +18,13 @@ import { TokenSpans, tokenSpans } from "../text/tokenize.ts";
 import { TUNING } from "../tuning.ts";
 
 /**
- * The tuning the projection's counts were made with (chunks and the weighted frequencies): a
+ * The tuning the projection's counts were made with (chunks and the weighted frequencies) and its
+ * term ceilings (projected-ranking.ts's termCeiling: BM25's constants and the chunks' spread): a
  * projection built with other values is rebuilt.
  */
 export function countTuning(): string {
-  const { inputWeight, chunkChars } = TUNING;
-  return `input=${inputWeight},chunk=${chunkChars}`;
+  const { inputWeight, chunkChars, bm25, spread } = TUNING;
+  return `input=${inputWeight},chunk=${chunkChars},k1=${bm25.k1},b=${bm25.b},spread=${spread.otherShare}/${spread.othersCounted}`;
 }
 
 export interface SessionTerms {

@@ -9,6 +9,9 @@ function idf(docs: number, df: number): number {
   return Math.log(1 + (docs - df + 0.5) / (df + 0.5));
 }
 
+/** A term's count in one document counts up to this: the index packs counts in a byte (index/components/postings.ts). */
+export const MAX_COUNTED_TF = 255;
+
 export function termScore(tf: number, idfValue: number, length: number, avgLength: number): number {
   const { k1, b } = TUNING.bm25;
   const norm = k1 * (1 - b + (b * length) / (avgLength || 1));
@@ -80,13 +83,16 @@ export interface QueryWeights {
 }
 
 export function queryWeights(stats: CollectionStats, terms: readonly { weight: number; group: number }[]): QueryWeights {
+  const idfs = stats.df.map((df, t) => idf(stats.docs, Math.min(df, stats.docs)) * terms[t]!.weight);
+  return { idfs, groupOf: terms.map((term) => term.group), words: wordsFound(stats.df, terms) };
+}
+
+/** QueryWeights.words of a collection whose documents hold the terms `df` says. */
+export function wordsFound(df: readonly number[], terms: readonly { group: number }[]): number {
   let found = 0;
   const foundOnly = TUNING.coverage.foundWordsOnly;
-  terms.forEach((term, t) => {
-    if (!foundOnly || stats.df[t]! > 0) found |= groupBit(term.group);
-  });
-  const idfs = stats.df.map((df, t) => idf(stats.docs, Math.min(df, stats.docs)) * terms[t]!.weight);
-  return { idfs, groupOf: terms.map((term) => term.group), words: wordsMatched(found) };
+  for (let t = 0; t < terms.length; t++) if (!foundOnly || df[t]! > 0) found |= groupBit(terms[t]!.group);
+  return wordsMatched(found);
 }
 
 /** BM25 × coverage of one document from its per-term counts (tf 0 = absent). */
@@ -97,7 +103,7 @@ export function scoreCounts(tfs: readonly number[], length: number, weights: Que
   for (let t = 0; t < tfs.length; t++) {
     const tf = tfs[t]!;
     if (tf === 0) continue;
-    score += termScore(Math.min(tf, 255), idfs[t]!, length, avgLength);
+    score += termScore(Math.min(tf, MAX_COUNTED_TF), idfs[t]!, length, avgLength);
     mask |= groupBit(groupOf[t]!);
   }
   return score * coverageFactor(wordsMatched(mask), weights.words);

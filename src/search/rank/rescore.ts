@@ -4,7 +4,7 @@
 // partial match where they are rare. Length stays judged against the document's own session, and
 // a session's documents are weighed by the share of the query's words the session holds.
 
-import { queryWeights, scoreCounts, type CollectionStats, type QueryWeights } from "./bm25.ts";
+import { coverageFactor, queryWeights, scoreCounts, wordsFound, type CollectionStats, type QueryWeights } from "./bm25.ts";
 import type { ScoredDoc } from "../types.ts";
 import { fold } from "../text/normalize.ts";
 import { countTerm, type ParsedQuery } from "../text/query.ts";
@@ -25,14 +25,14 @@ function termCounts(text: string, parsed: ParsedQuery, input = 0): number[] {
 }
 
 /**
- * Share of the query's words found in the sessions searched (`all`) that one session (`own`)
+ * Share of the query's words found in the sessions searched (`all`) that one session (`ownWords` of them)
  * holds somewhere: an answer seldom repeats the whole question, but the session it belongs to
  * names what the question is about (`OTEL` in a session about tracing, `stylesheet` where one was
  * added), and a session that never mentions a word the asker used is less likely the one asked
  * about. 1 when no word is found anywhere.
  */
-function sessionShare(all: QueryWeights, own: QueryWeights): number {
-  return all.words > 0 && TUNING.project.sessionShare ? Math.min(1, own.words / all.words) : 1;
+function sessionShare(all: QueryWeights, ownWords: number): number {
+  return all.words > 0 && TUNING.project.sessionShare ? Math.min(1, ownWords / all.words) : 1;
 }
 
 /**
@@ -70,7 +70,25 @@ export function chunkScorers(parsed: ParsedQuery, shared: CollectionStats): (own
   const weights = queryWeights(shared, parsed.terms);
   return (own) => {
     const avg = own.docs > 0 ? own.length / own.docs : shared.length / shared.docs;
-    const share = sessionShare(weights, queryWeights(own, parsed.terms));
+    const share = sessionShare(weights, wordsFound(own.df, parsed.terms));
     return (tfs, length) => scoreCounts(tfs, length, weights, avg) * share;
+  };
+}
+
+/**
+ * Per query term, the most the scorer of `own` (chunkScorers) multiplies its termScore at idf 1
+ * by: the term's idf and weight over `shared`, times the session's share of the query's words and
+ * the most coverage gives a chunk holding only the words the session holds. A chunk's score is at
+ * most the sum over its terms of these times their termScore at idf 1.
+ */
+export function termFactors(parsed: ParsedQuery, shared: CollectionStats): (own: CollectionStats) => number[] {
+  const weights = queryWeights(shared, parsed.terms);
+  const factors = weights.idfs.slice();
+  // Called for each of thousands of holders: one array, filled again (a caller reads it before its next call).
+  return (own) => {
+    const words = wordsFound(own.df, parsed.terms);
+    const most = sessionShare(weights, words) * coverageFactor(words, weights.words);
+    for (let t = 0; t < factors.length; t++) factors[t] = weights.idfs[t]! * most;
+    return factors;
   };
 }

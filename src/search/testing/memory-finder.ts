@@ -4,6 +4,7 @@
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import type { SessionInfo } from "../../history/types.ts";
 import type { MemorySource } from "../../store/testing/memory-source.ts";
+import { termCeiling } from "../many/projected-ranking.ts";
 import { sessionTerms, type SessionTerms } from "../many/session-terms.ts";
 import type { QueryTerm } from "../text/query.ts";
 import { type NearestTerm, WordCorrection } from "../text/typos.ts";
@@ -49,7 +50,8 @@ export class MemoryFinder implements CandidateFinder {
         docs: counted.docs,
         length: counted.length,
         df: termChunks.map((list) => list.length / TERM_CHUNK_STRIDE),
-        termChunks,
+        ceilings: termChunks.map((list) => termCeiling(list, counted.length / counted.docs)),
+        termChunks: () => termChunks,
         table: () => {
           if (this.refused.has(session.id)) throw new Error(`session ${session.id} was projected again`);
           this.tables++;

@@ -2,7 +2,7 @@
 // holding a query term, in typed-array accumulators reused across searches, and the collection
 // statistics BM25 reads (project scope sums them over sessions).
 
-import { coverageFactor, groupBit, queryWeights, termScore, wordsMatched, type CollectionStats } from "../../rank/bm25.ts";
+import { coverageFactor, groupBit, MAX_COUNTED_TF, queryWeights, termScore, wordsMatched, type CollectionStats } from "../../rank/bm25.ts";
 import type { ParsedQuery, QueryTerm } from "../../text/query.ts";
 import { countPostings, forEachPosting, type PostingsStore } from "./postings.ts";
 
@@ -76,7 +76,7 @@ export function scoreDocs(store: PostingsStore, parsed: ParsedQuery, where: Read
     const weight = weights.idfs[t]!;
     forEachPosting(store, ids[t]!, (doc, tf) => {
       if (alive[doc] !== 1) return;
-      const s = termScore(Math.min(tf, 255), weight, length[doc]!, avg);
+      const s = termScore(Math.min(tf, MAX_COUNTED_TF), weight, length[doc]!, avg);
       if (mask[doc] === 0) {
         touched[n++] = doc;
         score[doc] = s;
