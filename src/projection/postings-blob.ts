@@ -166,11 +166,8 @@ export function decodeHeads(blob: Uint8Array, visit: (no: number, df: number, ce
     no += reader.next();
     const df = reader.next();
     const ceiling = reader.next() / CEILING_SCALE;
-    const bytes = reader.next();
-    visit(no, df, ceiling, reader.at);
-    reader.at += bytes;
+    visit(no, df, ceiling, passChunks(reader));
   }
-  if (reader.at !== blob.length) throw new Error("postings blob cut short");
 }
 
 /** A posting's `df` chunks from `at` (decodeHeads' chunksAt), flat as TERM_CHUNK_STRIDE lays them out, in an array of its own. */
@@ -189,11 +186,13 @@ export function decodeChunks(blob: Uint8Array, at: number, df: number): number[]
   return chunks;
 }
 
-/** Moves past a posting's chunks, its byte count read first (a count past the blob's end throws). */
-function passChunks(reader: VarintReader): void {
+/** Moves past a posting's chunks, its byte count read first (a count past the blob's end throws); where they start. */
+function passChunks(reader: VarintReader): number {
   const bytes = reader.next();
-  if (reader.at + bytes > reader.blob.length) throw new Error("postings blob cut short");
+  const at = reader.at;
+  if (at + bytes > reader.blob.length) throw new Error("postings blob cut short");
   reader.at += bytes;
+  return at;
 }
 
 /** Postings with their bodies copied from other blobs, renumbered: numbers must be given ascending. */

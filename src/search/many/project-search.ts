@@ -163,8 +163,8 @@ export async function searchProject(
     for (const [id, holder] of narrowed.projected) {
       // Thousands of holders on a large store: the host's thread gets its turns between them.
       await maybeYield();
-      const stats = shared ?? holderStats(holder);
       const own = holderStats(holder);
+      const stats = shared ?? own;
       // Ranked from its chunk table once one of its messages can place; a table refused (the
       // session projected again since the narrowing) has the session read as it is now.
       const make = async (): Promise<RankedCandidates> => {

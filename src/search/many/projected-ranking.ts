@@ -138,9 +138,7 @@ export function termCeiling(chunks: readonly number[], avgLength: number): numbe
   let message = -1;
   const closeMessage = () => {
     if (scores.length === 0) return;
-    let sum = 0;
-    for (let i = 1; i < scores.length; i++) sum += scores[i]!;
-    most = Math.max(most, scores[0]! + TUNING.spread.otherShare * sum);
+    most = Math.max(most, spreadBound(scores));
     scores.length = 0;
   };
   for (let i = 0; i < chunks.length; i += TERM_CHUNK_STRIDE) {
@@ -186,9 +184,7 @@ export function holderBounds(holder: ProjectedHolder, parsed: ParsedQuery, score
   const counted = messageScoreParts() ** 2;
   const closeMessage = () => {
     if (chunks.length === 0) return;
-    let sum = 0;
-    for (let i = 1; i < chunks.length; i++) sum += chunks[i]!;
-    insertBest(best, chunks[0]! + TUNING.spread.otherShare * sum, count, highestFirst);
+    insertBest(best, spreadBound(chunks), count, highestFirst);
     chunks.length = 0;
   };
   // The terms' chunk lists merged: each is in chunk order, and chunks are in message order.
@@ -225,6 +221,13 @@ export function holderBounds(holder: ProjectedHolder, parsed: ParsedQuery, score
 }
 
 const highestFirst = (a: number, b: number) => b - a;
+
+/** The most a message scores from its chunks' scores (best first, not empty): the best one whole, otherShare of the others. */
+function spreadBound(scores: readonly number[]): number {
+  let others = 0;
+  for (let i = 1; i < scores.length; i++) others += scores[i]!;
+  return scores[0]! + TUNING.spread.otherShare * others;
+}
 
 /** A summary's weight when it raises a score; above rounding: the sums here and the engine's are made in other orders. */
 const SUMMARY_RAISE = Math.max(1, TUNING.summaryWeight) * (1 + 1e-9);
