@@ -76,7 +76,13 @@ export class PostingLists {
     }
     const at = id * STRIDE;
     const block = this.block(0);
-    this.meta.set([block, block, 0, 0, 0, 0], at);
+    const meta = this.meta;
+    meta[at + HEAD] = block;
+    meta[at + TAIL] = block;
+    meta[at + FILL] = 0;
+    meta[at + INDEX] = 0;
+    meta[at + SIZE] = 0;
+    meta[at + LAST] = 0;
     return id;
   }
 
@@ -108,7 +114,10 @@ export class PostingLists {
         room = blockBytes(index);
       }
       const piece = Math.min(room, length - done);
-      this.arena.set(from.subarray(done, done + piece), meta[at + TAIL]! + HEADER + meta[at + FILL]!);
+      // Pieces are a few bytes: a loop costs less than a subarray and a set.
+      const arena = this.arena;
+      const to = meta[at + TAIL]! + HEADER + meta[at + FILL]!;
+      for (let k = 0; k < piece; k++) arena[to + k] = from[done + k]!;
       meta[at + FILL] = meta[at + FILL]! + piece;
       done += piece;
     }

@@ -33,7 +33,7 @@ export class SegmentBuffer {
     this.details.push({ preview: counted.preview, ...encodeChunkTable(counted.chunks) });
     this.termCounts.push(counted.postings.size);
     const average = counted.length / counted.docs;
-    for (const [term, chunks] of counted.postings) {
+    for (const [term, chunks] of counted.postings.entries()) {
       this.terms.add(term, place, chunks, termCeiling(chunks, average));
       this.postings++;
       const due = pause();

@@ -18,7 +18,6 @@ const session = (id: string) => ({ id, updated: 1, stamp: id, docs: 1, length: 1
 const counted = (terms: Record<string, number>) => ({
   docs: 1,
   length: 1,
-  terms: new Map(Object.entries(terms)),
   postings: new Map(Object.entries(terms).map(([term, df]) => [term, Array.from({ length: df }, (_, c) => [c, 1, 10, c]).flat()])),
   chunks: new ChunkList(),
   turns: 1,

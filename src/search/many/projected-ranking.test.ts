@@ -15,7 +15,7 @@ import { boostGroup, candidateGroups, textReader } from "../rank/rank.ts";
 import { chunkScorers, rescore, termFactors } from "../rank/rescore.ts";
 import { countSession, scoreScan } from "../scan/scan.ts";
 import { parseQuery } from "../text/query.ts";
-import type { DocFilter, ProjectedHolder } from "../types.ts";
+import { type DocFilter, type ProjectedHolder, TERM_CHUNK_STRIDE } from "../types.ts";
 import { holderBounds, holderCeiling, projectedGroups, resolveGroup, termCeiling } from "./projected-ranking.ts";
 import { sessionTerms } from "./session-terms.ts";
 
@@ -100,9 +100,9 @@ describe("projectedGroups: the engine's candidates without reading the sessions"
             const { docs, stats } = scans[s]!;
             rescore(docs, parsed, shared, stats, textReader(visibility));
             const read = candidateGroups(docs, parsed).map((group) => [group.message.id, group.score]);
-            const own: CollectionStats = { docs: kept[s]!.docs, length: kept[s]!.length, df: parsed.terms.map((term) => kept[s]!.terms.get(term.token) ?? 0) };
-            expect(own).toEqual(stats);
             const termChunks = parsed.terms.map((term) => kept[s]!.postings.get(term.token) ?? []);
+            const own: CollectionStats = { docs: kept[s]!.docs, length: kept[s]!.length, df: termChunks.map((list) => list.length / TERM_CHUNK_STRIDE) };
+            expect(own).toEqual(stats);
             const { groups, turns } = projectedGroups(id, kept[s]!.chunks, termChunks, parsed, own, shared, accept);
             const projected = groups.map((group) => [group.message.id, group.score]);
             const view = buildView(id, sessions[s]!.messages, false);

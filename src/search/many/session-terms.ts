@@ -16,6 +16,7 @@ import { docText, type HitType, messageDocPieces } from "../text/documents.ts";
 import { fold } from "../text/normalize.ts";
 import { TokenSpans, tokenSpans } from "../text/tokenize.ts";
 import { TUNING } from "../tuning.ts";
+import { TermChunkCounter, type TermChunkLists } from "./term-chunks.ts";
 
 /**
  * The tuning the projection's counts were made with (chunks and the weighted frequencies) and its
@@ -32,10 +33,8 @@ export interface SessionTerms {
   docs: number;
   /** Their total length in code units (BM25's lengths). */
   length: number;
-  /** Each term of the documents → how many documents hold it. */
-  terms: Map<string, number>;
-  /** Each term → its chunks, flat [chunk, tf, length, message, …] (TERM_CHUNK_STRIDE), chunks ascending, tf as rescore.ts counts it (a call's input weighted). */
-  postings: Map<string, number[]>;
+  /** Each term → its chunks, flat [chunk, tf, length, message, …] (TERM_CHUNK_STRIDE), chunks ascending, tf as rescore.ts counts it (a call's input weighted); a term's document count is its list's chunks. */
+  postings: TermChunkLists;
   /** The session's chunks (documents) in order, and the messages and parts they belong to. */
   chunks: ChunkList;
   /** Its turns (history_sessions), and the start of the first text its user wrote (its preview, before clipping). */
@@ -73,22 +72,11 @@ export async function sessionTerms(
   pause: () => Promise<void> | undefined = () => maybeYield("build"),
 ): Promise<SessionTerms> {
   const view = buildView(sessionId, messages, false);
-  const terms = new Map<string, number>();
   const spans = new TokenSpans();
-  const tfs = new Map<string, number>();
-  const postings = new Map<string, number[]>();
+  const counter = new TermChunkCounter();
   const chunks = new ChunkList();
   let docs = 0;
   let length = 0;
-  const count = (text: string, times: number) => {
-    const folded = fold(text);
-    tokenSpans(text, spans);
-    for (let i = 0; i < spans.size; i += 2) {
-      const term = folded.slice(spans.data[i]!, spans.data[i + 1]!);
-      tfs.set(term, (tfs.get(term) ?? 0) + times);
-    }
-  };
-  let seq = 0;
   for (let m = 0; m < view.visibleEnd; m++) {
     const message = view.messages[m]!;
     const messageAt = chunks.messages.length;
@@ -96,33 +84,21 @@ export async function sessionTerms(
     for (const doc of messageDocPieces(message, visibility)) {
       if (chunks.messages.length === messageAt) chunks.messages.push(chunkMessage(message, view.turnNumbers[m] ?? 0));
       if (doc.partId !== partId) chunks.parts.push(chunkPart((partId = doc.partId), doc.type, doc.tool));
-      docs++;
       length += doc.end - doc.start;
       chunks.chunks.push(messageAt, chunks.parts.length - 1, doc.start, doc.end, doc.input);
+      // Term counts as rescore.ts's termCounts makes them: a tool call's input weighted. The
+      // input ends where its piece does, before a separator (documents.ts), so no term spans the
+      // cut and the text is tokenized whole.
       const text = docText(doc);
-      // Term counts as rescore.ts's termCounts makes them: a tool call's input apart, weighted.
-      // The input ends where its piece does, before a separator (documents.ts), so no term spans
-      // the cut: the terms counted are the whole text's, and each document holding one is counted.
-      tfs.clear();
-      if (doc.input === 0) count(text, 1);
-      else {
-        count(text.slice(0, doc.input), TUNING.inputWeight);
-        count(text.slice(doc.input), 1);
-      }
-      for (const [term, tf] of tfs) {
-        terms.set(term, (terms.get(term) ?? 0) + 1);
-        const held = postings.get(term);
-        if (held) held.push(seq, tf, doc.end - doc.start, messageAt);
-        else postings.set(term, [seq, tf, doc.end - doc.start, messageAt]);
-      }
-      seq++;
+      tokenSpans(text, spans);
+      counter.add(docs++, fold(text), spans, doc.input, TUNING.inputWeight);
       // Per document, not per message: one message may hold megabytes of tool output.
       const due = pause();
       if (due) await due;
     }
   }
   const turns = view.turnNumbers[view.turnNumbers.length - 1] ?? 0;
-  return { docs, length, terms, postings, chunks, turns, preview: firstUserText(view).slice(0, PREVIEW_KEPT) };
+  return { docs, length, postings: counter.done(chunks), chunks, turns, preview: firstUserText(view).slice(0, PREVIEW_KEPT) };
 }
 
 function chunkMessage(message: HistoryMessage, turn: number): ChunkMessage {

@@ -66,7 +66,9 @@ export class MemoryFinder implements CandidateFinder {
     const out = new Map<string, NearestTerm[]>();
     for (const word of words) {
       const df = new Map<string, number>();
-      for (const id of sessionIds) for (const [term, count] of this.counted.get(id)?.terms ?? []) df.set(term, (df.get(term) ?? 0) + count);
+      for (const id of sessionIds) {
+        for (const [term, chunks] of this.counted.get(id)?.postings.entries() ?? []) df.set(term, (df.get(term) ?? 0) + chunks.length / TERM_CHUNK_STRIDE);
+      }
       const lookup = new WordCorrection(word);
       const found: NearestTerm[] = [];
       for (const [term, count] of df) {

@@ -118,7 +118,8 @@ export class TermTable {
   /** The term's text. */
   text(id: number): string {
     const at = this.start[id]!;
-    return String.fromCharCode(...this.chars.subarray(at, at + this.length[id]!));
+    // apply reads the array by index; a spread walks it through the iterator protocol.
+    return String.fromCharCode.apply(null, this.chars.subarray(at, at + this.length[id]!) as unknown as number[]);
   }
 
   /** Drops growth headroom (after a build) a piece per step, keeping room for appends. */
