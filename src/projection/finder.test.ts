@@ -9,7 +9,7 @@ import { toolVisibility } from "../history/tool-visibility.ts";
 import type { SessionInfo } from "../history/types.ts";
 import { type QueryTerm, sessionTerms, TERM_CHUNK_STRIDE, termCeiling } from "../search/api.ts";
 import { type ProjectionFeed, stampsOneByOne } from "./feed.ts";
-import { StoreProjection } from "./projection.ts";
+import { type ProjectionOptions, StoreProjection } from "./projection.ts";
 import { memoryOpener } from "./testing/memory-projection-db.ts";
 
 const visibility = toolVisibility([], []);
@@ -34,7 +34,11 @@ interface FeedCounts {
   blind?: boolean;
 }
 
-async function projected(source: StampedSource, counts: FeedCounts = { stamp: 0, stamps: 0 }): Promise<StoreProjection> {
+async function projected(
+  source: StampedSource,
+  counts: FeedCounts = { stamp: 0, stamps: 0 },
+  passes: Pick<ProjectionOptions, "passes" | "intervalMs" | "reprojectSpacing"> = { passes: false },
+): Promise<StoreProjection> {
   const stampOf = async (id: string) => (source.stamps.has(id) ? String(source.stamps.get(id)) : undefined);
   const watermark = stampWatermark(source.stamps);
   const feed: ProjectionFeed = {
@@ -60,7 +64,7 @@ async function projected(source: StampedSource, counts: FeedCounts = { stamp: 0,
     pause: () => undefined,
     log: () => {},
     open: memoryOpener(),
-    passes: false,
+    ...passes,
   });
   expect((await projection.untilCurrent("ses_0")).state).toBe("current");
   return projection;
@@ -145,6 +149,30 @@ describe("the projection's finder", () => {
     expect(searched(await ask())).toEqual(["ses_1"]);
     expect(counts.stamps).toBeGreaterThan(0);
     projection.close();
+  });
+
+  it("leaves a session projected lately to a later background pass, unpublished meanwhile: searches read it", async () => {
+    for (const spacing of [1e9, 0]) {
+      const source = store();
+      const projection = await projected(source, undefined, { passes: true, intervalMs: 1, reprojectSpacing: spacing });
+      const before = projection.projectedAt("ses_0");
+      const written = source.sessions.get("ses_0")!;
+      source.put(written.info, [...written.messages, textMessage("ses_0", "user", "one more limiter", 5)]);
+      projection.markDirty("ses_0");
+      // The background pass, started by the mark, either drops the session or projects it again.
+      while (projection.projectedAt("ses_0") === before) await new Promise((resolve) => setTimeout(resolve, 1));
+      const narrowed = (await projection.narrow(await source.listSessions(), [term("limiter")], new Set()))!;
+      if (spacing > 0) {
+        expect(projection.projectedAt("ses_0")).toBeUndefined();
+        expect(projection.status().state).toBe("building");
+        expect(narrowed.search.map((session) => session.id)).toEqual(["ses_0"]);
+      } else {
+        expect(projection.projectedAt("ses_0")).toBe(String(source.stamps.get("ses_0")));
+        expect(narrowed.search).toEqual([]);
+      }
+      expect([...narrowed.projected.keys()].sort()).toEqual(spacing > 0 ? ["ses_1"] : ["ses_0", "ses_1"]);
+      projection.close();
+    }
   });
 
   it("a chunk table asked for after its session was projected again is refused, never another's chunks", async () => {

@@ -43,6 +43,8 @@ export interface ProjectionOptions {
   intervalMs?: number;
   /** Opens the projection file (default openProjection; tests give an in-memory one). */
   open?: typeof openProjection;
+  /** A session is projected again by a background pass no sooner than this many times its last projection's time after it (default REPROJECT_SPACING). */
+  reprojectSpacing?: number;
   /** Postings buffered before they are written as a segment (default SEGMENT_POSTINGS). */
   segmentPostings?: number;
   /** False when another thread runs the passes (build-thread.ts): this one only reads the file it writes. */
@@ -66,6 +68,13 @@ const PASS_INTERVAL_MS = 10_000;
  * sessions, a few MB of encoded postings and chunk tables while buffered.
  */
 const SEGMENT_POSTINGS = 250_000;
+/**
+ * A background pass projects a session again no sooner than this many times as long after its
+ * last projection ended as that projection took: a session written to all the time (the one an
+ * agent works in; a 30 MB one takes seconds to count) costs the thread at most about a tenth of
+ * its time, and searches read it from the store meanwhile, as any session changed since.
+ */
+const REPROJECT_SPACING = 10;
 
 export class StoreProjection implements CandidateFinder {
   private db: ProjectionDb | undefined;
@@ -82,6 +91,8 @@ export class StoreProjection implements CandidateFinder {
   private closed = false;
   /** Sessions a host event said changed since they were last projected. */
   private readonly changed = new Set<string>();
+  /** Per session projected by a background pass, when the next one may project it again (REPROJECT_SPACING). */
+  private readonly notBefore = new Map<string, number>();
   private readonly state: ProjectionStatus = { state: "waiting", projected: 0, total: 0 };
 
   constructor(private readonly options: ProjectionOptions) {}
@@ -116,7 +127,7 @@ export class StoreProjection implements CandidateFinder {
   async untilCurrent(probe?: string): Promise<ProjectionStatus> {
     this.probe ??= probe;
     while (!this.closed) {
-      await this.pass();
+      await this.pass(false);
       if (this.state.state === "current" || this.state.state === "unavailable") break;
     }
     return this.status();
@@ -198,7 +209,7 @@ export class StoreProjection implements CandidateFinder {
 
   private async run(): Promise<void> {
     while (!this.closed && this.options.enabled()) {
-      await this.pass();
+      await this.pass(true);
       if (this.state.state === "unavailable" && !this.db) return;
       await new Promise<void>((resolve) => {
         this.wake = resolve;
@@ -209,18 +220,21 @@ export class StoreProjection implements CandidateFinder {
     }
   }
 
-  /** One pass over the store, shared by whoever asks while it runs (one buffer, one transaction at a time). */
-  private pass(): Promise<void> {
-    this.passing ??= this.passOnce().finally(() => (this.passing = undefined));
+  /**
+   * One pass over the store, shared by whoever asks while it runs (one buffer, one transaction at
+   * a time); `spaced`: sessions projected lately wait their turn (REPROJECT_SPACING).
+   */
+  private pass(spaced: boolean): Promise<void> {
+    this.passing ??= this.passOnce(spaced).finally(() => (this.passing = undefined));
     return this.passing;
   }
 
   /** Failures are logged and end the pass, never thrown. */
-  private async passOnce(): Promise<void> {
+  private async passOnce(spaced: boolean): Promise<void> {
     try {
       const db = await this.opened();
       if (!db) return;
-      await this.update(db);
+      await this.update(db, spaced);
     } catch (error) {
       this.failed(error);
     }
@@ -256,7 +270,7 @@ export class StoreProjection implements CandidateFinder {
     return undefined;
   }
 
-  private async update(db: ProjectionDb): Promise<void> {
+  private async update(db: ProjectionDb, spaced: boolean): Promise<void> {
     await this.options.giveWay?.();
     if (this.closed || db !== this.db) return;
     this.published.reloadIfChanged(db);
@@ -270,6 +284,8 @@ export class StoreProjection implements CandidateFinder {
     this.state.total = listed.length;
     const seen = new Set<string>();
     let stale = 0;
+    /** Stale sessions left for a later pass (REPROJECT_SPACING): unpublished, so searches read them. */
+    const deferred: string[] = [];
     listed.sort((a, b) => (b.updated ?? 0) - (a.updated ?? 0));
     try {
       for (const session of listed) {
@@ -291,8 +307,14 @@ export class StoreProjection implements CandidateFinder {
         if (row && row.stamp === stamp && listedAs) continue;
         stale++;
         Object.assign(this.state, { state: "building" });
+        if (spaced && (this.notBefore.get(session.id) ?? 0) > Date.now()) {
+          deferred.push(session.id);
+          continue;
+        }
         try {
+          const started = performance.now();
           await this.project(session, stamp);
+          this.notBefore.set(session.id, Date.now() + (this.options.reprojectSpacing ?? REPROJECT_SPACING) * (performance.now() - started));
           if (this.buffer.postings >= (this.options.segmentPostings ?? SEGMENT_POSTINGS)) await this.flush(db);
         } catch (error) {
           if (flagged) this.changed.add(session.id);
@@ -306,11 +328,14 @@ export class StoreProjection implements CandidateFinder {
       this.buffer.clear();
     }
     const gone = [...this.published.ids()].filter((id) => !seen.has(id));
-    if (gone.length > 0) {
+    for (const id of gone) this.notBefore.delete(id);
+    // Dropped before the watermark moves past their change: a search that trusts the mark must not find them published.
+    const dropped = [...gone, ...deferred.filter((id) => this.published.get(id))];
+    if (dropped.length > 0) {
       await inTransaction(db, async () => {
-        for (const id of gone) db.dropSession(id);
+        for (const id of dropped) db.dropSession(id);
       });
-      this.published.remove(gone);
+      this.published.remove(dropped);
     }
     // A host event for a session the store no longer lists (deleted) has nothing left to project:
     // kept, it would hold the projection short of current for good. A session made after the
