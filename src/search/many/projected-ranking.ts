@@ -11,7 +11,7 @@
 
 import { CONTINUATION_SENTENCE } from "../../history/summaries.ts";
 import type { HistoryMessage } from "../../history/types.ts";
-import { insertBest } from "../../util/best.ts";
+import { insertBest, insertBestScore } from "../../util/best.ts";
 import { type CollectionStats, MAX_COUNTED_TF, termScore } from "../rank/bm25.ts";
 import type { RankedCandidates } from "../rank/candidates.ts";
 import { candidateGroups, chunkBoostHeld, type Group, messageScoreParts } from "../rank/rank.ts";
@@ -148,11 +148,7 @@ export function termCeiling(chunks: readonly number[], avgLength: number): numbe
       held = 0;
       message = chunks[i + 3]!;
     }
-    const score = termScore(Math.min(chunks[i + 1]!, MAX_COUNTED_TF), 1, chunks[i + 2]!, avgLength);
-    if (held === counted && score <= scores[held - 1]!) continue;
-    let at = held < counted ? held++ : held - 1;
-    for (; at > 0 && scores[at - 1]! < score; at--) scores[at] = scores[at - 1]!;
-    scores[at] = score;
+    held = insertBestScore(scores, 0, held, counted, termScore(Math.min(chunks[i + 1]!, MAX_COUNTED_TF), 1, chunks[i + 2]!, avgLength));
   }
   if (held > 0) most = Math.max(most, spreadBound(scores, held));
   return most;
