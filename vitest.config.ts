@@ -9,6 +9,8 @@ export default defineConfig({
           include: ["src/**/*.test.ts", "eval/**/*.test.ts", "scripts/**/*.test.ts"],
           exclude: ["**/*.corpus.test.ts", "**/node_modules/**"],
           environment: "node",
+          // Each file's scratch folders are removed after it (util/testing/scratch-dir.ts).
+          setupFiles: ["src/util/testing/scratch-dir.setup.ts"],
           // A harness timeout, not an assertion: property tests run for seconds on a loaded machine.
           testTimeout: 120_000,
         },

@@ -1,14 +1,14 @@
 // export's file output: a missing folder is a usage error, and a file is written whole or not at all.
 
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CommandError } from "./command.ts";
 import { outputProblem, writeWhole } from "./export-command.ts";
+import { scratchDir } from "../util/testing/scratch-dir.ts";
 
 describe("export -o", () => {
-  const dir = mkdtempSync(join(tmpdir(), "engram-export-"));
+  const dir = scratchDir("export");
 
   it("names a folder that does not exist, a folder given as the file, and accepts a new file in a folder", () => {
     expect(outputProblem(join(dir, "nope", "out.md"))).toBe(

@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { entryForm, pluginEntries } from "./plugin-entries.ts";
+import { scratchDir } from "../util/testing/scratch-dir.ts";
 
 describe("plugin entries", () => {
   it("says what the host does with each form of entry, and ignores other plugins", () => {
@@ -17,7 +17,7 @@ describe("plugin entries", () => {
   });
 
   it("reads JSONC config files, options-tuple entries included, and reports one that does not parse", () => {
-    const dir = mkdtempSync(join(tmpdir(), "engram-entries-"));
+    const dir = scratchDir("entries");
     const good = join(dir, "opencode.jsonc");
     writeFileSync(good, '{\n  // ours, with options\n  "plugin": [["opencode-engram@0.2.0", {"x": 1}], "other-plugin",],\n}');
     expect(pluginEntries(good, "/nowhere")).toEqual({ path: good, entries: [{ entry: "opencode-engram@0.2.0", form: "npm package pinned to 0.2.0" }] });

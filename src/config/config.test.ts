@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseJsonc } from "./jsonc.ts";
@@ -7,6 +6,7 @@ import { globalConfigDir, loadConfig } from "./load.ts";
 import { defaultConfig } from "./schema.ts";
 import { resolveConfig } from "./validate.ts";
 import { compileSelectors } from "../history/tool-visibility.ts";
+import { scratchDir } from "../util/testing/scratch-dir.ts";
 
 describe("jsonc", () => {
   it("allows comments and trailing commas but keeps them inside strings", () => {
@@ -22,7 +22,7 @@ describe("jsonc", () => {
   });
 
   it("reports a syntax error at its line and column in the file as written, comments included", () => {
-    const root = mkdtempSync(join(tmpdir(), "engram-jsonc-"));
+    const root = scratchDir("jsonc");
     writeFileSync(
       join(root, "opencode-engram.jsonc"),
       [
@@ -61,7 +61,7 @@ describe("config layering", () => {
   });
 
   it("reads .jsonc before .json per folder, project over global, and survives a broken file", () => {
-    const root = mkdtempSync(join(tmpdir(), "engram-config-"));
+    const root = scratchDir("config");
     const global = join(root, "global");
     const project = join(root, "project");
     mkdirSync(global);

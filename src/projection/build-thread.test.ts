@@ -3,9 +3,7 @@
 // the host's side reads too; in the host's Bun a real Worker runs build-worker.ts over a SQLite
 // store. A thread that cannot start, fails or ends unasked leaves the passes on this thread.
 import { StampedSource } from "./testing/stamped-source.ts";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { MessageChannel, type MessagePort } from "node:worker_threads";
 import { afterEach, describe, expect, it } from "vitest";
@@ -20,6 +18,7 @@ import { type ProjectionFeed, stampsOneByOne } from "./feed.ts";
 import { stampWatermark } from "./testing/stamp-watermark.ts";
 import type { openProjection } from "./projection-db.ts";
 import { ToolCalls } from "./tool-calls.ts";
+import { scratchDir } from "../util/testing/scratch-dir.ts";
 
 function store(): StampedSource {
   const source = new StampedSource();
@@ -92,7 +91,7 @@ function projectionOver(source: StampedSource, extra: Partial<ThreadedProjection
     visibilityKey: () => "default",
     pause: () => undefined,
     log: (level, message) => log.push(`${level}: ${message}`),
-    dir: mkdtempSync(join(tmpdir(), "engram-build-thread-")),
+    dir: scratchDir("build-thread"),
     intervalMs: 3_600_000,
     ...extra,
   });

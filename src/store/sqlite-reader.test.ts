@@ -1,14 +1,14 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { candidateDatabases, nextRowCount, nodeDatabase, QUERY_BYTES } from "./sqlite.ts";
+import { scratchDir } from "../util/testing/scratch-dir.ts";
 
 describe("candidateDatabases", () => {
   // The host resolves OPENCODE_DB the same way in 1.18.33 (its bundle) and OpenCode 2
   // (packages/core/src/database/database.ts@4dba5c9f, anomalyco/opencode): absolute as given,
   // relative under the data dir, ":memory:" for no file.
-  const dir = mkdtempSync(join(tmpdir(), "engram-candidates-"));
+  const dir = scratchDir("candidates");
   for (const name of ["opencode.db", "opencode-beta.db", "custom.db"]) writeFileSync(join(dir, name), "");
   mkdirSync(join(dir, "elsewhere"));
   writeFileSync(join(dir, "elsewhere", "mine.db"), "");

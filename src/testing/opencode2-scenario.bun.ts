@@ -4,20 +4,20 @@
 // through the editor they were added to, the session hooks through the hook registry. Reports what
 // each step answered; the test holds the answers to what the contract says.
 
-import { mkdirSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { answer } from "../store/testing/run-in-bun.ts";
 import { standInHost, standInRegistrationOnlyContext, type PermissionVariant } from "../opencode2/testing/stand-in-host.ts";
 import { V2StoreBuilder } from "../store/v2/testing/v2-store.ts";
 import engram from "../index.ts";
+import { scratchDir } from "../util/testing/scratch-dir.ts";
 
 const text = (value: string) => ({ type: "text", text: value });
 const DIRECTORY = "/work/limiter";
 const OTHER = "/work/billing";
 
 async function seedStore(): Promise<void> {
-  const root = mkdtempSync(join(tmpdir(), "engram-v2-entry-"));
+  const root = scratchDir("v2-entry");
   // The plugin reads the host's data folder and the global config folder from these.
   process.env.XDG_DATA_HOME = join(root, "data");
   process.env.XDG_CONFIG_HOME = join(root, "config");

@@ -3,8 +3,7 @@
 // many-session answers with and without it; then the store changed, the file deleted, the file
 // corrupted, and doctor, reindex and a global search through the command line.
 
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createSearchService, type SearchService } from "../../search/api.ts";
 import { CachedHistorySource } from "../../store/cached-source.ts";
@@ -20,8 +19,9 @@ import { DOCTOR_FLAGS, doctorCommand } from "../doctor-command.ts";
 import { REINDEX_FLAGS, reindexCommand } from "../reindex-command.ts";
 import { SEARCH_FLAGS, searchCommand } from "../search-command.ts";
 import type { Io } from "../io.ts";
+import { scratchDir } from "../../util/testing/scratch-dir.ts";
 
-const root = mkdtempSync(join(tmpdir(), "engram-projection-"));
+const root = scratchDir("projection");
 const dataDir = join(root, "data");
 const cache = join(root, "cache");
 mkdirSync(dataDir);

@@ -2,8 +2,7 @@
 // runs the command line's commands on it as `opencode-engram <command> --data-dir … --json` would,
 // and answers what each printed and returned.
 
-import { mkdirSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { answer } from "../../store/testing/run-in-bun.ts";
 import { partId } from "../../store/v2/map.ts";
@@ -16,6 +15,7 @@ import type { Io } from "../io.ts";
 import { SEARCH_FLAGS, searchCommand } from "../search-command.ts";
 import { SESSIONS_FLAGS, sessionsCommand } from "../sessions-command.ts";
 import { SHOW_FLAGS, showCommand } from "../show-command.ts";
+import { scratchDir } from "../../util/testing/scratch-dir.ts";
 
 interface Run {
   code: number;
@@ -83,7 +83,7 @@ function seedV2(builder: V2StoreBuilder, project: string, ids: Record<string, st
 }
 
 async function seed(shape: StoreShape): Promise<Seeded> {
-  const root = mkdtempSync(join(tmpdir(), "engram-cli-store-"));
+  const root = scratchDir("cli-store");
   const dataDir = join(root, "data");
   const project = join(root, "project");
   mkdirSync(dataDir);

@@ -2,7 +2,6 @@
 // global config and data folders are temp dirs (never the user's). Test-only.
 
 import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Hooks, PluginInput, ToolContext } from "@opencode-ai/plugin";
 import { byteLength } from "../../history/compact.ts";
@@ -11,6 +10,7 @@ import { FakeClient } from "../../store/testing/fake-client.ts";
 import { readOnlyGuard } from "../../store/testing/read-only-client.ts";
 import { EngramPlugin } from "../plugin.ts";
 import { shown } from "../../tools/run.ts";
+import { scratchDir } from "../../util/testing/scratch-dir.ts";
 
 export interface PluginUnderTest {
   hooks: Hooks;
@@ -29,7 +29,7 @@ export interface StartOptions {
 }
 
 export async function startPlugin(options: StartOptions = {}): Promise<PluginUnderTest> {
-  const root = mkdtempSync(join(tmpdir(), "engram-unit-"));
+  const root = scratchDir("unit");
   // The plugin reads the global config folder and the host's data folder from these.
   process.env.XDG_CONFIG_HOME = join(root, "config");
   process.env.XDG_DATA_HOME = join(root, "data");

@@ -4,8 +4,7 @@
 // marks read until the thread projects it again, the thread closed on dispose; and the thread
 // giving way while one of our tools runs on the host's thread, never past its bound.
 
-import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { CHUNK_STRIDE, createSearchService, type SearchService, TERM_CHUNK_STRIDE } from "../../search/api.ts";
 import { CachedHistorySource } from "../../store/cached-source.ts";
@@ -16,8 +15,9 @@ import { V2StoreBuilder } from "../../store/v2/testing/v2-store.ts";
 import { ToolCalls } from "../tool-calls.ts";
 import { ThreadedProjection, type ThreadedProjectionOptions } from "../build-thread.ts";
 import { readerFeed } from "../feed.ts";
+import { scratchDir } from "../../util/testing/scratch-dir.ts";
 
-const root = mkdtempSync(join(tmpdir(), "engram-build-thread-"));
+const root = scratchDir("build-thread");
 const dataDir = join(root, "data");
 mkdirSync(dataDir);
 

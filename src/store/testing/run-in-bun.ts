@@ -3,6 +3,7 @@
 // The module calls `answer` with what it computed from its input.
 
 import { spawnSync } from "node:child_process";
+import { removeScratchDirs } from "../../util/testing/scratch-dir.ts";
 import { resolveOpencodeBinary } from "./opencode-binary.ts";
 
 /** Runs `module` (a path) in the host's Bun with `input`; resolves to the JSON it answered. */
@@ -19,9 +20,17 @@ export function runInBun<T>(module: string, input: unknown): T {
   return JSON.parse(last) as T;
 }
 
-/** In the module run by runInBun: computes the answer from the input and prints it as the last line. */
+/**
+ * In the module run by runInBun: computes the answer from the input and prints it as the last
+ * line; its scratch folders are removed, answered or not.
+ */
 export async function answer(compute: (input: any) => Promise<unknown>): Promise<void> {
-  const result = await compute(JSON.parse(process.argv[2] ?? "null"));
+  let result: unknown;
+  try {
+    result = await compute(JSON.parse(process.argv[2] ?? "null"));
+  } finally {
+    removeScratchDirs();
+  }
   process.stdout.write(`\n${JSON.stringify(result)}\n`);
   process.exit(0);
 }

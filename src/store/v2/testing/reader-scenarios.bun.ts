@@ -1,8 +1,6 @@
 // Run in the host's Bun by sqlite-reader.test.ts (runInBun): builds OpenCode 2-shaped stores and
 // reports what the OpenCode 2 reader, the cache over it and the generation check make of them.
 
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CachedHistorySource } from "../../cached-source.ts";
 import type { MessageReads, SessionStamp } from "../../reader.ts";
@@ -13,11 +11,12 @@ import { answer } from "../../testing/run-in-bun.ts";
 import { V2_DECODE } from "../map.ts";
 import { openV2Reader, type V2Reader } from "../sqlite-reader.ts";
 import { V2StoreBuilder, type StoreShape } from "./v2-store.ts";
+import { scratchDir } from "../../../util/testing/scratch-dir.ts";
 
 const text = (value: string) => ({ type: "text", text: value });
 
 async function store(shape: StoreShape): Promise<{ dir: string; builder: V2StoreBuilder }> {
-  const dir = mkdtempSync(join(tmpdir(), "engram-v2-"));
+  const dir = scratchDir("v2");
   return { dir, builder: await V2StoreBuilder.create(join(dir, "opencode.db"), shape) };
 }
 
@@ -145,7 +144,7 @@ async function generations(): Promise<unknown> {
 
 /** A store written by hand (`sql`), read back through `read`. */
 async function rawStore(sql: string, read: (db: Database, dir: string) => Promise<string>): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), "engram-v2-raw-"));
+  const dir = scratchDir("v2-raw");
   const specifier = "bun:sqlite";
   const module = (await import(/* @vite-ignore */ specifier)) as { Database: new (path: string) => { exec(sql: string): void; close(): void } };
   const raw = new module.Database(join(dir, "opencode.db"));

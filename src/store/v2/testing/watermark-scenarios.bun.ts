@@ -1,8 +1,6 @@
 // Run in the host's Bun by watermark.test.ts (runInBun): the store-wide watermark of both
 // generations' readers over stores shaped like the host's, as they are written the host's ways.
 
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readerOver } from "../../sqlite-reader.ts";
 import { openReadOnly, type Database } from "../../sqlite.ts";
@@ -10,9 +8,10 @@ import { answer } from "../../testing/run-in-bun.ts";
 import { MAX_ROWS_SINCE, type StoreWatermark, watermarkSql, type WatermarkTables } from "../../watermark.ts";
 import { v2ReaderOver } from "../sqlite-reader.ts";
 import { V2StoreBuilder, type StoreShape } from "./v2-store.ts";
+import { scratchDir } from "../../../util/testing/scratch-dir.ts";
 
 async function store(shape: StoreShape): Promise<{ builder: V2StoreBuilder; db: Database }> {
-  const path = join(mkdtempSync(join(tmpdir(), "engram-watermark-")), "opencode.db");
+  const path = join(scratchDir("watermark"), "opencode.db");
   const builder = await V2StoreBuilder.create(path, shape);
   return { builder, db: (await openReadOnly(path))! };
 }
