@@ -3,7 +3,7 @@
 // and read again, as of one moment, when another process wrote it.
 
 import type { ProjectedSession, ProjectionDb, SegmentRow } from "./projection-db.ts";
-import { segmentVocabulary, termDocuments, termPostings } from "./segments.ts";
+import { segmentVocabulary, termDocuments } from "./segments.ts";
 
 /** The meta key of Published.watermark. */
 export const WATERMARK_KEY = "watermark";
@@ -71,18 +71,7 @@ export class Published {
     }
   }
 
-  /**
-   * The term's postings of sessions published as they are (a posting of a number since replaced
-   * names none), as termPostings gives them.
-   */
-  postings(db: ProjectionDb, term: string, visit: (session: ProjectedSession, df: number, ceiling: number, blob: Uint8Array, chunksAt: number) => void): void {
-    termPostings(db, this.segments, term, (no, df, ceiling, blob, chunksAt) => {
-      const session = this.byNo.get(no);
-      if (session) visit(session, df, ceiling, blob, chunksAt);
-    });
-  }
-
-  /** As postings, each session's documents alone. */
+  /** Each published session holding `term`, with its documents there (a posting of a number since replaced names none). */
   documents(db: ProjectionDb, term: string, visit: (session: ProjectedSession, df: number) => void): void {
     termDocuments(db, this.segments, term, (no, df) => {
       const session = this.byNo.get(no);
