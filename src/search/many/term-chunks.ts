@@ -9,6 +9,7 @@
 import { TermTable } from "../index/components/term-table.ts";
 import type { TokenSpans } from "../text/tokenize.ts";
 import { CHUNK_STRIDE, type ChunkTable } from "../types.ts";
+import { grown } from "../../util/grow.ts";
 
 /** Per term, its chunks flat as TERM_CHUNK_STRIDE lays them out, chunks ascending (a Map of arrays has this shape too). */
 export interface TermChunkLists {
@@ -101,15 +102,9 @@ export class TermChunkCounter {
   }
 
   private growTerms(): void {
-    const size = this.tf.length * 2;
-    this.tf = grown(this.tf, new Float64Array(size));
-    this.seenIn = grown(this.seenIn, new Int32Array(size));
+    this.tf = grown(this.tf, this.tf.length + 1);
+    this.seenIn = grown(this.seenIn, this.seenIn.length + 1);
   }
-}
-
-function grown<T extends Int32Array | Float64Array>(from: T, to: T): T {
-  to.set(from);
-  return to;
 }
 
 /** A session's terms and, per term, its chunks: TermChunkCounter's result. */

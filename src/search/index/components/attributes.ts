@@ -4,6 +4,7 @@
 // index uses) is compiled to a predicate over those arrays.
 
 import type { SearchableValue } from "@orama/orama";
+import { grown } from "../../../util/grow.ts";
 
 /**
  * Per property: "enum" (any values, coded through a table) or "ordinal" (an enum whose values are
@@ -46,7 +47,7 @@ export class Attributes {
   /** Records a document's value of one property (a property it has no value for stays none). */
   set(property: string, doc: number, value: SearchableValue): void {
     const column = this.column(property);
-    if (doc >= column.values.length) grow(column, doc + 1);
+    if (doc >= column.values.length) column.values = grown(column.values, doc + 1);
     if (column.kind === "ordinal") {
       if (!isOrdinal(value)) throw new Error(`attribute ${property} takes an integer from 0`);
       column.values[doc] = value + 1;
@@ -224,12 +225,4 @@ function enumTest(column: Column, property: string, operator: string, operand: u
     default:
       throw new Error(`where.${property}: unsupported enum operator ${operator}`);
   }
-}
-
-function grow(column: Column, need: number): void {
-  let size = column.values.length * 2;
-  while (size < need) size *= 2;
-  const values = new Int32Array(size);
-  values.set(column.values);
-  column.values = values;
 }

@@ -7,6 +7,7 @@
 import type { TokenSpans } from "../../text/tokenize.ts";
 import { copyPrefix, trimmedLength } from "./copy-steps.ts";
 import { TermTable } from "./term-table.ts";
+import { grown } from "../../../util/grow.ts";
 
 const TF_MAX = 255;
 
@@ -60,16 +61,6 @@ export function postingsBytes(store: PostingsStore): number {
 }
 
 /** A copy of `array` at least `need` long, doubling its length so growth is amortized. */
-function grown(array: Uint32Array, need: number): Uint32Array;
-function grown(array: Int32Array, need: number): Int32Array;
-function grown(array: Uint32Array | Int32Array, need: number): Uint32Array | Int32Array {
-  let size = array.length * 2;
-  while (size < need) size *= 2;
-  const copy = array instanceof Uint32Array ? new Uint32Array(size) : new Int32Array(size);
-  copy.set(array);
-  return copy;
-}
-
 function ensureTerms(store: PostingsStore, need: number): void {
   if (need <= store.first.length) return;
   store.first = grown(store.first, need);

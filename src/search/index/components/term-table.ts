@@ -3,6 +3,7 @@
 // a span of folded text, so indexing makes no string per token and holds no string per term.
 
 import { copyPrefix, trimmedLength } from "./copy-steps.ts";
+import { grown } from "../../../util/grow.ts";
 
 const EMPTY = -1;
 
@@ -55,7 +56,7 @@ export class TermTable {
     const id = this.count++;
     if (id >= this.start.length) this.growTerms();
     const length = end - start;
-    if (this.charTop + length > this.chars.length) this.chars = grow16(this.chars, this.charTop + length);
+    if (this.charTop + length > this.chars.length) this.chars = grown(this.chars, this.charTop + length);
     const chars = this.chars;
     const at = this.charTop;
     for (let k = 0; k < length; k++) chars[at + k] = folded.charCodeAt(start + k);
@@ -194,12 +195,4 @@ function hashOf(text: string, start: number, end: number): number {
   h = Math.imul(h, 0x7feb352d);
   h ^= h >>> 15;
   return h & 0x7fffffff;
-}
-
-function grow16(array: Uint16Array<ArrayBuffer>, need: number): Uint16Array<ArrayBuffer> {
-  let size = array.length * 2;
-  while (size < need) size *= 2;
-  const grown = new Uint16Array(size);
-  grown.set(array);
-  return grown;
 }
