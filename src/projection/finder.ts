@@ -37,7 +37,9 @@ export interface FinderState {
 /**
  * The scope split for `terms`; `mustRead`: sessions whose searchable view the projection does not
  * see. Keyed by the numbers postings carry: on 10,000 sessions a common word has thousands of
- * holders, and a search pays per holder only a lookup by number and one small object.
+ * holders, and a search pays per holder only a lookup by number and one small object. What
+ * changed in the store is asked first; the published rows and their postings are then read with
+ * no turn of the event loop between, so they are of one moment (a pass may publish meanwhile).
  */
 export async function narrowScope(
   state: FinderState,
@@ -45,20 +47,11 @@ export async function narrowScope(
   terms: readonly QueryTerm[],
   mustRead: ReadonlySet<string>,
 ): Promise<Narrowed> {
-  const { published, db } = state;
-  // The scope's sessions published as listed, by number; the others are read from the store.
-  const listed = new Map<number, ProjectedSession>();
-  let search: SessionInfo[] = [];
-  for (const session of scope) {
-    const row = publishedAsListed(state, session, mustRead);
-    if (row) listed.set(row.no, row);
-    else search.push(session);
-  }
-  const moved = await changedSinceProjected(state, listed);
-  if (moved.size > 0) {
-    for (const id of moved) listed.delete(published.get(id)!.no);
-    search = scope.filter((session) => !listed.has(published.get(session.id)?.no ?? -1));
-  }
+  const { published, db, feed } = state;
+  const named = published.watermark === undefined ? undefined : await feed.changedSince(published.watermark);
+  let listing = listedAsProjected(state, scope, mustRead, new Set(named));
+  if (!named) listing = listedAsProjected(state, scope, mustRead, await stampsMoved(feed, listing.listed));
+  const { listed, search } = listing;
   const held = new Map<number, HeldTerms>();
   terms.forEach((term, t) => {
     termPostings(db, published.segments, term.token, (no, df, ceiling, blob, chunksAt) => {
@@ -86,22 +79,35 @@ export async function narrowScope(
   return narrowed;
 }
 
-/** The session's row when it is published as the listing shows it and nothing says it changed since. */
-function publishedAsListed(state: FinderState, session: SessionInfo, mustRead: ReadonlySet<string>): ProjectedSession | undefined {
-  const row = state.published.get(session.id);
-  return row && row.updated === (session.updated ?? 0) && !state.changed.has(session.id) && !mustRead.has(session.id) ? row : undefined;
+/**
+ * The scope's sessions published as listed and not `moved`, by number; the others, in scope order,
+ * to be read from the store. Published as listed: its row's `updated` is the listing's and no host
+ * event or caller marked it since.
+ */
+function listedAsProjected(
+  { published, changed }: FinderState,
+  scope: readonly SessionInfo[],
+  mustRead: ReadonlySet<string>,
+  moved: ReadonlySet<string>,
+): { listed: Map<number, ProjectedSession>; search: SessionInfo[] } {
+  const listed = new Map<number, ProjectedSession>();
+  const search: SessionInfo[] = [];
+  for (const session of scope) {
+    const row = published.get(session.id);
+    if (row && row.updated === (session.updated ?? 0) && !changed.has(session.id) && !mustRead.has(session.id) && !moved.has(session.id)) {
+      listed.set(row.no, row);
+    } else search.push(session);
+  }
+  return { listed, search };
 }
 
 /**
- * Of sessions published as listed (by number), the ids of those changed in the store since they
- * were projected: the one place this is decided. The store names the sessions written since the
- * last complete pass's watermark (a few index lookups: store/watermark.ts); where it cannot say
- * (no pass completed yet, rows deleted, too many written since), each session's change stamp is
- * read instead, a thousand at a time, a turn of the event loop between.
+ * Where the store cannot name the sessions written since the last complete pass's watermark
+ * (store/watermark.ts: no pass completed yet, rows deleted, too many written since), those of
+ * `listed` whose change stamp moved since they were projected: read a thousand at a time, a turn
+ * of the event loop between.
  */
-async function changedSinceProjected({ feed, published }: FinderState, listed: ReadonlyMap<number, ProjectedSession>): Promise<Set<string>> {
-  const named = published.watermark === undefined ? undefined : await feed.changedSince(published.watermark);
-  if (named) return new Set(named.filter((id) => listed.has(published.get(id)?.no ?? -1)));
+async function stampsMoved(feed: ProjectionFeed, listed: ReadonlyMap<number, ProjectedSession>): Promise<Set<string>> {
   const rows = [...listed.values()];
   const moved = new Set<string>();
   for (let at = 0; at < rows.length; at += STAMPS_PER_TURN) {
