@@ -116,8 +116,12 @@ export interface ProjectionDb {
   snapshot<T>(read: () => T): T;
   /** True once after another connection (another host process) committed to the file. */
   changedElsewhere(): boolean;
-  /** Every session projected. */
-  sessions(): Map<string, ProjectedSession>;
+  /**
+   * The sessions projected with a number above `no` (every one from 0: numbers start at 1 and are
+   * never given twice, so a session projected again comes back with a higher one), and how many
+   * sessions the file holds in all (fewer than a reader knows: some were dropped).
+   */
+  sessionsAfter(no: number): { sessions: ProjectedSession[]; total: number };
   putSession(session: ProjectedSession): void;
   /** Dropped with the session's row. */
   dropSession(id: string): void;
@@ -161,7 +165,10 @@ function over(db: Database, path: string): ProjectionDb {
   // close; one more, pushed out, is not, and close() then leaves the file open, its WAL unwritten.
   const q = {
     version: db.query("PRAGMA data_version"),
-    sessions: db.query("SELECT id, no, updated, stamp, docs, length, turns FROM session"),
+    // The sessions above a number, then one row (id NULL) whose `no` is how many there are in all.
+    sessionsAfter: db.query(
+      "SELECT id, no, updated, stamp, docs, length, turns FROM session WHERE no > ?1 UNION ALL SELECT NULL, count(*), 0, '', 0, 0, 0 FROM session",
+    ),
     putSession: db.query("INSERT OR REPLACE INTO session (id, no, updated, stamp, docs, length, turns) VALUES (?, ?, ?, ?, ?, ?, ?)"),
     dropSession: db.query("DELETE FROM session WHERE id = ?"),
     dropDetail: db.query("DELETE FROM detail WHERE id = ?"),
@@ -214,7 +221,15 @@ function over(db: Database, path: string): ProjectionDb {
       seen = now;
       return changed;
     },
-    sessions: () => new Map((q.sessions.all() as ProjectedSession[]).map((row) => [row.id, row])),
+    sessionsAfter(no) {
+      const sessions: ProjectedSession[] = [];
+      let total = 0;
+      for (const row of q.sessionsAfter.all(no) as (Omit<ProjectedSession, "id"> & { id: string | null })[]) {
+        if (row.id === null) total = row.no;
+        else sessions.push(row as ProjectedSession);
+      }
+      return { sessions, total };
+    },
     putSession(s) {
       q.putSession.get(s.id, s.no, s.updated, s.stamp, s.docs, s.length, s.turns);
     },

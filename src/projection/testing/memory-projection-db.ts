@@ -63,7 +63,10 @@ function connection(file: MemoryFile, path: string): ProjectionDb {
       seen = file.version;
       return changed;
     },
-    sessions: () => new Map(tables().sessions),
+    sessionsAfter(no) {
+      const all = [...tables().sessions.values()];
+      return { sessions: all.filter((session) => session.no > no).map((session) => ({ ...session })), total: all.length };
+    },
     putSession(session) {
       write().sessions.set(session.id, { ...session });
     },
