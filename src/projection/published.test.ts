@@ -36,16 +36,22 @@ function counted(db: ProjectionDb): { db: ProjectionDb; rowsRead: () => number }
   };
 }
 
+/** A file holding `count` sessions (numbers 1 to count), its writer, and a reader that has read it. */
+async function seeded(count: number): Promise<{ writer: ProjectionDb; reader: ReturnType<typeof counted>; published: Published }> {
+  const open = memoryOpener();
+  const writer = await connection(open);
+  const reader = counted(await connection(open));
+  write(writer, () => {
+    for (let no = 1; no <= count; no++) writer.putSession(row(`ses_${no}`, no));
+  });
+  const published = new Published();
+  published.reload(reader.db);
+  return { writer, reader, published };
+}
+
 describe("Published", () => {
   it("catches up with another connection's writes by reading only the rows numbered above its own", async () => {
-    const open = memoryOpener();
-    const writer = await connection(open);
-    const reader = counted(await connection(open));
-    write(writer, () => {
-      for (let no = 1; no <= 5; no++) writer.putSession(row(`ses_${no}`, no));
-    });
-    const published = new Published();
-    published.reload(reader.db);
+    const { writer, reader, published } = await seeded(5);
     expect(reader.rowsRead()).toBe(5);
     // A new session and one projected again: both come with higher numbers.
     write(writer, () => {
@@ -63,14 +69,7 @@ describe("Published", () => {
   });
 
   it("reads every row again when the file holds fewer than it knows of: sessions were dropped", async () => {
-    const open = memoryOpener();
-    const writer = await connection(open);
-    const reader = counted(await connection(open));
-    write(writer, () => {
-      for (let no = 1; no <= 4; no++) writer.putSession(row(`ses_${no}`, no));
-    });
-    const published = new Published();
-    published.reload(reader.db);
+    const { writer, reader, published } = await seeded(4);
     // One dropped and one added in the same commit: the count alone stays 4, the reader's would be 5.
     write(writer, () => {
       writer.dropSession("ses_3");
