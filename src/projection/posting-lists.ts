@@ -6,6 +6,7 @@
 // one small block and a common one few large ones; six Int32 values a term say where they are.
 
 import { ByteWriter, writeBody } from "./postings-blob.ts";
+import { grown } from "../util/grow.ts";
 
 /** A term's first block holds FIRST_BLOCK bytes, each next one twice its previous, up to MAX_BLOCK. */
 const FIRST_BLOCK = 12;
@@ -69,11 +70,7 @@ export class PostingLists {
   private start(term: string): number {
     const id = this.ids.size;
     this.ids.set(term, id);
-    if ((id + 1) * STRIDE > this.meta.length) {
-      const grown = new Int32Array(this.meta.length * 2);
-      grown.set(this.meta);
-      this.meta = grown;
-    }
+    if ((id + 1) * STRIDE > this.meta.length) this.meta = grown(this.meta, (id + 1) * STRIDE);
     const at = id * STRIDE;
     const block = this.block(0);
     const meta = this.meta;
@@ -88,11 +85,7 @@ export class PostingLists {
 
   private block(index: number): number {
     const size = HEADER + blockBytes(index);
-    if (this.used + size > this.arena.length) {
-      const grown = new Uint8Array(Math.max(this.arena.length * 2, this.used + size));
-      grown.set(this.arena.subarray(0, this.used));
-      this.arena = grown;
-    }
+    if (this.used + size > this.arena.length) this.arena = grown(this.arena, this.used + size);
     const at = this.used;
     this.arena.fill(0, at, at + HEADER);
     this.used += size;

@@ -10,6 +10,7 @@
 // copying bodies, never decoding them.
 
 import { TERM_CHUNK_STRIDE } from "../search/api.ts";
+import { grown } from "../util/grow.ts";
 
 /** A ceiling is stored as a whole number of 1/CEILING_SCALE, rounded up (it stays a ceiling). */
 export const CEILING_SCALE = 1024;
@@ -47,10 +48,7 @@ export class ByteWriter {
   }
 
   private room(more: number): void {
-    if (this.length + more <= this.bytes.length) return;
-    const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.length + more));
-    grown.set(this.bytes.subarray(0, this.length));
-    this.bytes = grown;
+    if (this.length + more > this.bytes.length) this.bytes = grown(this.bytes, this.length + more);
   }
 }
 

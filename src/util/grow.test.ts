@@ -15,6 +15,7 @@ describe("grown", () => {
   it("doubles until the need fits, for every kind used", () => {
     expect(grown(new Uint16Array(2), 9).length).toBe(16);
     expect(grown(new Uint32Array(5), 11).length).toBe(20);
+    expect(grown(new Uint8Array(3), 4)).toBeInstanceOf(Uint8Array);
     const f = grown(Float64Array.of(0.5), 3);
     expect(f).toBeInstanceOf(Float64Array);
     expect([...f]).toEqual([0.5, 0, 0, 0]);

@@ -1,8 +1,8 @@
-// Typed arrays grown by doubling: the index's postings and columns, its term table's characters,
-// and a session's term counts for the projection all append to arrays whose final size they do
-// not know.
+// Typed arrays grown by doubling: the index's postings, columns, term table and token spans, the
+// proximity boost's positions, and the projection's term counts, posting lists and blobs all
+// append to arrays whose final size they do not know.
 
-type Growable = Int32Array | Uint32Array | Uint16Array | Float64Array;
+type Growable = Int32Array | Uint32Array | Uint16Array | Uint8Array | Float64Array;
 
 /** A copy of `array` in a new one of its kind with room for `need` elements: twice its length, or more. */
 export function grown<T extends Growable>(array: T, need: number): T {

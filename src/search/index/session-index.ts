@@ -31,6 +31,7 @@ import { WordCorrection, type NearestTerm } from "../text/typos.ts";
 import { TermTokenizer, type SearchQuery } from "./components/tokenizer.ts";
 import type { CollectionStats } from "../rank/bm25.ts";
 import type { ParsedQuery } from "../text/query.ts";
+import { grown } from "../../util/grow.ts";
 
 /**
  * What a search filters documents on, besides the text. Per message filters (role, time, the
@@ -227,11 +228,7 @@ export class SessionIndex {
   }
 
   private setPart(doc: number, part: number): void {
-    if (doc >= this.partOfDoc.length) {
-      const grown = new Int32Array(Math.max(doc + 1, this.partOfDoc.length * 2));
-      grown.set(this.partOfDoc);
-      this.partOfDoc = grown;
-    }
+    if (doc >= this.partOfDoc.length) this.partOfDoc = grown(this.partOfDoc, doc + 1);
     this.partOfDoc[doc] = part;
   }
 

@@ -9,6 +9,7 @@ import { FUNCTION_WORD_GROUP, type ParsedQuery } from "../text/query.ts";
 import { termNesting } from "../text/term-nesting.ts";
 import { TUNING } from "../tuning.ts";
 import { findCompound } from "./compound.ts";
+import { grown } from "../../util/grow.ts";
 
 // The window (tuning.ts's proximity) is about two sentences. It must gather at least minWords
 // content words (so the query must have as many): two words side by side are no more than a compound's
@@ -118,11 +119,7 @@ let groupOf = new Int32Array(1024);
 let size = 0;
 
 function pack(start: number, id: number): void {
-  if (size === packed.length) {
-    const grown = new Float64Array(size * 2);
-    grown.set(packed);
-    packed = grown;
-  }
+  if (size === packed.length) packed = grown(packed, size + 1);
   packed[size++] = start * SLOTS + id;
 }
 

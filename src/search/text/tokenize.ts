@@ -10,6 +10,7 @@
 // How a query becomes terms, and where a query's term occurs in a text, is query.ts.
 
 import { CJK, DIGIT, LOWER, SEP, UPPER, charClass, fold } from "./normalize.ts";
+import { grown } from "../../util/grow.ts";
 
 export const MIN_TOKEN = 2;
 export const MAX_TOKEN = 48;
@@ -31,11 +32,7 @@ export class TokenSpans {
   size = 0;
 
   push(start: number, end: number): void {
-    if (this.size + 2 > this.data.length) {
-      const grown = new Int32Array(this.data.length * 2);
-      grown.set(this.data);
-      this.data = grown;
-    }
+    if (this.size + 2 > this.data.length) this.data = grown(this.data, this.size + 2);
     this.data[this.size++] = start;
     this.data[this.size++] = end;
   }

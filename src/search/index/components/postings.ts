@@ -60,7 +60,6 @@ export function postingsBytes(store: PostingsStore): number {
   );
 }
 
-/** A copy of `array` at least `need` long, doubling its length so growth is amortized. */
 function ensureTerms(store: PostingsStore, need: number): void {
   if (need <= store.first.length) return;
   store.first = grown(store.first, need);

@@ -142,16 +142,9 @@ export class TermTable {
   }
 
   private growTerms(): void {
-    const size = this.start.length * 2;
-    const start = new Int32Array(size);
-    start.set(this.start);
-    this.start = start;
-    const length = new Uint8Array(size);
-    length.set(this.length);
-    this.length = length;
-    const hashes = new Int32Array(size);
-    hashes.set(this.hashes);
-    this.hashes = hashes;
+    this.start = grown(this.start, this.start.length + 1);
+    this.length = grown(this.length, this.length.length + 1);
+    this.hashes = grown(this.hashes, this.hashes.length + 1);
   }
 
   private rehash(): void {
@@ -179,11 +172,7 @@ function emptyIdList(): IdList {
 }
 
 function append(list: IdList, id: number): void {
-  if (list.size === list.ids.length) {
-    const grown = new Int32Array(list.ids.length * 2);
-    grown.set(list.ids);
-    list.ids = grown;
-  }
+  if (list.size === list.ids.length) list.ids = grown(list.ids, list.size + 1);
   list.ids[list.size++] = id;
 }
 
