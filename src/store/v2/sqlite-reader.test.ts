@@ -116,4 +116,12 @@ describe("the 1.x reader's whole-session reads", () => {
   it("does not take a store whose part table has no session index (every read would scan it)", () => {
     expect(reads.withoutIndex).toBe("unknown schema (no index on part.session_id)");
   });
+
+  it("reads a long session's messages a page at a time, offering the event loop a turn between pages", () => {
+    const pages = run("legacyPages");
+    expect(pages.error).toBeUndefined();
+    expect(pages.numbered).toEqual(Array.from({ length: 1_200 }, (_, i) => `msg_${String(i).padStart(4, "0")}`));
+    // Written at the first turn, after the first page: the next page's query finds it.
+    expect(pages.late).toBe(true);
+  });
 });

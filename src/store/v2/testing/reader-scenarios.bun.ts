@@ -242,6 +242,29 @@ async function legacyReads(): Promise<unknown> {
   return { ...result, withoutIndex };
 }
 
-const SCENARIOS: Record<string, () => Promise<unknown>> = { reads, refresh, generations, stamps, legacyReads };
+/**
+ * The 1.x reader over a session of more messages than one query reads: the event loop is offered a
+ * turn between the message queries, so a message written at the first turn is read by the next.
+ */
+async function legacyPages(): Promise<unknown> {
+  const { dir, builder } = await store("opencode-1");
+  builder.legacySession("ses_long", "/work/l", "long");
+  for (let i = 0; i < 1_200; i++) builder.legacyMessage("ses_long", `msg_${String(i).padStart(4, "0")}`, 10 + i, i % 2 === 0 ? "user" : "assistant");
+  const db = (await openReadOnly(join(dir, "opencode.db")))!;
+  const reader = readerOver(db);
+  let turns = 0;
+  const all = await reader.readAll("ses_long", {
+    pause: () => {
+      if (turns++ === 0) builder.legacyMessage("ses_long", "msg_late", 5_000, "user");
+      return Promise.resolve();
+    },
+  });
+  const ids = all.map((raw) => (raw.info as { id: string }).id);
+  builder.close();
+  reader.close();
+  return { numbered: ids.filter((id) => /^msg_\d{4}$/.test(id)), late: ids.includes("msg_late") };
+}
+
+const SCENARIOS: Record<string, () => Promise<unknown>> = { reads, refresh, generations, stamps, legacyReads, legacyPages };
 
 await answer(async (name: string) => SCENARIOS[name]!());
