@@ -35,8 +35,9 @@ const sdk: HistoryReader = {
 };
 const reader = withFastPath(
   sdk,
-  (probe) => openSqliteReader(db, probe),
-  () => {},
+  // Opened with a session the store holds: the requests' caller ("ses_caller") is in none.
+  () => openSqliteReader(db, Object.values(data.generated)[0]!.id),
+  (level, message) => console.log(`${level}: ${message}`),
 );
 const source = new CachedHistorySource(reader, { checkSize: 20, maxSingleReads: 50, maxBytes: 512 * 1024 ** 2, pause: pauseIfDue });
 const config = defaultConfig();
