@@ -7,8 +7,9 @@ import { buildView } from "../history/view.ts";
 import * as scheduler from "../util/scheduler.ts";
 import { collectSession, type Query } from "./session-search.ts";
 import { testService } from "./testing/service.ts";
-import { T0 } from "./testing/sessions.ts";
+import { addSession, T0 } from "./testing/sessions.ts";
 import { parseQuery } from "./text/query.ts";
+import type { SearchRequest } from "./types.ts";
 
 // Counts the turns collectSession asks for (the scan's own slices call the real one inside scheduler.ts).
 vi.mock("../util/scheduler.ts", async (original) => {
@@ -67,5 +68,48 @@ describe("collectSession over the caller's own view", () => {
       expect(collected.stats).toEqual(reference.stats);
       expect(reference.stats!.docs).toBeGreaterThan(0);
     }
+  });
+});
+
+// Words of one length: messages of as many words are as long, and score alike.
+const FILLER = ["alpha", "bravo", "delta", "gamma", "omega", "sigma", "kappa", "theta"];
+
+/**
+ * `n` messages holding the three words, in blocks of 100 of one length each (a block's messages
+ * score alike, the next block's a little lower), among four times as many of other words: a
+ * search's best 53 are all ties, which the depth check cannot settle without the next block.
+ */
+function alike(n: number): string[] {
+  const filler = (i: number, words: number) => Array.from({ length: words }, (_, j) => FILLER[(i + j) % FILLER.length]).join(" ");
+  // Four messages of other words to each that holds them: the three words are rare enough to weigh.
+  return Array.from({ length: 5 * n }, (_, i) =>
+    i % 5 === 0 ? `token bucket limiter ${filler(i, 20 + 5 * Math.floor(i / 500))}` : `unrelated ${filler(i, 20)}`,
+  );
+}
+
+describe("the index asked for more of its best messages while they may not hold the depth", () => {
+  it("asks again for four times as many, never for every match at once, and ranks as the scan does", async () => {
+    const source = new MemorySource();
+    addSession(source, "s1", alike(600));
+    const request: SearchRequest = {
+      query: "token bucket limiter",
+      callerSessionId: "ses_other",
+      sessionId: "s1",
+      scope: "session",
+      types: ["text", "tool"],
+      limit: 10,
+    };
+    const cold = (await testService(source).search(request)).results.map((r) => [r.message.id, r.score]);
+    const service = testService(source);
+    const builder = (await service.buildIndex("s1"))!;
+    const search = vi.spyOn(builder.index, "search");
+    const warm = (await service.search(request)).results.map((r) => [r.message.id, r.score]);
+    const asks = search.mock.calls.map((call) => call[3]!);
+    const messagesGiven = search.mock.results.map((result) => new Set((result.value as { message: { id: string } }[]).map((hit) => hit.message.id)).size);
+    // The first ask's best messages are one block of ties; the next ask reaches the block below.
+    expect(asks.length).toBeGreaterThan(1);
+    for (let i = 1; i < asks.length; i++) expect(asks[i]).toBe(asks[i - 1]! * 4);
+    expect(messagesGiven.at(-1)).toBeLessThan(600);
+    expect(warm).toEqual(cold);
   });
 });
