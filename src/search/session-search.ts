@@ -76,11 +76,6 @@ export function attributeFilter(filters: SearchFilters): DocFilter {
 }
 
 /**
- * The index's documents for the query: of its best messages, as many as can reach the ranking's
- * first `depth` (rank.ts indexHoldsDepth: asked for 3 × depth + 20 first, then for ASK_GROWTH
- * times as many while one left out could still place); every matching message without a depth.
- */
-/**
  * How many times as many messages the index is asked for again while its best ones may not hold
  * the depth. Asked for every match at once instead, a query many messages match alike ranked them
  * all on every warm search: bench:host's "token bucket limiter" on its 6.1 MB session (2,626
@@ -90,6 +85,11 @@ export function attributeFilter(filters: SearchFilters): DocFilter {
  */
 const ASK_GROWTH = 4;
 
+/**
+ * The index's documents for the query: of its best messages, as many as can reach the ranking's
+ * first `depth` (rank.ts indexHoldsDepth: asked for 3 × depth + 20 first, then for ASK_GROWTH
+ * times as many while one left out could still place); every matching message without a depth.
+ */
 function indexDocs(
   builder: IndexBuilder,
   query: Query & { kind: "keyword" },
