@@ -19,6 +19,8 @@ import { benchData } from "./data.ts";
 
 const data = await benchData((line) => console.log(line));
 const scratch = mkdtempSync(join(tmpdir(), "engram-profile-"));
+// Removed however the profile ends: it holds a copy of the bench's store (about 150 MB).
+process.on("exit", () => rmSync(scratch, { recursive: true, force: true }));
 mkdirSync(join(scratch, "opencode"));
 copyFileSync(join(data.xdgData, "opencode", "opencode.db"), join(scratch, "opencode", "opencode.db"));
 const db = join(scratch, "opencode");
@@ -116,5 +118,4 @@ await phase("every session's index built", async () => {
 for (const query of ["timezone aware datetime", "pytest fixture teardown"])
   await phase("next project search (indexes built)", () => service.search(request(query)));
 await phase("history_sessions(query)", () => service.sessions({ query: "astropy units", limit: 10, includeChildren: true }));
-rmSync(scratch, { recursive: true, force: true });
 process.exit(0);
