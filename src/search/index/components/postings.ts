@@ -70,9 +70,8 @@ function ensureTerms(store: PostingsStore, need: number): void {
 function ensureDocs(store: PostingsStore, doc: number): void {
   if (doc < store.length.length) return;
   store.length = grown(store.length, doc + 1);
-  const alive = new Uint8Array(store.length.length);
-  alive.set(store.alive);
-  store.alive = alive;
+  // The same doubling from the same length: the two columns stay as long as each other.
+  store.alive = grown(store.alive, store.length.length);
 }
 
 // A block is `capacity` posting slots then one link word: LINK | log2(capacity) << 26 | next
