@@ -12,6 +12,7 @@ import type { IndexBuilder } from "./index/build.ts";
 import { scopeNarrowing } from "./many/candidate-finder.ts";
 import { searchProject } from "./many/project-search.ts";
 import { RegexRunner } from "./scan/regex-runner.ts";
+import { TUNING } from "./tuning.ts";
 import { RequestSearcher, SessionViews } from "./session-searcher.ts";
 import type { CandidateFinder, SearchService } from "./types.ts";
 import { asSearch } from "../util/scheduler.ts";
@@ -57,9 +58,11 @@ export function createSearchEngine(options: SearchServiceOptions): SearchEngine 
     regexRunner,
     loadView: (sessionId, callerSessionId, signal) => views.load(sessionId, callerSessionId, signal),
     projectedSummary: (session) => (config().projection.enable ? options.finder?.summary(session.id, session.updated) : undefined),
-    run(callerSessionId, query, filters, limit, sessions, signal, deadline) {
+    run(callerSessionId, query, filters, limit, sessions, signal, deadline, reorderFirst = false) {
       const search = config().search;
-      const limits = { limit, maxHits: search.max_hits_per_message, maxSnippets: search.max_snippets_per_hit, snippetChars: search.snippet_chars };
+      // A session searched alone asks its index for the messages that can reach the depth ranked.
+      const depth = reorderFirst ? Math.max(limit, TUNING.proximity.results) : limit;
+      const limits = { limit: depth, maxHits: search.max_hits_per_message, maxSnippets: search.max_snippets_per_hit, snippetChars: search.snippet_chars };
       const searcher = new RequestSearcher({
         views,
         indexes,
@@ -74,6 +77,7 @@ export function createSearchEngine(options: SearchServiceOptions): SearchEngine 
         concurrency: search.project_concurrency,
         deadline,
         limit,
+        reorderFirst,
         signal,
         narrowing: scopeNarrowing(options.finder, sessions, callerSessionId, config().projection.min_sessions),
       }).finally(() => indexes.trim());

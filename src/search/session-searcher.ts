@@ -13,7 +13,8 @@ import { holderStats, projectedGroups, resolveGroup } from "./many/projected-ran
 import type { CollectionStats } from "./rank/bm25.ts";
 import type { Candidates } from "./rank/candidates.ts";
 import { attributeFilter, collectSession, keywordCandidates, nearestTerms, type Query, type ResultLimits, sessionCandidates } from "./session-search.ts";
-import type { ProjectedHolder, SearchFilters } from "./types.ts";
+import type { ProjectedHolder, ScoredDoc, SearchFilters } from "./types.ts";
+import { textReader } from "./rank/rank.ts";
 import type { SessionInfo } from "../history/types.ts";
 import type { NearestTerm } from "./text/typos.ts";
 import { maybeYield, now } from "../util/scheduler.ts";
@@ -79,7 +80,11 @@ export interface SearcherSetup {
 }
 
 export class RequestSearcher implements SessionSearcher {
-  constructor(private readonly setup: SearcherSetup) {}
+  readonly textOf: (doc: ScoredDoc) => string;
+
+  constructor(private readonly setup: SearcherSetup) {
+    this.textOf = textReader(setup.visibility);
+  }
 
   async read(session: SessionInfo, deadline: number, query: Query, corrected: boolean, first?: SessionFound): Promise<SessionFound> {
     const { views, indexes, visibility, callerSessionId, filters, limits, alone, signal } = this.setup;

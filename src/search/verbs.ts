@@ -50,6 +50,8 @@ export interface Engine {
     sessions: SessionInfo[],
     signal: AbortSignal | undefined,
     deadline: number,
+    /** history_search's ranking: proximity reorders the first results (many/project-search.ts). */
+    reorderFirst?: boolean,
   ): Promise<ProjectSearchOutcome>;
   loadView(sessionId: string, callerSessionId: string, signal?: AbortSignal): Promise<SessionView>;
   /** A session's turns and preview from the projection, when it holds the session as it is. */
@@ -118,7 +120,7 @@ export async function searchVerb(engine: Engine, request: SearchRequest): Promis
     deadline = readingDeadline(started, Math.max(SESSION_BUDGET_MS, config.project_time_budget_ms));
   }
   // The page is ranked to its end and one result past it (whether there is more).
-  const outcome = await engine.run(request.callerSessionId, query, filters, offset + limit + 1, sessions, request.signal, deadline);
+  const outcome = await engine.run(request.callerSessionId, query, filters, offset + limit + 1, sessions, request.signal, deadline, true);
   const results = outcome.results.slice(offset, offset + limit);
   if (request.scope === "global") {
     const directories = new Map(sessions.map((session) => [session.id, session.directory]));

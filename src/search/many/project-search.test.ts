@@ -23,6 +23,9 @@ async function searchSessions(held: string[][]): Promise<CollectedSession[]> {
     candidates: () => {
       throw new Error("no documents to rank");
     },
+    textOf: () => {
+      throw new Error("no text to read");
+    },
     nearestTerms: async () => undefined,
     projected: () => {
       throw new Error("no projection here");

@@ -146,9 +146,9 @@ describe("holderCeiling and holderBounds: what a session's messages can score, f
         const { groups } = projectedGroups(sessions[s]!.id, holder.table(), holder.termChunks(), parsed, holder, shared);
         const byId = new Map(sessions[s]!.messages.map((message) => [message.id, message]));
         const boosted: number[] = [];
-        for (const [rank, group] of groups.entries()) {
+        for (const group of groups) {
           expect(await resolveGroup(group, async (id) => byId.get(id))).toBe(true);
-          boostGroup(group, rank, parsed, textReader(visibility));
+          boostGroup(group, parsed, textReader(visibility));
           boosted.push(group.score);
         }
         boosted.sort((a, b) => b - a);

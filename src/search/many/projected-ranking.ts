@@ -165,16 +165,16 @@ export function holderCeiling(holder: ProjectedHolder, parsed: ParsedQuery, fact
   let sum = 0;
   for (let t = 0; t < factors.length; t++) sum += holder.ceilings[t]! * factors[t]!;
   // The boosts read which terms a chunk holds: the most is a chunk holding every term the session does.
-  return sum * chunkBoostHeld(parsed, undefined, holder.df, 0) * SUMMARY_RAISE;
+  return sum * chunkBoostHeld(parsed, undefined, holder.df) * SUMMARY_RAISE;
 }
 
 /**
  * The most a holder's best messages score after the boosts, best first (at most `count`), from
  * its postings alone (`scorers`: chunkScorers against the scope's statistics). Each chunk's score
- * is raised as much as the boosts can raise a chunk holding its terms (chunkBoostHeld, at the
- * first rank); a message's score weighs one chunk whole and at most (othersCounted + 1)² − 1
- * others by otherShare or less (partScore, messageScore), so it is at most its best chunk's plus
- * otherShare of its next best ones'. Times the summary weight when it raises; the tool and
+ * is raised as much as the boosts can raise a chunk holding its terms (chunkBoostHeld); a
+ * message's score weighs one chunk whole and at most (othersCounted + 1)² − 1 others by
+ * otherShare or less (partScore, messageScore), so it is at most its best chunk's plus otherShare
+ * of its next best ones'. Times the summary weight when it raises; the tool and
  * user-question weights only lower a score (rank.ts). The i-th best message after the boosts
  * scores at most the i-th of these (0 past its last message). Empty when it holds no chunk.
  */
@@ -215,7 +215,7 @@ export function holderBounds(holder: ProjectedHolder, parsed: ParsedQuery, score
       closeMessage();
       message = of;
     }
-    insertBest(chunks, score(tfs, length) * chunkBoostHeld(parsed, undefined, tfs, 0), counted, highestFirst);
+    insertBest(chunks, score(tfs, length) * chunkBoostHeld(parsed, undefined, tfs), counted, highestFirst);
   }
   closeMessage();
   const bounds = best.map((bound) => bound * SUMMARY_RAISE);

@@ -13,6 +13,7 @@ import { seededRandom } from "../../util/testing/seeded-random.ts";
 import { createSearchEngine } from "../service.ts";
 import { MemoryFinder } from "../testing/memory-finder.ts";
 import type { SearchRequest, SearchService } from "../types.ts";
+import { TUNING } from "../tuning.ts";
 
 const COMMON = ["build", "tests", "error", "file", "the", "run", "config", "module", "fails", "works", "why", "did"];
 const RARE = ["limiter", "bucket", "sandbox", "payment", "tracing", "stylesheet", "computeLineItemTotals", "retries", "websocket", "débito"];
@@ -34,12 +35,18 @@ const QUERIES = [
 class StoreSource extends MemorySource {
   /** Sessions read whole, by id. */
   readonly readWhole = new Set<string>();
+  /** Messages read one at a time, by id. */
+  readonly readOne = new Set<string>();
   listEverySession() {
     return this.listSessions();
   }
   override loadMessages(sessionId: string) {
     this.readWhole.add(sessionId);
     return super.loadMessages(sessionId);
+  }
+  override loadMessage(sessionId: string, messageId: string) {
+    this.readOne.add(messageId);
+    return super.loadMessage(sessionId, messageId);
   }
 }
 
@@ -121,6 +128,22 @@ describe("many-session search ranked from the projection", () => {
       finder.refused.add(`ses_${seed}_07`);
       expect(await answers(service(source, finder), caller)).toEqual(plain);
       expect(source.readWhole.has(`ses_${seed}_07`)).toBe(true);
+    });
+
+    it(`seed ${seed}: a search of plain words reads only the messages it ranks first`, async () => {
+      const source = generatedStore(seed);
+      const finder = await MemoryFinder.over(source, toolVisibility(defaultConfig().show_tool_input, defaultConfig().show_tool_output));
+      const search = service(source, finder);
+      // No boost looks for plain words, so none of their candidates is read to be ranked: only the
+      // page and one past it, and the first results proximity reorders (rank/proximity.ts).
+      for (const query of ["build tests error module", "config module works fails"]) {
+        for (const limit of [2, 10]) {
+          source.readOne.clear();
+          const answer = await search.search({ query, callerSessionId: "ses_elsewhere", scope: "global", limit, types: ["text", "tool"] });
+          expect(answer.results.length).toBe(limit);
+          expect(source.readOne.size).toBeLessThanOrEqual(Math.max(limit + 1, TUNING.proximity.results));
+        }
+      }
     });
   }
 });

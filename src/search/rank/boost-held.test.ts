@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import { countTerms, termFinders } from "../scan/scan.ts";
 import { parseQuery } from "../text/query.ts";
 import { compoundBoost, compoundBoostHeld } from "./compound.ts";
-import { proximityBoost, proximityBoostHeld } from "./proximity.ts";
 import { chunkBoostHeld } from "./rank.ts";
 import { TUNING } from "../tuning.ts";
 
@@ -52,21 +51,15 @@ describe("boost ceilings from term counts", () => {
         const parsed = parseQuery(q);
         const tfs = tfsOf(parsed, chunk);
         expect(compoundBoost(parsed, chunk)).toBeLessThanOrEqual(compoundBoostHeld(parsed, tfs));
-        expect(proximityBoost(parsed, chunk)).toBeLessThanOrEqual(proximityBoostHeld(parsed, 0, tfs));
       }),
       { numRuns: 3000 },
     );
   });
 
   it("give no boost to a chunk without the words a boost looks for", () => {
-    const parsed = parseQuery("deploy token fail");
-    const one = tfsOf(parsed, "the deploy went fine");
-    expect(proximityBoostHeld(parsed, 0, one)).toBe(1);
-    const all = tfsOf(parsed, "deploy failed: token expired");
-    expect(proximityBoostHeld(parsed, 0, all)).toBe(1 + TUNING.proximity.boost);
-    // Past the candidates proximity is looked for in, none.
-    expect(proximityBoostHeld(parsed, TUNING.proximity.candidates, all)).toBe(1);
-    expect(chunkBoostHeld(parsed, { type: "text" }, all, Number.POSITIVE_INFINITY)).toBe(1);
+    // Words alone: no boost looks for them, however many a chunk holds.
+    const words = parseQuery("deploy token fail");
+    expect(chunkBoostHeld(words, { type: "text" }, tfsOf(words, "deploy failed: token expired"))).toBe(1);
     const path = parseQuery("src/deploy/run.py token");
     expect(compoundBoostHeld(path, tfsOf(path, "the token"))).toBe(1);
     expect(compoundBoostHeld(path, tfsOf(path, "in src/deploy/run.py"))).toBe(TUNING.compounds.boost);

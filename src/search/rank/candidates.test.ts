@@ -9,8 +9,8 @@ import { Candidates, topAcross } from "./candidates.ts";
 import { rankSessions } from "./rank-sessions.ts";
 import { boostGroup, candidateGroups, compareResults, maxBoost, type Group } from "./rank.ts";
 
-// Words that bring every boost into play: a phrase, three or more content words (proximity), a
-// command (intent), a path (compound).
+// Words that bring every boost into play: a command (intent), a path (compound), and plain words
+// that get none.
 const WORDS = [
   "rate",
   "limiter",
@@ -86,7 +86,7 @@ function candidates(made: Made, parsed: ParsedQuery): Map<string, Candidates> {
 /** Every candidate of the session boosted, best first: the ranking the lazy one must equal. */
 function rankedWhole(docs: ScoredDoc[], parsed: ParsedQuery): Group[] {
   const groups = candidateGroups(docs);
-  for (const [rank, group] of groups.entries()) boostGroup(group, rank, parsed, textOf);
+  for (const group of groups) boostGroup(group, parsed, textOf);
   return groups.sort(compareResults);
 }
 
@@ -98,10 +98,10 @@ describe("candidates ranked lazily", () => {
       fc.property(session, query, (shape, q) => {
         const parsed = parseQuery(q);
         const groups = candidateGroups(make([shape])[0]!.docs());
-        groups.forEach((group, rank) => {
+        groups.forEach((group) => {
           const before = group.score;
-          boostGroup(group, rank, parsed, textOf);
-          expect(group.score).toBeLessThanOrEqual(before * maxBoost(parsed, rank) * (1 + 1e-12));
+          boostGroup(group, parsed, textOf);
+          expect(group.score).toBeLessThanOrEqual(before * maxBoost(parsed) * (1 + 1e-12));
         });
       }),
       { numRuns: 300 },

@@ -1,6 +1,6 @@
 // One session's candidate messages, boosted only as far as a message can still reach the results
-// asked for. The boosts (compound, proximity, intent) read each candidate's text and cost most of
-// a ranking; a project search ranks hundreds of sessions for ten results. The boosts raise a
+// asked for. The boosts (compound, intent) read each candidate's text and cost most of a
+// ranking; a project search ranks hundreds of sessions for ten results. The boosts raise a
 // message's score at most groupBoostMost times (rank.ts: what its chunks hold allows), so a
 // message whose score before the boosts, times that, is below the k-th best boosted score can
 // never pass it: the first k are then exact without boosting the rest. Candidates are boosted
@@ -67,7 +67,7 @@ export class Candidates implements RankedCandidates {
     private readonly options: HitOptions,
     private readonly resolve?: (group: Group) => Promise<boolean>,
   ) {
-    this.most = groups.map((group, rank) => groupBoostMost(group, rank, parsed));
+    this.most = groups.map((group) => groupBoostMost(group, parsed));
     const reachable = groups.map((group, rank) => group.score * this.most[rank]!);
     this.order = groups.map((_, rank) => rank).sort((a, b) => reachable[b]! - reachable[a]! || a - b);
     this.bounds = this.order.map((rank) => reachable[rank]!);
@@ -93,7 +93,7 @@ export class Candidates implements RankedCandidates {
       if (this.resolve) this.unread.add(group);
     } else {
       if (this.resolve && !(await this.resolve(group))) return undefined;
-      boostGroup(group, rank, this.parsed, this.textOf);
+      boostGroup(group, this.parsed, this.textOf);
     }
     insertBest(this.best, group, Infinity, compareResults);
     return group;

@@ -5,7 +5,9 @@ import { MemorySource } from "../../store/testing/memory-source.ts";
 import { FILLER } from "../testing/filler.ts";
 import { idsOnBothPaths } from "../testing/service.ts";
 import { parseQuery } from "../text/query.ts";
-import { bestSpan, contentOccurrences, proximityBoost } from "./proximity.ts";
+import { bestSpan, contentOccurrences, proximityBoost, reorderFirst } from "./proximity.ts";
+import type { Group } from "./rank.ts";
+import type { ScoredDoc } from "../types.ts";
 import { TUNING } from "../tuning.ts";
 
 const span = (query: string, text: string) => {
@@ -60,6 +62,42 @@ describe("proximity boost", () => {
     expect(asked.intent).toBeDefined();
     expect(proximityBoost(asked, "I ran pylint recursively, ignoring the folder")).toBe(1);
     expect(proximityBoost(parseQuery("why was pylint recursively ignoring the folder"), "I ran pylint recursively, ignoring the folder")).toBeGreaterThan(1);
+  });
+});
+
+describe("reordering the first results", () => {
+  const TOGETHER = "the ledger showed a rounding drift that grows";
+  const SCATTERED = `the ledger ${"step ".repeat(80)} rounding ${"step ".repeat(80)} drift`;
+  /** One single-chunk result per text, scored from `top` down in steps of 0.1. */
+  const ranked = (texts: string[], top: number): Array<{ group: Group }> =>
+    texts.map((text, i) => {
+      const message: HistoryMessage = { id: `msg_${i}`, sessionId: "s1", role: "assistant", parts: [] };
+      const score = top - i * 0.1;
+      const doc: ScoredDoc = { message, partId: `prt_${i}`, type: "text", start: 0, end: text.length, score, text };
+      return { group: { message, docs: [doc], score } };
+    });
+  const textOf = (doc: ScoredDoc) => doc.text!;
+  const ids = (list: Array<{ group: Group }>) => list.map(({ group }) => group.message.id);
+
+  it("raises the first results holding the words together and sorts them again, the rest as they were", () => {
+    const count = TUNING.proximity.results;
+    const texts = Array.from({ length: count + 2 }, (_, i) => (i === 2 || i === count + 1 ? TOGETHER : SCATTERED));
+    const list = ranked(texts, 10);
+    const past = list[count + 1]!.group.score;
+    reorderFirst(list, parseQuery("why did the ledger rounding drift grow"), textOf);
+    expect(ids(list).slice(0, 3)).toEqual(["msg_2", "msg_0", "msg_1"]);
+    expect(list[0]!.group.score).toBeGreaterThan(10 - 0.2);
+    // Past the first results: not looked at, however close its words stand.
+    expect(ids(list).slice(count)).toEqual([`msg_${count}`, `msg_${count + 1}`]);
+    expect(list[count + 1]!.group.score).toBe(past);
+  });
+
+  it("leaves a command question's results to the intent boost", () => {
+    const list = ranked([SCATTERED, TOGETHER], 5);
+    const asked = parseQuery("how did we run the ledger rounding drift script");
+    expect(asked.intent).toBeDefined();
+    reorderFirst(list, asked, textOf);
+    expect(ids(list)).toEqual(["msg_0", "msg_1"]);
   });
 });
 

@@ -1,64 +1,58 @@
 // Proximity evidence: where in a chunk the query's content words stand together. A script, a
 // task description or a long reasoning message holds a question's words scattered; an answer
-// often holds several of them within a sentence or two. Checked on the leading candidates only
-// (rank.ts), on their text with the tokenizer's own term matching, so scan and index rank alike.
+// often holds several of them within a sentence or two. It reorders the first results of a
+// search (reorderFirst), on their text with the tokenizer's own term matching, so scan, index and
+// projection rank alike.
 
 import { fold } from "../text/normalize.ts";
 import { isTermAt } from "../text/tokenize.ts";
 import { FUNCTION_WORD_GROUP, type ParsedQuery } from "../text/query.ts";
 import { termNesting } from "../text/term-nesting.ts";
+import type { ScoredDoc } from "../types.ts";
 import { TUNING } from "../tuning.ts";
 import { findCompound } from "./compound.ts";
+import { compareResults, type Group, groupScore } from "./rank.ts";
 import { grown } from "../../util/grow.ts";
 
 // The window (tuning.ts's proximity) is about two sentences. It must gather at least minWords
-// content words (so the query must have as many): two words side by side are no more than a compound's
-// evidence (compound.ts), and two common words near each other (`git add`, `run the tests`)
-// are found in any long text. Only the leading candidates (best first, before the boosts) are
-// checked, and each one's best chunks: locating every occurrence of the query's words costs more
-// than the compound check, a message's score rests on its best chunks, and the boost is for the
-// order at the top, where an agent reads. A number of its own, not a share of the request's
-// limit, so the first results do not change with the limit asked for. (On the eval, the first 5
-// ranked as the first 10 did, and all rankPool(limit) candidates with ten chunks each alike but
-// for one command question, at five times the cost.)
-
-/** Whether the proximity boost is looked for in the `chunk`-th best chunk of the candidate at `rank`. */
-export function proximityApplies(rank: number, chunk: number): boolean {
-  const { candidates, chunks } = TUNING.proximity;
-  return rank < candidates && chunk < chunks;
-}
-
-/** The most proximityBoost can give a chunk of the candidate at `rank` for this query. */
-export function proximityBoostMost(parsed: ParsedQuery, rank: number): number {
-  const { on, boost, minWords, candidates } = TUNING.proximity;
-  return on && rank < candidates && parsed.groups >= minWords && !parsed.intent ? 1 + boost : 1;
-}
+// content words (so the query must have as many): two words side by side are no more than a
+// compound's evidence (compound.ts), and two common words near each other (`git add`, `run the
+// tests`) are found in any long text. It reorders a fixed number of first results, each by its
+// best chunks, not a share of the request's limit, so the first results do not change with the
+// limit asked for. Until issue 40 it was a boost of each session's five leading candidates: a
+// message that might get it had to be read to be ranked, which was most of the messages a
+// many-session search read (docs/search-notes.md, "Proximity reorders the first results").
 
 /**
- * The most proximityBoost can give a chunk of the candidate at `rank` that holds the query terms
- * counted in `tfs` (the scan's counts, which match terms as contentOccurrences does): no window
- * gathers more content words than the chunk holds (heldWords).
+ * Raises the first `TUNING.proximity.results` of `ranked` (best first, their messages read) by
+ * their best chunks' proximity and sorts them again. It only raises, so they stay above the rest.
  */
-export function proximityBoostHeld(parsed: ParsedQuery, rank: number, tfs: readonly number[]): number {
-  const most = proximityBoostMost(parsed, rank);
-  if (most === 1) return 1;
-  const held = heldWords(parsed, tfs);
-  return held < TUNING.proximity.minWords ? 1 : 1 + (TUNING.proximity.boost * (held - 1)) / (parsed.groups - 1);
+export function reorderFirst<T extends { group: Group }>(ranked: T[], parsed: ParsedQuery, textOf: (doc: ScoredDoc) => string): void {
+  const { on, results, chunks } = TUNING.proximity;
+  const count = Math.min(ranked.length, results);
+  if (!on || count < 2 || !proximityCan(parsed)) return;
+  for (let r = 0; r < count; r++) {
+    const group = ranked[r]!.group;
+    // groupScore left the docs best first.
+    let raised = false;
+    for (let i = 0; i < Math.min(group.docs.length, chunks); i++) {
+      const doc = group.docs[i]!;
+      const near = proximityBoost(parsed, textOf(doc));
+      if (near === 1) continue;
+      doc.score *= near;
+      raised = true;
+    }
+    if (raised) group.score = groupScore(group);
+  }
+  const first = ranked.slice(0, count).sort((a, b) => compareResults(a.group, b.group));
+  ranked.splice(0, count, ...first);
 }
 
-/**
- * How many of the query's content words a chunk holding the terms counted in `tfs` can hold: a
- * word when one of its counted terms occurs, a path or name when any term of its word does (held
- * whole, its words occur). Every word when a term is CJK (found by substring, not as counted).
- */
-function heldWords(parsed: ParsedQuery, tfs: readonly number[]): number {
-  const { wordBits } = proximityTerms(parsed);
-  if (wordBits === undefined) return parsed.groups;
-  let held = 0;
-  for (let t = 0; t < wordBits.length; t++) if (tfs[t]! > 0) held |= wordBits[t]!;
-  let count = 0;
-  for (; held !== 0; held &= held - 1) count++;
-  return count;
+/** Whether proximity can raise a chunk for this query (its words, and not a command or change question). */
+function proximityCan(parsed: ParsedQuery): boolean {
+  // A command or change question is answered by a call's input (intent.ts): prose restating the
+  // command holds its words closer than the call's arguments do.
+  return parsed.groups >= TUNING.proximity.minWords && !parsed.intent;
 }
 
 /** Occurrences of the query's content words in a text, in text order: offsets, ends and query words. */
@@ -81,11 +75,6 @@ interface ProximityTerms {
   counted: boolean[];
   length: number[];
   group: number[];
-  /**
-   * Per term, a bit for the content word a chunk holds where it occurs (heldWords; 0 for none);
-   * undefined when a term is CJK or the query has more words than bits.
-   */
-  wordBits: number[] | undefined;
 }
 
 const termsOf = new WeakMap<ParsedQuery, ProximityTerms>();
@@ -100,11 +89,7 @@ function proximityTerms(parsed: ParsedQuery): ProximityTerms {
     const roots = parsed.terms.map((_, t) => t).filter((t) => nesting.gates[t]! < 0 && (counted[t] || holders[t]!.length > 0));
     const length = [...parsed.terms.map((term) => term.token.length), ...parsed.compounds.map((compound) => compound.text.length)];
     const group = [...parsed.terms.map((term) => term.group), ...parsed.compounds.map((compound) => compound.group)];
-    const wordBits =
-      parsed.terms.some((term) => term.cjk) || parsed.groups > 30
-        ? undefined
-        : parsed.terms.map((term, t) => (counted[t] || compoundGroups.has(term.group) ? 1 << term.group : 0));
-    known = { roots, holders, counted, length, group, wordBits };
+    known = { roots, holders, counted, length, group };
     termsOf.set(parsed, known);
   }
   return known;
@@ -203,9 +188,7 @@ export function bestSpan(occurrences: Occurrences, groups: number, window: numbe
 export function proximityBoost(parsed: ParsedQuery, text: string): number {
   const { on, boost, window, minWords } = TUNING.proximity;
   const words = parsed.groups;
-  // A command or change question is answered by a call's input (intent.ts): prose restating the
-  // command holds its words closer than the call's arguments do.
-  if (!on || words < minWords || parsed.intent) return 1;
+  if (!on || !proximityCan(parsed)) return 1;
   const span = bestSpan(contentOccurrences(parsed, text), words, window);
   if (span.words < minWords) return 1;
   const gathered = (span.words - 1) / (words - 1);

@@ -1,8 +1,8 @@
 // From scored chunks to ranked messages: a part scores by its best chunk, a message by its best
 // part plus a share of its next few, a compaction summary at a lower weight than the messages it
-// restates; a path or name of the query held whole boosts a chunk (compound.ts), and so do the
-// query's content words standing close together (proximity.ts), and the call a command or
-// change question asks for (intent.ts); recency breaks ties. Builds hits and snippets for the messages returned only.
+// restates; a path or name of the query held whole boosts a chunk (compound.ts), and so does the
+// call a command or change question asks for (intent.ts); recency breaks ties. Builds hits and
+// snippets for the messages returned only.
 
 import { isCompactionSummary } from "../../history/summaries.ts";
 import type { HistoryMessage } from "../../history/types.ts";
@@ -14,7 +14,6 @@ import type { ParsedQuery } from "../text/query.ts";
 import { TUNING } from "../tuning.ts";
 import { intentBoost, intentBoostHeld, intentBoostMost } from "./intent.ts";
 import { compoundBoost, compoundBoostHeld, compoundBoostMost } from "./compound.ts";
-import { proximityApplies, proximityBoost, proximityBoostHeld, proximityBoostMost } from "./proximity.ts";
 import { toolChunkWeight } from "./plain-question.ts";
 import { userChunkWeight } from "./user-question.ts";
 
@@ -135,7 +134,7 @@ function sortDescending<T>(items: T[], value: (item: T) => number): void {
   }
 }
 
-function groupScore(group: Group): number {
+export function groupScore(group: Group): number {
   const docs = group.docs;
   let score: number;
   // One chunk: its score is the message's (bestPartScores and messageScore leave it as it is).
@@ -161,7 +160,7 @@ export function compareResults(a: { score: number; message: HistoryMessage }, b:
  * Whether documents the index gave for its best `asked` messages (scored as the index scores them,
  * best first) hold every message that can reach the ranking's first `depth`: one it left out
  * scores at most the lowest it gave before the boosts (the tool, user-question and summary
- * weights only lower a score), and must be beaten by the depth-th even boosted as much as its rank allows.
+ * weights only lower a score), and must be beaten by the depth-th even boosted as much as any can be.
  */
 export function indexHoldsDepth(docs: readonly ScoredDoc[], asked: number, depth: number, parsed: ParsedQuery): boolean {
   const byMessage = new Map<string, ScoredDoc[]>();
@@ -188,8 +187,7 @@ export function indexHoldsDepth(docs: readonly ScoredDoc[], asked: number, depth
   finals.sort((a, b) => b - a);
   const floor = finals[depth - 1];
   if (floor === undefined) return false;
-  const above = finals.filter((score) => score > lowest).length;
-  return beatenBy(lowest * maxBoost(parsed, above), floor);
+  return beatenBy(lowest * maxBoost(parsed), floor);
 }
 
 /** Chunk text, cut from the part's text pieces (read once per part per ranking; never joined whole). */
@@ -266,58 +264,52 @@ export function candidateGroups(docs: readonly ScoredDoc[], parsed?: ParsedQuery
 }
 
 /**
- * The most the boosts can raise the score of the message at `rank` of its session's candidates
- * (each boost's own maximum, for the boosts the query can get): a message's score is a sum of
- * its chunks' scores with positive weights, so it grows at most as much as its chunks do.
+ * The most the boosts can raise a message's score (each boost's own maximum, for the boosts the
+ * query can get): a message's score is a sum of its chunks' scores with positive weights, so it
+ * grows at most as much as its chunks do.
  */
-export function maxBoost(parsed: ParsedQuery | undefined, rank: number): number {
+export function maxBoost(parsed: ParsedQuery | undefined): number {
   if (parsed === undefined) return 1;
-  return compoundBoostMost(parsed) * proximityBoostMost(parsed, rank) * intentBoostMost(parsed);
+  return compoundBoostMost(parsed) * intentBoostMost(parsed);
 }
 
 /**
- * The most the boosts can raise the message at `rank` of its session's candidates, from what the
- * chunks boostGroup looks at hold (their terms' counts, type and input): a chunk without the words
- * a boost looks for cannot get it, so most candidates of a common-word query can rise little or
- * not at all, and need not be read to be ranked (rank/candidates.ts). maxBoost without the counts.
+ * The most the boosts can raise a message, from what the chunks boostGroup looks at hold (their
+ * terms' counts, type and input): a chunk without the words a boost looks for cannot get it, so
+ * most candidates of a common-word query cannot rise at all, and need not be read to be ranked
+ * (rank/candidates.ts). maxBoost without the counts.
  */
-export function groupBoostMost(group: Group, rank: number, parsed: ParsedQuery | undefined): number {
-  const most = maxBoost(parsed, rank);
+export function groupBoostMost(group: Group, parsed: ParsedQuery | undefined): number {
+  const most = maxBoost(parsed);
   if (most === 1 || parsed === undefined) return 1;
   const checked = Math.min(group.docs.length, TUNING.boostedChunks);
   let best = 1;
   for (let i = 0; i < checked && best < most; i++) {
     const doc = group.docs[i]!;
     if (!doc.tfs) return most;
-    const boost = chunkBoostHeld(parsed, doc, doc.tfs, proximityApplies(rank, i) ? rank : Number.POSITIVE_INFINITY);
+    const boost = chunkBoostHeld(parsed, doc, doc.tfs);
     if (boost > best) best = boost;
   }
   return best;
 }
 
 /**
- * The most the boosts can raise a chunk holding the query terms counted in `tfs`, of the
- * candidate at `rank` (Infinity: one whose proximity is not looked for); `doc` its type and
- * input, undefined when not known.
+ * The most the boosts can raise a chunk holding the query terms counted in `tfs`; `doc` its type
+ * and input, undefined when not known.
  */
-export function chunkBoostHeld(parsed: ParsedQuery, doc: Pick<ScoredDoc, "type" | "input"> | undefined, tfs: readonly number[], rank: number): number {
-  return compoundBoostHeld(parsed, tfs) * proximityBoostHeld(parsed, rank, tfs) * intentBoostHeld(parsed, doc);
+export function chunkBoostHeld(parsed: ParsedQuery, doc: Pick<ScoredDoc, "type" | "input"> | undefined, tfs: readonly number[]): number {
+  return compoundBoostHeld(parsed, tfs) * intentBoostHeld(parsed, doc);
 }
 
-/**
- * Applies the boosts to the message at `rank` of its session's candidates (best first before the
- * boosts) and scores it again.
- */
-export function boostGroup(group: Group, rank: number, parsed: ParsedQuery | undefined, textOf: (doc: ScoredDoc) => string): void {
-  if (maxBoost(parsed, rank) === 1 || parsed === undefined) return;
+/** Applies the boosts to a candidate message and scores it again. */
+export function boostGroup(group: Group, parsed: ParsedQuery | undefined, textOf: (doc: ScoredDoc) => string): void {
+  if (maxBoost(parsed) === 1 || parsed === undefined) return;
   // groupScore left the docs best first.
   const checked = Math.min(group.docs.length, TUNING.boostedChunks);
   for (let i = 0; i < checked; i++) {
     const doc = group.docs[i]!;
     const text = textOf(doc);
-    // Proximity on fewer candidates and chunks: it locates every occurrence of the query's words.
-    const near = proximityApplies(rank, i) ? proximityBoost(parsed, text) : 1;
-    doc.score *= compoundBoost(parsed, text) * near * intentBoost(parsed, doc, text);
+    doc.score *= compoundBoost(parsed, text) * intentBoost(parsed, doc, text);
   }
   group.score = groupScore(group);
 }
