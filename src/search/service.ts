@@ -58,7 +58,7 @@ export function createSearchEngine(options: SearchServiceOptions): SearchEngine 
     regexRunner,
     loadView: (sessionId, callerSessionId, signal) => views.load(sessionId, callerSessionId, signal),
     projectedSummary: (session) => (config().projection.enable ? options.finder?.summary(session.id, session.updated) : undefined),
-    run(callerSessionId, query, filters, limit, sessions, signal, deadline, reorderFirst = false) {
+    run({ callerSessionId, query, filters, sessions, limit, deadline, signal, reorderFirst = false }) {
       const search = config().search;
       // A session searched alone asks its index for the messages that can reach the depth ranked.
       const depth = reorderFirst ? Math.max(limit, TUNING.proximity.results) : limit;

@@ -36,23 +36,28 @@ const SESSION_BUDGET_MS = 20_000;
  */
 const FINISH_SHARE = 0.1;
 
+/** One search of sessions, as a verb asks the engine for it. */
+interface EngineRun {
+  /** The sessions are seen as this session sees them (its own view hides what it has in context). */
+  callerSessionId: string;
+  query: Query;
+  filters: SearchFilters;
+  sessions: SessionInfo[];
+  /** How many results are ranked. */
+  limit: number;
+  /** When reading stops (`now()`'s clock). */
+  deadline: number;
+  signal?: AbortSignal;
+  /** history_search's ranking: proximity reorders the first results (many/project-search.ts). */
+  reorderFirst?: boolean;
+}
+
 /** What the verbs run on (service.ts). */
 export interface Engine {
   source: HistorySource;
   config(): EngramConfig;
   regexRunner: RegexRunner;
-  /** Searches `sessions` as seen by the calling session (its own view hides what it has in context). */
-  run(
-    callerSessionId: string,
-    query: Query,
-    filters: SearchFilters,
-    limit: number,
-    sessions: SessionInfo[],
-    signal: AbortSignal | undefined,
-    deadline: number,
-    /** history_search's ranking: proximity reorders the first results (many/project-search.ts). */
-    reorderFirst?: boolean,
-  ): Promise<ProjectSearchOutcome>;
+  run(search: EngineRun): Promise<ProjectSearchOutcome>;
   loadView(sessionId: string, callerSessionId: string, signal?: AbortSignal): Promise<SessionView>;
   /** A session's turns and preview from the projection, when it holds the session as it is. */
   projectedSummary(session: SessionInfo): ProjectedSummary | undefined;
@@ -120,7 +125,16 @@ export async function searchVerb(engine: Engine, request: SearchRequest): Promis
     deadline = readingDeadline(started, Math.max(SESSION_BUDGET_MS, config.project_time_budget_ms));
   }
   // The page is ranked to its end and one result past it (whether there is more).
-  const outcome = await engine.run(request.callerSessionId, query, filters, offset + limit + 1, sessions, request.signal, deadline, true);
+  const outcome = await engine.run({
+    callerSessionId: request.callerSessionId,
+    query,
+    filters,
+    sessions,
+    limit: offset + limit + 1,
+    deadline,
+    ...(request.signal ? { signal: request.signal } : {}),
+    reorderFirst: true,
+  });
   const results = outcome.results.slice(offset, offset + limit);
   if (request.scope === "global") {
     const directories = new Map(sessions.map((session) => [session.id, session.directory]));
@@ -151,7 +165,15 @@ export async function sessionsVerb(engine: Engine, request: SessionsRequest): Pr
     // The caller's session is ranked by what it said before its live context, as search sees it.
     // Sessions rank by their three best messages and their titles (rank-sessions.ts), boosting
     // (and, ranked from the projection, reading) only the messages that can place.
-    const outcome = await engine.run(callerSessionId, query, filters, 3, all, request.signal, readingDeadline(started, budgetMs));
+    const outcome = await engine.run({
+      callerSessionId,
+      query,
+      filters,
+      sessions: all,
+      limit: 3,
+      deadline: readingDeadline(started, budgetMs),
+      ...(request.signal ? { signal: request.signal } : {}),
+    });
     unsearched = outcome.unsearched;
     ranked = await rankSessions(all, outcome.candidates, outcome.query.kind === "keyword" ? outcome.query.parsed : query.parsed, depth);
   } else {
