@@ -12,7 +12,7 @@ import type { IndexBuilder } from "./index/build.ts";
 import { scopeNarrowing } from "./many/candidate-finder.ts";
 import { searchProject } from "./many/project-search.ts";
 import { RegexRunner } from "./scan/regex-runner.ts";
-import { TUNING } from "./tuning.ts";
+import { reorderedDepth } from "./rank/proximity.ts";
 import { RequestSearcher, SessionViews } from "./session-searcher.ts";
 import type { CandidateFinder, SearchService } from "./types.ts";
 import { asSearch } from "../util/scheduler.ts";
@@ -61,7 +61,7 @@ export function createSearchEngine(options: SearchServiceOptions): SearchEngine 
     run({ callerSessionId, query, filters, sessions, limit, deadline, signal, reorderFirst = false }) {
       const search = config().search;
       // A session searched alone asks its index for the messages that can reach the depth ranked.
-      const depth = reorderFirst ? Math.max(limit, TUNING.proximity.results) : limit;
+      const depth = reorderFirst ? reorderedDepth(limit) : limit;
       const limits = { limit: depth, maxHits: search.max_hits_per_message, maxSnippets: search.max_snippets_per_hit, snippetChars: search.snippet_chars };
       const searcher = new RequestSearcher({
         views,

@@ -20,7 +20,7 @@ import { maybeYield, now } from "../../util/scheduler.ts";
 import type { CollectedSession, Query, SessionSearchOptions } from "../session-search.ts";
 import { typoCorrections, unmatchedWords, type NearestTerm } from "../text/typos.ts";
 import { TUNING } from "../tuning.ts";
-import { reorderFirst } from "../rank/proximity.ts";
+import { reorderedDepth, reorderFirst } from "../rank/proximity.ts";
 
 export interface ProjectSearchOutcome {
   /** Per session with matches, its candidate messages (ranked on demand), for callers that rank sessions. */
@@ -201,7 +201,7 @@ export async function searchProject(
   // Only the candidates that can reach the merged first `limit` are boosted (and, ranked from the
   // projection, read), and only those returned get hits and snippets.
   const reordered = options.reorderFirst === true && query.kind === "keyword" ? query.parsed : undefined;
-  const ranked = await topAcross(candidates, reordered ? Math.max(options.limit, TUNING.proximity.results) : options.limit);
+  const ranked = await topAcross(candidates, reordered ? reorderedDepth(options.limit) : options.limit);
   if (reordered) reorderFirst(ranked, reordered, (doc) => searcher.textOf(doc));
   const results = ranked.slice(0, options.limit).map(({ key, group }): SessionResult => {
     const result = candidates.get(key)!.result(group);

@@ -48,6 +48,11 @@ export function reorderFirst<T extends { group: Group }>(ranked: T[], parsed: Pa
   ranked.splice(0, count, ...first);
 }
 
+/** How deep a ranking whose first results reorderFirst reorders is made, for a page ending at `limit`. */
+export function reorderedDepth(limit: number): number {
+  return Math.max(limit, TUNING.proximity.results);
+}
+
 /** Whether proximity can raise a chunk for this query (its words, and not a command or change question). */
 function proximityCan(parsed: ParsedQuery): boolean {
   // A command or change question is answered by a call's input (intent.ts): prose restating the
