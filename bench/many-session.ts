@@ -14,7 +14,7 @@
 // `cold-only`: each search through the projection once.
 
 import { createHash } from "node:crypto";
-import { defaultConfig, type EngramConfig } from "../src/config/schema.ts";
+import { defaultConfig, type EngramConfig, MESSAGE_CACHE_DEFAULTS } from "../src/config/schema.ts";
 import { toolVisibility } from "../src/history/tool-visibility.ts";
 import type { HistoryMessage } from "../src/history/types.ts";
 import { CachedHistorySource } from "../src/store/cached-source.ts";
@@ -64,7 +64,7 @@ function service(
 ): { search: SearchService; loads: () => number; messages: () => number; source: CachedHistorySource<unknown> } {
   const source = new CachedHistorySource(
     storeReader(store, () => true),
-    { checkSize: 20, maxSingleReads: 50, maxBytes: config.store.cache_bytes },
+    { ...MESSAGE_CACHE_DEFAULTS, maxBytes: config.store.cache_bytes },
     store.decode,
   );
   let loads = 0;

@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { configFiles, globalConfigDir, loadConfig } from "../config/load.ts";
+import { MESSAGE_CACHE_DEFAULTS } from "../config/schema.ts";
 import { parseJsonc } from "../config/jsonc.ts";
 import { resolveConfig } from "../config/validate.ts";
 import { CachedHistorySource } from "../store/cached-source.ts";
@@ -76,7 +77,7 @@ async function coldSearchCost(store: Store, root: string): Promise<string[]> {
   const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
   const source = new CachedHistorySource(
     storeReader(store, (session) => sample.has(session.id)),
-    { checkSize: 20, maxSingleReads: 50, maxBytes: config.store.cache_bytes },
+    { ...MESSAGE_CACHE_DEFAULTS, maxBytes: config.store.cache_bytes },
     store.decode,
   );
   const service = createSearchService({ source, config: () => timed, visibility: () => visibility });

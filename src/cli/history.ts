@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { globalConfigDir, loadConfig } from "../config/load.ts";
-import type { EngramConfig } from "../config/schema.ts";
+import { type EngramConfig, MESSAGE_CACHE_DEFAULTS } from "../config/schema.ts";
 import { toolVisibility, type ToolVisibility } from "../history/tool-visibility.ts";
 import type { HistoryMessage, SessionInfo } from "../history/types.ts";
 import { CachedHistorySource } from "../store/cached-source.ts";
@@ -76,7 +76,7 @@ export async function openHistory(options: { dataDir?: string; project?: string 
   const config: EngramConfig = { ...loaded.config, search: { ...loaded.config.search, project_time_budget_ms: CLI_SEARCH_BUDGET_MS } };
   const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
   const reader = storeReader(store, (session) => typeof session.directory === "string" && inProject({ directory: session.directory }, root));
-  const source = new CachedHistorySource(reader, { checkSize: 20, maxSingleReads: 50, maxBytes: config.store.cache_bytes }, store.decode);
+  const source = new CachedHistorySource(reader, { ...MESSAGE_CACHE_DEFAULTS, maxBytes: config.store.cache_bytes }, store.decode);
   const projection = storeProjection(store, config, () => {});
   const history: History = {
     store,

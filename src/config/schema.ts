@@ -94,6 +94,17 @@ export const CONFIG_SCHEMA = {
   },
 } satisfies ConfigSection;
 
+/**
+ * The message cache's settings that are not options (store/cached-source.ts), one object for the
+ * plugin on either host and for the command line.
+ */
+export const MESSAGE_CACHE_DEFAULTS = {
+  /** Newest messages compared on every read, to catch writes no event announced. */
+  checkSize: 20,
+  /** Changed messages read again one by one before reading the whole session is cheaper. */
+  maxSingleReads: 50,
+} as const;
+
 /** The value a declaration describes: a number, boolean or string list per option, a record per section. */
 type ValueOf<S> = S extends IntOption
   ? number

@@ -5,7 +5,7 @@
 
 import type { ToolDefinition } from "@opencode-ai/plugin";
 import { globalConfigDir, watchedConfig } from "../config/load.ts";
-import type { EngramConfig } from "../config/schema.ts";
+import { type EngramConfig, MESSAGE_CACHE_DEFAULTS } from "../config/schema.ts";
 import { toolVisibility, type ToolVisibility } from "../history/tool-visibility.ts";
 import { CachedHistorySource } from "../store/cached-source.ts";
 import type { Log } from "../util/log.ts";
@@ -58,11 +58,7 @@ export function createEngram<Raw = RawMessage>(options: {
   };
   // OpenCode 1.x's rows when the entry names no other generation's decoder.
   const decode = options.decode ?? (V1_DECODE as unknown as HostDecode<Raw>);
-  const source = new CachedHistorySource<Raw>(
-    options.reader,
-    { checkSize: 20, maxSingleReads: 50, maxBytes: config().store.cache_bytes, pause: pauseIfDue },
-    decode,
-  );
+  const source = new CachedHistorySource<Raw>(options.reader, { ...MESSAGE_CACHE_DEFAULTS, maxBytes: config().store.cache_bytes, pause: pauseIfDue }, decode);
   const views = new ViewCache();
   const deps: ToolDeps = { config, visibility, source, views, directory };
   const projection = new ThreadedProjection({
