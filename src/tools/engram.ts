@@ -13,7 +13,7 @@ import { V1_DECODE } from "../store/map.ts";
 import { readerFeed, type Projection, ThreadedProjection } from "../projection/index.ts";
 import type { HistoryReader, HostDecode, RawMessage } from "../store/reader.ts";
 import type { StoreGeneration } from "../store/store-generation.ts";
-import { pauseIfDue, sliceSpent, yieldToLoop } from "../util/scheduler.ts";
+import { pauseIfDue } from "../util/scheduler.ts";
 import { createSearchService, type SearchService } from "../search/api.ts";
 import { ViewCache } from "../history/view-cache.ts";
 import type { ToolDeps } from "./deps.ts";
@@ -69,8 +69,9 @@ export function createEngram<Raw = RawMessage>(options: {
     enabled: () => config().projection.enable,
     visibility,
     visibilityKey: () => JSON.stringify([config().show_tool_input, config().show_tool_output]),
-    // Only when the build thread cannot run: the passes then run here between slices.
-    pause: () => (sliceSpent() ? yieldToLoop("build") : undefined),
+    // Never asked: the passes run on the build thread, which paces itself (build-serve.ts); one
+    // that cannot start leaves the projection unavailable, and this thread runs no passes.
+    pause: () => undefined,
     log: options.log,
   });
   const search = createSearchService({ source, config, visibility, views, finder: projection });

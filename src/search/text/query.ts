@@ -31,7 +31,7 @@ export interface QueryTerm {
 /**
  * A path, dotted or snake_case name of the query (`django/db/models/fields/related.py`,
  * `__init__.py`, `pytest_collect_file`): its words are one query word, and a text holding them
- * joined as written holds the compound (ranking prefers it; rank/phrase.ts).
+ * joined as written holds the compound (ranking prefers it; rank/compound.ts).
  */
 interface Compound {
   /** Folded compound as written, leading joiners included (`__init__.py`). */
