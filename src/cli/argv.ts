@@ -24,7 +24,7 @@ export interface Parsed {
 }
 
 /** Flags every command accepts. */
-const COMMON: FlagSpec = { values: ["data-dir"], switches: ["json", "help", "no-color"] };
+export const COMMON: FlagSpec = { values: ["data-dir"], switches: ["json", "help", "no-color"] };
 
 export function parseArgs(argv: readonly string[], spec: FlagSpec): Parsed {
   const options: NonNullable<ParseArgsConfig["options"]> = { help: { type: "boolean", short: "h" } };

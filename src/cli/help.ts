@@ -71,7 +71,7 @@ and which keys are invalid, how big the history is and what a cold search costs 
   --project DIR     the project to check (default: the current directory's git worktree)
 ${COMMON_FLAGS}
 
-Exit codes: 0 every check passed (warnings allowed), 1 a check failed, 2 usage error.`,
+Exit codes: 0 every check passed (warnings allowed), 1 a check failed, 2 usage error, 5 unexpected failure.`,
   reindex: `opencode-engram reindex
 
 Deletes the store's projection (the plugin's cache for global and large-project searches, in
@@ -86,8 +86,8 @@ ${EXIT_CODES}`,
 export const USAGE = `opencode-engram: search and read OpenCode's stored sessions from the terminal (read-only)
 
   opencode-engram search <query> [--scope session|project|global] [--session ID] [--project DIR]
-                                 [--literal] [--regex] [--limit N]
-  opencode-engram sessions [--project DIR] [--query Q] [--limit N] [--children] [--global]
+                                 [--literal] [--regex] [--limit N] [--offset N]
+  opencode-engram sessions [--project DIR] [--query Q] [--limit N] [--offset N] [--children] [--global]
   opencode-engram show <message_id|session_id> [--turns] [--part PRT]
   opencode-engram export <session_id> [--json] [-o FILE]
   opencode-engram doctor [--project DIR]
