@@ -158,6 +158,21 @@ export interface SearchTuning {
     readonly sessionShare: boolean;
   };
   /** history_sessions with a query (not in the eval: not measured). */
+  /**
+   * How the rankings of a query and its alternatives (other phrasings of the same need) are fused
+   * into one (rank/fusion.ts). Chosen on the tuning half of the real eval with the blind
+   * alternatives (docs/search-notes.md, "Alternatives: several phrasings fused").
+   */
+  readonly fusion: {
+    /** "rank": reciprocal rank fusion, Σ weight / (k + rank); "score": Σ weight × score / the phrasing's top score. */
+    readonly method: "rank" | "score";
+    /** Reciprocal rank fusion's k: higher flattens the difference between a first and a tenth place. */
+    readonly k: number;
+    /** The query's weight; each alternative weighs 1. */
+    readonly queryWeight: number;
+    /** How deep each phrasing is ranked for the fusion (at least the page's end and one past it). */
+    readonly depth: number;
+  };
   readonly sessions: {
     /** Weights of a session's three best messages in its content score. */
     readonly contentWeights: readonly number[];
@@ -190,4 +205,5 @@ export const TUNING: SearchTuning = {
   typos: { on: true, weight: 0.5 },
   project: { sharedIdf: true, sessionShare: true },
   sessions: { contentWeights: [1, 0.3, 0.15], titleRaise: 0.5, titleShare: 0.25 },
+  fusion: { method: "rank", k: 60, queryWeight: 1, depth: 30 },
 };
