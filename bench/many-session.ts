@@ -104,14 +104,16 @@ const budget = Number(budgetArg ?? 60_000);
 if (flags.includes("alternatives")) {
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   for (const query of [...SEARCHES, ...SESSIONS]) {
-    const ask = async (search: SearchService, alternatives?: string[]) => {
+    /** `asked`, as `query` is asked (a search or history_sessions), with `alternatives` if given: its time. */
+    const askAs = async (search: SearchService, asked: string, alternatives?: string[]) => {
       const more = alternatives ? { alternatives } : {};
       const t = performance.now();
       if (SEARCHES.includes(query))
-        await search.search({ query, ...more, callerSessionId: "ses_outside", scope: "global", types: ["text", "tool"], limit: 10 });
-      else await search.sessions({ query, ...more, limit: 5, includeChildren: true, global: true, callerSessionId: "ses_outside" });
+        await search.search({ query: asked, ...more, callerSessionId: "ses_outside", scope: "global", types: ["text", "tool"], limit: 10 });
+      else await search.sessions({ query: asked, ...more, limit: 5, includeChildren: true, global: true, callerSessionId: "ses_outside" });
       return performance.now() - t;
     };
+    const ask = (search: SearchService, alternatives?: string[]) => askAs(search, query, alternatives);
     const ratios = { cold: [] as number[], again: [] as number[] };
     const lines: string[] = [];
     for (let round = 0; round < 3; round++) {
@@ -123,9 +125,12 @@ if (flags.includes("alternatives")) {
       ratios.again.push(b[1]! / a[1]!);
       lines.push(`${a.map((ms) => ms.toFixed(0)).join("/")} → ${b.map((ms) => ms.toFixed(0)).join("/")}`);
     }
+    // Each alternative asked alone (cold): what the phrasings cost without sharing.
+    const each: number[] = [];
+    for (const alternative of ALTERNATIVES[query]!) each.push(await askAs(service(projection, budget).search, alternative));
     const shown = (r: number[]) => `${r.map((x) => x.toFixed(2)).join(", ")} (median ${median(r).toFixed(2)})`;
     console.log(
-      `${query.padEnd(36)} | ms cold/again alone → with 3 alternatives: ${lines.join(", ")} | ratio cold ${shown(ratios.cold)}; again ${shown(ratios.again)}`,
+      `${query.padEnd(36)} | ms cold/again alone → with 3 alternatives: ${lines.join(", ")} | ratio cold ${shown(ratios.cold)}; again ${shown(ratios.again)} | each alternative alone, cold: ${each.map((ms) => ms.toFixed(0)).join(", ")} ms`,
     );
   }
   projection.close();

@@ -98,6 +98,8 @@ export class RequestSearcher implements SessionSearcher {
   readonly textOf: (doc: ScoredDoc) => string;
   /** With alternatives: each session's view and scan, shared by the phrasings' searches. */
   private readonly shared = new Map<string, { view: Promise<SessionView | undefined>; scan: SharedScan }>();
+  /** With alternatives: the messages of projected sessions read one by one, by session and id (phrasings rank many of the same). */
+  private readonly messages = new Map<string, Promise<HistoryMessage | undefined>>();
 
   constructor(private readonly setup: SearcherSetup) {
     this.textOf = textReader(setup.visibility);
@@ -160,7 +162,15 @@ export class RequestSearcher implements SessionSearcher {
       shared,
       attributeFilter(filters),
     );
-    const load = (messageId: string) => views.message(sessionId, messageId, signal);
+    const read = (messageId: string) => views.message(sessionId, messageId, signal);
+    const load = this.setup.phrasingTerms
+      ? (messageId: string) => {
+          const key = `${sessionId}\u0000${messageId}`;
+          let message = this.messages.get(key);
+          if (!message) this.messages.set(key, (message = read(messageId)));
+          return message;
+        }
+      : read;
     const candidates = keywordCandidates(groups, query.parsed, limits, visibility, (group) => resolveGroup(group, load));
     return { candidates, turnOf: (messageId) => turns.get(messageId) ?? 0 };
   }
