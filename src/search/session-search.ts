@@ -191,12 +191,14 @@ export async function collectSession(sessionView: SessionView, query: Query, fil
       const messages = visible();
       const scanOptions = { deadline: options.deadline, signal: options.signal };
       const shared = options.sharedScan;
+      let first = options.first?.scan ?? shared?.counts;
       if (shared && !options.first?.scan && !(shared.counts && sameScan(shared.counts, messages, options.visibility))) {
-        const counts = await countSession(messages, options.visibility, shared.terms, accept, scanOptions);
-        if (!counts) return { docs: [], via, timedOut: true };
-        shared.counts = counts;
+        first = await countSession(messages, options.visibility, shared.terms, accept, scanOptions);
+        if (!first) return { docs: [], via, timedOut: true };
+        // Kept for the other phrasings without the parts' pieces (most of a scan's memory): they
+        // only pick their terms' counts from it. This phrasing's typo pass may read them.
+        shared.counts = { ...first, parts: [] };
       }
-      const first = options.first?.scan ?? shared?.counts;
       scan =
         first && sameScan(first, messages, options.visibility)
           ? await rescanCounts(first, query.parsed.terms, accept, scanOptions)

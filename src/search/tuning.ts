@@ -161,7 +161,7 @@ export interface SearchTuning {
   /**
    * How the rankings of a query and its alternatives (other phrasings of the same need) are fused
    * into one (rank/fusion.ts). Chosen on the tuning half of the real eval with the blind
-   * alternatives, by the sweep's rule (eval/real/sweep.ts), over 21 settings (docs/search-notes.md,
+   * alternatives, by the sweep's rule (eval/real/sweep.ts), over 24 settings (docs/search-notes.md,
    * "Alternatives: several phrasings fused"). Tuning half, session / project MRR: rank fusion
    * k = 60 0.721 / 0.693, k = 10 0.743 / 0.714; score fusion 0.776 / 0.741, this 0.779 / 0.746.
    */
