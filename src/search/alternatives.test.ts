@@ -85,6 +85,26 @@ describe("alternatives", () => {
     });
   }
 
+  it("past the sessions whose reads the phrasings share (256), the others are read again: the same fusion", async () => {
+    const source = new MemorySource();
+    for (let i = 0; i < 300; i++) {
+      addSession(
+        source,
+        `ses_${String(i).padStart(3, "0")}`,
+        [i % 7 === 0 ? "the upload failed with ECONNRESET" : "the upload worked", FILLER[i % FILLER.length]!],
+        {
+          start: T0 + i * 10_000,
+        },
+      );
+    }
+    const service = testService(source, (config) => (config.search.project_time_budget_ms = 60_000));
+    const asked = request("project", { query: "why did the upload fail", alternatives: ["ECONNRESET"] });
+    const answer = await service.search(asked);
+    expect(answer.unsearched).toBeUndefined();
+    expect(answer.results.map((r) => [key(r), r.by])).toEqual((await fusedAlone(service, asked, [asked.query, "ECONNRESET"])).slice(0, 10));
+    expect(answer.results[0]!.by).toEqual([0, 1]);
+  });
+
   it("pages of the fused ranking follow one another: every result once, in the order of one long page", async () => {
     const service = testService(store());
     const whole = (await service.search(request("project", { limit: 12 }))).results.map(key);

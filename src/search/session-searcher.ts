@@ -94,6 +94,15 @@ export interface SearcherSetup {
   phrasingTerms?: QueryTerm[];
 }
 
+/**
+ * With alternatives, how many sessions' views and scans the phrasings share at most; past them a
+ * phrasing reads and scans a session again. They are held to the request's end, what a search
+ * with alternatives keeps beyond one without (a global search without the projection reads
+ * hundreds of sessions): 256 sessions of the heavy bench store's average, 86 KB of text, are
+ * some 22 MB.
+ */
+const MAX_SHARED_SESSIONS = 256;
+
 export class RequestSearcher implements SessionSearcher {
   readonly textOf: (doc: ScoredDoc) => string;
   /** With alternatives: each session's view and scan, shared by the phrasings' searches. */
@@ -116,7 +125,7 @@ export class RequestSearcher implements SessionSearcher {
     // A phrasing after the first scans beside the build the first one's scan started, as a search
     // again with corrections does.
     const again = shared !== undefined;
-    if (terms && !shared) {
+    if (terms && !shared && this.shared.size < MAX_SHARED_SESSIONS) {
       shared = { view: views.before(session.id, callerSessionId, deadline, signal, keep), scan: { terms } };
       this.shared.set(session.id, shared);
     }
