@@ -11,7 +11,9 @@
 // printed as a digest, to compare across runs). `build`: only build (or check) the projection;
 // `no-reference`: no search reading every session; `searches-only`: no history_sessions;
 // `sessions-only`: only history_sessions;
-// `cold-only`: each search through the projection once.
+// `cold-only`: each search through the projection once;
+// `alternatives`: instead, each query through the projection alone and with three alternatives
+// (issue 51), cold (a fresh service) and asked again, three alternating rounds, with the ratios.
 
 import { createHash } from "node:crypto";
 import { defaultConfig, type EngramConfig, MESSAGE_CACHE_DEFAULTS } from "../src/config/schema.ts";
@@ -88,7 +90,54 @@ function service(
   };
 }
 
+/** Three alternatives per query of the bench, in the words such histories hold (issue 51's bench). */
+const ALTERNATIVES: Record<string, string[]> = {
+  "separability matrix nested compound": ["separability_matrix", "CompoundModel", "_cstack"],
+  "timezone aware datetime": ["tzinfo", "USE_TZ", "make_aware"],
+  "pytest fixture teardown": ["yield fixture", "addfinalizer", "conftest.py"],
+  "migration squash operations": ["squashmigrations", "optimizer.py", "CreateModel AlterField"],
+  "astropy units": ["Quantity", "UnitConversionError", "u.Unit"],
+  "django queryset": ["QuerySet.filter", "annotate aggregate", "values_list"],
+};
+
 const budget = Number(budgetArg ?? 60_000);
+if (flags.includes("alternatives")) {
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  for (const query of [...SEARCHES, ...SESSIONS]) {
+    /** `asked`, as `query` is asked (a search or history_sessions), with `alternatives` if given: its time. */
+    const askAs = async (search: SearchService, asked: string, alternatives?: string[]) => {
+      const more = alternatives ? { alternatives } : {};
+      const t = performance.now();
+      if (SEARCHES.includes(query))
+        await search.search({ query: asked, ...more, callerSessionId: "ses_outside", scope: "global", types: ["text", "tool"], limit: 10 });
+      else await search.sessions({ query: asked, ...more, limit: 5, includeChildren: true, global: true, callerSessionId: "ses_outside" });
+      return performance.now() - t;
+    };
+    const ask = (search: SearchService, alternatives?: string[]) => askAs(search, query, alternatives);
+    const ratios = { cold: [] as number[], again: [] as number[] };
+    const lines: string[] = [];
+    for (let round = 0; round < 3; round++) {
+      const alone = service(projection, budget).search;
+      const fused = service(projection, budget).search;
+      const a = [await ask(alone), await ask(alone)];
+      const b = [await ask(fused, ALTERNATIVES[query]), await ask(fused, ALTERNATIVES[query])];
+      ratios.cold.push(b[0]! / a[0]!);
+      ratios.again.push(b[1]! / a[1]!);
+      lines.push(`${a.map((ms) => ms.toFixed(0)).join("/")} → ${b.map((ms) => ms.toFixed(0)).join("/")}`);
+    }
+    // Each alternative asked alone (cold): what the phrasings cost without sharing.
+    const each: number[] = [];
+    for (const alternative of ALTERNATIVES[query]!) each.push(await askAs(service(projection, budget).search, alternative));
+    const shown = (r: number[]) => `${r.map((x) => x.toFixed(2)).join(", ")} (median ${median(r).toFixed(2)})`;
+    console.log(
+      `${query.padEnd(36)} | ms cold/again alone → with 3 alternatives: ${lines.join(", ")} | ratio cold ${shown(ratios.cold)}; again ${shown(ratios.again)} | each alternative alone, cold: ${each.map((ms) => ms.toFixed(0)).join(", ")} ms`,
+    );
+  }
+  projection.close();
+  store.close();
+  process.exit(0);
+}
+
 const full = service(undefined, 600_000);
 const cut = service(projection, budget);
 const newest = (await full.search.sessions({ limit: 1, includeChildren: true, global: true, callerSessionId: "" })).sessions[0]!.session.id;

@@ -1,7 +1,9 @@
 // Search bench: prints figures, never fails. Runs in the host's Bun and in Node 20:
 //   BUN_BE_BUN=1 node_modules/opencode-linux-x64/bin/opencode bench/search-bench.ts
 //   node --expose-gc --import ./scripts/ts-loader.mjs bench/search-bench.ts
-// BENCH_QUICK=1 shrinks every size by 10× for a fast look; BENCH_ONLY=sessions|project runs one half.
+// BENCH_QUICK=1 shrinks every size by 10× for a fast look; BENCH_ONLY=sessions|project runs one half;
+// BENCH_ONLY=alternatives: a search with three alternatives against the query alone (issue 51),
+// cold and warm at 10,000 messages and cold and next in project scope, BENCH_ROUNDS rounds (3).
 
 import { defaultConfig } from "../src/config/schema.ts";
 import type { HistoryMessage, SessionInfo } from "../src/history/types.ts";
@@ -110,8 +112,17 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-function request(query: string, sessionId: string, scope: "session" | "project" = "session"): SearchRequest {
-  return { query, sessionId: scope === "session" ? sessionId : undefined, callerSessionId: "ses_bench_caller", scope, types: ["text", "tool"], limit: 10 };
+function request(query: string, sessionId: string, scope: "session" | "project" = "session", alternatives?: string[]): SearchRequest {
+  const asked: SearchRequest = {
+    query,
+    sessionId: scope === "session" ? sessionId : undefined,
+    callerSessionId: "ses_bench_caller",
+    scope,
+    types: ["text", "tool"],
+    limit: 10,
+  };
+  if (alternatives) asked.alternatives = alternatives;
+  return asked;
 }
 
 const f = (n: number, digits = 1) => n.toFixed(digits);
@@ -212,6 +223,76 @@ async function projectBench(sessions: number, targetMb: number): Promise<void> {
   );
 }
 
+/** The alternatives bench's query and its three alternatives (words generate.ts writes). */
+const FUSED_QUERY = "why did the token bucket limiter reject requests";
+const ALTERNATIVES = ["ERROR webfetch", "computeLineItemTotals", "refund policy"];
+
+/** Per round: the query alone, then with its alternatives, each timed by `run`; printed with the ratio. */
+async function alternated(label: string, rounds: number, run: (alternatives?: string[]) => Promise<number>): Promise<void> {
+  const ratios: number[] = [];
+  const lines: string[] = [];
+  // A first round, not counted, compiles the code paths (the plugin lives in a long-running host).
+  await run();
+  await run(ALTERNATIVES);
+  for (let round = 0; round < rounds; round++) {
+    const alone = await run();
+    const fused = await run(ALTERNATIVES);
+    ratios.push(fused / alone);
+    lines.push(`${f(alone, 1)} → ${f(fused, 1)}`);
+  }
+  console.log(
+    `  ${label.padEnd(30)} ms alone → with 3 alternatives: ${lines.join(", ")}; ratio ${ratios.map((r) => f(r, 2)).join(", ")} (median ${f(median(ratios), 2)})`,
+  );
+}
+
+async function alternativesBench(messages: number, sessions: number, targetMb: number, rounds: number): Promise<void> {
+  const sessionId = `ses_bench_${messages}`;
+  const generated = generateSession({ messages, seed: 3, hugeOutputs: Math.max(1, Math.round(messages / 2000)), sessionId });
+  console.log(`\n[${runtime}] alternatives: "${FUSED_QUERY}" + ${JSON.stringify(ALTERNATIVES)}; session of ${messages} messages`);
+  // Cold: a fresh source and service each search (the session read, then scanned).
+  await alternated("cold, one session", rounds, async (alternatives) => {
+    const source = new JsonSource();
+    source.add({ id: sessionId, title: "bench", created: 0, updated: 0 }, generated);
+    return (await timed(() => service(source).search(request(FUSED_QUERY, sessionId, "session", alternatives)))).ms;
+  });
+  const source = new JsonSource();
+  source.add({ id: sessionId, title: "bench", created: 0, updated: 0 }, generated);
+  const warm = service(source);
+  await warm.buildIndex(sessionId);
+  await alternated("warm, one session (median of 5)", rounds, async (alternatives) => {
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) times.push((await timed(() => warm.search(request(FUSED_QUERY, sessionId, "session", alternatives)))).ms);
+    return median(times);
+  });
+  const project = new JsonSource();
+  const perSession = Math.max(10, Math.round((targetMb * 1e6) / sessions / 760));
+  const ids: string[] = [];
+  for (let s = 0; s < sessions; s++) {
+    const id = `ses_p${String(s).padStart(4, "0")}`;
+    ids.push(id);
+    project.add(
+      { id, title: `session ${s}`, created: s, updated: s },
+      generateSession({ messages: perSession, seed: 1000 + s, hugeOutputs: s % 20 === 0 ? 1 : 0, sessionId: id }),
+    );
+  }
+  console.log(`  project of ${sessions} sessions, ${perSession} messages each`);
+  // Cold: every session read again (parsed) and scanned by a fresh service.
+  await alternated("cold, project scope", rounds, async (alternatives) => {
+    for (const id of ids) project.forget(id);
+    return (await timed(() => service(project).search(request(FUSED_QUERY, "", "project", alternatives)))).ms;
+  });
+  // Next: the sessions read (the source keeps them), scanned again by a fresh service.
+  await alternated(
+    "next, project scope",
+    rounds,
+    async (alternatives) => (await timed(() => service(project).search(request(FUSED_QUERY, "", "project", alternatives)))).ms,
+  );
+  await alternated("history_sessions(query), next", rounds, async (alternatives) => {
+    const asked = { query: FUSED_QUERY, limit: 10, includeChildren: true, ...(alternatives ? { alternatives } : {}) };
+    return (await timed(() => service(project).sessions(asked))).ms;
+  });
+}
+
 // BENCH_ONLY=sessions or BENCH_ONLY=project runs one half.
 const ONLY = process.env.BENCH_ONLY;
 console.log(`search bench on ${runtime}${QUICK ? " (quick)" : ""}`);
@@ -224,6 +305,10 @@ console.log(`search bench on ${runtime}${QUICK ? " (quick)" : ""}`);
   source.add({ id, title: "warm-up", created: 0, updated: 0 }, generateSession({ messages: 60, seed: 99, hugeOutputs: 0, sessionId: id }));
   const first = await timed(() => service(source).search(request("warm up the search path", id)));
   console.log(`process-cold first search (60-message warm-up session): ${f(first.ms)} ms`);
+}
+if (ONLY === "alternatives") {
+  await alternativesBench(scale(10000), QUICK ? 20 : 200, QUICK ? 5 : 50, Number(process.env.BENCH_ROUNDS ?? 3));
+  process.exit(0);
 }
 if (ONLY !== "project") {
   for (const [n, seed] of [

@@ -108,6 +108,28 @@ describe("history_search", () => {
     const bad = await host.callTool(billing, "history_search", { query: "x", type: "code" });
     expect(bad.error).toMatch(/^type must be/);
   });
+
+  test("alternatives: each phrasing ranked, fused, with the phrasings that found each message", async () => {
+    const answer = await search(billing, { query: "why did the sandbox run fail", alternatives: ["PAYMENT_SANDBOX_KEY is not set", "zebracorn"] });
+    // The bash call printing the error: found by the query's "sandbox" and by the error text.
+    const error = answer.messages.find((m: Json) => m.hits.some((h: Json) => h.tool_name === "bash"));
+    expect(error?.by).toEqual([0, 1]);
+    expect(answer.unmatched).toEqual([2]);
+    expect(answer.messages.every((m: Json) => Array.isArray(m.by) && m.by.length > 0)).toBe(true);
+    // Without alternatives, no phrasing is named.
+    const plain = await search(billing, { query: "why did the sandbox run fail" });
+    expect(plain.messages.every((m: Json) => m.by === undefined)).toBe(true);
+    expect(plain.unmatched).toBeUndefined();
+  });
+
+  test("bad alternatives get an error naming the parameter", async () => {
+    const many = await host.callTool(billing, "history_search", { query: "sandbox", alternatives: ["a1", "b2", "c3", "d4"] });
+    expect(many.error).toMatch(/^alternatives must be a list of at most 3 strings/);
+    const empty = await host.callTool(billing, "history_search", { query: "sandbox", alternatives: ["payment", "  "] });
+    expect(empty.error).toMatch(/^alternatives\[1\] must not be empty/);
+    const number = await host.callTool(billing, "history_search", { query: "sandbox", alternatives: [42] });
+    expect(number.error).toMatch(/^alternatives\[0\] must be a string of 1 to 500 characters/);
+  });
 });
 
 describe("history_sessions", () => {
@@ -119,5 +141,10 @@ describe("history_sessions", () => {
     expect(ranked.sessions[0].session_id).toBe(billing);
     expect(ranked.sessions[0].snippet).toMatch(/sandbox/i);
     console.log(`history_sessions, first: ${JSON.stringify(ranked.sessions[0])}`);
+    const fused = (await host.callTool(audio, "history_sessions", { query: "wireless headphones", alternatives: ["PAYMENT_SANDBOX_KEY"] })).output as Json;
+    expect(fused.sessions.map((s: Json) => [s.session_id, s.by])).toEqual([
+      [audio, [0]],
+      [billing, [1]],
+    ]);
   });
 });

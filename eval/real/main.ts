@@ -8,10 +8,13 @@
 //                    a project question ranks as in a full run); the other half's columns are empty
 //   --ablate [name…] instead: each rule or constant of tuning.ts off alone, cold path (ablate.ts)
 //   --try <json patch>…    instead: a sweep of tuning patches on the half given (sweep.ts)
+//   --phrasing query|fused|appended   how each question is asked: its query alone (default),
+//                    with its blind alternatives (alternatives.ts) fused, or appended to the query
 //   --study [kind]   instead: the tuning half's questions of that kind (prose) not answered first,
 //                    with their answers' and the results above them's kind and head (study.ts)
 
 import { runAblations } from "./ablate.ts";
+import { type Phrasing, PHRASINGS } from "./alternatives.ts";
 import { REAL_EVAL_CHECK_FLOORS, REAL_EVAL_GOAL } from "./floors.ts";
 import type { RealQuestionKind } from "./questions.ts";
 import { QUESTION_SETS, REAL_QUESTIONS, type QuestionSet } from "./question-sets.ts";
@@ -38,10 +41,13 @@ const argsAfter = (flag: string) => {
   return next < 0 ? rest : rest.slice(0, next);
 };
 
+const phrasing = args.includes("--phrasing") ? (args[args.indexOf("--phrasing") + 1] as Phrasing) : "query";
+if (!PHRASINGS.includes(phrasing)) throw new Error(`--phrasing takes one of ${PHRASINGS.join(", ")}`);
+
 const sessions = loadEvalSessions();
 if (args.includes("--try")) {
   if (half === undefined) throw new Error("--try sweeps one half: give --half tuning (or check)");
-  await runSweep(sessions, questions, half, argsAfter("--try"));
+  await runSweep(sessions, questions, half, argsAfter("--try"), phrasing);
   process.exit(0);
 }
 if (args.includes("--study")) {
@@ -57,8 +63,9 @@ if (args.includes("--ablate")) {
 }
 for (const path of ["cold", "warm"] as const) {
   const started = performance.now();
-  const answers = await runRealEval(path, sessions, questions);
-  console.log(formatRealReport(`${path}, ${set ?? "all"} questions${half ? `, ${half} half only` : ""}`, summarize(answers), true, showAbove));
+  const answers = await runRealEval(path, sessions, questions, phrasing);
+  const asked = phrasing === "query" ? "" : `, ${phrasing} alternatives`;
+  console.log(formatRealReport(`${path}, ${set ?? "all"} questions${half ? `, ${half} half only` : ""}${asked}`, summarize(answers), true, showAbove));
   if (loso) console.log(`\n${formatLeaveOneSessionOut(path, leaveOneSessionOut(answers))}`);
   console.log(`(${path}: ${Math.round(performance.now() - started)} ms)\n`);
 }

@@ -6,6 +6,8 @@
 import type { SearchEngine } from "../../src/search/service.ts";
 import { MemorySource } from "../../src/store/testing/memory-source.ts";
 import { testService } from "../../src/search/testing/service.ts";
+import { MAX_QUERY_CHARS } from "../../src/search/api.ts";
+import { alternativesOf, type Phrasing } from "./alternatives.ts";
 import { REAL_QUESTIONS } from "./question-sets.ts";
 import type { RealQuestion, RealQuestionKind } from "./questions.ts";
 import { loadEvalSessions, type RealSession } from "./sessions.ts";
@@ -59,9 +61,14 @@ async function ask(
   question: RealQuestion,
   scope: Scope,
   sessionId: string,
+  phrasing: Phrasing,
 ): Promise<Pick<Answer, "rank" | "top" | "above" | "aboveHits">> {
+  const alternatives = phrasing === "query" ? [] : alternativesOf(question.query);
+  const appended = phrasing === "appended" && alternatives.length > 0;
   const answer = await service.search({
-    query: question.query,
+    // Appended: one bag of words, cut to the query's length limit.
+    query: appended ? [question.query, ...alternatives].join(" ").slice(0, MAX_QUERY_CHARS) : question.query,
+    ...(phrasing === "fused" && alternatives.length > 0 ? { alternatives } : {}),
     callerSessionId: CALLER,
     sessionId: scope === "session" ? sessionId : undefined,
     scope,
@@ -87,6 +94,7 @@ export async function runRealEval(
   path: "cold" | "warm",
   sessions: readonly RealSession[] = loadEvalSessions(),
   questions: readonly RealQuestion[] = REAL_QUESTIONS,
+  phrasing: Phrasing = "query",
 ): Promise<Answer[]> {
   // Per project its source and one service kept across questions (the warm path's).
   const projects = new Map([...realSources(sessions)].map(([project, source]) => [project, { source, warm: newService(source) }]));
@@ -100,7 +108,7 @@ export async function runRealEval(
       if (!session) throw new Error(`question "${question.query}" names unknown session ${question.session}`);
       // Cold: a fresh service per question, so every question takes the scan path.
       const service = path === "cold" ? newService(session.project.source) : session.project.warm;
-      answers.push({ question, scope, half: halfOf(question.session), ...(await ask(service, question, scope, session.id)) });
+      answers.push({ question, scope, half: halfOf(question.session), ...(await ask(service, question, scope, session.id, phrasing)) });
       if (path === "cold") dropIndexes(service);
     }
   }

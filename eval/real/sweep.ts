@@ -7,6 +7,7 @@
 
 import { setTuning, type TuningPatch } from "../../src/search/testing/tuning.ts";
 import type { Metrics } from "../run-eval.ts";
+import type { Phrasing } from "./alternatives.ts";
 import type { RealQuestion } from "./questions.ts";
 import { type RealEvalReport, summarize } from "./real-report.ts";
 import { runRealEval, SCOPES } from "./run-real-eval.ts";
@@ -57,15 +58,21 @@ function formatLine(main: SweptFigures, f: SweptFigures): string {
 }
 
 /** Asks `questions` (one half's) under main's tuning and under each patch, printing a line per setting as it goes, then the rule's choice. */
-export async function runSweep(sessions: readonly RealSession[], questions: readonly RealQuestion[], half: Half, patches: readonly string[]): Promise<void> {
+export async function runSweep(
+  sessions: readonly RealSession[],
+  questions: readonly RealQuestion[],
+  half: Half,
+  patches: readonly string[],
+  phrasing: Phrasing = "query",
+): Promise<void> {
   const parsed = patches.map((text) => ({ name: text, patch: JSON.parse(text) as TuningPatch }));
-  const main = figuresOf("main", summarize(await runRealEval("cold", sessions, questions)), half);
+  const main = figuresOf("main", summarize(await runRealEval("cold", sessions, questions, phrasing)), half);
   console.log(`sweep on the ${half} half (cold path), recall@5/MRR\n${formatLine(main, main)}`);
   const swept: SweptFigures[] = [];
   for (const { name, patch } of parsed) {
     const restore = setTuning(patch);
     try {
-      swept.push(figuresOf(name, summarize(await runRealEval("cold", sessions, questions)), half));
+      swept.push(figuresOf(name, summarize(await runRealEval("cold", sessions, questions, phrasing)), half));
     } finally {
       restore();
     }

@@ -2,7 +2,7 @@
 // of src/search/. Nothing outside src/search/ imports a deeper module (scripts/import-layers.test.ts).
 
 export { formatSearchAnswer, formatSessionsAnswer } from "./format.ts";
-export { createSearchService, MAX_OFFSET, MAX_QUERY_CHARS } from "./service.ts";
+export { createSearchService, MAX_ALTERNATIVES, MAX_OFFSET, MAX_QUERY_CHARS } from "./service.ts";
 export type { SearchRequest, SearchScope, SearchService, SessionsRequest } from "./types.ts";
 export { HIT_TYPES, type HitType } from "./text/documents.ts";
 export {

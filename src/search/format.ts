@@ -22,6 +22,7 @@ function messageJson(result: SessionResult, withSession: boolean): Record<string
     return h;
   });
   if (result.remainHits > 0) out.remain_hits = result.remainHits;
+  if (result.by !== undefined) out.by = result.by;
   return out;
 }
 
@@ -66,6 +67,7 @@ export function formatSearchAnswer(answer: SearchAnswer, hint: string): Record<s
   const tail = partialTail(answer.unsearched);
   // Which query words were searched as another term (typos): the model sees what was searched.
   if (answer.corrections) tail.searched_instead = Object.fromEntries(answer.corrections);
+  if (answer.unmatched) tail.unmatched = answer.unmatched;
   if (answer.results.length === 0) return { ...tail, hint: answer.offset > 0 ? pastTheEnd(answer.offset) : hint };
   const items = answer.results.map((result) => messageJson(result, answer.scope !== "session"));
   return bounded("messages", items, tail, "omitted_messages", answer);
@@ -74,8 +76,9 @@ export function formatSearchAnswer(answer: SearchAnswer, hint: string): Record<s
 /** history_sessions' answer object. */
 export function formatSessionsAnswer(answer: SessionsAnswer, hint: string): Record<string, unknown> {
   const tail = partialTail(answer.unsearched);
+  if (answer.unmatched) tail.unmatched = answer.unmatched;
   if (answer.sessions.length === 0) return { ...tail, hint: answer.offset > 0 ? pastTheEnd(answer.offset) : hint };
-  const items = answer.sessions.map(({ session, turns, preview, snippet }) => {
+  const items = answer.sessions.map(({ session, turns, preview, snippet, by }) => {
     const out: Record<string, unknown> = { session_id: session.id, title: session.title };
     if (answer.global && session.directory !== undefined) out.directory = session.directory;
     if (session.parentId !== undefined) out.parent_id = session.parentId;
@@ -86,6 +89,7 @@ export function formatSessionsAnswer(answer: SessionsAnswer, hint: string): Reco
     out.turns = turns;
     if (preview) out.preview = preview;
     if (snippet !== undefined) out.snippet = snippet;
+    if (by !== undefined) out.by = by;
     return out;
   });
   return bounded("sessions", items, tail, "omitted_sessions", answer);

@@ -11,6 +11,7 @@ import { IndexCache } from "./index-cache.ts";
 import type { IndexBuilder } from "./index/build.ts";
 import { scopeNarrowing } from "./many/candidate-finder.ts";
 import { searchProject } from "./many/project-search.ts";
+import { phrasingTerms, searchPhrasings } from "./many/phrasings.ts";
 import { RegexRunner } from "./scan/regex-runner.ts";
 import { reorderedDepth } from "./rank/proximity.ts";
 import { RequestSearcher, SessionViews } from "./session-searcher.ts";
@@ -18,7 +19,7 @@ import type { CandidateFinder, SearchService } from "./types.ts";
 import { asSearch } from "../util/scheduler.ts";
 import { type Engine, searchVerb, sessionsVerb } from "./verbs.ts";
 
-export { MAX_OFFSET, MAX_QUERY_CHARS } from "./verbs.ts";
+export { MAX_ALTERNATIVES, MAX_OFFSET, MAX_QUERY_CHARS } from "./verbs.ts";
 
 export interface SearchServiceOptions {
   source: HistorySource;
@@ -58,7 +59,7 @@ export function createSearchEngine(options: SearchServiceOptions): SearchEngine 
     regexRunner,
     loadView: (sessionId, callerSessionId, signal) => views.load(sessionId, callerSessionId, signal),
     projectedSummary: (session) => (config().projection.enable ? options.finder?.summary(session.id, session.updated) : undefined),
-    run({ callerSessionId, query, filters, sessions, limit, deadline, signal, reorderFirst = false }) {
+    run({ callerSessionId, queries, filters, sessions, limit, deadline, signal, reorderFirst = false }) {
       const search = config().search;
       // A session searched alone asks its index for the messages that can reach the depth ranked.
       const depth = reorderFirst ? reorderedDepth(limit) : limit;
@@ -72,15 +73,21 @@ export function createSearchEngine(options: SearchServiceOptions): SearchEngine 
         limits,
         alone: sessions.length === 1,
         ...(signal ? { signal } : {}),
+        ...(queries.length > 1 ? { phrasingTerms: phrasingTerms(queries) } : {}),
       });
-      return searchProject(sessions, query, searcher, {
+      const projectOptions = {
         concurrency: search.project_concurrency,
         deadline,
         limit,
         reorderFirst,
         signal,
         narrowing: scopeNarrowing(options.finder, sessions, callerSessionId, config().projection.min_sessions),
-      }).finally(() => indexes.trim());
+      };
+      const searched =
+        queries.length === 1
+          ? searchProject(sessions, queries[0]!, searcher, projectOptions).then((one) => [one])
+          : searchPhrasings(sessions, queries, searcher, projectOptions);
+      return searched.finally(() => indexes.trim());
     },
   };
 

@@ -61,6 +61,17 @@ export interface SessionSearchOptions {
    * typos corrected: a scan of the same messages counts only the terms that pass lacked.
    */
   first?: CollectedSession;
+  /**
+   * A request with alternatives: every phrasing's terms, counted in one scan of the session the
+   * first phrasing scanned for (kept here), each phrasing's counts picked from it (scan/rescan.ts).
+   */
+  sharedScan?: SharedScan;
+}
+
+/** One scan of a session for the terms of every phrasing of a request (SessionSearchOptions.sharedScan). */
+export interface SharedScan {
+  terms: ParsedQuery["terms"];
+  counts?: ScanCounts;
 }
 
 /** The request's filters on a message and chunk (type, role, tool, time), nothing else. */
@@ -178,8 +189,16 @@ export async function collectSession(sessionView: SessionView, query: Query, fil
       }
       stats = emptyStats(query.parsed.terms.length);
       const messages = visible();
-      const first = options.first?.scan;
       const scanOptions = { deadline: options.deadline, signal: options.signal };
+      const shared = options.sharedScan;
+      let first = options.first?.scan ?? shared?.counts;
+      if (shared && !options.first?.scan && !(shared.counts && sameScan(shared.counts, messages, options.visibility))) {
+        first = await countSession(messages, options.visibility, shared.terms, accept, scanOptions);
+        if (!first) return { docs: [], via, timedOut: true };
+        // Kept for the other phrasings without the parts' pieces (most of a scan's memory): they
+        // only pick their terms' counts from it. This phrasing's typo pass may read them.
+        shared.counts = { ...first, parts: [] };
+      }
       scan =
         first && sameScan(first, messages, options.visibility)
           ? await rescanCounts(first, query.parsed.terms, accept, scanOptions)

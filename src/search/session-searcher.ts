@@ -12,11 +12,21 @@ import type { ProjectedRanking, SessionFound, SessionSearcher } from "./many/pro
 import { holderStats, projectedGroups, resolveGroup } from "./many/projected-ranking.ts";
 import type { CollectionStats } from "./rank/bm25.ts";
 import type { Candidates } from "./rank/candidates.ts";
-import { attributeFilter, collectSession, keywordCandidates, nearestTerms, type Query, type ResultLimits, sessionCandidates } from "./session-search.ts";
+import {
+  attributeFilter,
+  collectSession,
+  keywordCandidates,
+  nearestTerms,
+  type Query,
+  type ResultLimits,
+  sessionCandidates,
+  type SharedScan,
+} from "./session-search.ts";
 import type { ProjectedHolder, ScoredDoc, SearchFilters } from "./types.ts";
 import { textReader } from "./rank/rank.ts";
 import type { SessionInfo } from "../history/types.ts";
 import type { NearestTerm } from "./text/typos.ts";
+import type { QueryTerm } from "./text/query.ts";
 import { maybeYield, now } from "../util/scheduler.ts";
 
 /** Sessions' views as a search sees them, shared with the browse tools. */
@@ -77,10 +87,28 @@ export interface SearcherSetup {
   /** The request searches one session: it gets an index and waits for its first build. */
   alone: boolean;
   signal?: AbortSignal;
+  /**
+   * A request with alternatives: the terms of all its keyword phrasings. Each session is then read
+   * once for all of them, and scanned once for these terms (SharedScan).
+   */
+  phrasingTerms?: QueryTerm[];
 }
+
+/**
+ * With alternatives, how many sessions' views and scans the phrasings share at most; past them a
+ * phrasing reads and scans a session again. They are held to the request's end, what a search
+ * with alternatives keeps beyond one without (a global search without the projection reads
+ * hundreds of sessions): 256 sessions of the heavy bench store's average, 86 KB of text, are
+ * some 22 MB.
+ */
+const MAX_SHARED_SESSIONS = 256;
 
 export class RequestSearcher implements SessionSearcher {
   readonly textOf: (doc: ScoredDoc) => string;
+  /** With alternatives: each session's view and scan, shared by the phrasings' searches. */
+  private readonly shared = new Map<string, { view: Promise<SessionView | undefined>; scan: SharedScan }>();
+  /** With alternatives: the messages of projected sessions read one by one, by session and id (phrasings rank many of the same). */
+  private readonly messages = new Map<string, Promise<HistoryMessage | undefined>>();
 
   constructor(private readonly setup: SearcherSetup) {
     this.textOf = textReader(setup.visibility);
@@ -91,7 +119,17 @@ export class RequestSearcher implements SessionSearcher {
     // One of many sessions is kept only if it is the caller's own: the others are seldom read
     // again, and a global search read enough of them to fill the cache (the projection ranks
     // them once built; search-notes.md, "Memory").
-    const view = await views.before(session.id, callerSessionId, deadline, signal, alone || session.id === callerSessionId);
+    const keep = alone || session.id === callerSessionId;
+    const terms = this.setup.phrasingTerms;
+    let shared = terms ? this.shared.get(session.id) : undefined;
+    // A phrasing after the first scans beside the build the first one's scan started, as a search
+    // again with corrections does.
+    const again = shared !== undefined;
+    if (terms && !shared && this.shared.size < MAX_SHARED_SESSIONS) {
+      shared = { view: views.before(session.id, callerSessionId, deadline, signal, keep), scan: { terms } };
+      this.shared.set(session.id, shared);
+    }
+    const view = await (shared?.view ?? views.before(session.id, callerSessionId, deadline, signal, keep));
     if (!view) return { collected: { docs: [], via: "scan", timedOut: true }, query, options: { visibility } };
     // The read and the view were one synchronous stretch: the search starts a fresh one
     // when that one is spent (a forced turn per session would cost a project search its budget).
@@ -105,11 +143,11 @@ export class RequestSearcher implements SessionSearcher {
     const builder = alone ? indexes.builderOf(session.id) : indexes.existing(session.id);
     // A search again with typos corrected scans as the first pass did: waiting for the build
     // its scan started would give the first search of a session the build's time.
-    const waitForBuild = alone && !corrected;
+    const waitForBuild = alone && !corrected && !again;
     // Alone, the index gives the messages that can reach the request's depth; with others (scores
     // rescored against their shared statistics), every matching one.
     const depth = alone ? limits.limit : undefined;
-    const options = { visibility, builder, deadline, signal, waitForBuild, turnPerPhase: alone, depth, first: first?.collected };
+    const options = { visibility, builder, deadline, signal, waitForBuild, turnPerPhase: alone, depth, first: first?.collected, sharedScan: shared?.scan };
     const collected = await collectSession(view, query, filters, options);
     return { collected, view, query, options };
   }
@@ -133,7 +171,15 @@ export class RequestSearcher implements SessionSearcher {
       shared,
       attributeFilter(filters),
     );
-    const load = (messageId: string) => views.message(sessionId, messageId, signal);
+    const read = (messageId: string) => views.message(sessionId, messageId, signal);
+    const load = this.setup.phrasingTerms
+      ? (messageId: string) => {
+          const key = `${sessionId}\u0000${messageId}`;
+          let message = this.messages.get(key);
+          if (!message) this.messages.set(key, (message = read(messageId)));
+          return message;
+        }
+      : read;
     const candidates = keywordCandidates(groups, query.parsed, limits, visibility, (group) => resolveGroup(group, load));
     return { candidates, turnOf: (messageId) => turns.get(messageId) ?? 0 };
   }

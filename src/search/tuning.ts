@@ -158,6 +158,23 @@ export interface SearchTuning {
     readonly sessionShare: boolean;
   };
   /** history_sessions with a query (not in the eval: not measured). */
+  /**
+   * How the rankings of a query and its alternatives (other phrasings of the same need) are fused
+   * into one (rank/fusion.ts). Chosen on the tuning half of the real eval with the blind
+   * alternatives, by the sweep's rule (eval/real/sweep.ts), over 24 settings (docs/search-notes.md,
+   * "Alternatives: several phrasings fused"). Tuning half, session / project MRR: rank fusion
+   * k = 60 0.721 / 0.693, k = 10 0.743 / 0.714; score fusion 0.776 / 0.741, this 0.779 / 0.746.
+   */
+  readonly fusion: {
+    /** "rank": reciprocal rank fusion, Σ weight / (k + rank); "score": Σ weight × score / the phrasing's top score. */
+    readonly method: "rank" | "score";
+    /** Reciprocal rank fusion's k: higher flattens the difference between a first and a tenth place. Best of 1 to 120 at 10. */
+    readonly k: number;
+    /** The query's weight; each alternative weighs 1. Score fusion, swept 1 to 3: 2 (1: MRR sum −0.008). */
+    readonly queryWeight: number;
+    /** How deep each phrasing is ranked for the fusion (at least the page's end and one past it). 15, 30, 50, 100 within 0.015 of each other. */
+    readonly depth: number;
+  };
   readonly sessions: {
     /** Weights of a session's three best messages in its content score. */
     readonly contentWeights: readonly number[];
@@ -190,4 +207,5 @@ export const TUNING: SearchTuning = {
   typos: { on: true, weight: 0.5 },
   project: { sharedIdf: true, sessionShare: true },
   sessions: { contentWeights: [1, 0.3, 0.15], titleRaise: 0.5, titleShare: 0.25 },
+  fusion: { method: "score", k: 60, queryWeight: 2, depth: 15 },
 };

@@ -159,6 +159,11 @@ export interface SearchRequest {
   after?: number;
   before?: number;
   limit?: number;
+  /**
+   * Up to MAX_ALTERNATIVES other phrasings of the same need, in the query's mode: each ranked as
+   * a query of its own, the rankings fused (rank/fusion.ts).
+   */
+  alternatives?: readonly string[];
   /** Results of the ranking to pass over first (paging; default 0, at most MAX_OFFSET). */
   offset?: number;
   /** The tool call's cancellation: reads and scans stop at their next slice. */
@@ -186,6 +191,8 @@ export interface SessionResult extends MessageResult {
   turnNumber: number;
   /** Global scope: the directory the session ran in. */
   directory?: string;
+  /** With alternatives: the phrasings that ranked it (0: the query, 1…: the alternatives in order). */
+  by?: number[];
 }
 
 export interface SearchAnswer {
@@ -200,10 +207,14 @@ export interface SearchAnswer {
   unsearched?: number;
   /** Query words found nowhere that were searched as their nearest indexed term instead. */
   corrections?: Map<string, string>;
+  /** With alternatives: the phrasings that found nothing (numbered as SessionResult.by). */
+  unmatched?: number[];
 }
 
 export interface SessionsRequest {
   query?: string;
+  /** Other phrasings of the query, as SearchRequest.alternatives. */
+  alternatives?: readonly string[];
   limit: number;
   /** Sessions of the ranking (or listing) to pass over first (paging; default 0, at most MAX_OFFSET). */
   offset?: number;
@@ -223,6 +234,8 @@ export interface SessionSummary {
   turns: number;
   preview: string;
   snippet?: string;
+  /** With alternatives: the phrasings that ranked it, as SessionResult.by. */
+  by?: number[];
 }
 
 export interface SessionsAnswer {
@@ -233,6 +246,8 @@ export interface SessionsAnswer {
   more: boolean;
   global?: boolean;
   unsearched?: number;
+  /** With alternatives: the phrasings that found no session. */
+  unmatched?: number[];
 }
 
 export interface SearchService {

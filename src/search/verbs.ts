@@ -10,16 +10,19 @@ import type { SessionInfo } from "../history/types.ts";
 import { lastTurnNumber } from "../history/turns.ts";
 import type { SessionView } from "../history/view.ts";
 import type { ProjectSearchOutcome } from "./many/project-search.ts";
-import { rankSessions } from "./rank/rank-sessions.ts";
+import { fusedDepth, fuseRankings } from "./rank/fusion.ts";
+import { type RankedSession, rankSessions } from "./rank/rank-sessions.ts";
 import type { RegexRunner } from "./scan/regex-runner.ts";
 import { literalMatcher, regexMatcher } from "./scan/pattern.ts";
 import type { Query } from "./session-search.ts";
 import type { HitType } from "./text/documents.ts";
 import { parseQuery } from "./text/query.ts";
-import type { ProjectedSummary, SearchAnswer, SearchFilters, SearchRequest, SessionsAnswer, SessionsRequest, SessionSummary } from "./types.ts";
+import type { ProjectedSummary, SearchAnswer, SearchFilters, SearchRequest, SearchScope, SessionsAnswer, SessionsRequest, SessionSummary } from "./types.ts";
 import { now } from "../util/scheduler.ts";
 
 export const MAX_QUERY_CHARS = 500;
+/** Other phrasings a search takes beside its query (history_search's `alternatives`). */
+export const MAX_ALTERNATIVES = 3;
 /**
  * The deepest page start: a page is a slice of one ranking of offset + limit + 1 results (the
  * one past the page says whether there is more), so the depth a search ranks stays bounded.
@@ -40,7 +43,8 @@ const FINISH_SHARE = 0.1;
 interface EngineRun {
   /** The sessions are seen as this session sees them (its own view hides what it has in context). */
   callerSessionId: string;
-  query: Query;
+  /** The query's phrasings (one, or the query and its alternatives): each ranked, in order. */
+  queries: Query[];
   filters: SearchFilters;
   sessions: SessionInfo[];
   /** How many results are ranked. */
@@ -57,7 +61,8 @@ export interface Engine {
   source: HistorySource;
   config(): EngramConfig;
   regexRunner: RegexRunner;
-  run(search: EngineRun): Promise<ProjectSearchOutcome>;
+  /** Per query of the run, its ranking. */
+  run(search: EngineRun): Promise<ProjectSearchOutcome[]>;
   loadView(sessionId: string, callerSessionId: string, signal?: AbortSignal): Promise<SessionView>;
   /** A session's turns and preview from the projection, when it holds the session as it is. */
   projectedSummary(session: SessionInfo): ProjectedSummary | undefined;
@@ -76,20 +81,63 @@ function pageStart(offset: number | undefined): number {
   return offset;
 }
 
-function compileQuery(request: { query: string; literal?: boolean; regex?: boolean }, regexRunner: RegexRunner): Query {
-  const query = request.query;
-  if (query.trim().length === 0) throw new ArgumentError("query must be a non-empty string");
-  if (query.length > MAX_QUERY_CHARS) throw new ArgumentError(`query must be at most ${MAX_QUERY_CHARS} characters (got ${query.length})`);
-  if (request.literal && request.regex) throw new ArgumentError("literal and regex cannot both be true");
-  if (request.literal) return { kind: "pattern", matcher: literalMatcher(query) };
-  if (request.regex) return { kind: "pattern", matcher: regexMatcher(query, regexRunner) };
+/** `query` compiled in the request's mode; `name`: the parameter errors name. */
+function compileQuery(query: string, mode: { literal?: boolean; regex?: boolean }, regexRunner: RegexRunner, name = "query"): Query {
+  if (query.trim().length === 0) throw new ArgumentError(`${name} must be a non-empty string`);
+  if (query.length > MAX_QUERY_CHARS) throw new ArgumentError(`${name} must be at most ${MAX_QUERY_CHARS} characters (got ${query.length})`);
+  if (mode.literal && mode.regex) throw new ArgumentError("literal and regex cannot both be true");
+  if (mode.literal) return { kind: "pattern", matcher: literalMatcher(query) };
+  if (mode.regex) {
+    try {
+      return { kind: "pattern", matcher: regexMatcher(query, regexRunner) };
+    } catch (error) {
+      // pattern.ts words its errors for `regex`: an alternative's says which one.
+      if (name !== "query" && error instanceof ArgumentError) throw new ArgumentError(`${name}: ${error.message}`);
+      throw error;
+    }
+  }
   const parsed = parseQuery(query);
   if (parsed.terms.length === 0) {
     throw new ArgumentError(
-      "query has no searchable word: single letters and punctuation are not indexed; use a longer word, or literal=true for an exact substring",
+      `${name} has no searchable word: single letters and punctuation are not indexed; use a longer word, or literal=true for an exact substring`,
     );
   }
   return { kind: "keyword", text: query, parsed };
+}
+
+/** A request's phrasings: the query's, then each alternative's not repeating an earlier one. */
+interface Phrasings {
+  queries: Query[];
+  /** Per query, its number: 0 the query, 1… the alternative's place in `alternatives` plus one. */
+  numbers: number[];
+}
+
+/**
+ * The query and its alternatives compiled in the request's mode. An alternative repeating the
+ * query or an earlier alternative (trimmed) is searched once, under the first one's number.
+ */
+function compilePhrasings(
+  request: { query: string; alternatives?: readonly string[]; literal?: boolean; regex?: boolean },
+  regexRunner: RegexRunner,
+): Phrasings {
+  const phrasings: Phrasings = { queries: [compileQuery(request.query, request, regexRunner)], numbers: [0] };
+  const alternatives: unknown = request.alternatives;
+  if (alternatives === undefined) return phrasings;
+  if (!Array.isArray(alternatives) || alternatives.length > MAX_ALTERNATIVES) {
+    const got = Array.isArray(alternatives) ? `${alternatives.length} strings` : typeof alternatives;
+    throw new ArgumentError(`alternatives must be a list of at most ${MAX_ALTERNATIVES} strings (got ${got})`);
+  }
+  const seen = new Set([request.query.trim()]);
+  alternatives.forEach((alternative: unknown, i) => {
+    const name = `alternatives[${i}]`;
+    if (typeof alternative !== "string") throw new ArgumentError(`${name} must be a string (got ${alternative === null ? "null" : typeof alternative})`);
+    const query = compileQuery(alternative.trim(), request, regexRunner, name);
+    if (seen.has(alternative.trim())) return;
+    seen.add(alternative.trim());
+    phrasings.queries.push(query);
+    phrasings.numbers.push(i + 1);
+  });
+  return phrasings;
 }
 
 /** This project's sessions, or with a caller, every session of the store holding it. */
@@ -103,7 +151,7 @@ function listScope(source: HistorySource, globalCaller: string | undefined): Pro
 export async function searchVerb(engine: Engine, request: SearchRequest): Promise<SearchAnswer> {
   const started = now();
   const config = engine.config().search;
-  const query = compileQuery(request, engine.regexRunner);
+  const phrasings = compilePhrasings(request, engine.regexRunner);
   const limit = request.limit ?? config.message_limit;
   const offset = pageStart(request.offset);
   const filters: SearchFilters = { types: new Set(request.types) };
@@ -124,25 +172,54 @@ export async function searchVerb(engine: Engine, request: SearchRequest): Promis
     // One session: a larger budget that only guards a runaway regex or a huge cold scan.
     deadline = readingDeadline(started, Math.max(SESSION_BUDGET_MS, config.project_time_budget_ms));
   }
-  // The page is ranked to its end and one result past it (whether there is more).
-  const outcome = await engine.run({
+  const fused = phrasings.queries.length > 1;
+  // The page is ranked to its end and one result past it (whether there is more); with
+  // alternatives, each phrasing at least as deep as the fusion reads (rank/fusion.ts).
+  const outcomes = await engine.run({
     callerSessionId: request.callerSessionId,
-    query,
+    queries: phrasings.queries,
     filters,
     sessions,
-    limit: offset + limit + 1,
+    limit: fused ? fusedDepth(offset + limit + 1) : offset + limit + 1,
     deadline,
     ...(request.signal ? { signal: request.signal } : {}),
     reorderFirst: true,
   });
-  const results = outcome.results.slice(offset, offset + limit);
+  const answer: SearchAnswer = fused
+    ? fusedPage(outcomes, phrasings.numbers, request.scope, offset, limit)
+    : onePage(outcomes[0]!, request.scope, offset, limit);
   if (request.scope === "global") {
     const directories = new Map(sessions.map((session) => [session.id, session.directory]));
-    for (const result of results) result.directory = directories.get(result.sessionId);
+    for (const result of answer.results) result.directory = directories.get(result.sessionId);
   }
-  const answer: SearchAnswer = { results, scope: request.scope, offset, more: outcome.results.length > offset + limit };
-  if (outcome.unsearched > 0) answer.unsearched = outcome.unsearched;
-  if (outcome.corrections.size > 0) answer.corrections = outcome.corrections;
+  const unsearched = Math.max(...outcomes.map((outcome) => outcome.unsearched));
+  if (unsearched > 0) answer.unsearched = unsearched;
+  const corrections = new Map(outcomes.flatMap((outcome) => [...outcome.corrections]));
+  if (corrections.size > 0) answer.corrections = corrections;
+  return answer;
+}
+
+/** A search's page of its one ranking. */
+function onePage(outcome: ProjectSearchOutcome, scope: SearchScope, offset: number, limit: number): SearchAnswer {
+  return { results: outcome.results.slice(offset, offset + limit), scope, offset, more: outcome.results.length > offset + limit };
+}
+
+/**
+ * A search's page of its phrasings' rankings fused: each result shown as the phrasing that ranked
+ * it highest found it, with the numbers of those that ranked it (`numbers`: per phrasing, its own).
+ */
+function fusedPage(outcomes: readonly ProjectSearchOutcome[], numbers: readonly number[], scope: SearchScope, offset: number, limit: number): SearchAnswer {
+  const fused = fuseRankings(
+    outcomes.map((outcome) =>
+      outcome.ranked.map((entry) => ({ key: `${entry.key}\u0000${entry.group.message.id}`, score: entry.group.score, item: { outcome, entry } })),
+    ),
+  );
+  const results = fused
+    .slice(offset, offset + limit)
+    .map(({ by, best }) => Object.assign(best.item.outcome.resultOf(best.item.entry), { by: by.map((p) => numbers[p]!) }));
+  const answer: SearchAnswer = { results, scope, offset, more: fused.length > offset + limit };
+  const unmatched = numbers.filter((_, p) => outcomes[p]!.ranked.length === 0);
+  if (unmatched.length > 0) answer.unmatched = unmatched;
   return answer;
 }
 
@@ -158,24 +235,40 @@ export async function sessionsVerb(engine: Engine, request: SessionsRequest): Pr
   const all = (await listScope(engine.source, request.global ? callerSessionId : undefined)).filter((s) => request.includeChildren || s.parentId === undefined);
   let ranked: Array<{ session: SessionInfo; snippet?: string }>;
   let unsearched = 0;
+  let by: Map<string, number[]> | undefined;
+  let unmatched: number[] = [];
   if (request.query !== undefined) {
-    const query = compileQuery({ query: request.query }, engine.regexRunner);
-    if (query.kind !== "keyword") throw new ArgumentError("query must contain a searchable word");
+    const phrasings = compilePhrasings({ query: request.query, ...(request.alternatives ? { alternatives: request.alternatives } : {}) }, engine.regexRunner);
+    const fused = phrasings.queries.length > 1;
     const filters: SearchFilters = { types: new Set<HitType>(["text", "tool"]) };
     // The caller's session is ranked by what it said before its live context, as search sees it.
     // Sessions rank by their three best messages and their titles (rank-sessions.ts), boosting
     // (and, ranked from the projection, reading) only the messages that can place.
-    const outcome = await engine.run({
+    const outcomes = await engine.run({
       callerSessionId,
-      query,
+      queries: phrasings.queries,
       filters,
       sessions: all,
       limit: 3,
       deadline: readingDeadline(started, budgetMs),
       ...(request.signal ? { signal: request.signal } : {}),
     });
-    unsearched = outcome.unsearched;
-    ranked = await rankSessions(all, outcome.candidates, outcome.query.kind === "keyword" ? outcome.query.parsed : query.parsed, depth);
+    unsearched = Math.max(...outcomes.map((outcome) => outcome.unsearched));
+    // Each phrasing ranks the sessions to the page's end and one past it, and with alternatives the
+    // rankings are fused (rank/fusion.ts). Not deeper: ranking a session reads its best messages,
+    // and from the projection 15 deep instead of 6 read three times the messages (issue 51's bench).
+    const rankings: RankedSession[][] = [];
+    for (const outcome of outcomes) {
+      // Keyword queries only (compileQuery in the default mode), corrected or not.
+      const parsed = (outcome.query as Query & { kind: "keyword" }).parsed;
+      rankings.push(await rankSessions(all, outcome.candidates, parsed, depth));
+    }
+    if (fused) {
+      const fusion = fuseRankings(rankings.map((ranking) => ranking.map((one) => ({ key: one.session.id, score: one.score, item: one }))));
+      ranked = fusion.map(({ best }) => best.item);
+      by = new Map(fusion.map((one) => [one.key, one.by.map((p) => phrasings.numbers[p]!)]));
+      unmatched = phrasings.numbers.filter((_, p) => rankings[p]!.length === 0);
+    } else ranked = rankings[0]!;
   } else {
     ranked = all.slice(0, depth).map((session) => ({ session }));
   }
@@ -199,10 +292,13 @@ export async function sessionsVerb(engine: Engine, request: SessionsRequest): Pr
     }
     const summary: SessionSummary = { session, turns, preview: clip(first, config.browse.preview_chars) };
     if (snippet !== undefined) summary.snippet = snippet;
+    const found = by?.get(session.id);
+    if (found) summary.by = found;
     summaries.push(summary);
   }
   const answer: SessionsAnswer = { sessions: summaries, offset, more: ranked.length > offset + request.limit };
   if (request.global) answer.global = true;
   if (unsearched > 0) answer.unsearched = unsearched;
+  if (unmatched.length > 0) answer.unmatched = unmatched;
   return answer;
 }

@@ -52,6 +52,39 @@ export function text(maxLength: number) {
     .max(maxLength);
 }
 
+/** A list sent as its JSON text is read as the list; a lone string as a list of it. */
+function listOf(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  if (value.trim().startsWith("[")) {
+    try {
+      return JSON.parse(value);
+    } catch {
+      return value;
+    }
+  }
+  return [value];
+}
+
+/**
+ * A list of at most `maxItems` free texts (text()); parses to the trimmed strings. The bounds are
+ * checked, not put in the JSON Schema: every request carries the schema (issue 11's budget).
+ */
+export function textList(maxItems: number, maxLength: number) {
+  const error = `a list of at most ${maxItems} strings`;
+  const item = z.string({ error: `a string of 1 to ${maxLength} characters` }).trim();
+  return z.preprocess(
+    listOf,
+    z.array(item, { error }).check((ctx) => {
+      if (ctx.value.length > maxItems) ctx.issues.push({ code: "custom", message: error, input: ctx.value });
+      ctx.value.forEach((value, i) => {
+        if (value.length === 0) ctx.issues.push({ code: "too_small", origin: "string", minimum: 1, inclusive: true, path: [i], message: "", input: value });
+        else if (value.length > maxLength)
+          ctx.issues.push({ code: "too_big", origin: "string", maximum: maxLength, inclusive: true, path: [i], message: "", input: value });
+      });
+    }),
+  );
+}
+
 export function choice<const T extends readonly [string, ...string[]]>(values: T) {
   return z.enum(values, { error: `one of ${values.join(", ")}` });
 }

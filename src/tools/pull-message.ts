@@ -15,8 +15,7 @@ const schema = z.object(pullMessageArgs);
 
 export function createPullMessageTool(deps: ToolDeps): ToolDefinition {
   return tool({
-    description:
-      'One message in full: text, reasoning, tool calls with input and output, files. A part cut short ("[N chars more]") is read whole by history_pull_part.',
+    description: "One message in full: text, reasoning, tool calls with input and output, files. A part cut short is read whole by history_pull_part.",
     args: pullMessageArgs,
     execute(raw, context) {
       return runTool("history_pull_message", schema, raw, async (args) => {

@@ -63,7 +63,14 @@ export function parseArgs<S extends Shape>(schema: z.ZodObject<S>, raw: unknown,
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const name = String(issue.path[0] ?? "arguments");
-  throw new ArgumentError(issueMessage(issue, sentAs.get(name) ?? name, args[name]));
+  // An item of a list is named by its place: alternatives[1].
+  let value = args[name];
+  let named = sentAs.get(name) ?? name;
+  for (const key of issue.path.slice(1)) {
+    value = (value as Record<PropertyKey, unknown> | undefined)?.[key as PropertyKey];
+    named += typeof key === "number" ? `[${key}]` : `.${String(key)}`;
+  }
+  throw new ArgumentError(issueMessage(issue, named, value));
 }
 
 /** An unexpected failure of `tool`, worded for the model: the message only, cut short, never a stack. */

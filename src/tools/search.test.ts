@@ -89,8 +89,28 @@ describe("history_search", () => {
       [{ query: "ok", session_id: "ses_own", scope: "project" }, /cannot be combined/],
       [{ query: "ok", session_id: "ses_missing" }, /ses_missing.*history_sessions/],
       [{ query: "(a*)*", regex: true }, /nested repetition/],
+      [{ query: "ok", alternatives: ["a1", "b2", "c3", "d4"] }, /^alternatives must be a list of at most 3 strings \(got \["a1"/],
+      [{ query: "ok", alternatives: { a: 1 } }, /^alternatives must be a list of at most 3 strings/],
+      [{ query: "ok", alternatives: ["retry", "  "] }, /^alternatives\[1\] must not be empty$/],
+      [{ query: "ok", alternatives: ["x".repeat(501)] }, /^alternatives\[0\] is too long: at most 500 characters \(got 501\)/],
+      [{ query: "ok", alternatives: [7] }, /^alternatives\[0\] must be a string of 1 to 500 characters \(got 7\)/],
+      [{ query: "ok", regex: true, alternatives: ["(b+)+"] }, /^alternatives\[0\]: regex has a repeated group/],
     ];
     for (const [args, message] of bad) await expect(search.execute(args as never, ctx)).rejects.toThrow(message);
+  });
+
+  it("takes alternatives, as a list or its JSON text, and says which phrasings found each message", async () => {
+    const { own, search, ctx } = setup();
+    for (const alternatives of [["retryPolicy.ts", "zebracorn"], '["retryPolicy.ts", "zebracorn"]']) {
+      const out = JSON.parse((await search.execute({ query: "where is the retry policy", session_id: "ses_own", alternatives } as never, ctx)) as string);
+      const tool = out.messages.find((m: { message_id: string }) => m.message_id === own[1]!.id);
+      expect(tool.by).toEqual([0, 1]);
+      expect(out.unmatched).toEqual([2]);
+    }
+    // A lone string is one alternative.
+    const one = JSON.parse((await search.execute({ query: "zebracorn", session_id: "ses_own", alternatives: "retryPolicy" } as never, ctx)) as string);
+    expect(one.messages[0].by).toEqual([1]);
+    expect(one.unmatched).toEqual([0]);
   });
 });
 
@@ -111,6 +131,13 @@ describe("history_sessions", () => {
     expect(out.sessions[0].snippet).toMatch(/pelican/);
     await expect(sessions.execute({ limit: 101 } as never, ctx)).rejects.toThrow(/limit must be an integer from 1 to 100/);
     await expect(sessions.execute({ query: "" } as never, ctx)).rejects.toThrow(/query must not be empty/);
+    await expect(sessions.execute({ alternatives: ["pelican"] } as never, ctx)).rejects.toThrow(/alternatives need a query/);
+    await expect(sessions.execute({ query: "x1", alternatives: ["a", ""] } as never, ctx)).rejects.toThrow(/alternatives\[1\] must not be empty/);
+    const fused = JSON.parse((await sessions.execute({ query: "pelican", alternatives: ["retryPolicy"] } as never, ctx)) as string);
+    expect(fused.sessions.map((s: { session_id: string; by: number[] }) => [s.session_id, s.by])).toEqual([
+      ["ses_old", [0]],
+      ["ses_own", [1]],
+    ]);
   });
 
   it("does not rank the calling session by its live turn, and still lists it without a query", async () => {

@@ -1,14 +1,17 @@
 import { tool, type ToolDefinition } from "@opencode-ai/plugin";
 import type { EngramConfig } from "../config/schema.ts";
 import { ArgumentError } from "../history/errors.ts";
-import { formatSearchAnswer, HIT_TYPES, MAX_OFFSET, MAX_QUERY_CHARS, type SearchRequest, type SearchService } from "../search/api.ts";
+import { formatSearchAnswer, HIT_TYPES, MAX_ALTERNATIVES, MAX_OFFSET, MAX_QUERY_CHARS, type SearchRequest, type SearchService } from "../search/api.ts";
 import type { ToolDeps } from "./deps.ts";
-import { choice, flag, integer, isoDate, sessionParam, text, wordList } from "./params.ts";
+import { choice, flag, integer, isoDate, sessionParam, text, textList, wordList } from "./params.ts";
 import { askForEveryProject } from "./reach.ts";
 import { runTool } from "./run.ts";
 import { mayRead } from "./target.ts";
 
 const z = tool.schema;
+
+/** Teaches the agent what alternatives help (docs/search-notes.md, "Alternatives: several phrasings fused"). */
+const ALTERNATIVES_HELP = "Up to 3 more queries in words the history holds: error text, command, identifier, file name; not rewordings";
 
 function emptyHint(request: SearchRequest): string {
   const tips: string[] = [];
@@ -29,18 +32,18 @@ function emptyHint(request: SearchRequest): string {
 function searchArgs(search: EngramConfig["search"]) {
   return {
     query: text(MAX_QUERY_CHARS),
+    alternatives: textList(MAX_ALTERNATIVES, MAX_QUERY_CHARS).optional().describe(ALTERNATIVES_HELP),
     session_id: sessionParam,
     scope: choice(["session", "project", "global"]).optional().describe("global may ask the user"),
     literal: flag().optional().describe("Exact substring"),
     regex: flag().optional().describe("JavaScript regex"),
-    type: wordList(HIT_TYPES).optional().describe('"|"-list of text, tool, reasoning. Default: text|tool'),
+    type: wordList(HIT_TYPES).optional().describe("text|tool|reasoning, any of them. Default: text|tool"),
     role: choice(["user", "assistant"]).optional(),
     tool: z.string({ error: "a tool name such as bash" }).trim().optional(),
     after: isoDate().optional().describe("ISO date"),
-    before: isoDate().optional().describe("ISO date"),
-    limit: integer(1, search.max_message_limit)
-      .optional()
-      .describe(`Default: ${Math.min(search.message_limit, search.max_message_limit)}`),
+    // after's description covers both (issue 51 paid for alternatives' words here and in limit's default).
+    before: isoDate().optional(),
+    limit: integer(1, search.max_message_limit).optional(),
     offset: integer(0, MAX_OFFSET).optional(),
   };
 }
@@ -55,8 +58,7 @@ export function createHistorySearchTool(deps: ToolDeps, service: SearchService):
     return parsing.schema;
   };
   return tool({
-    description:
-      "Find messages by words: identifier, path, error, decision or phrase, any language; identifiers match by their parts too. Best first, with snippets and part ids.",
+    description: "Find messages by words (identifier, path, error, decision, phrase; any language). Best first, with snippets and part ids.",
     args: searchArgs(deps.config().search),
     execute(raw, context) {
       const config = deps.config().search;
@@ -82,6 +84,7 @@ export function createHistorySearchTool(deps: ToolDeps, service: SearchService):
         if (args.after !== undefined) request.after = args.after;
         if (args.before !== undefined) request.before = args.before;
         if (args.offset !== undefined) request.offset = args.offset;
+        if (args.alternatives !== undefined && args.alternatives.length > 0) request.alternatives = args.alternatives;
         if (scope === "global") await askForEveryProject(context, "history_search");
         else if (request.sessionId !== undefined) await mayRead(deps, request.sessionId, context, "history_search");
         if (context.abort) request.signal = context.abort;

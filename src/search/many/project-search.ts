@@ -21,6 +21,7 @@ import type { CollectedSession, Query, SessionSearchOptions } from "../session-s
 import { typoCorrections, unmatchedWords, type NearestTerm } from "../text/typos.ts";
 import { TUNING } from "../tuning.ts";
 import { reorderedDepth, reorderFirst } from "../rank/proximity.ts";
+import type { Group } from "../rank/rank.ts";
 
 export interface ProjectSearchOutcome {
   /** Per session with matches, its candidate messages (ranked on demand), for callers that rank sessions. */
@@ -33,6 +34,10 @@ export interface ProjectSearchOutcome {
   corrections: Map<string, string>;
   /** The query the results answer (the corrected one when corrections were made). */
   query: Query;
+  /** The ranking to `limit`, best first: each message's session and group (`results` are made of its first ones). */
+  ranked: Array<{ key: string; group: Group }>;
+  /** A message of `ranked` as a result, with its hits and snippets. */
+  resultOf(entry: { key: string; group: Group }): SessionResult;
 }
 
 /** One session as searched: its documents, and what ranking them again needs. */
@@ -84,6 +89,8 @@ export async function searchProject(
      * are then ranked at least that deep whatever the limit.
      */
     reorderFirst?: boolean;
+    /** Make no `results` (a phrasing of several, whose fused ranking makes the page's). */
+    rankOnly?: boolean;
     signal?: AbortSignal;
     narrowing?: ScopeNarrowing;
   },
@@ -203,11 +210,13 @@ export async function searchProject(
   const reordered = options.reorderFirst === true && query.kind === "keyword" ? query.parsed : undefined;
   const ranked = await topAcross(candidates, reordered ? reorderedDepth(options.limit) : options.limit);
   if (reordered) reorderFirst(ranked, reordered, (doc) => searcher.textOf(doc));
-  const results = ranked.slice(0, options.limit).map(({ key, group }): SessionResult => {
+  const resultOf = ({ key, group }: { key: string; group: Group }): SessionResult => {
     const result = candidates.get(key)!.result(group);
     return Object.assign(result, { sessionId: key, turnNumber: turnOf.get(key)!(result.message.id) });
-  });
-  return { candidates, results, unsearched, corrections, query };
+  };
+  ranked.length = Math.min(ranked.length, options.limit);
+  const results = options.rankOnly ? [] : ranked.map(resultOf);
+  return { candidates, results, unsearched, corrections, query, ranked, resultOf };
 }
 
 /** The turn of a session's message (0 when the session was not read in time). */

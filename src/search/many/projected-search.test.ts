@@ -106,7 +106,43 @@ async function answers(search: SearchService, caller: string): Promise<unknown[]
   return out;
 }
 
+/** Searches with alternatives (the other queries, in turn): the fused answers, with the phrasings that ranked each result. */
+async function fusedAnswers(search: SearchService, caller: string): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for (const [i, query] of QUERIES.entries()) {
+    const alternatives = [QUERIES[(i + 3) % QUERIES.length]!, QUERIES[(i + 5) % QUERIES.length]!, "xylophone"];
+    for (const [scope, limit] of [
+      ["global", 8],
+      ["project", 3],
+    ] as const) {
+      const answer = await search.search({ query, alternatives, callerSessionId: caller, scope, limit, offset: 1, types: ["text", "tool", "reasoning"] });
+      out.push({
+        query,
+        scope,
+        more: answer.more,
+        unmatched: answer.unmatched,
+        corrections: [...(answer.corrections ?? [])],
+        results: answer.results.map((r) => [r.sessionId, r.message.id, r.by, r.turnNumber, r.hits]),
+      });
+    }
+    const sessions = await search.sessions({ query, alternatives, limit: 4, includeChildren: true, global: true, callerSessionId: caller });
+    out.push({ query, unmatched: sessions.unmatched, sessions: sessions.sessions.map((s) => [s.session.id, s.by, s.snippet]) });
+  }
+  return out;
+}
+
 describe("many-session search ranked from the projection", () => {
+  it("with alternatives: each phrasing picked from one narrowing answers as reading every session", async () => {
+    const source = generatedStore(4);
+    const finder = await MemoryFinder.over(source, toolVisibility(defaultConfig().show_tool_input, defaultConfig().show_tool_output));
+    const caller = "ses_4_03";
+    const plain = await fusedAnswers(service(source), caller);
+    source.readWhole.clear();
+    expect(await fusedAnswers(service(source, finder), caller)).toEqual(plain);
+    expect([...source.readWhole]).toEqual([caller]);
+    expect(JSON.stringify(plain)).toContain('"unmatched":[3]');
+  });
+
   for (const seed of [1, 2, 3]) {
     it(`seed ${seed}: answers as reading every session, the projected sessions never read whole`, async () => {
       const source = generatedStore(seed);
