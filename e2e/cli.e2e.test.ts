@@ -99,6 +99,22 @@ describe("search", () => {
     expect(cli(["search"]).code).toBe(2);
   });
 
+  test("--alt: each result says which phrasings found it, the fruitless ones are named; a bad one is a usage error", async () => {
+    const fused = cli(["search", "why did the limiter fail to start", "--alt", "LIMITER_REDIS_URL", "--alt", "zebracorn", "--json"]);
+    expect(fused.code).toBe(0);
+    expect(fused.json.unmatched).toEqual([2]);
+    expect(fused.json.messages.find((message: Json) => message.hits.some((hit: Json) => hit.tool_name === "bash"))?.by).toContain(1);
+    const human = cli(["search", "why did the limiter fail to start", "--alt", "LIMITER_REDIS_URL", "--alt", "zebracorn"]);
+    expect(human.stdout).toMatch(/found by (query, )?alt 1/);
+    expect(human.stdout).toContain('found nothing: alt 2 "zebracorn"');
+    const sessions = cli(["sessions", "--global", "--query", "invoices", "--alt", "half-even", "--json"]);
+    expect(sessions.json.sessions[0]).toMatchObject({ session_id: other, by: [0, 1] });
+    const empty = cli(["search", "limiter", "--alt", " "]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain("--alt 1 must not be empty");
+    expect(cli(["search", "limiter", "--alt", "a", "--alt", "b", "--alt", "c", "--alt", "d"]).code).toBe(2);
+  });
+
   test("no match: exit 1 and a message on stderr", async () => {
     const none = cli(["search", "zebra crossing"]);
     expect(none.code).toBe(1);

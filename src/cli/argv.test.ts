@@ -24,6 +24,15 @@ describe("parseArgs", () => {
     expect([...parsed.switches].sort()).toEqual(["help", "json", "literal"]);
   });
 
+  it("keeps every value of a repeated flag, in order, and none when it is not given", () => {
+    const repeated = { values: ["alt", "limit"], switches: [], repeated: ["alt"] };
+    const parsed = parseArgs(["--alt", "one", "q", "--alt=two", "--limit", "3"], repeated);
+    expect(parsed.lists.get("alt")).toEqual(["one", "two"]);
+    expect(parsed.values.get("limit")).toBe("3");
+    expect(parsed.values.has("alt")).toBe(false);
+    expect(parseArgs(["q"], repeated).lists.size).toBe(0);
+  });
+
   it("keeps everything after -- as positionals, so a query may start with dashes", () => {
     expect(parseArgs(["--", "--limit", "x"], spec).positionals).toEqual(["--limit", "x"]);
     expect(parseArgs(["--limit=-5"], spec).values.get("limit")).toBe("-5");

@@ -13,6 +13,8 @@ export interface FlagSpec {
   values: readonly string[];
   /** Flags that are on or off. */
   switches: readonly string[];
+  /** Flags of `values` that may be given more than once (`--alt a --alt b`), every value kept in order. */
+  repeated?: readonly string[];
   /** One-letter aliases (`o` for `output` makes `-o FILE` work). */
   shorts?: Readonly<Record<string, string>>;
 }
@@ -20,6 +22,8 @@ export interface FlagSpec {
 export interface Parsed {
   positionals: string[];
   values: Map<string, string>;
+  /** The repeated flags' values, in the order given. */
+  lists: Map<string, string[]>;
   switches: Set<string>;
 }
 
@@ -28,7 +32,7 @@ export const COMMON: FlagSpec = { values: ["data-dir"], switches: ["json", "help
 
 export function parseArgs(argv: readonly string[], spec: FlagSpec): Parsed {
   const options: NonNullable<ParseArgsConfig["options"]> = { help: { type: "boolean", short: "h" } };
-  for (const name of [...spec.values, ...COMMON.values]) options[name] = { type: "string" };
+  for (const name of [...spec.values, ...COMMON.values]) options[name] = { type: "string", multiple: spec.repeated?.includes(name) === true };
   for (const [short, name] of Object.entries(spec.shorts ?? {})) if (options[name]) options[name].short = short;
   for (const name of [...spec.switches, ...COMMON.switches]) options[name] ??= { type: "boolean" };
   let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
@@ -38,9 +42,10 @@ export function parseArgs(argv: readonly string[], spec: FlagSpec): Parsed {
   } catch (error) {
     throw usageError(error);
   }
-  const parsed: Parsed = { positionals, values: new Map(), switches: new Set() };
+  const parsed: Parsed = { positionals, values: new Map(), lists: new Map(), switches: new Set() };
   for (const [name, value] of Object.entries(values)) {
     if (typeof value === "string") parsed.values.set(name, value);
+    else if (Array.isArray(value)) parsed.lists.set(name, value.map(String));
     else if (value === true) parsed.switches.add(name);
   }
   return parsed;

@@ -18,6 +18,9 @@ Finds messages by what they say, ranked as the plugin's history_search ranks the
   --project DIR     the project (default: the git worktree holding the current directory)
   --literal         exact substring, ignoring case and accents
   --regex           JavaScript regular expression, case-insensitive
+  --alt A           another phrasing of the same need, up to 3 times: each is ranked on its own and
+                    the rankings fused, as history_search's alternatives; best in the history's own
+                    words (the error text, the command, an identifier, a file name)
   --limit N         most messages to show (default 10, at most search.max_message_limit)
   --offset N        start N results into the ranking (0 to 1000): the next page, as "… more" says
 ${COMMON_FLAGS}
@@ -29,6 +32,7 @@ The project's sessions, newest first; with --query, the matching ones, best firs
 
   --project DIR     the project (default: the git worktree holding the current directory)
   --query Q         rank sessions by these words
+  --alt A           with --query: another phrasing of it, up to 3 times (the rankings fused)
   --limit N         most sessions (default 20)
   --offset N        start N sessions into the ranking or listing (0 to 1000)
   --children        include subagent sessions
@@ -86,8 +90,9 @@ ${EXIT_CODES}`,
 export const USAGE = `opencode-engram: search and read OpenCode's stored sessions from the terminal (read-only)
 
   opencode-engram search <query> [--scope session|project|global] [--session ID] [--project DIR]
-                                 [--literal] [--regex] [--limit N] [--offset N]
-  opencode-engram sessions [--project DIR] [--query Q] [--limit N] [--offset N] [--children] [--global]
+                                 [--literal] [--regex] [--alt A]... [--limit N] [--offset N]
+  opencode-engram sessions [--project DIR] [--query Q [--alt A]...] [--limit N] [--offset N]
+                           [--children] [--global]
   opencode-engram show <message_id|session_id> [--turns] [--part PRT]
   opencode-engram export <session_id> [--json] [-o FILE]
   opencode-engram doctor [--project DIR]

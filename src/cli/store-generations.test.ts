@@ -52,6 +52,27 @@ describe.each(["opencode-2", "opencode-2-with-1x"] as const)("command line on an
     expect(runs.frozen.code).toBe(1);
   });
 
+  it("search and sessions take --alt: each result says which phrasings ranked it (an identifier by its parts), and those that found nothing are named", () => {
+    expect(runs.searchAlt.code).toBe(0);
+    const answer = json(runs.searchAlt);
+    expect(answer.unmatched).toEqual([2]);
+    expect((answer.messages as Json[]).find((message) => message.message_id === ids.answer)?.by).toEqual([0, 1]);
+    expect(runs.searchAltText.out).toContain("  found by query, alt 1");
+    expect(runs.searchAltText.out.at(-1)).toBe('found nothing: alt 2 "zebracorn"');
+    const sessions = json(runs.sessionsAlt);
+    expect(sessions.unmatched).toEqual([2]);
+    expect(Object.fromEntries((sessions.sessions as Json[]).map((session) => [session.session_id, session.by]))).toEqual({
+      ses_v2child: [0, 1],
+      ses_v2main: [1],
+    });
+  });
+
+  it("a bad --alt is a usage error naming the flag", () => {
+    expect(runs.altWithoutQuery).toMatchObject({ code: 2, err: ["--alt needs --query: alternatives are other phrasings of it"] });
+    expect(runs.altBadPattern.code).toBe(2);
+    expect(runs.altBadPattern.err[0]).toMatch(/^--alt 2: /);
+  });
+
   it("show prints a v2 message's sections and a session's turns", () => {
     expect(json(runs.showMessage)).toMatchObject({
       session_id: "ses_v2main",

@@ -233,7 +233,7 @@ export async function sessionsVerb(engine: Engine, request: SessionsRequest): Pr
   // The page is ranked to its end and one session past it (whether there is more).
   const depth = offset + request.limit + 1;
   const all = (await listScope(engine.source, request.global ? callerSessionId : undefined)).filter((s) => request.includeChildren || s.parentId === undefined);
-  let ranked: Array<{ session: SessionInfo; snippet?: string }>;
+  let ranked: Array<{ session: SessionInfo; snippet?: RankedSession["snippet"] }>;
   let unsearched = 0;
   let by: Map<string, number[]> | undefined;
   let unmatched: number[] = [];
@@ -276,7 +276,7 @@ export async function sessionsVerb(engine: Engine, request: SessionsRequest): Pr
   const summaries: SessionSummary[] = [];
   // The chosen sessions' summaries: the projection's, else read (within the call's budget).
   const deadline = started + budgetMs;
-  for (const { session, snippet } of chosen) {
+  for (const { session, snippet: snippetOf } of chosen) {
     const projected = session.id === callerSessionId ? undefined : engine.projectedSummary(session);
     let turns = projected?.turns ?? 0;
     let first = projected?.preview ?? "";
@@ -291,6 +291,7 @@ export async function sessionsVerb(engine: Engine, request: SessionsRequest): Pr
       }
     }
     const summary: SessionSummary = { session, turns, preview: clip(first, config.browse.preview_chars) };
+    const snippet = await snippetOf?.();
     if (snippet !== undefined) summary.snippet = snippet;
     const found = by?.get(session.id);
     if (found) summary.by = found;

@@ -114,6 +114,12 @@ async function commands(shape: StoreShape): Promise<unknown> {
   out.search = await cli(["search", "rate limiter", ...inProject]);
   out.toolSearch = await cli(["search", "LIMITER_REDIS_URL", "--literal", ...inProject]);
   out.frozen = await cli(["search", "frozenword", "--scope", "global", ...common]);
+  const alternatives = ["--alt", "LIMITER_REDIS_URL", "--alt", "zebracorn"];
+  out.searchAlt = await cli(["search", "rate limiter", ...alternatives, ...inProject]);
+  out.searchAltText = await cli(["search", "rate limiter", ...alternatives, "--data-dir", dataDir, "--project", project]);
+  out.sessionsAlt = await cli(["sessions", "--children", "--query", "review", ...alternatives, ...inProject]);
+  out.altWithoutQuery = await cli(["sessions", "--alt", "limiter", ...inProject]);
+  out.altBadPattern = await cli(["search", "rate", "--regex", "--alt", "limit", "--alt", "(a+)+", ...inProject]);
   if (ids.answer) out.showMessage = await cli(["show", ids.answer, ...common]);
   out.showSession = await cli(["show", "ses_v2main", ...common]);
   out.doctor = await cli(["doctor", ...inProject]);

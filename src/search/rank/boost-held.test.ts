@@ -30,6 +30,19 @@ const WORDS = [
   "init",
   "git",
   "add",
+  "USE_TZ",
+  "use",
+  "tz",
+  "make_aware",
+  "values_list",
+  "QuerySet.filter",
+  "queryset",
+  "filter",
+  "optimizer.py",
+  "u.Unit",
+  "unit",
+  "v3.6.9",
+  "3.6",
   "部署",
   "失败",
 ];
@@ -63,5 +76,9 @@ describe("boost ceilings from term counts", () => {
     const path = parseQuery("src/deploy/run.py token");
     expect(compoundBoostHeld(path, tfsOf(path, "the token"))).toBe(1);
     expect(compoundBoostHeld(path, tfsOf(path, "in src/deploy/run.py"))).toBe(TUNING.compounds.boost);
+    // A compound's words that stand in it alone must all be there: `use` without `tz` is not `USE_TZ`.
+    const setting = parseQuery("USE_TZ");
+    expect(compoundBoostHeld(setting, tfsOf(setting, "we use the default"))).toBe(1);
+    expect(compoundBoostHeld(setting, tfsOf(setting, "set use_tz and the tz"))).toBe(TUNING.compounds.boost);
   });
 });

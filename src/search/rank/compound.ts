@@ -47,13 +47,49 @@ export function compoundBoostMost(parsed: ParsedQuery): number {
 
 /**
  * The most compoundBoost can give a chunk holding the query terms counted in `tfs`: a compound
- * held whole has its words occur, so one none of whose word's terms occurs is not held.
+ * held whole has its words occur, so one none of whose word's terms occurs is not held, nor one
+ * missing a term that stands in it as a word of its own (`use` and `tz` in `use_tz`): a chunk of
+ * a common word's (`use`) is then ranked unread.
  */
 export function compoundBoostHeld(parsed: ParsedQuery, tfs: readonly number[]): number {
   const { on, boost } = TUNING.compounds;
   const compounds = parsed.compounds;
   if (compounds.length === 0 || !on) return 1;
+  const whole = wordsOfCompounds(parsed);
   let held = 0;
-  for (const compound of compounds) if (parsed.terms.some((term, t) => term.group === compound.group && tfs[t]! > 0)) held++;
+  compounds.forEach((compound, c) => {
+    if (parsed.terms.some((term, t) => term.group === compound.group && tfs[t]! > 0) && whole[c]!.every((t) => tfs[t]! > 0)) held++;
+  });
   return 1 + ((boost - 1) * held) / compounds.length;
+}
+
+const wordsOf = new WeakMap<ParsedQuery, number[][]>();
+
+/**
+ * Per compound, the terms of its query word that stand in it as words of their own: between its
+ * ends and characters no word holds. Where a text holds the compound whole (nothing that
+ * continues a word on either side), each of them is a term there whatever the case (tokenize.ts's
+ * isTermAt: a word's start and end), so its count is not 0. Terms with a dot (a dotted number is
+ * a term only whole) and CJK terms (found inside runs) are left out.
+ */
+function wordsOfCompounds(parsed: ParsedQuery): number[][] {
+  let words = wordsOf.get(parsed);
+  if (!words) {
+    words = parsed.compounds.map((compound) =>
+      parsed.terms.flatMap((term, t) =>
+        term.group === compound.group && !term.cjk && !term.token.includes(".") && standsAlone(compound.text, term.token) ? [t] : [],
+      ),
+    );
+    wordsOf.set(parsed, words);
+  }
+  return words;
+}
+
+/** Whether `token` is in `text` between its ends and characters that are not a word's. */
+function standsAlone(text: string, token: string): boolean {
+  for (let at = text.indexOf(token); at >= 0; at = text.indexOf(token, at + 1)) {
+    const end = at + token.length;
+    if ((at === 0 || !isWordChar(text, at - 1)) && (end === text.length || !isWordChar(text, end))) return true;
+  }
+  return false;
 }

@@ -15,7 +15,12 @@ import { TUNING } from "../tuning.ts";
 export interface RankedSession {
   session: SessionInfo;
   score: number;
-  snippet?: string;
+  /**
+   * Its best message's first snippet, undefined when that message is gone from the store since it
+   * was ranked. Made when asked: only the sessions of the page shown are read for it (with
+   * alternatives, each phrasing ranks its own sessions).
+   */
+  snippet(): Promise<string | undefined>;
 }
 
 /** A session's score from its content (its best messages' weighted scores), its title's coverage, and the scope's best message score. */
@@ -105,13 +110,9 @@ export async function rankSessions(
     }
     await maybeYield();
   }
-  const results: RankedSession[] = [];
-  for (const { session, score, candidates, best } of ranked) {
-    const result: RankedSession = { session, score };
-    // A best message gone from the store since it was ranked gives no snippet.
-    const snippet = best && candidates && (await candidates.ready(best)) ? candidates.result(best).hits[0]?.snippets[0] : undefined;
-    if (snippet !== undefined) result.snippet = snippet;
-    results.push(result);
-  }
-  return results;
+  return ranked.map(({ session, score, candidates, best }) => ({
+    session,
+    score,
+    snippet: async () => (best && candidates && (await candidates.ready(best)) ? candidates.result(best).hits[0]?.snippets[0] : undefined),
+  }));
 }
