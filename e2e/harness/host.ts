@@ -2,17 +2,13 @@
 // the scripted mock LLM; tests drive it over HTTP exactly as a client would. The host is the one
 // ENGRAM_E2E_HOST picks (hosts.ts); an OpenCode 2 host (host-v2.ts) answers through the same
 // interface, its messages mapped to the 1.x wire shape the tests read.
-import { appendFileSync, mkdirSync, mkdtempSync } from "node:fs";
-import { createServer, type AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { startHostV2 } from "./host-v2.ts";
-import { selectedHost, type SelectedHost } from "./hosts.ts";
-import { startMockLlm, type MockLlm } from "./mock-llm.ts";
+import { selectedHost } from "./hosts.ts";
+import { answer, commonHost, launch, scriptedToolCall } from "./launch.ts";
+import type { MockLlm } from "./mock-llm.ts";
 import { pluginFileUrl } from "./paths.ts";
-import { launchHost, type HostProcess } from "./process.ts";
-import { hostEnv, initProject, writeFiles } from "./scratch.ts";
-import { readToolPart, type ToolCallResult } from "./tool-call.ts";
+import { hostEnv } from "./scratch.ts";
+import type { ToolCallResult } from "./tool-call.ts";
 import type { HostMessage, HostPart, HostSession, HostToolPart } from "./types.ts";
 
 export const MODEL = { providerID: "mock", modelID: "mock-model" } as const;
@@ -88,87 +84,6 @@ export interface Host {
   stop(): Promise<void>;
 }
 
-/** What every host shares: the scratch dirs, the mock model, the running process. */
-export interface Launched {
-  root: string;
-  directory: string;
-  mock: MockLlm;
-  host: SelectedHost;
-  process: HostProcess;
-  url: string;
-  stop(): Promise<void>;
-}
-
-/** Makes the scratch world, writes the project (with `configFile`'s contents) and starts `serve`. */
-export async function launch(
-  opts: StartHostOptions,
-  host: SelectedHost,
-  configFor: (mock: MockLlm) => Record<string, unknown>,
-  serveArgs: (port: number) => string[],
-  env: Record<string, string> = {},
-): Promise<Launched> {
-  const root = mkdtempSync(join(tmpdir(), "engram-e2e-"));
-  const directory = join(root, "project");
-  for (const d of ["home", "config", "data", "cache", "state", "project"]) mkdirSync(join(root, d), { recursive: true });
-  const mock = await startMockLlm();
-  const files: Record<string, string> = {
-    "README.md": "# e2e project\n",
-    ...opts.projectFiles,
-    "opencode.json": JSON.stringify(configFor(mock), null, 2),
-  };
-  if (opts.engramConfig !== undefined) files["opencode-engram.jsonc"] = opts.engramConfig;
-  initProject(directory, files);
-  if (opts.globalEngramConfig !== undefined) {
-    writeFiles(join(root, "config", "opencode"), { "opencode-engram.jsonc": opts.globalEngramConfig });
-  }
-  opts.prepare?.({ root, directory, xdgData: join(root, "data") });
-  const child = launchHost(host.binary, serveArgs(await freePort()), { cwd: directory, env: hostEnv(root, { ...env, ...opts.env }), root });
-  const stop = () => child.stop(() => mock.close());
-  try {
-    const url = await child.listening(120_000);
-    return { root, directory, mock, host, process: child, url, stop };
-  } catch (err) {
-    await stop();
-    throw err;
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** The tool-call helper both generations share: script the call, prompt, read the stored part back. */
-export async function scriptedToolCall(
-  host: Pick<Host, "generation" | "mock" | "prompt" | "messages">,
-  id: string,
-  name: string,
-  args: unknown,
-  o: { prompt?: string; reply?: string },
-): Promise<ToolCallResult> {
-  const callId = `call_e2e_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-  host.mock.push({ toolCalls: [{ id: callId, name, args }] }, { text: o.reply ?? `Called ${name}.` });
-  await host.prompt(id, o.prompt ?? `Please call ${name}.`);
-  const result = readToolPart(await host.messages(id), callId, host.generation);
-  // ENGRAM_CAPTURE_DOCS=<file> records every call and answer: the samples in docs/tools.md.
-  const capture = process.env.ENGRAM_CAPTURE_DOCS;
-  if (capture) appendFileSync(capture, `${JSON.stringify({ name, args, output: result.raw, error: result.error })}\n`);
-  return result;
-}
-
-/** Reads an HTTP answer, failing with the host's log tail. */
-export async function answer<T>(res: Response, what: string, log: () => string): Promise<T> {
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${what} → ${res.status}: ${text.slice(0, 2000)}\n--- host log tail ---\n${log().slice(-3000)}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
-
 function buildConfigV1(mock: MockLlm, opts: StartHostOptions): Record<string, unknown> {
   const plugin = opts.plugin === undefined ? [pluginFileUrl()] : ([] as string[]).concat(opts.plugin);
   const provider = {
@@ -200,8 +115,9 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
   const selected = selectedHost();
   if (selected.generation === 2) return startHostV2(opts, selected);
   const args = (port: number) => ["serve", "--port", String(port), "--hostname", "127.0.0.1", "--print-logs", "--log-level", opts.logLevel ?? "INFO"];
-  const { root, directory, mock, process: child, url, stop } = await launch(opts, selected, (m) => buildConfigV1(m, opts), args);
-  const log = child.log;
+  const launched = await launch(opts, selected, (m) => buildConfigV1(m, opts), args);
+  const { directory, url, stop } = launched;
+  const log = launched.process.log;
 
   const request = async <T>(method: string, path: string, body?: unknown, timeoutMs = 240_000): Promise<T> => {
     const target = new URL(path, url);
@@ -237,27 +153,13 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
 
   const host: Host = {
     generation: 1,
-    version: selected.version,
-    binary: selected.binary,
-    url,
-    pid: child.pid,
-    directory,
-    root,
-    dataDir: join(root, "data", "opencode"),
-    mock,
-    logs: log,
     // 1.19.5 installs `@opencode-ai/plugin@<its version>` into the config folder, which npm does not
     // have past 1.18.33: a note about the host's own SDK, not about loading a plugin.
-    pluginLoadErrors: () =>
-      log()
-        .split("\n")
-        .filter((l) => /level=(ERROR|WARN)/.test(l) && /plugin/i.test(l))
-        .filter((l) => !l.includes(`No matching version found for @opencode-ai/plugin@${selected.version}`)),
+    ...commonHost(launched, (line) => line.includes(`No matching version found for @opencode-ai/plugin@${selected.version}`)),
     request,
     createSession: (body = {}) => request<HostSession>("POST", "/session", body),
     prompt,
     messages,
-    writeFile: (rel, contents) => writeFiles(directory, { [rel]: contents }),
     abort: (id) => request<boolean>("POST", `/session/${id}/abort`),
     session: (id) => request<HostSession>("GET", `/session/${id}`),
     children: (id) => request<HostSession[]>("GET", `/session/${id}/children`),
@@ -270,7 +172,6 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
       if ((await request("DELETE", `/session/${id}`)) !== true) throw new Error(`DELETE /session/${id} did not answer true`);
     },
     callTool: (id, name, args, o = {}) => scriptedToolCall(host, id, name, args, o),
-    stop,
   };
 
   try {
