@@ -2,7 +2,7 @@
 // `/api/session…`, prompts that return at once and a `wait` that returns when the session idles).
 // The plugin is the checkout directory (2.1.2 loads `<dir>/server`, i.e. the built dist/), the
 // config is v2's (`providers`, `plugins`). Always `--hostname/--port`: no `serve --service` daemon.
-import type { Host, PromptOptions, StartHostOptions } from "./host.ts";
+import type { Host, PromptOptions, StartHostOptions } from "./host-api.ts";
 import { answer, commonHost, launch, scriptedToolCall } from "./launch.ts";
 import type { SelectedHost } from "./hosts.ts";
 import { mapV2Message, mapV2Session } from "./messages-v2.ts";

@@ -4,7 +4,7 @@ import { appendFileSync, mkdirSync, mkdtempSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Host, StartHostOptions } from "./host.ts";
+import type { Host, StartHostOptions } from "./host-api.ts";
 import type { SelectedHost } from "./hosts.ts";
 import { startMockLlm, type MockLlm } from "./mock-llm.ts";
 import { launchHost, type HostProcess } from "./process.ts";
