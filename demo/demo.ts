@@ -5,11 +5,12 @@
 // the buried decision. Every tool output printed here is what the real host stored. What is played
 // (the project, the turns, the question and its answer) is script.ts; this file is the flow.
 
-import { startHost, type Host, type HostMessage } from "../e2e/harness/host.ts";
+import { startHost, type HostMessage } from "../e2e/harness/host.ts";
 import { lastUserText, systemText, type ChatMessage, type MockResponse, type RecordedRequest } from "../e2e/harness/mock-llm.ts";
 import { isToolPart } from "../e2e/harness/types.ts";
 import { readToolPart, type ToolCallResult } from "../e2e/harness/tool-call.ts";
-import { ANSWER, EARLIER_SESSION, PROJECT_FILES, QUESTION, SEARCH_QUERY, TITLES, TURNS, type Turn } from "./script.ts";
+import { opencode2Binary, startOpencode2Host, type DemoHost } from "./opencode2-host.ts";
+import { ANSWER, BUILTIN_TOOLS, EARLIER_SESSION, PROJECT_FILES, QUESTION, SEARCH_QUERY, TITLES, TURNS, type BuiltinTools, type Turn } from "./script.ts";
 
 type Json = Record<string, any>;
 
@@ -110,9 +111,9 @@ function toolLine(messages: HostMessage[], sinceIndex: number): string[] {
     for (const p of m.parts) {
       if (!isToolPart(p)) continue;
       const input = (p.state.input ?? {}) as Json;
-      const target = input.filePath ?? input.command ?? "";
+      const target = input.filePath ?? input.path ?? input.command ?? "";
       const shown = typeof target === "string" ? target.replace(/^.*\/project\//, "") : "";
-      const output = p.tool === "bash" && typeof p.state.output === "string" ? `: ${oneLine(p.state.output, 40)}` : "";
+      const output = (p.tool === "bash" || p.tool === "shell") && typeof p.state.output === "string" ? `: ${oneLine(p.state.output, 40)}` : "";
       lines.push(`${p.tool}(${oneLine(shown, 44)}) → ${p.state.status}${output}`);
     }
   }
@@ -145,13 +146,13 @@ function conversationBytes(request: RecordedRequest): number {
   return Buffer.byteLength(JSON.stringify(request.body.messages.filter((m) => m.role !== "system")));
 }
 
-function offeredTools(host: Host): string[] {
+function offeredTools(host: DemoHost): string[] {
   return (host.mock.chatRequests().at(-1)?.body.tools ?? []).map((t) => t.function.name);
 }
 
-async function playTurn(host: Host, sessionId: string, turn: Turn, label: string): Promise<void> {
+async function playTurn(host: DemoHost, tools: BuiltinTools, sessionId: string, turn: Turn, label: string): Promise<void> {
   const before = (await host.messages(sessionId)).length;
-  host.mock.push(...turn.steps(host.directory));
+  host.mock.push(...turn.steps(host.directory, tools));
   await host.prompt(sessionId, turn.user);
   const messages = await host.messages(sessionId);
   console.log(`\n  ${label} user:      ${oneLine(turn.user, PREVIEW)}`);
@@ -171,16 +172,49 @@ function printTool(title: string, result: ToolCallResult): void {
 
 // ---------------------------------------------------------------- main
 
-export async function main(): Promise<number> {
+type Generation = "opencode-1" | "opencode-2";
+
+/** `--generation 1|2` (default 1: the 1.18.33 that `npm ci` installs); anything else is a usage error. */
+function generationOf(argv: readonly string[]): Generation | string {
+  if (argv.length === 0) return "opencode-1";
+  const value = argv[0] === "--generation" ? argv[1] : argv[0]?.startsWith("--generation=") ? argv[0].slice("--generation=".length) : undefined;
+  if (argv.length > (argv[0] === "--generation" ? 2 : 1) || (value !== "1" && value !== "2")) {
+    return `usage: npm run demo [-- --generation 1|2] (got ${argv.join(" ")})`;
+  }
+  return value === "2" ? "opencode-2" : "opencode-1";
+}
+
+async function startDemoHost(generation: Generation): Promise<DemoHost> {
+  if (generation === "opencode-1") return startHost({ projectFiles: PROJECT_FILES });
+  const binary = opencode2Binary();
+  if (!binary) throw new Error("no OpenCode 2 binary: install @opencode/cli (npm install --no-save @opencode/cli@2.1.2) or set OPENCODE2_BIN to one");
+  say(`OpenCode 2 binary: ${binary}`);
+  return startOpencode2Host(binary, PROJECT_FILES);
+}
+
+export async function main(argv: readonly string[] = []): Promise<number> {
+  const generation = generationOf(argv);
+  if (generation !== "opencode-1" && generation !== "opencode-2") {
+    console.error(generation);
+    return 2;
+  }
   const started = Date.now();
-  console.log("opencode-engram demo: a real OpenCode host (opencode serve 1.18.33) with this plugin and a scripted model.");
+  const which =
+    generation === "opencode-2"
+      ? "a real OpenCode 2 host (opencode serve, the plugin listed as this checkout's folder)"
+      : "a real OpenCode host (opencode serve 1.18.33)";
+  console.log(`opencode-engram demo: ${which} with this plugin and a scripted model.`);
   console.log("No API key and no LLM: every model reply below is scripted; every tool output is real.");
 
   section(1, "Start the host");
-  say("starting opencode serve with the plugin from this checkout (the first start installs host packages, ~30-60 s)…");
-  let host: Host | undefined;
+  say(
+    generation === "opencode-2"
+      ? "building dist/ and starting opencode serve with the plugin from this checkout…"
+      : "starting opencode serve with the plugin from this checkout (the first start installs host packages, ~30-60 s)…",
+  );
+  let host: DemoHost | undefined;
   try {
-    host = await startHost({ projectFiles: PROJECT_FILES });
+    host = await startDemoHost(generation);
     const errors = host.pluginLoadErrors();
     if (errors.length > 0) throw new Error(`the host did not load the plugin:\n${errors.join("\n")}`);
     say(`host up at ${host.url} after ${((Date.now() - started) / 1000).toFixed(1)} s; scratch project ${host.directory}`);
@@ -190,7 +224,7 @@ export async function main(): Promise<number> {
       const title = TITLES.find(([pattern]) => pattern.test(first))?.[1];
       return title ? { text: title } : undefined;
     });
-    await run(host);
+    await run(host, BUILTIN_TOOLS[generation]);
     say(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return 0;
   } catch (err) {
@@ -205,15 +239,15 @@ export async function main(): Promise<number> {
   }
 }
 
-async function run(host: Host): Promise<void> {
+async function run(host: DemoHost, builtins: BuiltinTools): Promise<void> {
   section(2, "An earlier session");
   const earlier = (await host.createSession()).id;
-  await playTurn(host, earlier, EARLIER_SESSION, "1");
+  await playTurn(host, builtins, earlier, EARLIER_SESSION, "1");
 
   section(3, "A coding session (the decision is made in turn 1)");
   const sessionId = (await host.createSession()).id;
   say(`session ${sessionId}`);
-  for (const [i, turn] of TURNS.entries()) await playTurn(host, sessionId, turn, String(i + 1));
+  for (const [i, turn] of TURNS.entries()) await playTurn(host, builtins, sessionId, turn, String(i + 1));
 
   const tools = offeredTools(host);
   const history = (await host.messages(sessionId)).filter((m) => m.info.sessionID === sessionId);
@@ -233,17 +267,22 @@ async function run(host: Host): Promise<void> {
   section(5, "Compaction");
   host.mock.reset();
   if (!(await host.summarize(sessionId))) throw new Error("compaction did not complete");
-  const compaction = host.mock.requestsOf("compaction")[0];
-  if (!compaction) throw new Error("the host sent no compaction request");
-  const cap = compaction.body.max_tokens ?? compaction.body.max_completion_tokens;
   say(`stored history of the session:        ${kb(historyBytes)}, ${history.length} messages`);
   say(`the model's last request before it:   ${kb(lastMain.bytes)}; the conversation in it: ${kb(conversationBytes(lastMain))}`);
   say("                                       (the rest is the host's system prompt and tool schemas)");
-  say(`the compaction request:               ${kb(compaction.bytes)} in all, output capped at ${cap ?? "?"} tokens`);
-  say("its only user message:");
-  const userMessage = compaction.body.messages.find((m) => m.role === "user");
-  block(toolContent(userMessage ?? { role: "user" }), "    ");
-  say(`the summarizer answered ${JSON.stringify(compaction.response?.text ?? "")}; the plugin stored this chart as the summary instead:`);
+  const compaction = host.mock.requestsOf("compaction")[0];
+  if (compaction) {
+    const cap = compaction.body.max_tokens ?? compaction.body.max_completion_tokens;
+    say(`the compaction request:               ${kb(compaction.bytes)} in all, output capped at ${cap ?? "?"} tokens`);
+    say("its only user message:");
+    const userMessage = compaction.body.messages.find((m) => m.role === "user");
+    block(toolContent(userMessage ?? { role: "user" }), "    ");
+    say(`the summarizer answered ${JSON.stringify(compaction.response?.text ?? "")}; the plugin stored this chart as the summary instead:`);
+  } else {
+    // OpenCode 2: the plugin's compaction hook sets the result, so the host makes no model call.
+    if (host.mock.requests.length > 0) throw new Error(`the compaction made ${host.mock.requests.length} model requests, none of them a summarizer's`);
+    say("the compaction request:               none: the plugin's compaction hook gave the host its chart, so no model was called");
+  }
 
   section(6, "The chart (the stored summary, verbatim)");
   const chart = summaryText(await host.messages(sessionId));

@@ -88,9 +88,21 @@ export const TITLES: [RegExp, string][] = [
   [/rate limiting/, "Per-key rate limiter for the public API"],
 ];
 
+/** How the host's built-in tools are called: OpenCode 1.x's `bash` and `filePath`, OpenCode 2's `shell` and `path`. */
+export interface BuiltinTools {
+  shell(command: string, description: string): { name: string; args: Record<string, string> };
+  /** The name of a file tool's path argument. */
+  path: string;
+}
+
+export const BUILTIN_TOOLS: Record<"opencode-1" | "opencode-2", BuiltinTools> = {
+  "opencode-1": { shell: (command, description) => ({ name: "bash", args: { command, description } }), path: "filePath" },
+  "opencode-2": { shell: (command) => ({ name: "shell", args: { command } }), path: "path" },
+};
+
 export interface Turn {
   user: string;
-  steps: (dir: string) => MockResponse[];
+  steps: (dir: string, tools: BuiltinTools) => MockResponse[];
 }
 
 export const EARLIER_SESSION: Turn = {
@@ -114,9 +126,9 @@ export const TURNS: Turn[] = [
   },
   {
     user: "Go ahead: implement the limiter module.",
-    steps: (dir) => [
-      { toolCalls: [{ name: "bash", args: { command: "ls -R src && cat package.json", description: "Look at the project layout" } }] },
-      { toolCalls: [{ name: "write", args: { filePath: `${dir}/src/rate-limit.js`, content: RATE_LIMIT_JS } }] },
+    steps: (dir, tools) => [
+      { toolCalls: [tools.shell("ls -R src && cat package.json", "Look at the project layout")] },
+      { toolCalls: [{ name: "write", args: { [tools.path]: `${dir}/src/rate-limit.js`, content: RATE_LIMIT_JS } }] },
       {
         text: "Added src/rate-limit.js: createLimiter({ limit, windowMs }) keeps the timestamps of accepted requests per API key and rejects once the last window already holds `limit` of them, with the delay until the oldest one leaves.",
       },
@@ -124,14 +136,14 @@ export const TURNS: Turn[] = [
   },
   {
     user: "Wire it into the server.",
-    steps: (dir) => [
-      { toolCalls: [{ name: "read", args: { filePath: `${dir}/src/server.js` } }] },
+    steps: (dir, tools) => [
+      { toolCalls: [{ name: "read", args: { [tools.path]: `${dir}/src/server.js` } }] },
       {
         toolCalls: [
           {
             name: "edit",
             args: {
-              filePath: `${dir}/src/server.js`,
+              [tools.path]: `${dir}/src/server.js`,
               oldString: 'import { createServer } from "node:http";\n',
               newString: 'import { createServer } from "node:http";\nimport { createLimiter } from "./rate-limit.js";\n\nconst limit = createLimiter();\n',
             },
@@ -143,7 +155,7 @@ export const TURNS: Turn[] = [
           {
             name: "edit",
             args: {
-              filePath: `${dir}/src/server.js`,
+              [tools.path]: `${dir}/src/server.js`,
               oldString: '  res.writeHead(200, { "content-type": "application/json" });',
               newString:
                 '  const verdict = limit(key);\n  if (!verdict.ok) {\n    res.writeHead(429, { "retry-after": String(Math.ceil(verdict.retryAfterMs / 1000)) });\n    res.end("rate limit exceeded\\n");\n    return;\n  }\n  res.writeHead(200, { "content-type": "application/json" });',
@@ -156,21 +168,21 @@ export const TURNS: Turn[] = [
   },
   {
     user: "Add tests and run them.",
-    steps: (dir) => [
-      { toolCalls: [{ name: "write", args: { filePath: `${dir}/test/rate-limit.test.js`, content: TEST_JS } }] },
-      { toolCalls: [{ name: "bash", args: { command: "node --test test/ 2>&1 | grep -E '^# (tests|pass|fail) '", description: "Run the limiter tests" } }] },
+    steps: (dir, tools) => [
+      { toolCalls: [{ name: "write", args: { [tools.path]: `${dir}/test/rate-limit.test.js`, content: TEST_JS } }] },
+      { toolCalls: [tools.shell("node --test test/ 2>&1 | grep -E '^# (tests|pass|fail) '", "Run the limiter tests")] },
       { text: "Three tests (limit then 429 with retry delay, the window slides, keys are separate) pass." },
     ],
   },
   {
     user: "Ops wants the limit configurable per deployment.",
-    steps: (dir) => [
+    steps: (dir, tools) => [
       {
         toolCalls: [
           {
             name: "edit",
             args: {
-              filePath: `${dir}/src/server.js`,
+              [tools.path]: `${dir}/src/server.js`,
               oldString: "const limit = createLimiter();",
               newString: "const limit = createLimiter({ limit: Number(process.env.RATE_LIMIT_PER_MIN ?? 120) });",
             },
