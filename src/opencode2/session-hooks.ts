@@ -21,7 +21,7 @@ interface SystemPart {
 export interface ContextEvent {
   sessionID: string;
   agent?: string;
-  /** "primary" for the agent loop; absent on builds that predate it. */
+  /** "primary" for the agent loop on builds that set it; 2.0.22 and 2.1.2 set none (every request is one). */
   kind?: string;
   system: SystemPart[];
   /** LLM-level messages; each carries its session message id (to-llm-message.ts). */

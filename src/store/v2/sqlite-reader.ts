@@ -1,5 +1,6 @@
 // OpenCode 2's history read from its SQLite store (Bun's or Node's driver): a plugin's context
-// there can neither list sessions nor page a session's messages. Opened read-only and query-only,
+// there cannot page a session's messages (2.1.2 lists sessions, not their messages), and the store
+// holds every session and its parent too, so it is the one source. Opened read-only and query-only,
 // used only when the schema is OpenCode 2's with the columns read here, and the file holds the probe session.
 // A message is one `session_message` row, read in `seq` order (the host's own order: its ids need
 // not follow it). Whole-session reads fetch as many rows per query as make about QUERY_BYTES and
