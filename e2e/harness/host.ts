@@ -1,13 +1,19 @@
-// Starts a real `opencode serve` with the plugin, a scratch project and scratch XDG dirs,
-// wired to the scripted mock LLM. Tests drive it over HTTP exactly as a client would.
-import { spawn, execFileSync, type ChildProcess } from "node:child_process";
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+// Starts a real `opencode serve` with the plugin, a scratch project and scratch XDG dirs, wired to
+// the scripted mock LLM; tests drive it over HTTP exactly as a client would. The host is the one
+// ENGRAM_E2E_HOST picks (hosts.ts); an OpenCode 2 host (host-v2.ts) answers through the same
+// interface, its messages mapped to the 1.x wire shape the tests read.
+import { appendFileSync, mkdirSync, mkdtempSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { join } from "node:path";
+import { startHostV2 } from "./host-v2.ts";
+import { selectedHost, type SelectedHost } from "./hosts.ts";
 import { startMockLlm, type MockLlm } from "./mock-llm.ts";
-import { pluginFileUrl, resolveOpencodeBinary } from "./paths.ts";
-import type { HostMessage, HostPart, HostSession, HostToolPart } from "./types.ts";
+import { pluginFileUrl } from "./paths.ts";
+import { launchHost, type HostProcess } from "./process.ts";
+import { hostEnv, initProject, writeFiles } from "./scratch.ts";
 import { readToolPart, type ToolCallResult } from "./tool-call.ts";
+import type { HostMessage, HostPart, HostSession, HostToolPart } from "./types.ts";
 
 export const MODEL = { providerID: "mock", modelID: "mock-model" } as const;
 
@@ -40,6 +46,12 @@ export interface PromptOptions {
 }
 
 export interface Host {
+  /** The OpenCode generation (1: `plugin` functions, 2: `plugins` with `{id, setup}`). */
+  generation: 1 | 2;
+  /** The pinned version running (e2e/hosts.json). */
+  version: string;
+  /** The host's binary (also the Bun the CLI tests run under). */
+  binary: string;
   url: string;
   /** The host process id (e.g. to read its memory). */
   pid: number | undefined;
@@ -72,49 +84,88 @@ export interface Host {
   stop(): Promise<void>;
 }
 
-const READY = /listening on (https?:\/\/[^\s]+)/;
-const MAX_LOG_CHARS = 400_000;
-const live = new Set<{ child: ChildProcess; root: string }>();
-
-// Last-resort cleanup if a test worker exits without calling stop(). The host runs detached
-// (its own process group), so it would otherwise outlive an interrupted test run.
-function killAllSync(): void {
-  for (const h of live) {
-    killGroup(h.child, "SIGKILL");
-    if (!process.env.ENGRAM_E2E_KEEP) rmSync(h.root, { recursive: true, force: true });
-  }
-  live.clear();
+/** What every host shares: the scratch dirs, the mock model, the running process. */
+export interface Launched {
+  root: string;
+  directory: string;
+  mock: MockLlm;
+  host: SelectedHost;
+  process: HostProcess;
+  url: string;
+  stop(): Promise<void>;
 }
-process.once("exit", killAllSync);
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-  process.once(signal, () => {
-    killAllSync();
-    process.exit(128 + (signal === "SIGINT" ? 2 : signal === "SIGTERM" ? 15 : 1));
+
+/** Makes the scratch world, writes the project (with `configFile`'s contents) and starts `serve`. */
+export async function launch(
+  opts: StartHostOptions,
+  host: SelectedHost,
+  configFor: (mock: MockLlm) => Record<string, unknown>,
+  serveArgs: (port: number) => string[],
+  env: Record<string, string> = {},
+): Promise<Launched> {
+  const root = mkdtempSync(join(tmpdir(), "engram-e2e-"));
+  const directory = join(root, "project");
+  for (const d of ["home", "config", "data", "cache", "state", "project"]) mkdirSync(join(root, d), { recursive: true });
+  const mock = await startMockLlm();
+  const files: Record<string, string> = {
+    "README.md": "# e2e project\n",
+    ...opts.projectFiles,
+    "opencode.json": JSON.stringify(configFor(mock), null, 2),
+  };
+  if (opts.engramConfig !== undefined) files["opencode-engram.jsonc"] = opts.engramConfig;
+  initProject(directory, files);
+  if (opts.globalEngramConfig !== undefined) {
+    writeFiles(join(root, "config", "opencode"), { "opencode-engram.jsonc": opts.globalEngramConfig });
+  }
+  opts.prepare?.({ root, directory, xdgData: join(root, "data") });
+  const child = launchHost(host.binary, serveArgs(await freePort()), { cwd: directory, env: hostEnv(root, { ...env, ...opts.env }), root });
+  const stop = () => child.stop(() => mock.close());
+  try {
+    const url = await child.listening(120_000);
+    return { root, directory, mock, host, process: child, url, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
   });
 }
 
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    try {
-      child.kill(signal);
-    } catch {
-      // already gone
-    }
-  }
+/** The tool-call helper both generations share: script the call, prompt, read the stored part back. */
+export async function scriptedToolCall(
+  host: Pick<Host, "mock" | "prompt" | "messages">,
+  id: string,
+  name: string,
+  args: unknown,
+  o: { prompt?: string; reply?: string },
+): Promise<ToolCallResult> {
+  const callId = `call_e2e_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  host.mock.push({ toolCalls: [{ id: callId, name, args }] }, { text: o.reply ?? `Called ${name}.` });
+  await host.prompt(id, o.prompt ?? `Please call ${name}.`);
+  const result = readToolPart(await host.messages(id), callId);
+  // ENGRAM_CAPTURE_DOCS=<file> records every call and answer: the samples in docs/tools.md.
+  const capture = process.env.ENGRAM_CAPTURE_DOCS;
+  if (capture) appendFileSync(capture, `${JSON.stringify({ name, args, output: result.raw, error: result.error })}\n`);
+  return result;
 }
 
-function writeFiles(base: string, files: Record<string, string>): void {
-  for (const [rel, content] of Object.entries(files)) {
-    const file = join(base, rel);
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, content);
-  }
+/** Reads an HTTP answer, failing with the host's log tail. */
+export async function answer<T>(res: Response, what: string, log: () => string): Promise<T> {
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${what} → ${res.status}: ${text.slice(0, 2000)}\n--- host log tail ---\n${log().slice(-3000)}`);
+  return (text ? JSON.parse(text) : undefined) as T;
 }
 
-function buildConfig(mock: MockLlm, opts: StartHostOptions): Record<string, unknown> {
+function buildConfigV1(mock: MockLlm, opts: StartHostOptions): Record<string, unknown> {
   const plugin = opts.plugin === undefined ? [pluginFileUrl()] : ([] as string[]).concat(opts.plugin);
   const provider = {
     mock: {
@@ -141,105 +192,12 @@ function buildConfig(mock: MockLlm, opts: StartHostOptions): Record<string, unkn
   return merged;
 }
 
-/** The environment of a host process whose HOME and XDG folders live under `root`. */
-export function hostEnv(root: string, extra: Record<string, string> | undefined): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  // Drop the caller's opencode settings (tests may themselves run inside opencode).
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("OPENCODE")) env[k] = v;
-  return {
-    ...env,
-    HOME: join(root, "home"),
-    XDG_CONFIG_HOME: join(root, "config"),
-    XDG_DATA_HOME: join(root, "data"),
-    XDG_CACHE_HOME: join(root, "cache"),
-    XDG_STATE_HOME: join(root, "state"),
-    // npm's cache lives under HOME; keep one across runs so the host's plugin installs are fast.
-    npm_config_cache: join(tmpdir(), "opencode-engram-e2e-npm-cache"),
-    OPENCODE_DISABLE_MODELS_FETCH: "1",
-    OPENCODE_DISABLE_AUTOUPDATE: "1",
-    OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
-    OPENCODE_DISABLE_CLAUDE_CODE: "1",
-    OPENCODE_DISABLE_EXTERNAL_SKILLS: "1",
-    OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
-    ...extra,
-  };
-}
-
-function initProject(dir: string, files: Record<string, string>): void {
-  writeFiles(dir, files);
-  const git = (...args: string[]) =>
-    execFileSync("git", ["-c", "user.email=e2e@example.invalid", "-c", "user.name=e2e", ...args], {
-      cwd: dir,
-      stdio: "ignore",
-    });
-  git("init", "-q", "-b", "main");
-  git("add", "-A");
-  git("commit", "-q", "-m", "initial");
-}
-
 export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
-  const root = mkdtempSync(join(tmpdir(), "engram-e2e-"));
-  const directory = join(root, "project");
-  for (const d of ["home", "config", "data", "cache", "state", "project"]) mkdirSync(join(root, d), { recursive: true });
-  const mock = await startMockLlm();
-  const files: Record<string, string> = {
-    "README.md": "# e2e project\n",
-    ...opts.projectFiles,
-    "opencode.json": JSON.stringify(buildConfig(mock, opts), null, 2),
-  };
-  if (opts.engramConfig !== undefined) files["opencode-engram.jsonc"] = opts.engramConfig;
-  initProject(directory, files);
-  if (opts.globalEngramConfig !== undefined) {
-    writeFiles(join(root, "config", "opencode"), { "opencode-engram.jsonc": opts.globalEngramConfig });
-  }
-  opts.prepare?.({ root, directory, xdgData: join(root, "data") });
-
-  const args = ["serve", "--port", "0", "--hostname", "127.0.0.1", "--print-logs", "--log-level", opts.logLevel ?? "INFO"];
-  const child = spawn(resolveOpencodeBinary(), args, {
-    cwd: directory,
-    env: hostEnv(root, opts.env),
-    detached: true, // own process group, so stop() can kill the host and everything it spawned
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const handle = { child, root };
-  live.add(handle);
-
-  let log = "";
-  const append = (chunk: Buffer) => {
-    log += chunk.toString("utf8");
-    if (log.length > MAX_LOG_CHARS) log = log.slice(-MAX_LOG_CHARS / 2);
-  };
-  child.stdout?.on("data", append);
-  child.stderr?.on("data", append);
-
-  const stop = async () => {
-    if (!live.has(handle)) return;
-    live.delete(handle);
-    const exited = new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) resolve();
-      else child.once("exit", () => resolve());
-    });
-    killGroup(child, "SIGTERM");
-    const timer = setTimeout(() => killGroup(child, "SIGKILL"), 5000);
-    await exited;
-    clearTimeout(timer);
-    killGroup(child, "SIGKILL"); // stragglers left in the group
-    await mock.close();
-    const logDir = process.env.ENGRAM_E2E_LOG_DIR;
-    if (logDir) {
-      mkdirSync(logDir, { recursive: true });
-      writeFileSync(join(logDir, `${basename(root)}.log`), log);
-    }
-    if (!process.env.ENGRAM_E2E_KEEP) rmSync(root, { recursive: true, force: true });
-  };
-
-  let url: string;
-  try {
-    url = await waitForListening(child, () => log, 120_000);
-  } catch (err) {
-    await stop();
-    throw err;
-  }
+  const selected = selectedHost();
+  if (selected.generation === 2) return startHostV2(opts, selected);
+  const args = (port: number) => ["serve", "--port", String(port), "--hostname", "127.0.0.1", "--print-logs", "--log-level", opts.logLevel ?? "INFO"];
+  const { root, directory, mock, process: child, url, stop } = await launch(opts, selected, (m) => buildConfigV1(m, opts), args);
+  const log = child.log;
 
   const request = async <T>(method: string, path: string, body?: unknown, timeoutMs = 240_000): Promise<T> => {
     const target = new URL(path, url);
@@ -253,13 +211,9 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (err) {
-      throw new Error(`${method} ${path} failed: ${String(err)}\n--- host log tail ---\n${log.slice(-3000)}`);
+      throw new Error(`${method} ${path} failed: ${String(err)}\n--- host log tail ---\n${log().slice(-3000)}`);
     }
-    const text = await res.text();
-    if (!res.ok) {
-      throw new Error(`${method} ${path} → ${res.status}: ${text.slice(0, 2000)}\n--- host log tail ---\n${log.slice(-3000)}`);
-    }
-    return (text ? JSON.parse(text) : undefined) as T;
+    return answer<T>(res, `${method} ${path}`, log);
   };
 
   const messages = (id: string) => request<HostMessage[]>("GET", `/session/${id}/message`);
@@ -278,14 +232,20 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
     );
 
   const host: Host = {
+    generation: 1,
+    version: selected.version,
+    binary: selected.binary,
     url,
     pid: child.pid,
     directory,
     root,
     dataDir: join(root, "data", "opencode"),
     mock,
-    logs: () => log,
-    pluginLoadErrors: () => log.split("\n").filter((l) => /level=(ERROR|WARN)/.test(l) && /plugin/i.test(l)),
+    logs: log,
+    pluginLoadErrors: () =>
+      log()
+        .split("\n")
+        .filter((l) => /level=(ERROR|WARN)/.test(l) && /plugin/i.test(l)),
     request,
     createSession: (body = {}) => request<HostSession>("POST", "/session", body),
     prompt,
@@ -296,16 +256,7 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
     children: (id) => request<HostSession[]>("GET", `/session/${id}/children`),
     sessions: () => request<HostSession[]>("GET", "/session"),
     summarize: (id) => request<boolean>("POST", `/session/${id}/summarize`, MODEL),
-    callTool: async (id, name, args, o = {}) => {
-      const callId = `call_e2e_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-      mock.push({ toolCalls: [{ id: callId, name, args }] }, { text: o.reply ?? `Called ${name}.` });
-      await prompt(id, o.prompt ?? `Please call ${name}.`);
-      const result = readToolPart(await messages(id), callId);
-      // ENGRAM_CAPTURE_DOCS=<file> records every call and answer: the samples in docs/tools.md.
-      const capture = process.env.ENGRAM_CAPTURE_DOCS;
-      if (capture) appendFileSync(capture, `${JSON.stringify({ name, args, output: result.raw, error: result.error })}\n`);
-      return result;
-    },
+    callTool: (id, name, args, o = {}) => scriptedToolCall(host, id, name, args, o),
     stop,
   };
 
@@ -313,41 +264,12 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
     // The first instance request bootstraps the project (npm installs, DB migration): give it time.
     await request("GET", "/session", undefined, 300_000);
   } catch (err) {
-    const tail = log.slice(-4000);
+    const tail = log().slice(-4000);
     await stop();
     throw new Error(`host warm-up failed: ${String(err)}\n--- host log tail ---\n${tail}`);
   }
   return host;
 }
 
-function waitForListening(child: ChildProcess, log: () => string, timeoutMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      const m = READY.exec(log());
-      if (m?.[1]) {
-        cleanup();
-        resolve(m[1].replace(/\/$/, ""));
-      }
-    };
-    const onExit = (code: number | null) => {
-      cleanup();
-      reject(new Error(`opencode exited (${code}) before listening:\n${log().slice(-4000)}`));
-    };
-    const timer = setTimeout(() => {
-      cleanup();
-      reject(new Error(`opencode did not start listening in ${timeoutMs} ms:\n${log().slice(-4000)}`));
-    }, timeoutMs);
-    const cleanup = () => {
-      clearTimeout(timer);
-      child.stdout?.off("data", check);
-      child.stderr?.off("data", check);
-      child.off("exit", onExit);
-    };
-    child.stdout?.on("data", check);
-    child.stderr?.on("data", check);
-    child.on("exit", onExit);
-    check();
-  });
-}
-
+export { hostEnv };
 export type { HostMessage, HostPart, HostSession, HostToolPart, ToolCallResult };
