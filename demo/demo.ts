@@ -1,15 +1,19 @@
-// `npm run demo`: the plugin inside a real OpenCode host, end to end, with no API key.
+// `npm run demo`: the plugin inside a real OpenCode host, end to end, with no API key: 1.18.33, or
+// with `-- --generation 2` / `--host <version>` another host e2e/hosts.json pins (OpenCode 2.1.2).
 // A scripted model (the e2e mock) plays a short coding session in which a decision is made in the
 // first turn; the session is compacted; then the demo shows what the agent sees afterwards: the
 // chart that replaced the summary, the guidance block, and the history tools finding and reading
 // the buried decision. Every tool output printed here is what the real host stored. What is played
 // (the project, the turns, the question and its answer) is script.ts; this file is the flow.
 
-import { startHost, type HostMessage } from "../e2e/harness/host.ts";
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { startHost, type Host, type HostMessage } from "../e2e/harness/host.ts";
+import { PINNED_HOSTS, type PinnedHost } from "../e2e/harness/hosts.ts";
+import { repoRoot } from "../e2e/harness/paths.ts";
 import { lastUserText, systemText, type ChatMessage, type MockResponse, type RecordedRequest } from "../e2e/harness/mock-llm.ts";
 import { isToolPart } from "../e2e/harness/types.ts";
 import { readToolPart, type ToolCallResult } from "../e2e/harness/tool-call.ts";
-import { opencode2Binary, startOpencode2Host, type DemoHost } from "./opencode2-host.ts";
 import { ANSWER, BUILTIN_TOOLS, EARLIER_SESSION, PROJECT_FILES, QUESTION, SEARCH_QUERY, TITLES, TURNS, type BuiltinTools, type Turn } from "./script.ts";
 
 type Json = Record<string, any>;
@@ -146,11 +150,11 @@ function conversationBytes(request: RecordedRequest): number {
   return Buffer.byteLength(JSON.stringify(request.body.messages.filter((m) => m.role !== "system")));
 }
 
-function offeredTools(host: DemoHost): string[] {
+function offeredTools(host: Host): string[] {
   return (host.mock.chatRequests().at(-1)?.body.tools ?? []).map((t) => t.function.name);
 }
 
-async function playTurn(host: DemoHost, tools: BuiltinTools, sessionId: string, turn: Turn, label: string): Promise<void> {
+async function playTurn(host: Host, tools: BuiltinTools, sessionId: string, turn: Turn, label: string): Promise<void> {
   const before = (await host.messages(sessionId)).length;
   host.mock.push(...turn.steps(host.directory, tools));
   await host.prompt(sessionId, turn.user);
@@ -172,49 +176,55 @@ function printTool(title: string, result: ToolCallResult): void {
 
 // ---------------------------------------------------------------- main
 
-type Generation = "opencode-1" | "opencode-2";
+const USAGE = `usage: npm run demo [-- --generation 1|2 | --host ${PINNED_HOSTS.map((host) => host.version).join("|")}]`;
 
-/** `--generation 1|2` (default 1: the 1.18.33 that `npm ci` installs); anything else is a usage error. */
-function generationOf(argv: readonly string[]): Generation | string {
-  if (argv.length === 0) return "opencode-1";
-  const value = argv[0] === "--generation" ? argv[1] : argv[0]?.startsWith("--generation=") ? argv[0].slice("--generation=".length) : undefined;
-  if (argv.length > (argv[0] === "--generation" ? 2 : 1) || (value !== "1" && value !== "2")) {
-    return `usage: npm run demo [-- --generation 1|2] (got ${argv.join(" ")})`;
-  }
-  return value === "2" ? "opencode-2" : "opencode-1";
+/**
+ * The pinned host (e2e/hosts.json) the flags name: `--host <version>`, or `--generation 1|2` for
+ * that generation's first; none given, the first pinned host (1.18.33). Else a usage message.
+ */
+function hostOf(argv: readonly string[]): PinnedHost | string {
+  if (argv.length === 0) return PINNED_HOSTS[0]!;
+  const [flag, value, ...rest] = argv.length === 1 && argv[0]!.includes("=") ? [...argv[0]!.split("=", 2)] : argv;
+  if (rest.length > 0 || value === undefined) return `${USAGE} (got ${argv.join(" ")})`;
+  const host =
+    flag === "--host"
+      ? PINNED_HOSTS.find((pinned) => pinned.version === value)
+      : flag === "--generation"
+        ? PINNED_HOSTS.find((pinned) => String(pinned.generation) === value)
+        : undefined;
+  return host ?? `${USAGE} (got ${argv.join(" ")})`;
 }
 
-async function startDemoHost(generation: Generation): Promise<DemoHost> {
-  if (generation === "opencode-1") return startHost({ projectFiles: PROJECT_FILES });
-  const binary = opencode2Binary();
-  if (!binary) throw new Error("no OpenCode 2 binary: install @opencode/cli (npm install --no-save @opencode/cli@2.1.2) or set OPENCODE2_BIN to one");
-  say(`OpenCode 2 binary: ${binary}`);
-  return startOpencode2Host(binary, PROJECT_FILES);
+/** Starts the pinned host the harness's ENGRAM_E2E_HOST names; OpenCode 2 loads dist/, built first. */
+async function startDemoHost(pinned: PinnedHost): Promise<Host> {
+  process.env.ENGRAM_E2E_HOST = pinned.version;
+  if (pinned.generation === 2) {
+    execFileSync(process.execPath, [join(repoRoot, "node_modules", "typescript", "bin", "tsc"), "-p", join(repoRoot, "tsconfig.build.json")], {
+      stdio: "inherit",
+    });
+  }
+  return startHost({ projectFiles: PROJECT_FILES });
 }
 
 export async function main(argv: readonly string[] = []): Promise<number> {
-  const generation = generationOf(argv);
-  if (generation !== "opencode-1" && generation !== "opencode-2") {
-    console.error(generation);
+  const pinned = hostOf(argv);
+  if (typeof pinned === "string") {
+    console.error(pinned);
     return 2;
   }
   const started = Date.now();
-  const which =
-    generation === "opencode-2"
-      ? "a real OpenCode 2 host (opencode serve, the plugin listed as this checkout's folder)"
-      : "a real OpenCode host (opencode serve 1.18.33)";
-  console.log(`opencode-engram demo: ${which} with this plugin and a scripted model.`);
+  console.log(`opencode-engram demo: a real OpenCode host (opencode serve ${pinned.version}) with this plugin and a scripted model.`);
   console.log("No API key and no LLM: every model reply below is scripted; every tool output is real.");
 
   section(1, "Start the host");
   say(
-    generation === "opencode-2"
-      ? "building dist/ and starting opencode serve with the plugin from this checkout…"
+    pinned.generation === 2
+      ? `building dist/ and starting opencode serve ${pinned.version} with the plugin listed as this checkout's folder…`
       : "starting opencode serve with the plugin from this checkout (the first start installs host packages, ~30-60 s)…",
   );
-  let host: DemoHost | undefined;
+  let host: Host | undefined;
   try {
-    host = await startDemoHost(generation);
+    host = await startDemoHost(pinned);
     const errors = host.pluginLoadErrors();
     if (errors.length > 0) throw new Error(`the host did not load the plugin:\n${errors.join("\n")}`);
     say(`host up at ${host.url} after ${((Date.now() - started) / 1000).toFixed(1)} s; scratch project ${host.directory}`);
@@ -224,7 +234,7 @@ export async function main(argv: readonly string[] = []): Promise<number> {
       const title = TITLES.find(([pattern]) => pattern.test(first))?.[1];
       return title ? { text: title } : undefined;
     });
-    await run(host, BUILTIN_TOOLS[generation]);
+    await run(host, BUILTIN_TOOLS[pinned.generation]);
     say(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return 0;
   } catch (err) {
@@ -239,7 +249,7 @@ export async function main(argv: readonly string[] = []): Promise<number> {
   }
 }
 
-async function run(host: DemoHost, builtins: BuiltinTools): Promise<void> {
+async function run(host: Host, builtins: BuiltinTools): Promise<void> {
   section(2, "An earlier session");
   const earlier = (await host.createSession()).id;
   await playTurn(host, builtins, earlier, EARLIER_SESSION, "1");

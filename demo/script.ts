@@ -95,9 +95,10 @@ export interface BuiltinTools {
   path: string;
 }
 
-export const BUILTIN_TOOLS: Record<"opencode-1" | "opencode-2", BuiltinTools> = {
-  "opencode-1": { shell: (command, description) => ({ name: "bash", args: { command, description } }), path: "filePath" },
-  "opencode-2": { shell: (command) => ({ name: "shell", args: { command } }), path: "path" },
+/** By OpenCode generation. */
+export const BUILTIN_TOOLS: Record<1 | 2, BuiltinTools> = {
+  1: { shell: (command, description) => ({ name: "bash", args: { command, description } }), path: "filePath" },
+  2: { shell: (command) => ({ name: "shell", args: { command } }), path: "path" },
 };
 
 export interface Turn {
