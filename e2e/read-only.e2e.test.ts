@@ -5,6 +5,7 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
+import { builtinName, shellCall, subagentCall, writeCall } from "./harness/builtin-tools.ts";
 import { startHost, type Host } from "./harness/host.ts";
 import type { HostMessage } from "./harness/types.ts";
 
@@ -31,15 +32,18 @@ async function snapshot(): Promise<Snapshot> {
   throw new Error("the store never came to rest");
 }
 
-/** Rows, total data length and latest write time of a session in the host's database. */
+/** Rows, total data length and latest write time of a session in the host's database (1.x: message
+ * and part; OpenCode 2: session_message, and the session's own session_v2 row whole). */
 function storeRows(sessionId: string): string {
   const db = join(host.dataDir, "opencode.db");
-  const sql = ["message", "part"]
+  const tables = host.generation === 1 ? ["message", "part"] : ["session_message"];
+  const sql = tables
     .map(
       (table) => `SELECT '${table}', count(*), coalesce(sum(length(data)), 0), coalesce(max(time_updated), 0) FROM ${table} WHERE session_id = '${sessionId}';`,
     )
     .join(" ");
-  return execFileSync("sqlite3", ["-readonly", db, sql], { encoding: "utf8" });
+  const session = host.generation === 2 ? ` SELECT * FROM session_v2 WHERE id = '${sessionId}';` : "";
+  return execFileSync("sqlite3", ["-readonly", db, sql + session], { encoding: "utf8" });
 }
 
 function isHistoryCallTurn(message: HostMessage): boolean {
@@ -48,8 +52,13 @@ function isHistoryCallTurn(message: HostMessage): boolean {
   }
   return message.parts.every((part) => {
     if (part.type === "tool") return /^history_/.test(String(part.tool));
+    if (part.type === "compaction") return false;
     return ["step-start", "step-finish", "text"].includes(part.type);
   });
+}
+
+function toolNames(messages: HostMessage[]): string[] {
+  return messages.flatMap((m) => m.parts.filter((p) => p.type === "tool").map((p) => String(p.tool)));
 }
 
 beforeAll(async () => {
@@ -58,14 +67,15 @@ beforeAll(async () => {
   main = (await host.createSession()).id;
   host.mock.push({ text: "A token bucket, 100 requests per minute per key." });
   await host.prompt(main, "Decision: the rate limiter is a token bucket.");
+  const generation = host.generation;
   host.mock.push(
-    { toolCalls: [{ name: "bash", args: { command: "echo seeded", description: "Echo" } }] },
-    { toolCalls: [{ name: "write", args: { filePath: `${dir}/src/limiter.ts`, content: "export const LIMIT = 100;\n" } }] },
+    { toolCalls: [shellCall(generation, "echo seeded", "Echo")] },
+    { toolCalls: [writeCall(generation, `${dir}/src/limiter.ts`, "export const LIMIT = 100;\n")] },
     { text: "Wrote src/limiter.ts." },
   );
   await host.prompt(main, "Create src/limiter.ts.");
   host.mock.push(
-    { toolCalls: [{ name: "task", args: { description: "Review", prompt: "Review src/limiter.ts.", subagent_type: "general" } }] },
+    { toolCalls: [subagentCall(generation, "Review", "Review src/limiter.ts.")] },
     { text: "Child: looks fine." },
     { text: "The review found nothing." },
   );
@@ -75,7 +85,7 @@ beforeAll(async () => {
   await host.prompt(main, "What next?");
 
   other = (await host.createSession()).id;
-  host.mock.push({ toolCalls: [{ name: "bash", args: { command: "echo other", description: "Echo" } }] }, { text: "Done." });
+  host.mock.push({ toolCalls: [shellCall(generation, "echo other", "Echo")] }, { text: "Done." });
   await host.prompt(other, "Run echo other.");
   runner = (await host.createSession()).id;
 });
@@ -89,7 +99,9 @@ test("a full run of every history tool changes nothing but adds its own call tur
   const before = await snapshot();
   const untouched = [other, child];
   const rowsBefore = untouched.map(storeRows);
-  for (const rows of rowsBefore) expect(rows).toMatch(/^message\|[1-9]\d*\|/m);
+  for (const rows of rowsBefore) expect(rows).toMatch(/^(session_)?message\|[1-9]\d*\|/m);
+  const seeded = toolNames(await host.messages(main));
+  expect(seeded).toEqual(expect.arrayContaining([builtinName(host.generation, "bash"), "write", builtinName(host.generation, "task")]));
 
   const mainMessages = await host.messages(main);
   const firstUser = mainMessages[0]!;

@@ -75,13 +75,22 @@ export async function startHostV2(opts: StartHostOptions, selected: SelectedHost
     return rows.map((row) => mapV2Message(row, id)).filter((m): m is HostMessage => m !== undefined);
   };
   const wait = (id: string, timeoutMs?: number) => request("POST", `/api/experimental/session/${id}/wait`, undefined, timeoutMs);
+  /** Waits until the session idles after message `after`: `wait` alone may answer before the turn starts. */
+  const settle = async (id: string, after: string, timeoutMs?: number) => {
+    for (;;) {
+      await wait(id, timeoutMs);
+      const { data: newest } = await request<{ data: { id: string; type: string }[] }>("GET", `/api/session/${id}/message?limit=5&order=desc`);
+      if (newest.some((m) => m.type === "idle" && m.id > after)) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
 
   const prompt = async (id: string, text: string, o: PromptOptions = {}): Promise<HostMessage> => {
     if (o.system !== undefined || o.tools !== undefined) throw new Error("OpenCode 2's prompt takes no `system` or `tools`");
     if (o.agent) await request("POST", `/api/session/${id}/agent`, { agent: o.agent });
     const files = (o.parts ?? []).map((part) => ({ uri: String(part.url), ...(part.filename ? { name: String(part.filename) } : {}) }));
-    await request("POST", `/api/session/${id}/prompt`, { text, ...(files.length > 0 ? { files } : {}) }, o.timeoutMs);
-    await wait(id, o.timeoutMs);
+    const sent = await data<{ id: string }>("POST", `/api/session/${id}/prompt`, { text, ...(files.length > 0 ? { files } : {}) }, o.timeoutMs);
+    await settle(id, sent.id, o.timeoutMs);
     const last = (await messages(id)).filter((m) => m.info.role === "assistant").at(-1);
     if (!last) throw new Error(`session ${id}: no assistant message after the prompt\n--- host log tail ---\n${log().slice(-3000)}`);
     return last;
@@ -120,8 +129,8 @@ export async function startHostV2(opts: StartHostOptions, selected: SelectedHost
     children: (id) => sessionList({ parentID: id }),
     sessions: () => sessionList({ directory }),
     summarize: async (id) => {
-      await request("POST", `/api/session/${id}/compact`, {});
-      await wait(id);
+      const sent = await data<{ id: string }>("POST", `/api/session/${id}/compact`, {});
+      await settle(id, sent.id);
       return (await messages(id)).some((m) => m.parts.some((p) => p.type === "compaction"));
     },
     callTool: (id, name, args, o = {}) => scriptedToolCall(host, id, name, args, o),

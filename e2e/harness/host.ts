@@ -142,7 +142,7 @@ function freePort(): Promise<number> {
 
 /** The tool-call helper both generations share: script the call, prompt, read the stored part back. */
 export async function scriptedToolCall(
-  host: Pick<Host, "mock" | "prompt" | "messages">,
+  host: Pick<Host, "generation" | "mock" | "prompt" | "messages">,
   id: string,
   name: string,
   args: unknown,
@@ -151,7 +151,7 @@ export async function scriptedToolCall(
   const callId = `call_e2e_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   host.mock.push({ toolCalls: [{ id: callId, name, args }] }, { text: o.reply ?? `Called ${name}.` });
   await host.prompt(id, o.prompt ?? `Please call ${name}.`);
-  const result = readToolPart(await host.messages(id), callId);
+  const result = readToolPart(await host.messages(id), callId, host.generation);
   // ENGRAM_CAPTURE_DOCS=<file> records every call and answer: the samples in docs/tools.md.
   const capture = process.env.ENGRAM_CAPTURE_DOCS;
   if (capture) appendFileSync(capture, `${JSON.stringify({ name, args, output: result.raw, error: result.error })}\n`);

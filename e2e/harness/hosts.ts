@@ -38,11 +38,19 @@ export interface SelectedHost extends PinnedHost {
   binary: string;
 }
 
-/** The host this run drives: ENGRAM_E2E_HOST (a pinned version), else the first pinned host. */
-export function selectedHost(): SelectedHost {
+function pinnedSelection(): PinnedHost {
   const wanted = process.env.ENGRAM_E2E_HOST;
   const host = wanted ? PINNED_HOSTS.find((h) => h.version === wanted) : PINNED_HOSTS[0];
   if (!host) throw new Error(`ENGRAM_E2E_HOST=${wanted}: not a pinned host (${PINNED_HOSTS.map((h) => h.version).join(", ")} in e2e/hosts.json)`);
+  return host;
+}
+
+/** Whether this run drives OpenCode 2: for `describe.skipIf` / `test.skipIf` at collection time. */
+export const onOpenCode2 = pinnedSelection().generation === 2;
+
+/** The host this run drives: ENGRAM_E2E_HOST (a pinned version), else the first pinned host. */
+export function selectedHost(): SelectedHost {
+  const host = pinnedSelection();
   const binary = process.env.ENGRAM_E2E_OPENCODE_BIN || hostBinary(host);
   if (!existsSync(binary))
     throw new Error(`OpenCode ${host.version} is not installed at ${binary}; run \`node --import ./scripts/ts-loader.mjs scripts/install-hosts.ts\``);

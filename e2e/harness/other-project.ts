@@ -5,7 +5,7 @@ import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MODEL, type Host } from "./host.ts";
 import { readToolPart, type ToolCallResult } from "./tool-call.ts";
-import type { HostMessage, HostSession } from "./types.ts";
+import type { HostSession } from "./types.ts";
 
 /** A pending request as `GET /permission` lists it. */
 export interface PermissionRequest {
@@ -30,19 +30,38 @@ export async function seedOtherProject(host: Host, directory: string, userText: 
   git("init", "-q", "-b", "main");
   git("add", "-A");
   git("commit", "-q", "-m", "initial");
+  host.mock.push({ text: reply });
+  if (host.generation === 2) {
+    const session = await host.createSession({ location: { directory } });
+    await host.prompt(session.id, userText);
+    return session;
+  }
   const at = `directory=${encodeURIComponent(directory)}`;
   const session = await host.request<HostSession>("POST", `/session?${at}`, {});
-  host.mock.push({ text: reply });
   await host.request("POST", `/session/${session.id}/message?${at}`, { parts: [{ type: "text", text: userText }], model: MODEL });
   return session;
 }
 
-export async function pendingPermissions(host: Host): Promise<PermissionRequest[]> {
-  return host.request<PermissionRequest[]>("GET", "/permission");
+/** OpenCode 2's pending request (`{action, resources, save}`), in 1.x's names. */
+interface PermissionRequestV2 {
+  id: string;
+  sessionID: string;
+  action: string;
+  resources: string[];
+  save?: string[];
+  metadata?: Record<string, unknown>;
 }
 
-export async function replyPermission(host: Host, requestId: string, reply: "once" | "always" | "reject"): Promise<void> {
-  await host.request("POST", `/permission/${requestId}/reply`, { reply });
+/** The permission requests waiting for an answer in a session. */
+export async function pendingPermissions(host: Host, sessionId: string): Promise<PermissionRequest[]> {
+  if (host.generation === 1) return (await host.request<PermissionRequest[]>("GET", "/permission")).filter((request) => request.sessionID === sessionId);
+  const { data } = await host.request<{ data: PermissionRequestV2[] }>("GET", `/api/session/${sessionId}/permission`);
+  return data.map((r) => ({ id: r.id, sessionID: r.sessionID, permission: r.action, patterns: r.resources, always: r.save ?? [], metadata: r.metadata ?? {} }));
+}
+
+async function replyPermission(host: Host, request: PermissionRequest, reply: "once" | "always" | "reject"): Promise<void> {
+  if (host.generation === 1) await host.request("POST", `/permission/${request.id}/reply`, { reply });
+  else await host.request("POST", `/api/session/${request.sessionID}/permission/${request.id}/reply`, { decision: reply });
 }
 
 export interface AskedCall {
@@ -64,16 +83,15 @@ export async function callAnswering(host: Host, sessionId: string, name: string,
   });
   const asked: PermissionRequest[] = [];
   while (!done) {
-    const pending = (await pendingPermissions(host)).filter((request) => request.sessionID === sessionId);
+    const pending = await pendingPermissions(host, sessionId);
     for (const request of pending) {
       if (asked.some((seen) => seen.id === request.id)) continue;
       asked.push(request);
       if (answer === undefined) throw new Error(`unexpected permission request: ${JSON.stringify(request)}`);
-      await replyPermission(host, request.id, answer);
+      await replyPermission(host, request, answer);
     }
     await Promise.race([turn.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 100))]);
   }
   await turn;
-  const messages = await host.request<HostMessage[]>("GET", `/session/${sessionId}/message`);
-  return { result: readToolPart(messages, callId), asked };
+  return { result: readToolPart(await host.messages(sessionId), callId, host.generation), asked };
 }
