@@ -2,6 +2,7 @@
 // plays (an earlier session, then the turns in which the decision is made and built), and the
 // question asked after compaction with the model's search and answer. demo.ts runs it.
 
+import { editCall, readCall, shellCall, writeCall } from "../e2e/harness/builtin-tools.ts";
 import type { MockResponse } from "../e2e/harness/mock-llm.ts";
 
 // ---------------------------------------------------------------- the scratch project
@@ -88,22 +89,10 @@ export const TITLES: [RegExp, string][] = [
   [/rate limiting/, "Per-key rate limiter for the public API"],
 ];
 
-/** How the host's built-in tools are called: OpenCode 1.x's `bash` and `filePath`, OpenCode 2's `shell` and `path`. */
-export interface BuiltinTools {
-  shell(command: string, description: string): { name: string; args: Record<string, string> };
-  /** The name of a file tool's path argument. */
-  path: string;
-}
-
-/** By OpenCode generation. */
-export const BUILTIN_TOOLS: Record<1 | 2, BuiltinTools> = {
-  1: { shell: (command, description) => ({ name: "bash", args: { command, description } }), path: "filePath" },
-  2: { shell: (command) => ({ name: "shell", args: { command } }), path: "path" },
-};
-
 export interface Turn {
   user: string;
-  steps: (dir: string, tools: BuiltinTools) => MockResponse[];
+  /** The model's replies in `dir`, its built-in tools called as OpenCode `generation` names them. */
+  steps: (dir: string, generation: 1 | 2) => MockResponse[];
 }
 
 export const EARLIER_SESSION: Turn = {
@@ -127,9 +116,9 @@ export const TURNS: Turn[] = [
   },
   {
     user: "Go ahead: implement the limiter module.",
-    steps: (dir, tools) => [
-      { toolCalls: [tools.shell("ls -R src && cat package.json", "Look at the project layout")] },
-      { toolCalls: [{ name: "write", args: { [tools.path]: `${dir}/src/rate-limit.js`, content: RATE_LIMIT_JS } }] },
+    steps: (dir, generation) => [
+      { toolCalls: [shellCall(generation, "ls -R src && cat package.json", "Look at the project layout")] },
+      { toolCalls: [writeCall(generation, `${dir}/src/rate-limit.js`, RATE_LIMIT_JS)] },
       {
         text: "Added src/rate-limit.js: createLimiter({ limit, windowMs }) keeps the timestamps of accepted requests per API key and rejects once the last window already holds `limit` of them, with the delay until the oldest one leaves.",
       },
@@ -137,31 +126,26 @@ export const TURNS: Turn[] = [
   },
   {
     user: "Wire it into the server.",
-    steps: (dir, tools) => [
-      { toolCalls: [{ name: "read", args: { [tools.path]: `${dir}/src/server.js` } }] },
+    steps: (dir, generation) => [
+      { toolCalls: [readCall(generation, `${dir}/src/server.js`)] },
       {
         toolCalls: [
-          {
-            name: "edit",
-            args: {
-              [tools.path]: `${dir}/src/server.js`,
-              oldString: 'import { createServer } from "node:http";\n',
-              newString: 'import { createServer } from "node:http";\nimport { createLimiter } from "./rate-limit.js";\n\nconst limit = createLimiter();\n',
-            },
-          },
+          editCall(
+            generation,
+            `${dir}/src/server.js`,
+            'import { createServer } from "node:http";\n',
+            'import { createServer } from "node:http";\nimport { createLimiter } from "./rate-limit.js";\n\nconst limit = createLimiter();\n',
+          ),
         ],
       },
       {
         toolCalls: [
-          {
-            name: "edit",
-            args: {
-              [tools.path]: `${dir}/src/server.js`,
-              oldString: '  res.writeHead(200, { "content-type": "application/json" });',
-              newString:
-                '  const verdict = limit(key);\n  if (!verdict.ok) {\n    res.writeHead(429, { "retry-after": String(Math.ceil(verdict.retryAfterMs / 1000)) });\n    res.end("rate limit exceeded\\n");\n    return;\n  }\n  res.writeHead(200, { "content-type": "application/json" });',
-            },
-          },
+          editCall(
+            generation,
+            `${dir}/src/server.js`,
+            '  res.writeHead(200, { "content-type": "application/json" });',
+            '  const verdict = limit(key);\n  if (!verdict.ok) {\n    res.writeHead(429, { "retry-after": String(Math.ceil(verdict.retryAfterMs / 1000)) });\n    res.end("rate limit exceeded\\n");\n    return;\n  }\n  res.writeHead(200, { "content-type": "application/json" });',
+          ),
         ],
       },
       { text: "The server now checks the limiter after the API-key check and answers 429 with Retry-After in seconds." },
@@ -169,25 +153,23 @@ export const TURNS: Turn[] = [
   },
   {
     user: "Add tests and run them.",
-    steps: (dir, tools) => [
-      { toolCalls: [{ name: "write", args: { [tools.path]: `${dir}/test/rate-limit.test.js`, content: TEST_JS } }] },
-      { toolCalls: [tools.shell("node --test test/ 2>&1 | grep -E '^# (tests|pass|fail) '", "Run the limiter tests")] },
+    steps: (dir, generation) => [
+      { toolCalls: [writeCall(generation, `${dir}/test/rate-limit.test.js`, TEST_JS)] },
+      { toolCalls: [shellCall(generation, "node --test test/ 2>&1 | grep -E '^# (tests|pass|fail) '", "Run the limiter tests")] },
       { text: "Three tests (limit then 429 with retry delay, the window slides, keys are separate) pass." },
     ],
   },
   {
     user: "Ops wants the limit configurable per deployment.",
-    steps: (dir, tools) => [
+    steps: (dir, generation) => [
       {
         toolCalls: [
-          {
-            name: "edit",
-            args: {
-              [tools.path]: `${dir}/src/server.js`,
-              oldString: "const limit = createLimiter();",
-              newString: "const limit = createLimiter({ limit: Number(process.env.RATE_LIMIT_PER_MIN ?? 120) });",
-            },
-          },
+          editCall(
+            generation,
+            `${dir}/src/server.js`,
+            "const limit = createLimiter();",
+            "const limit = createLimiter({ limit: Number(process.env.RATE_LIMIT_PER_MIN ?? 120) });",
+          ),
         ],
       },
       { text: "RATE_LIMIT_PER_MIN now overrides the limit; the default stays 120." },
