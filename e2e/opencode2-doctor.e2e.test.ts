@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startHost, type Host } from "./harness/host.ts";
+import { hostEnv, startHost, type Host } from "./harness/host.ts";
 import { selectedHost } from "./harness/hosts.ts";
 import { repoRoot } from "./harness/paths.ts";
 
@@ -18,14 +18,7 @@ function doctor(project: string): { code: number | null; checks: Json } {
   const result = spawnSync(process.execPath, [join(repoRoot, "bin", "opencode-engram.mjs"), "doctor", "--json", "--project", project], {
     cwd: project,
     encoding: "utf8",
-    env: {
-      ...process.env,
-      HOME: join(host.root, "home"),
-      XDG_CONFIG_HOME: join(host.root, "config"),
-      XDG_DATA_HOME: join(host.root, "data"),
-      XDG_CACHE_HOME: join(host.root, "cache"),
-      OPENCODE_ENGRAM_BUN: host.binary,
-    },
+    env: hostEnv(host.root, { OPENCODE_ENGRAM_BUN: host.binary }),
   });
   const checks = (JSON.parse(result.stdout) as { checks: Json[] }).checks;
   return { code: result.status, checks: Object.fromEntries(checks.map((check) => [check.name, check])) };

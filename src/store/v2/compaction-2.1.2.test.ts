@@ -6,17 +6,11 @@ import { describe, expect, it } from "vitest";
 import { visibleIndex } from "../../history/anchor.ts";
 import type { HistoryMessage } from "../../history/types.ts";
 import { buildView } from "../../history/view.ts";
-import { mapV2Message, type V2MessageRow } from "./map.ts";
+import { mapV2Message } from "./map.ts";
+import { messageRow, type SessionMessageRow } from "./sqlite-reader.ts";
 
-interface StoredRow {
-  session_id: string;
-  id: string;
-  type: string;
-  seq: number;
-  time_created: number;
-  time_updated: number;
-  data: string;
-}
+/** A row of the fixture: the session_message columns, its session's id with them. */
+type StoredRow = SessionMessageRow & { session_id: string };
 
 const stored = JSON.parse(readFileSync(new URL("./testing/fixtures/opencode-2.1.2-compactions.json", import.meta.url), "utf8")) as StoredRow[];
 const MAIN = "ses_dad92504cffeCJibHktBgEqIXV";
@@ -26,17 +20,7 @@ const AUTO_FIRST = "ses_dad924c86ffebzIIT9lBnLidX3";
 function messages(sessionId: string, lastSeq = Infinity): HistoryMessage[] {
   return stored
     .filter((row) => row.session_id === sessionId && row.seq <= lastSeq)
-    .map(
-      (row): V2MessageRow => ({
-        id: row.id,
-        type: row.type,
-        seq: row.seq,
-        timeCreated: row.time_created,
-        timeUpdated: row.time_updated,
-        data: JSON.parse(row.data),
-      }),
-    )
-    .map((row) => mapV2Message(row, sessionId))
+    .map((row) => mapV2Message(messageRow(row), sessionId))
     .filter((message) => message !== undefined);
 }
 
