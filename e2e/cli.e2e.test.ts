@@ -6,8 +6,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { hostEnv, startHost, type Host } from "./harness/host.ts";
+import { builtinName, shellCall } from "./harness/builtin-tools.ts";
+import { onOpenCode2 } from "./harness/hosts.ts";
 import { seedOtherProject } from "./harness/other-project.ts";
-import { repoRoot, resolveOpencodeBinary } from "./harness/paths.ts";
+import { repoRoot } from "./harness/paths.ts";
 
 type Json = Record<string, any>;
 
@@ -36,7 +38,7 @@ function cli(args: string[], options: { cwd?: string; env?: Record<string, strin
       HOME: join(host.root, "home"),
       XDG_CONFIG_HOME: join(host.root, "config"),
       XDG_DATA_HOME: join(host.root, "data"),
-      OPENCODE_ENGRAM_BUN: resolveOpencodeBinary(),
+      OPENCODE_ENGRAM_BUN: host.binary,
       ...options.env,
     },
   });
@@ -55,7 +57,7 @@ beforeAll(async () => {
   host.mock.push({ text: "Decision: the rate limiter allows 120 requests per minute per key." });
   decisionId = (await host.prompt(main, "What limit does the rate limiter use?")).info.id;
   host.mock.push(
-    { toolCalls: [{ name: "bash", args: { command: "echo 'Error: LIMITER_REDIS_URL is not set'" } }] },
+    { toolCalls: [shellCall(host.generation, "echo 'Error: LIMITER_REDIS_URL is not set'", "Start the limiter")] },
     { text: "The limiter needs LIMITER_REDIS_URL." },
   );
   await host.prompt(main, "Start the limiter.");
@@ -76,7 +78,7 @@ describe("search", () => {
     expect(human.stdout).toContain("120 requests per minute");
     expect(human.stdout).not.toContain("\x1b["); // no colour when stdout is not a terminal
     const json = cli(["search", "LIMITER_REDIS_URL", "--literal", "--json"]).json;
-    expect(json.messages[0]).toMatchObject({ session_id: main, hits: [{ type: "tool", tool_name: "bash" }] });
+    expect(json.messages[0]).toMatchObject({ session_id: main, hits: [{ type: "tool", tool_name: builtinName(host.generation, "bash") }] });
   });
 
   test("project scope stays in the project; global scope names each result's directory", async () => {
@@ -147,7 +149,7 @@ describe("export", () => {
       "Decision: the rate limiter allows 120 requests per minute per key.",
       "## Turn 2",
       "Start the limiter.",
-      "**Tool `bash`** · completed",
+      `**Tool \`${builtinName(host.generation, "bash")}\`** · completed`,
       "Error: LIMITER_REDIS_URL is not set",
       "The limiter needs LIMITER_REDIS_URL.",
     ].map((text) => markdown.indexOf(text));
@@ -156,18 +158,19 @@ describe("export", () => {
     expect(markdown).toContain(`\`${decisionId}\``);
   });
 
-  test("--json -o writes what `opencode import` reads into a fresh host: the same messages there", async () => {
+  // 1.x's `opencode export` / `opencode import` document; OpenCode 2 has no such command pair.
+  test.skipIf(onOpenCode2)("--json -o writes what `opencode import` reads into a fresh host: the same messages there (1.x only)", async () => {
     const file = join(others, "export.json");
     const run = cli(["export", main, "--json", "-o", file]);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("");
     const document = JSON.parse(readFileSync(file, "utf8")) as Json;
     const stored = await host.messages(main);
-    expect(document.info).toMatchObject({ id: main, directory: host.directory, version: "1.18.33" });
+    expect(document.info).toMatchObject({ id: main, directory: host.directory, version: host.version });
     expect(document.messages).toHaveLength(stored.length);
     expect(document.messages).toEqual(JSON.parse(JSON.stringify(stored)));
     // The same document the host's own `opencode export` prints (it prints it indented).
-    const own = spawnSync(resolveOpencodeBinary(), ["export", main], {
+    const own = spawnSync(host.binary, ["export", main], {
       cwd: host.directory,
       env: hostEnv(host.root, {}),
       encoding: "utf8",
@@ -182,7 +185,7 @@ describe("export", () => {
       for (const dir of ["home", "config", "data", "cache", "state", "project"]) mkdirSync(join(fresh, dir));
       const project = join(fresh, "project");
       execFileSync("git", ["init", "-q", "-b", "main"], { cwd: project });
-      const imported = spawnSync(resolveOpencodeBinary(), ["import", file], { cwd: project, env: hostEnv(fresh, {}), encoding: "utf8" });
+      const imported = spawnSync(host.binary, ["import", file], { cwd: project, env: hostEnv(fresh, {}), encoding: "utf8" });
       expect(imported.status, imported.stderr).toBe(0);
       expect(imported.stdout).toContain(`Imported session: ${main}`);
       const dataDir = join(fresh, "data", "opencode");
@@ -214,15 +217,23 @@ describe("export", () => {
 });
 
 describe("doctor and failures", () => {
-  test("doctor on the host's store: schema known, written by the tested version, plugin listed as a file URL", async () => {
+  test("doctor on the host's store: schema known, written by the running host, the plugin listed as this host loads it", async () => {
     const doctor = cli(["doctor", "--json"]);
     expect(doctor.code).toBe(0);
     const checks = Object.fromEntries((doctor.json.checks as Json[]).map((check) => [check.name, check]));
     expect(checks.runtime.detail[0]).toMatch(/^Bun \d+\.\d+\.\d+ \(\$OPENCODE_ENGRAM_BUN=/);
     expect(checks.store).toMatchObject({ status: "ok" });
-    expect(checks["written by"].detail[0]).toBe("OpenCode 1.18.33 (this plugin is tested with 1.18.33)");
+    expect(checks["written by"].detail[0]).toMatch(new RegExp(`^OpenCode ${host.version.replaceAll(".", "\\.")}\\b`));
     expect(checks.history.detail[0]).toMatch(/^2 sessions \(1 in .*\), \d+ messages/);
-    expect(checks["opencode.json"].detail.join("\n")).toMatch(/opencode\.json: "file:\/\/.*src\/index\.ts" — file URL/);
+    if (host.generation === 1) {
+      expect(checks["opencode.json"].detail.join("\n")).toMatch(/opencode\.json: "file:\/\/.*src\/index\.ts" — file URL/);
+    } else {
+      // The checkout under "plugins" (the harness's default on OpenCode 2): listed and loadable, no
+      // warning. Fails until doctor reads `plugins` (it reports "does not list the plugin").
+      expect(checks["opencode.json"]).toMatchObject({ status: "ok" });
+      expect(checks["opencode.json"].detail.join("\n")).toContain(repoRoot);
+      expect(checks["opencode.json"].detail.join("\n")).not.toMatch(/does not list|file:\/\//);
+    }
   });
 
   test("a missing store: exit 3 from search, a failed check from doctor", async () => {
@@ -240,7 +251,7 @@ describe("doctor and failures", () => {
     mkdirSync(dir, { recursive: true });
     // A database written by some other program: a session table without the columns we read.
     const made = spawnSync(
-      resolveOpencodeBinary(),
+      host.binary,
       ["-e", `new (require("bun:sqlite").Database)(${JSON.stringify(join(dir, "opencode.db"))}).exec("CREATE TABLE session (id TEXT)")`],
       {
         env: { ...process.env, BUN_BE_BUN: "1" },

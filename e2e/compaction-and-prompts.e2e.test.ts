@@ -1,6 +1,8 @@
 // Compaction charting, history guidance and the subagent navigator inside the real host.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { subagentCall } from "./harness/builtin-tools.ts";
 import { startHost, type Host, type HostMessage } from "./harness/host.ts";
+import { onOpenCode2 } from "./harness/hosts.ts";
 import { systemText } from "./harness/mock-llm.ts";
 
 type Json = Record<string, any>;
@@ -9,8 +11,9 @@ const GUIDANCE_TITLE = "## Your conversation history";
 let host: Host;
 
 beforeAll(async () => {
-  // Keep the latest turns verbatim after a compaction (tail_start_id), the case the own view must cut before.
-  host = await startHost({ config: { compaction: { tail_turns: 2, preserve_recent_tokens: 8000 } } });
+  // Keep the latest turns verbatim after a compaction (tail_start_id), the case the own view must cut
+  // before. OpenCode 2 keeps a tail (`keepID`) by itself.
+  host = await startHost({ config: onOpenCode2 ? {} : { compaction: { tail_turns: 2, preserve_recent_tokens: 8000 } } });
 });
 afterAll(async () => {
   await host?.stop();
@@ -40,7 +43,12 @@ describe("compaction chart", () => {
     chart = summaryText(await host.messages(sessionId));
   });
 
-  test("the compaction request is tiny and its output capped", () => {
+  test("the compaction request is tiny and its output capped (OpenCode 2: no model call at all)", () => {
+    if (host.generation === 2) {
+      // The compaction hook sets the result, so the host skips the model: nothing was requested.
+      expect(host.mock.requests).toEqual([]);
+      return;
+    }
     const [request] = host.mock.requestsOf("compaction");
     expect(request).toBeDefined();
     expect(request!.bytes).toBeLessThan(2048);
@@ -82,8 +90,11 @@ describe("automatic compaction with a verbatim tail", () => {
     }
     host.mock.push({ text: "big step", usage: { prompt_tokens: 99_000, completion_tokens: 600 } });
     await host.prompt(sessionId, "Fill the context.");
+    // OpenCode 2 finds the overflow when the next step starts, 1.x right after the step.
+    if (host.generation === 2) await host.prompt(sessionId, "Go on.");
     const messages = await host.messages(sessionId);
-    const compaction = messages.flatMap((m) => m.parts).find((p) => p.type === "compaction") as Json | undefined;
+    // The latest compaction (OpenCode 2's small context may compact more than once).
+    const compaction = messages.flatMap((m) => m.parts).findLast((p) => p.type === "compaction") as Json | undefined;
     expect(compaction).toMatchObject({ auto: true });
     const chart = summaryText(messages);
     expect(chart).toContain(`History chart (session ${sessionId})`);
@@ -92,7 +103,8 @@ describe("automatic compaction with a verbatim tail", () => {
     const visible = new Set((turns.turns as Json[]).map((t) => t.user.message_id));
     const tail = compaction!.tail_start_id as string;
     expect(tail).toMatch(/^msg_/);
-    // Everything from the tail on is already in the model's context.
+    // Everything from the tail on is already in the model's context. On 2.1.2 the tail is the
+    // compaction row's `metadata.keepID`: fails there until the product reads keepID (no `recent`).
     expect(visible.size).toBeGreaterThan(5);
     expect([...visible].every((id) => id < tail)).toBe(true);
     const hidden = await host.callTool(sessionId, "history_pull_message", { message_id: tail });
@@ -123,11 +135,7 @@ describe("guidance and navigator", () => {
   test("a subagent started through the task tool is told its parent's id", async () => {
     host.mock.reset();
     const parentId = (await host.createSession()).id;
-    host.mock.push(
-      { toolCalls: [{ name: "task", args: { description: "Check notes", prompt: "Check the notes.", subagent_type: "general" } }] },
-      { text: "Child answer." },
-      { text: "Parent done." },
-    );
+    host.mock.push({ toolCalls: [subagentCall(host.generation, "Check notes", "Check the notes.")] }, { text: "Child answer." }, { text: "Parent done." });
     await host.prompt(parentId, "Delegate a check.");
     const child = host.mock.chatRequests().find((r) => systemText(r.body).includes("## Your parent session"));
     expect(child).toBeDefined();

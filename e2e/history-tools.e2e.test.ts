@@ -132,7 +132,8 @@ describe("history tools through the model", () => {
       // OpenCode 2's compaction is one stored row with no user message: the summary closes turn 5.
       expect(numbers.slice(0, 6)).toEqual([1, 2, 3, 4, 5, 6]);
       expect(whole.turns[5].user.preview).toBe("What next?");
-      const pulled = (await call("history_browse_messages", { session_id: sessionId, message_id: whole.turns[5].user.message_id, num_before: 3 }, childId)).output as Json;
+      const pulled = (await call("history_browse_messages", { session_id: sessionId, message_id: whole.turns[5].user.message_id, num_before: 3 }, childId))
+        .output as Json;
       expect((pulled.messages as Json[]).map((m) => m.preview)).toContain("[compacted summary]");
     }
   });
@@ -140,7 +141,11 @@ describe("history tools through the model", () => {
   test("bad arguments give tool errors naming the parameter, and the session goes on", async () => {
     const generation = host.generation;
     const cases: [string, unknown, RegExp][] = [
-      ["history_browse_turns", { num_before: -1 }, schemaError(generation, "history_browse_turns", "num_before", /num_before must be an integer from 0 to 100/)],
+      [
+        "history_browse_turns",
+        { num_before: -1 },
+        schemaError(generation, "history_browse_turns", "num_before", /num_before must be an integer from 0 to 100/),
+      ],
       ["history_browse_turns", { session_id: "ses_doesnotexist" }, /Session ses_doesnotexist not found/],
       ["history_browse_messages", { message_id: "prt_1" }, /message_id must be an id starting with "msg_"/],
       ["history_pull_message", {}, schemaError(generation, "history_pull_message", "message_id", /message_id is required/)],

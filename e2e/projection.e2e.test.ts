@@ -7,6 +7,7 @@ import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startHost, type Host } from "./harness/host.ts";
+import { onOpenCode2 } from "./harness/hosts.ts";
 
 type Json = Record<string, any>;
 
@@ -20,7 +21,7 @@ const projectionFile = (): string | undefined => {
   return name && join(cacheFolder(), name);
 };
 const sql = (file: string, query: string): string => execFileSync("sqlite3", [file, query], { encoding: "utf8" }).trim();
-const storeSessions = (): number => Number(sql(join(host.dataDir, "opencode.db"), "SELECT count(*) FROM session"));
+const storeSessions = (): number => Number(sql(join(host.dataDir, "opencode.db"), `SELECT count(*) FROM ${host.generation === 1 ? "session" : "session_v2"}`));
 /** Sessions the projection holds complete (0 while there is no file). */
 function projected(): number {
   const file = projectionFile();
@@ -53,8 +54,9 @@ async function globalSessions(query: string): Promise<string[]> {
 beforeAll(async () => {
   host = await startHost({
     globalEngramConfig: JSON.stringify({ projection: { min_sessions: 2 } }),
-    // Global scope asks before reading other projects; here every session is in one project.
-    config: { permission: { "*": "allow", doom_loop: "allow", external_directory: "allow", engram_other_projects: "allow" } },
+    // Global scope asks before reading other projects; here every session is in one project. (1.x's
+    // `permission` config; OpenCode 2 reads `permissions`, and nothing here needs a rule.)
+    config: onOpenCode2 ? {} : { permission: { "*": "allow", doom_loop: "allow", external_directory: "allow", engram_other_projects: "allow" } },
   });
   for (const [name, text] of Object.entries({
     alpha: "The zebrafinch cache keeps ten entries.",
@@ -88,7 +90,7 @@ describe("projection", () => {
     host.mock.push({ text: "Noted: the quokka flag is on." });
     await host.prompt(sessions.gamma!, "Turn on the quokka flag.");
     expect(await globalSessions("quokka")).toEqual([sessions.gamma]);
-    expect(await host.request("DELETE", `/session/${sessions.beta}`)).toBe(true);
+    await host.deleteSession(sessions.beta!);
     expect(await globalSessions("marmoset")).toEqual([]);
     await caughtUp();
     expect(await globalSessions("quokka")).toEqual([sessions.gamma]);
@@ -108,7 +110,7 @@ describe("projection", () => {
     const file = projectionFile()!;
     // A fresh instance opens the file: the one running keeps its pages cached. Its dispose closes
     // the file (checkpointing the WAL into it), so the damage is done after that.
-    expect(await host.request("POST", "/instance/dispose")).toBe(true);
+    await host.disposeInstance();
     await waitFor(() => /disposed: regex worker ended/.test(host.logs()), "the instance to be disposed");
     for (const suffix of ["-wal", "-shm"]) rmSync(file + suffix, { force: true });
     writeFileSync(file, "not a database at all ".repeat(1000));

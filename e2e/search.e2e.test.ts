@@ -1,5 +1,6 @@
 // history_search and history_sessions inside the real host, on sessions seeded through the model.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { builtinName, shellCall, writeCall } from "./harness/builtin-tools.ts";
 import { startHost, type Host } from "./harness/host.ts";
 
 type Json = Record<string, any>;
@@ -26,16 +27,14 @@ beforeAll(async () => {
   host.mock.push(
     {
       toolCalls: [
-        {
-          name: "write",
-          args: {
-            filePath: `${dir}/src/totals.ts`,
-            content: "export function computeLineItemTotals(items) {\n  return items.reduce((a, b) => a + b.amount, 0);\n}\n",
-          },
-        },
+        writeCall(
+          host.generation,
+          `${dir}/src/totals.ts`,
+          "export function computeLineItemTotals(items) {\n  return items.reduce((a, b) => a + b.amount, 0);\n}\n",
+        ),
       ],
     },
-    { toolCalls: [{ name: "bash", args: { command: "echo 'Error: PAYMENT_SANDBOX_KEY is not set'" } }] },
+    { toolCalls: [shellCall(host.generation, "echo 'Error: PAYMENT_SANDBOX_KEY is not set'", "Try the sandbox")] },
     { text: "The sandbox run failed: the payment key is missing." },
   );
   await host.prompt(billing, "Write the totals helper and try the sandbox.");
@@ -61,9 +60,10 @@ describe("history_search", () => {
   });
 
   test("searches tool calls and outputs with type=tool, and filters by tool", async () => {
-    const answer = await search(billing, { query: "PAYMENT_SANDBOX_KEY", type: "tool", tool: "bash" });
+    const shell = builtinName(host.generation, "bash");
+    const answer = await search(billing, { query: "PAYMENT_SANDBOX_KEY", type: "tool", tool: shell });
     expect(answer.messages).toHaveLength(1);
-    expect(answer.messages[0].hits[0]).toMatchObject({ type: "tool", tool_name: "bash" });
+    expect(answer.messages[0].hits[0]).toMatchObject({ type: "tool", tool_name: shell });
     const pulled = await host.callTool(billing, "history_pull_part", {
       message_id: answer.messages[0].message_id,
       part_id: answer.messages[0].hits[0].part_id,

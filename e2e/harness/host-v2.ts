@@ -133,6 +133,13 @@ export async function startHostV2(opts: StartHostOptions, selected: SelectedHost
       await settle(id, sent.id);
       return (await messages(id)).some((m) => m.parts.some((p) => p.type === "compaction"));
     },
+    // `debug.location.evict`: disposes the location's cached services, its plugins among them.
+    disposeInstance: async () => {
+      await request("DELETE", `/api/debug/location?${new URLSearchParams({ "location[directory]": directory })}`);
+    },
+    deleteSession: async (id) => {
+      await request("DELETE", `/api/session/${id}`);
+    },
     callTool: (id, name, args, o = {}) => scriptedToolCall(host, id, name, args, o),
     stop,
   };

@@ -77,6 +77,10 @@ export interface Host {
   session(sessionId: string): Promise<HostSession>;
   children(sessionId: string): Promise<HostSession[]>;
   sessions(): Promise<HostSession[]>;
+  /** Disposes the project's instance (its plugins' dispose runs; the next request loads them afresh). */
+  disposeInstance(): Promise<void>;
+  /** Deletes a session through the host. */
+  deleteSession(sessionId: string): Promise<void>;
   /** Manual compaction; resolves once the summary is written. */
   summarize(sessionId: string): Promise<boolean>;
   /** Makes the mock model call `name(args)`, then reply with text; returns the stored tool part. */
@@ -242,10 +246,13 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
     dataDir: join(root, "data", "opencode"),
     mock,
     logs: log,
+    // 1.19.5 installs `@opencode-ai/plugin@<its version>` into the config folder, which npm does not
+    // have past 1.18.33: a note about the host's own SDK, not about loading a plugin.
     pluginLoadErrors: () =>
       log()
         .split("\n")
-        .filter((l) => /level=(ERROR|WARN)/.test(l) && /plugin/i.test(l)),
+        .filter((l) => /level=(ERROR|WARN)/.test(l) && /plugin/i.test(l))
+        .filter((l) => !l.includes(`No matching version found for @opencode-ai/plugin@${selected.version}`)),
     request,
     createSession: (body = {}) => request<HostSession>("POST", "/session", body),
     prompt,
@@ -256,6 +263,12 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
     children: (id) => request<HostSession[]>("GET", `/session/${id}/children`),
     sessions: () => request<HostSession[]>("GET", "/session"),
     summarize: (id) => request<boolean>("POST", `/session/${id}/summarize`, MODEL),
+    disposeInstance: async () => {
+      if ((await request("POST", "/instance/dispose")) !== true) throw new Error("POST /instance/dispose did not answer true");
+    },
+    deleteSession: async (id) => {
+      if ((await request("DELETE", `/session/${id}`)) !== true) throw new Error(`DELETE /session/${id} did not answer true`);
+    },
     callTool: (id, name, args, o = {}) => scriptedToolCall(host, id, name, args, o),
     stop,
   };
