@@ -83,6 +83,27 @@ describe.skipIf(!isV2)("the own view after OpenCode 2's compactions", () => {
     expect(JSON.stringify([pulled.raw, pulled.error])).toMatch(/already in your context/);
   });
 
+  test("over 2.1.2's keep budget the tail starts turns back; the chart cites none of it", async () => {
+    const id = (await host.createSession()).id;
+    // Four answers of about 6,000 estimated tokens: 15,000 end inside turn 2, so 2.1.2 keeps from prompt 3.
+    for (const n of [1, 2, 3, 4]) {
+      host.mock.push({ text: `Answer ${n}: ${"the cache layer keeps entries per tenant. ".repeat(590)}` });
+      await host.prompt(id, `Question ${n} about the cache?`);
+    }
+    expect(await host.summarize(id)).toBe(true);
+    host.mock.reset();
+    const all = await rows(id);
+    const { keep, visible } = expectedVisible(all);
+    const prompts = all.filter((row) => row.type === "user").map((row) => String(row.id));
+    expect(keep).toBe(prompts[2]);
+    const view = await ownView(id);
+    expect(view.ids).toEqual(visible);
+    const chart = String(all.find((row) => row.type === "compaction")!.summary);
+    const cited = [...new Set(chart.match(/msg_[A-Za-z0-9]+/g) ?? [])];
+    expect(cited.length).toBeGreaterThan(0);
+    for (const cite of cited) expect(visible, `${cite} cited by the chart`).toContain(cite);
+  });
+
   test("automatic: a nearly full window compacts before the next prompt; the view ends before its keepID", async () => {
     const id = (await host.createSession()).id;
     host.mock.push({ text: "Answer one about firstword." });

@@ -1,32 +1,20 @@
 // The caller's own view after compactions the real OpenCode 2.1.2 stored (testing/fixtures/README.md):
 // a completed compaction row names in `metadata.keepID` the first message the host re-renders in its
 // checkpoint, so the model has the summary and everything from keepID on; the view hides exactly that.
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { visibleIndex } from "../../history/anchor.ts";
 import type { HistoryMessage } from "../../history/types.ts";
 import { buildView } from "../../history/view.ts";
-import { mapV2Message } from "./map.ts";
-import { messageRow, type SessionMessageRow } from "./sqlite-reader.ts";
-
-/** A row of the fixture: the session_message columns, its session's id with them. */
-type StoredRow = SessionMessageRow & { session_id: string };
-
-const stored = JSON.parse(readFileSync(new URL("./testing/fixtures/opencode-2.1.2-compactions.json", import.meta.url), "utf8")) as StoredRow[];
-const MAIN = "ses_dad92504cffeCJibHktBgEqIXV";
-const AUTO_FIRST = "ses_dad924c86ffebzIIT9lBnLidX3";
+import {
+  AUTO_FIRST_SESSION as AUTO_FIRST,
+  MAIN_SESSION as MAIN,
+  STORED_ROWS as stored,
+  storedMessages,
+  storedRowAt as rowAt,
+} from "./testing/fixture-2.1.2.ts";
 
 /** The session's rows up to `lastSeq`, mapped as the reader hands them to the core. */
-function messages(sessionId: string, lastSeq = Infinity): HistoryMessage[] {
-  return stored
-    .filter((row) => row.session_id === sessionId && row.seq <= lastSeq)
-    .map((row) => mapV2Message(messageRow(row), sessionId))
-    .filter((message) => message !== undefined);
-}
-
-function rowAt(sessionId: string, seq: number): StoredRow {
-  return stored.find((row) => row.session_id === sessionId && row.seq === seq)!;
-}
+const messages = (sessionId: string, lastSeq = Infinity): HistoryMessage[] => storedMessages(sessionId, lastSeq + 1);
 
 /** Ids of the caller's own view: [visible, hidden]. */
 function ownView(list: HistoryMessage[]): [string[], string[]] {
