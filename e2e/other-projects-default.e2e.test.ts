@@ -28,8 +28,17 @@ afterAll(async () => {
 });
 
 test('with only "*": "allow" and no rule of the user\'s for our key, the host shows our default in its config', async () => {
-  const config = await host.request<{ permission: Record<string, unknown> }>("GET", "/config");
-  expect(config.permission).toMatchObject({ "*": "allow", engram_other_projects: "ask" });
+  if (host.generation === 1) {
+    const config = await host.request<{ permission: Record<string, unknown> }>("GET", "/config");
+    expect(config.permission).toMatchObject({ "*": "allow", engram_other_projects: "ask" });
+    return;
+  }
+  // OpenCode 2: the agent's rules, where our `ask` follows the blanket allow (askOtherProjectsByDefault).
+  const { data } = await host.request<{ data: { permissions: { action: string; resource: string; effect: string }[] } }>("GET", "/api/agent/build");
+  const blanket = data.permissions.findIndex((rule) => rule.action === "*" && rule.resource === "*" && rule.effect === "allow");
+  const ours = data.permissions.findIndex((rule) => rule.action === "engram_other_projects" && rule.resource === "*" && rule.effect === "ask");
+  expect(blanket).toBeGreaterThanOrEqual(0);
+  expect(ours).toBeGreaterThan(blanket);
 });
 
 test("a read of another project asks (the request is listed by GET /permission) instead of passing silently", async () => {

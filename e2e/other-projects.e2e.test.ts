@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startHost, type Host } from "./harness/host.ts";
+import { onOpenCode2 } from "./harness/hosts.ts";
 import { callAnswering, seedOtherProject } from "./harness/other-project.ts";
 
 type Json = Record<string, any>;
@@ -24,12 +25,21 @@ let asked: string;
 
 beforeAll(async () => {
   host = await startHost({
-    config: {
-      permission: {
-        "*": "allow",
-        engram_other_projects: { "*": "ask", [allowedDir]: "allow", [deniedDir]: "deny" },
-      },
-    },
+    // The user's settings: 1.x's `permission` map, OpenCode 2's `permissions` rules (the last match wins).
+    config: onOpenCode2
+      ? {
+          permissions: [
+            { action: "engram_other_projects", resource: "*", effect: "ask" },
+            { action: "engram_other_projects", resource: allowedDir, effect: "allow" },
+            { action: "engram_other_projects", resource: deniedDir, effect: "deny" },
+          ],
+        }
+      : {
+          permission: {
+            "*": "allow",
+            engram_other_projects: { "*": "ask", [allowedDir]: "allow", [deniedDir]: "deny" },
+          },
+        },
   });
   main = (await host.createSession()).id;
   host.mock.push({ text: "Main project: the invoice rounding is half-even." });
@@ -66,7 +76,8 @@ describe("reading another project's session", () => {
     const { result, asked: requests } = await callAnswering(host, main, "history_pull_message", { session_id: denied, message_id: "msg_x" });
     expect(requests).toEqual([]);
     expect(result.status).toBe("error");
-    expect(result.error).toMatch(/^The user has specified a rule which prevents you from using this specific tool call/);
+    if (host.generation === 1) expect(result.error).toMatch(/^The user has specified a rule which prevents you from using this specific tool call/);
+    else expect(result.error).toMatch(/^Permission denied: engram_other_projects/);
     expect(result.error).not.toContain("quokka");
   });
 
@@ -90,7 +101,7 @@ describe("reading another project's session", () => {
     const { result, asked: requests } = await callAnswering(host, main, "history_browse_turns", { session_id: asked }, "reject");
     expect(requests).toHaveLength(1);
     expect(result.status).toBe("error");
-    expect(result.error).toBe("The user rejected permission to use this specific tool call.");
+    expect(result.error).toBe(host.generation === 1 ? "The user rejected permission to use this specific tool call." : "The user declined this tool call");
     const last = (await host.messages(main)).at(-1)!;
     expect(last.parts.some((part) => part.type === "text")).toBe(false);
     host.mock.reset();

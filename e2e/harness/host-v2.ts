@@ -75,12 +75,18 @@ export async function startHostV2(opts: StartHostOptions, selected: SelectedHost
     return rows.map((row) => mapV2Message(row, id)).filter((m): m is HostMessage => m !== undefined);
   };
   const wait = (id: string, timeoutMs?: number) => request("POST", `/api/experimental/session/${id}/wait`, undefined, timeoutMs);
-  /** Waits until the session idles after message `after`: `wait` alone may answer before the turn starts. */
+  /**
+   * Waits until the turn after message `after` is over: `wait` alone may answer before it starts. A
+   * turn ends with an `idle` row, or, when the user declines a tool call, with the assistant
+   * message's error and no idle row.
+   */
   const settle = async (id: string, after: string, timeoutMs?: number) => {
     for (;;) {
       await wait(id, timeoutMs);
-      const { data: newest } = await request<{ data: { id: string; type: string }[] }>("GET", `/api/session/${id}/message?limit=5&order=desc`);
+      const { data: newest } = await request<{ data: { id: string; type: string; error?: unknown }[] }>("GET", `/api/session/${id}/message?limit=5&order=desc`);
+      const last = newest[0];
       if (newest.some((m) => m.type === "idle" && m.id > after)) return;
+      if (last && last.id > after && last.type === "assistant" && last.error !== undefined) return;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   };
