@@ -38,6 +38,7 @@ function cli(args: string[], options: { cwd?: string; env?: Record<string, strin
       HOME: join(host.root, "home"),
       XDG_CONFIG_HOME: join(host.root, "config"),
       XDG_DATA_HOME: join(host.root, "data"),
+      XDG_CACHE_HOME: join(host.root, "cache"),
       OPENCODE_ENGRAM_BUN: host.binary,
       ...options.env,
     },
@@ -213,6 +214,20 @@ describe("export", () => {
     expect(folder.code).toBe(2);
     expect(folder.stderr).toContain(`the folder ${join(others, "no-such-folder")} does not exist`);
     expect(existsSync(nowhere)).toBe(false);
+  });
+});
+
+describe("reindex", () => {
+  test("builds the store's projection now, and searches answer from it the same", async () => {
+    const before = cli(["search", "rate limiter", "--json"]).json;
+    const run = cli(["reindex", "--json"]);
+    expect(run.code, run.stderr).toBe(0);
+    // Both projects' sessions; the file is the plugin's own, in the cache folder.
+    expect(run.json).toMatchObject({ sessions: 2, file: expect.stringMatching(/projection-[0-9a-f]+\.sqlite$/) });
+    expect(run.json.bytes).toBeGreaterThan(0);
+    expect(existsSync(run.json.file)).toBe(true);
+    expect(cli(["search", "rate limiter", "--json"]).json).toEqual(before);
+    expect(cli(["reindex", "extra"]).code).toBe(2);
   });
 });
 

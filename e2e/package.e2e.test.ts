@@ -1,5 +1,5 @@
 // The plugin as a user of a release gets it: `npm pack` of the working tree, installed by the real
-// host from `opencode-engram@file:<tarball>` (a copy in the host's package cache, its dependencies
+// host from `opencode-engram@file:<tarball>` (OpenCode 2: `file:<tarball>`) (a copy in the host's package cache, its dependencies
 // from the registry, nothing from this checkout), then a history tool called through the model.
 import { execFileSync } from "node:child_process";
 import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join, posix } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startHost, type Host } from "./harness/host.ts";
+import { onOpenCode2 } from "./harness/hosts.ts";
 import { repoRoot } from "./harness/paths.ts";
 
 interface PackResult {
@@ -22,7 +23,9 @@ let host: Host;
 beforeAll(async () => {
   const out = execFileSync("npm", ["pack", "--json", "--pack-destination", packDir], { cwd: repoRoot, encoding: "utf8" });
   packed = (JSON.parse(out) as PackResult[])[0]!;
-  host = await startHost({ plugin: [`opencode-engram@file:${join(packDir, packed.filename)}`] });
+  // 1.x takes an npm spec with the name; OpenCode 2 a bare `file:` spec (it drops file paths).
+  const tarball = join(packDir, packed.filename);
+  host = await startHost({ plugin: [onOpenCode2 ? `file:${tarball}` : `opencode-engram@file:${tarball}`] });
 }, 600_000);
 
 afterAll(async () => {
