@@ -3,6 +3,7 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { shellCall, subagentCall } from "./harness/builtin-tools.ts";
 import { startHost, type Host } from "./harness/host.ts";
 import { onOpenCode2 } from "./harness/hosts.ts";
 import { CANNED_SUMMARY, lastUserText, systemText } from "./harness/mock-llm.ts";
@@ -93,5 +94,57 @@ describe.skipIf(onOpenCode2)("e2e harness (probe plugin, a 1.x plugin)", () => {
     host.mock.push({ error: { status: 400, message: "mock bad request" } });
     const reply = await host.prompt(session.id, "fail please");
     expect(reply.info.error?.name).toBe("APIError");
+  });
+});
+
+// The same harness checks on OpenCode 2, with the real plugin (2.1.2 has no probe of its own kind).
+describe.skipIf(!onOpenCode2)("e2e harness on OpenCode 2 (the real plugin)", () => {
+  let host: Host;
+  beforeAll(async () => {
+    host = await startHost({ projectFiles: { "notes.txt": "hello notes\n" } });
+  });
+  afterAll(async () => {
+    await host?.stop();
+  });
+
+  test("reasoning, built-in tools, a subagent and compaction all run against the mock", async () => {
+    const session = await host.createSession();
+    host.mock.push(
+      { reasoning: "thinking it over", toolCalls: [shellCall(2, "echo hi", "Say hi")] },
+      { toolCalls: [subagentCall(2, "Probe sub", "do the sub thing")] },
+      { text: "child answer" },
+      { text: "all done" },
+    );
+    await host.prompt(session.id, "run things");
+    const messages = await host.messages(session.id);
+    const [shell] = toolParts(messages, "shell");
+    expect(shell?.state.status).toBe("completed");
+    expect(shell?.state.output).toContain("hi");
+    expect(messages.some((m) => m.parts.some((p) => p.type === "reasoning"))).toBe(true);
+    const [subagent] = toolParts(messages, "subagent");
+    expect(subagent?.state.output).toContain("child answer");
+    expect(await host.children(session.id)).toHaveLength(1);
+
+    // The plugin's chart is the compaction: no model call, the summary stored as the chart.
+    const before = host.mock.requests.length;
+    expect(await host.summarize(session.id)).toBe(true);
+    expect(host.mock.requests.slice(before)).toEqual([]);
+    const after = await host.messages(session.id);
+    const summary = after.find((m) => m.info.role === "assistant" && m.info.summary === true);
+    expect(JSON.stringify(summary?.parts)).toContain(`History chart (session ${session.id})`);
+  });
+
+  test("a failing built-in tool is reported as an error", async () => {
+    const session = await host.createSession();
+    const result = await host.callTool(session.id, "read", { path: `${host.directory}/no-such-file.txt` });
+    expect(result.status).toBe("error");
+    expect(result.error).toBeTruthy();
+  });
+
+  test("an HTTP error from the model is stored on the assistant message", async () => {
+    const session = await host.createSession();
+    host.mock.push({ error: { status: 400, message: "mock bad request" } });
+    const reply = await host.prompt(session.id, "fail please");
+    expect(reply.info.error?.name).toBe("provider.invalid-request");
   });
 });

@@ -6,6 +6,7 @@
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { PINNED_HOSTS } from "../e2e/harness/hosts.ts";
@@ -46,6 +47,20 @@ interface VitestJson {
   numTodoTests: number;
 }
 
+/** OpenCode 2's `serve --service` port. */
+const SERVICE_PORT = 49374;
+
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: "127.0.0.1", port });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
 const vitest = join(dirname(createRequire(import.meta.url).resolve("vitest/package.json")), "vitest.mjs");
 const scratch = mkdtempSync(join(tmpdir(), "engram-e2e-run-"));
 const summary: string[] = [];
@@ -77,7 +92,14 @@ for (const host of hosts) {
     counts = "no report";
   }
   if (run.status !== 0) failed = true;
-  summary.push(`${host.version} ${counts}${run.status !== 0 ? ` (exit ${run.status})` : ""} in ${seconds}s`);
+  // OpenCode 2 commands without --standalone/--server start a `serve --service` daemon that
+  // outlives them; the harness runs none, and this makes sure of it.
+  const daemon = host.generation === 2 && (await listening(SERVICE_PORT));
+  if (daemon) {
+    failed = true;
+    console.error(`e2e: something listens on 127.0.0.1:${SERVICE_PORT} after the ${host.version} run (OpenCode 2's service daemon?)`);
+  }
+  summary.push(`${host.version} ${counts}${run.status !== 0 ? ` (exit ${run.status})` : ""}${daemon ? " (service daemon left running)" : ""} in ${seconds}s`);
 }
 rmSync(scratch, { recursive: true, force: true });
 console.log(`\ne2e hosts: ${summary.join(", ")}`);

@@ -2,13 +2,12 @@
 // `/api/session…`, prompts that return at once and a `wait` that returns when the session idles).
 // The plugin is the checkout directory (2.1.2 loads `<dir>/server`, i.e. the built dist/), the
 // config is v2's (`providers`, `plugins`). Always `--hostname/--port`: no `serve --service` daemon.
-import { join } from "node:path";
-import { answer, launch, scriptedToolCall, type Host, type PromptOptions, type StartHostOptions } from "./host.ts";
+import type { Host, PromptOptions, StartHostOptions } from "./host-api.ts";
+import { answer, commonHost, launch, scriptedToolCall } from "./launch.ts";
 import type { SelectedHost } from "./hosts.ts";
 import { mapV2Message, mapV2Session } from "./messages-v2.ts";
 import type { MockLlm } from "./mock-llm.ts";
 import { repoRoot } from "./paths.ts";
-import { writeFiles } from "./scratch.ts";
 import type { HostMessage } from "./types.ts";
 
 const PASSWORD = "engram-e2e";
@@ -42,7 +41,7 @@ export async function startHostV2(opts: StartHostOptions, selected: SelectedHost
     (opts.logLevel ?? "INFO").toLowerCase(),
   ];
   const launched = await launch(opts, selected, (m) => buildConfigV2(m, opts), args, { OPENCODE_PASSWORD: PASSWORD });
-  const { root, directory, mock, url, stop } = launched;
+  const { directory, url, stop } = launched;
   const log = launched.process.log;
   const auth = `Basic ${Buffer.from(`opencode:${PASSWORD}`).toString("base64")}`;
 
@@ -107,26 +106,13 @@ export async function startHostV2(opts: StartHostOptions, selected: SelectedHost
 
   const host: Host = {
     generation: 2,
-    version: selected.version,
-    binary: selected.binary,
-    url,
-    pid: launched.process.pid,
-    directory,
-    root,
-    dataDir: join(root, "data", "opencode"),
-    mock,
-    logs: log,
     // The update check of a `file:` package spec always fails ("only … registry and Git package
     // specs"): a note about updates, not about loading.
-    pluginLoadErrors: () =>
-      log()
-        .split("\n")
-        .filter((l) => /level=(ERROR|WARN)/.test(l) && /plugin/i.test(l) && !/failed to check plugin update/.test(l)),
+    ...commonHost(launched, (line) => /failed to check plugin update/.test(line)),
     request,
     createSession: async (body = {}) => mapV2Session(await data("POST", "/api/session", { location: { directory }, ...body })),
     prompt,
     messages,
-    writeFile: (rel, contents) => writeFiles(directory, { [rel]: contents }),
     abort: async (id) => {
       await request("POST", `/api/session/${id}/interrupt`);
       return true;
@@ -147,7 +133,6 @@ export async function startHostV2(opts: StartHostOptions, selected: SelectedHost
       await request("DELETE", `/api/session/${id}`);
     },
     callTool: (id, name, args, o = {}) => scriptedToolCall(host, id, name, args, o),
-    stop,
   };
 
   try {
