@@ -1,11 +1,16 @@
-// `npm run demo`: the plugin inside a real OpenCode host, end to end, with no API key.
+// `npm run demo`: the plugin inside a real OpenCode host, end to end, with no API key: 1.18.33, or
+// with `-- --generation 2` / `--host <version>` another host e2e/hosts.json pins (OpenCode 2.1.2).
 // A scripted model (the e2e mock) plays a short coding session in which a decision is made in the
 // first turn; the session is compacted; then the demo shows what the agent sees afterwards: the
 // chart that replaced the summary, the guidance block, and the history tools finding and reading
 // the buried decision. Every tool output printed here is what the real host stored. What is played
 // (the project, the turns, the question and its answer) is script.ts; this file is the flow.
 
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
 import { startHost, type Host, type HostMessage } from "../e2e/harness/host.ts";
+import { PINNED_HOSTS, type PinnedHost } from "../e2e/harness/hosts.ts";
+import { repoRoot } from "../e2e/harness/paths.ts";
 import { lastUserText, systemText, type ChatMessage, type MockResponse, type RecordedRequest } from "../e2e/harness/mock-llm.ts";
 import { isToolPart } from "../e2e/harness/types.ts";
 import { readToolPart, type ToolCallResult } from "../e2e/harness/tool-call.ts";
@@ -110,9 +115,9 @@ function toolLine(messages: HostMessage[], sinceIndex: number): string[] {
     for (const p of m.parts) {
       if (!isToolPart(p)) continue;
       const input = (p.state.input ?? {}) as Json;
-      const target = input.filePath ?? input.command ?? "";
+      const target = input.filePath ?? input.path ?? input.command ?? "";
       const shown = typeof target === "string" ? target.replace(/^.*\/project\//, "") : "";
-      const output = p.tool === "bash" && typeof p.state.output === "string" ? `: ${oneLine(p.state.output, 40)}` : "";
+      const output = (p.tool === "bash" || p.tool === "shell") && typeof p.state.output === "string" ? `: ${oneLine(p.state.output, 40)}` : "";
       lines.push(`${p.tool}(${oneLine(shown, 44)}) → ${p.state.status}${output}`);
     }
   }
@@ -151,7 +156,7 @@ function offeredTools(host: Host): string[] {
 
 async function playTurn(host: Host, sessionId: string, turn: Turn, label: string): Promise<void> {
   const before = (await host.messages(sessionId)).length;
-  host.mock.push(...turn.steps(host.directory));
+  host.mock.push(...turn.steps(host.directory, host.generation));
   await host.prompt(sessionId, turn.user);
   const messages = await host.messages(sessionId);
   console.log(`\n  ${label} user:      ${oneLine(turn.user, PREVIEW)}`);
@@ -171,17 +176,57 @@ function printTool(title: string, result: ToolCallResult): void {
 
 // ---------------------------------------------------------------- main
 
-export async function main(): Promise<number> {
+const USAGE = `usage: npm run demo [-- --generation 1|2 | --host ${PINNED_HOSTS.map((host) => host.version).join("|")}]`;
+
+/**
+ * The pinned host (e2e/hosts.json) the flags name: `--host <version>`, or `--generation 1|2` for
+ * that generation's first; none given, the first pinned host (1.18.33). Else a usage message.
+ */
+function hostOf(argv: readonly string[]): PinnedHost | string {
+  if (argv.length === 0) return PINNED_HOSTS[0]!;
+  const [flag, value, ...rest] = argv.length === 1 && argv[0]!.includes("=") ? [...argv[0]!.split("=", 2)] : argv;
+  if (rest.length > 0 || value === undefined) return `${USAGE} (got ${argv.join(" ")})`;
+  const host =
+    flag === "--host"
+      ? PINNED_HOSTS.find((pinned) => pinned.version === value)
+      : flag === "--generation"
+        ? PINNED_HOSTS.find((pinned) => String(pinned.generation) === value)
+        : undefined;
+  return host ?? `${USAGE} (got ${argv.join(" ")})`;
+}
+
+/** Starts the pinned host the harness's ENGRAM_E2E_HOST names; OpenCode 2 loads dist/, built first. */
+async function startDemoHost(pinned: PinnedHost): Promise<Host> {
+  process.env.ENGRAM_E2E_HOST = pinned.version;
+  if (pinned.generation === 2) {
+    execFileSync(process.execPath, [join(repoRoot, "node_modules", "typescript", "bin", "tsc"), "-p", join(repoRoot, "tsconfig.build.json")], {
+      stdio: "inherit",
+    });
+  }
+  return startHost({ projectFiles: PROJECT_FILES });
+}
+
+export async function main(argv: readonly string[] = []): Promise<number> {
+  const pinned = hostOf(argv);
+  if (typeof pinned === "string") {
+    console.error(pinned);
+    return 2;
+  }
   const started = Date.now();
-  console.log("opencode-engram demo: a real OpenCode host (opencode serve 1.18.33) with this plugin and a scripted model.");
+  console.log(`opencode-engram demo: a real OpenCode host (opencode serve ${pinned.version}) with this plugin and a scripted model.`);
   console.log("No API key and no LLM: every model reply below is scripted; every tool output is real.");
 
   section(1, "Start the host");
-  say("starting opencode serve with the plugin from this checkout (the first start installs host packages, ~30-60 s)…");
+  say(
+    pinned.generation === 2
+      ? `building dist/ and starting opencode serve ${pinned.version} with the plugin listed as this checkout's folder…`
+      : "starting opencode serve with the plugin from this checkout (the first start installs host packages, ~30-60 s)…",
+  );
   let host: Host | undefined;
   try {
-    host = await startHost({ projectFiles: PROJECT_FILES });
-    const errors = host.pluginLoadErrors();
+    host = await startDemoHost(pinned);
+    // Only lines naming this plugin: 1.19.5 also warns that its own @opencode-ai/plugin@1.19.5 is not on npm.
+    const errors = host.pluginLoadErrors().filter((line) => line.includes("opencode-engram") || line.includes(repoRoot));
     if (errors.length > 0) throw new Error(`the host did not load the plugin:\n${errors.join("\n")}`);
     say(`host up at ${host.url} after ${((Date.now() - started) / 1000).toFixed(1)} s; scratch project ${host.directory}`);
     host.mock.setResponder((request) => {
@@ -233,17 +278,22 @@ async function run(host: Host): Promise<void> {
   section(5, "Compaction");
   host.mock.reset();
   if (!(await host.summarize(sessionId))) throw new Error("compaction did not complete");
-  const compaction = host.mock.requestsOf("compaction")[0];
-  if (!compaction) throw new Error("the host sent no compaction request");
-  const cap = compaction.body.max_tokens ?? compaction.body.max_completion_tokens;
   say(`stored history of the session:        ${kb(historyBytes)}, ${history.length} messages`);
   say(`the model's last request before it:   ${kb(lastMain.bytes)}; the conversation in it: ${kb(conversationBytes(lastMain))}`);
   say("                                       (the rest is the host's system prompt and tool schemas)");
-  say(`the compaction request:               ${kb(compaction.bytes)} in all, output capped at ${cap ?? "?"} tokens`);
-  say("its only user message:");
-  const userMessage = compaction.body.messages.find((m) => m.role === "user");
-  block(toolContent(userMessage ?? { role: "user" }), "    ");
-  say(`the summarizer answered ${JSON.stringify(compaction.response?.text ?? "")}; the plugin stored this chart as the summary instead:`);
+  const compaction = host.mock.requestsOf("compaction")[0];
+  if (compaction) {
+    const cap = compaction.body.max_tokens ?? compaction.body.max_completion_tokens;
+    say(`the compaction request:               ${kb(compaction.bytes)} in all, output capped at ${cap ?? "?"} tokens`);
+    say("its only user message:");
+    const userMessage = compaction.body.messages.find((m) => m.role === "user");
+    block(toolContent(userMessage ?? { role: "user" }), "    ");
+    say(`the summarizer answered ${JSON.stringify(compaction.response?.text ?? "")}; the plugin stored this chart as the summary instead:`);
+  } else {
+    // OpenCode 2: the plugin's compaction hook sets the result, so the host makes no model call.
+    if (host.mock.requests.length > 0) throw new Error(`the compaction made ${host.mock.requests.length} model requests, none of them a summarizer's`);
+    say("the compaction request:               none: the plugin's compaction hook gave the host its chart, so no model was called");
+  }
 
   section(6, "The chart (the stored summary, verbatim)");
   const chart = summaryText(await host.messages(sessionId));

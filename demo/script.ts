@@ -2,6 +2,7 @@
 // plays (an earlier session, then the turns in which the decision is made and built), and the
 // question asked after compaction with the model's search and answer. demo.ts runs it.
 
+import { editCall, readCall, shellCall, writeCall } from "../e2e/harness/builtin-tools.ts";
 import type { MockResponse } from "../e2e/harness/mock-llm.ts";
 
 // ---------------------------------------------------------------- the scratch project
@@ -90,7 +91,8 @@ export const TITLES: [RegExp, string][] = [
 
 export interface Turn {
   user: string;
-  steps: (dir: string) => MockResponse[];
+  /** The model's replies in `dir`, its built-in tools called as OpenCode `generation` names them. */
+  steps: (dir: string, generation: 1 | 2) => MockResponse[];
 }
 
 export const EARLIER_SESSION: Turn = {
@@ -114,9 +116,9 @@ export const TURNS: Turn[] = [
   },
   {
     user: "Go ahead: implement the limiter module.",
-    steps: (dir) => [
-      { toolCalls: [{ name: "bash", args: { command: "ls -R src && cat package.json", description: "Look at the project layout" } }] },
-      { toolCalls: [{ name: "write", args: { filePath: `${dir}/src/rate-limit.js`, content: RATE_LIMIT_JS } }] },
+    steps: (dir, generation) => [
+      { toolCalls: [shellCall(generation, "ls -R src && cat package.json", "Look at the project layout")] },
+      { toolCalls: [writeCall(generation, `${dir}/src/rate-limit.js`, RATE_LIMIT_JS)] },
       {
         text: "Added src/rate-limit.js: createLimiter({ limit, windowMs }) keeps the timestamps of accepted requests per API key and rejects once the last window already holds `limit` of them, with the delay until the oldest one leaves.",
       },
@@ -124,31 +126,26 @@ export const TURNS: Turn[] = [
   },
   {
     user: "Wire it into the server.",
-    steps: (dir) => [
-      { toolCalls: [{ name: "read", args: { filePath: `${dir}/src/server.js` } }] },
+    steps: (dir, generation) => [
+      { toolCalls: [readCall(generation, `${dir}/src/server.js`)] },
       {
         toolCalls: [
-          {
-            name: "edit",
-            args: {
-              filePath: `${dir}/src/server.js`,
-              oldString: 'import { createServer } from "node:http";\n',
-              newString: 'import { createServer } from "node:http";\nimport { createLimiter } from "./rate-limit.js";\n\nconst limit = createLimiter();\n',
-            },
-          },
+          editCall(
+            generation,
+            `${dir}/src/server.js`,
+            'import { createServer } from "node:http";\n',
+            'import { createServer } from "node:http";\nimport { createLimiter } from "./rate-limit.js";\n\nconst limit = createLimiter();\n',
+          ),
         ],
       },
       {
         toolCalls: [
-          {
-            name: "edit",
-            args: {
-              filePath: `${dir}/src/server.js`,
-              oldString: '  res.writeHead(200, { "content-type": "application/json" });',
-              newString:
-                '  const verdict = limit(key);\n  if (!verdict.ok) {\n    res.writeHead(429, { "retry-after": String(Math.ceil(verdict.retryAfterMs / 1000)) });\n    res.end("rate limit exceeded\\n");\n    return;\n  }\n  res.writeHead(200, { "content-type": "application/json" });',
-            },
-          },
+          editCall(
+            generation,
+            `${dir}/src/server.js`,
+            '  res.writeHead(200, { "content-type": "application/json" });',
+            '  const verdict = limit(key);\n  if (!verdict.ok) {\n    res.writeHead(429, { "retry-after": String(Math.ceil(verdict.retryAfterMs / 1000)) });\n    res.end("rate limit exceeded\\n");\n    return;\n  }\n  res.writeHead(200, { "content-type": "application/json" });',
+          ),
         ],
       },
       { text: "The server now checks the limiter after the API-key check and answers 429 with Retry-After in seconds." },
@@ -156,25 +153,23 @@ export const TURNS: Turn[] = [
   },
   {
     user: "Add tests and run them.",
-    steps: (dir) => [
-      { toolCalls: [{ name: "write", args: { filePath: `${dir}/test/rate-limit.test.js`, content: TEST_JS } }] },
-      { toolCalls: [{ name: "bash", args: { command: "node --test test/ 2>&1 | grep -E '^# (tests|pass|fail) '", description: "Run the limiter tests" } }] },
+    steps: (dir, generation) => [
+      { toolCalls: [writeCall(generation, `${dir}/test/rate-limit.test.js`, TEST_JS)] },
+      { toolCalls: [shellCall(generation, "node --test test/ 2>&1 | grep -E '^# (tests|pass|fail) '", "Run the limiter tests")] },
       { text: "Three tests (limit then 429 with retry delay, the window slides, keys are separate) pass." },
     ],
   },
   {
     user: "Ops wants the limit configurable per deployment.",
-    steps: (dir) => [
+    steps: (dir, generation) => [
       {
         toolCalls: [
-          {
-            name: "edit",
-            args: {
-              filePath: `${dir}/src/server.js`,
-              oldString: "const limit = createLimiter();",
-              newString: "const limit = createLimiter({ limit: Number(process.env.RATE_LIMIT_PER_MIN ?? 120) });",
-            },
-          },
+          editCall(
+            generation,
+            `${dir}/src/server.js`,
+            "const limit = createLimiter();",
+            "const limit = createLimiter({ limit: Number(process.env.RATE_LIMIT_PER_MIN ?? 120) });",
+          ),
         ],
       },
       { text: "RATE_LIMIT_PER_MIN now overrides the limit; the default stays 120." },

@@ -10,14 +10,14 @@ import { parseJsonc } from "../config/jsonc.ts";
 import { resolveConfig } from "../config/validate.ts";
 import { CachedHistorySource } from "../store/cached-source.ts";
 import { isStoreProblem, openStore, storeReader, storeSessions, type Store } from "../store/store.ts";
-import { GENERATION_NAMES } from "../store/store-generation.ts";
+import { GENERATION_NAMES, type StoreGeneration } from "../store/store-generation.ts";
 import { projectionReport } from "../projection/index.ts";
 import { createSearchService } from "../search/api.ts";
 import { toolVisibility } from "../history/tool-visibility.ts";
 import { UsageError, type Parsed } from "./argv.ts";
 import { EXIT, type CommandContext } from "./command.ts";
 import { inProject, projectRoot, storeDir } from "./history.ts";
-import { opencodeConfigFiles, pluginEntries } from "./plugin-entries.ts";
+import { configGeneration, listingAdvice, opencodeConfigFiles, pluginEntries, readPluginLists } from "./plugin-entries.ts";
 import { size } from "./render.ts";
 
 export const DOCTOR_FLAGS = { values: ["project"], switches: [] } as const;
@@ -36,10 +36,11 @@ const SAMPLE_BYTES = 8 * 1_048_576;
 /** Common words in coding sessions: most chunks pass the scan's prefilter, as real queries do. */
 const PROBE_QUERY = "error file test";
 
-function testedHostVersion(): string | undefined {
+/** The host version the e2e suite pins for a generation (package.json devDependencies), if any. */
+function testedHostVersion(generation: StoreGeneration): string | undefined {
   try {
     const pkg = JSON.parse(readFileSync(`${packageDir}/package.json`, "utf8")) as { devDependencies?: Record<string, string> };
-    return pkg.devDependencies?.["opencode-ai"];
+    return pkg.devDependencies?.[generation === "opencode-2" ? "@opencode/cli" : "opencode-ai"];
   } catch {
     return undefined;
   }
@@ -96,14 +97,10 @@ async function coldSearchCost(store: Store, root: string): Promise<string[]> {
   ];
 }
 
-/** Who last wrote a session: on 1.x, a version other than the tested one is worth a look. */
+/** Who last wrote a session: a version other than the one the suite pins is worth a look. */
 function writerCheck(store: Store): Check {
   const version = store.writerVersion();
-  const tested = testedHostVersion();
-  if (store.generation === "opencode-2") {
-    const built = `this plugin reads OpenCode 2 stores as OpenCode's source describes them${tested ? `; it is tested on a real host with ${tested}` : ""}`;
-    return { name: "written by", status: "ok", detail: [version ? `OpenCode ${version} (${built})` : `no session records an OpenCode version (${built})`] };
-  }
+  const tested = testedHostVersion(store.generation);
   return {
     name: "written by",
     status: version && tested && version !== tested ? "warn" : "ok",
@@ -159,26 +156,38 @@ async function projectionCheck(store: Store, root: string): Promise<Check> {
   return { name, status: report.mismatch || report.current < report.total ? "warn" : "ok", detail };
 }
 
-function opencodeConfigCheck(root: string): Check {
-  const files = [...opencodeConfigFiles(globalConfigDir(), false), ...opencodeConfigFiles(root, true)];
+/**
+ * The config files that list the plugin, read for the host that will load them: the store's
+ * generation when there is a store, else the configs' own (OpenCode 2's `plugins` key), else 1.x.
+ */
+function opencodeConfigCheck(root: string, storeGeneration: StoreGeneration | undefined): Check {
+  const files = [...opencodeConfigFiles(globalConfigDir(), false), ...opencodeConfigFiles(root, true)].map(readPluginLists);
+  const generation = storeGeneration ?? configGeneration(files) ?? "opencode-1";
   const detail: string[] = [];
   let status: Status = "ok";
-  let listed = false;
-  for (const path of files) {
-    const report = pluginEntries(path, packageDir);
-    if (report.error) {
+  let listed = 0;
+  for (const file of files) {
+    if (file.error) {
       status = "fail";
-      detail.push(`${path}: does not parse (${report.error})`);
-    } else if (report.entries.length === 0) detail.push(`${path}: does not list the plugin`);
-    for (const { entry, form } of report.entries) {
-      listed = true;
-      detail.push(`${path}: "${entry}" — ${form}`);
+      detail.push(`${file.path}: does not parse (${file.error})`);
+      continue;
+    }
+    const entries = pluginEntries(file, packageDir, generation);
+    if (entries.length === 0) detail.push(`${file.path}: does not list the plugin`);
+    for (const { key, entry, form, problem } of entries) {
+      if (!problem) listed++;
+      else if (status === "ok") status = "warn";
+      const verdict = problem ? `not loadable: ${problem}` : `${GENERATION_NAMES[generation]} loads it`;
+      detail.push(`${file.path}: "${entry}" — ${form} (under "${key}"); ${verdict}`);
     }
   }
   if (files.length === 0) detail.push(`no opencode.json in ${globalConfigDir()} or ${root}`);
-  if (!listed && status === "ok") {
+  if (listed === 0 && status !== "fail") {
     status = "warn";
-    detail.push(`the plugin is in no opencode.json "plugin" list: add "opencode-engram@<version>" (npm) or a file:// URL to a checkout's src/index.ts`);
+    detail.push(listingAdvice(generation, packageDir));
+  } else if (listed > 1 && generation === "opencode-2") {
+    status = status === "fail" ? status : "warn";
+    detail.push(`listed ${listed} times: OpenCode 2 loads one and fails the others ("Duplicate plugin ID: opencode-engram"); keep one entry`);
   }
   return { name: "opencode.json", status, detail };
 }
@@ -211,6 +220,7 @@ export async function doctorCommand(parsed: Parsed, ctx: CommandContext): Promis
   const checks: Check[] = [runtimeCheck()];
   const dir = storeDir(parsed.values.get("data-dir"));
   const store = await openStore(dir);
+  const generation = isStoreProblem(store) ? undefined : store.generation;
   if (isStoreProblem(store)) {
     const hint = store.kind === "missing" ? ["OpenCode has not run as this user, or its data is elsewhere: set XDG_DATA_HOME or pass --data-dir"] : [];
     checks.push({ name: "store", status: "fail", detail: [store.message, ...hint] });
@@ -234,7 +244,7 @@ export async function doctorCommand(parsed: Parsed, ctx: CommandContext): Promis
     checks.push(await projectionCheck(store, root));
     store.close();
   }
-  checks.push(opencodeConfigCheck(root), engramConfigCheck(root));
+  checks.push(opencodeConfigCheck(root, generation), engramConfigCheck(root));
   const failed = checks.some((check) => check.status === "fail");
   if (parsed.switches.has("json")) io.out(JSON.stringify({ ok: !failed, checks }));
   else {

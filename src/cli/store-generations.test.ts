@@ -89,8 +89,20 @@ describe.each(["opencode-2", "opencode-2-with-1x"] as const)("command line on an
   it("doctor names the generation and the OpenCode that wrote it, and counts v2 rows", () => {
     expect(runs.doctor.code).toBe(0);
     expect(check(runs.doctor, "store")!.detail[0]).toMatch(/\(OpenCode 2 store, schema known, opened read-only\)$/);
-    expect(check(runs.doctor, "written by")!.detail[0]).toMatch(/^OpenCode 2\.0\.31 /);
+    expect(check(runs.doctor, "written by")!.detail[0]).toMatch(/^OpenCode 2\.0\.31( \(this plugin is tested with [^)]+\))?$/);
     expect(check(runs.doctor, "history")!.detail[0]).toMatch(/^2 sessions \(2 in .*\), 3 messages, \d+ KB on disk$/);
+  });
+
+  it('doctor reports a checkout listed under "plugins" as a directory as loadable, with no warning', () => {
+    expect(check(runs.doctor, "opencode.json")).toEqual({
+      name: "opencode.json",
+      status: "ok",
+      detail: [
+        expect.stringMatching(
+          /opencode\.json: "\.\/engram" — relative path, directory: the host loads its server\.js \(else index\.js\) \(under "plugins"\); OpenCode 2 loads it$/,
+        ),
+      ],
+    });
   });
 
   it(
@@ -119,6 +131,16 @@ describe("command line on an OpenCode 1.x store", () => {
     expect(check(runs.doctor, "store")!.detail[0]).toMatch(/\(OpenCode 1\.x store, schema known, opened read-only\)$/);
     expect(check(runs.doctor, "written by")!.detail[0]).toMatch(/^OpenCode 1\.18\.33 \(this plugin is tested with /);
     expect(check(runs.doctor, "history")!.detail[0]).toMatch(/^2 sessions \(2 in .*\), 2 messages, 2 parts, \d+ KB on disk$/);
+    // The same config on a 1.x store: that host reads "plugin" only.
+    expect(check(runs.doctor, "opencode.json")).toMatchObject({
+      status: "warn",
+      detail: [
+        expect.stringMatching(
+          /"\.\/engram" — relative path, package directory: .*; not loadable: OpenCode 1\.x reads its plugins from "plugin", not "plugins"$/,
+        ),
+        expect.stringMatching(/^the plugin is in no opencode\.json "plugin" list/),
+      ],
+    });
     expect(check(runs.doctor, "1.x tables")).toBeUndefined();
   });
 });

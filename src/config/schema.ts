@@ -89,7 +89,7 @@ export const CONFIG_SCHEMA = {
     disable_for_agents: strings(),
   },
   permission: {
-    /** On a host that cannot ask (OpenCode 2 without a permission prompt for plugins), read other projects when no permission rule decides. */
+    /** On a host that cannot ask (OpenCode 2 without `ctx.permission.assert`, as 2.0.x), read other projects when no permission rule decides. */
     other_projects_without_prompt: bool(false),
   },
 } satisfies ConfigSection;

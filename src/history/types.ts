@@ -68,7 +68,7 @@ interface CompactionPart {
   kind: "compaction";
   id: string;
   auto: boolean;
-  /** Messages from this id on stay verbatim in the model context after the summary. */
+  /** Messages from this id on stay in the model's context after the summary (1.x: verbatim; OpenCode 2.1.2: as text in its checkpoint). */
   tailStartId?: string;
 }
 

@@ -40,7 +40,7 @@ function chronological(messages: readonly HistoryMessage[]): HistoryMessage[] {
 /**
  * Where the model's live context starts after a compaction: the last message holding a compaction
  * part (the request, or the compaction itself where the host stores it as one message), or its
- * tail_start_id when the host kept a verbatim tail before it.
+ * tailStartId when the host kept a tail before it (1.x's tail_start_id, 2.1.2's keepID).
  */
 export function liveContextStart(messages: readonly HistoryMessage[]): number {
   for (let i = messages.length - 1; i >= 0; i--) {

@@ -2,7 +2,7 @@
 // compaction cuts, or the fallback when the history cannot be read. Shared by both hosts' hooks.
 
 import type { HistoryMessage } from "../history/types.ts";
-import { buildView, type SessionView } from "../history/view.ts";
+import { buildView, messageIndex, type SessionView } from "../history/view.ts";
 import { buildChart, fallbackChart } from "./chart.ts";
 import type { HookDeps } from "./deps.ts";
 
@@ -44,11 +44,14 @@ export function chartView(sessionId: string, messages: readonly HistoryMessage[]
 /**
  * OpenCode 2: the compaction hook runs before anything of this compaction is stored, so the own
  * view would still end at the previous checkpoint. Every stored message up to the last one
- * summarized is history once the new checkpoint lands (the newer ones ride along in it as text).
+ * summarized is history once the new checkpoint lands, except the tail the checkpoint keeps (as
+ * text) from `keptFromId` on, which the own view will hide.
  */
-export function checkpointView(sessionId: string, messages: readonly HistoryMessage[], lastSummarizedId: string | undefined): SessionView {
+export function checkpointView(sessionId: string, messages: readonly HistoryMessage[], lastSummarizedId: string | undefined, keptFromId?: string): SessionView {
   const whole = { ...buildView(sessionId, messages, false), self: true };
-  return cutView(whole, lastSummarizedId === undefined ? {} : { lastSummarizedId });
+  const view = cutView(whole, lastSummarizedId === undefined ? {} : { lastSummarizedId });
+  const kept = keptFromId === undefined ? undefined : messageIndex(view.messages, keptFromId);
+  return kept !== undefined && kept < view.visibleEnd ? { ...view, visibleEnd: kept } : view;
 }
 
 /** The chart of the session's stored history in `view`'s cut, or the fallback chart when it cannot be read. */

@@ -1,7 +1,12 @@
-// Reads outside the caller's project on OpenCode 2. A v2 tool context has no `ask`, and up to the
-// 2.0.2x releases a plugin cannot prompt the user. In order:
-// 1. `ctx.permission.assert` (proposed upstream, PR #46530) when the host offers it: the host
-//    evaluates the user's rules and prompts on `ask`; its rejection is passed on as on 1.x.
+// Reads outside the caller's project on OpenCode 2. A v2 tool context has no `ask`. In order:
+// 1. `ctx.permission.assert` when the host offers it (2.1.2 does; the 2.0.2x releases did not): the
+//    host evaluates the user's rules and prompts on `ask`; its rejection is passed on as on 1.x.
+//    Seen on the real 2.1.2: the request `{action: "engram_other_projects", resources, save,
+//    metadata}` is listed at GET /api/session/:id/permission; `reject` fails the call ("aborted: The
+//    user declined this tool call") and ends the turn, `once` lets the read through.
+//    2.1.2's `ctx.session.get` and `context` answer for any project's session with no permission:
+//    this plugin reads other projects only through the store, behind this gate, never through them.
+// Only a host without `assert`:
 // 2. The agent's permission rules, read through `ctx.agent.get`: the last rule matching our action
 //    and the resource decides when it says allow or deny. The agents' built-in `* * allow` rule is
 //    no consent: on 1.x other projects ask by default, and they must not open silently here.
@@ -19,7 +24,7 @@
 // - `rules` in the 2.0.24 types (S5 of the fact sheet) matches the endpoint
 //   `PUT /api/session/{sessionID}/permission/rules` (OpenCode 2's HTTP API): it
 //   replaces a session's rules, so it is never called here.
-// - assert's input, from packages/plugin/src/effect/permission.ts as PR #46530 added it:
+// - assert's input, from packages/plugin/src/effect/permission.ts as PR #46530 added it (2.1.2 takes it):
 //   {sessionID, agent?, action, resources, save?, metadata?,
 //   source?}. `source` is left out: its call-id key is `callID` in schema/permission.ts@047544f0
 //   and `id` in later tool code, and a wrong key would fail the host's decoding.
@@ -50,7 +55,7 @@ export interface PermissionRule {
   readonly effect: RuleEffect;
 }
 
-/** What `ctx.permission.assert` takes (PR #46530). */
+/** What `ctx.permission.assert` takes (PR #46530; 2.1.2). */
 export interface PermissionAssertInput {
   readonly sessionID: string;
   readonly agent?: string;

@@ -116,11 +116,14 @@ describe("the compaction hook", () => {
     expect(cited.some((id) => id > summarized.at(-1)!.id)).toBe(false);
   });
 
-  it("charts the whole stored history when the request names no message", async () => {
+  it("charts the stored history up to the tail 2.1.2 keeps beside it, which it does not cite", async () => {
     const { hooks, main } = await started();
     const event: CompactionEvent = { ...contextEvent("ses_main"), kind: "compaction", messages: [{}] };
     await hooks.run("compaction", event);
-    expect(event.result!.summary).toContain(main.messages.at(-1)!.id);
+    // The turns fit 2.1.2's keep budget, so it keeps the last prompt on (kept-tail.ts).
+    const lastPrompt = main.messages.findLastIndex((message) => message.role === "user");
+    expect(event.result!.summary).toContain(main.messages[lastPrompt - 1]!.id);
+    for (const kept of main.messages.slice(lastPrompt)) expect(event.result!.summary).not.toContain(kept.id);
   });
 
   it("keeps another plugin's result, and stays out when charting is off", async () => {

@@ -10,6 +10,7 @@ import { guardHook, type HookDeps } from "../hooks/deps.ts";
 import { chartOfSession, checkpointView } from "../hooks/session-chart.ts";
 import { SessionFacts } from "../hooks/sessions.ts";
 import { systemBlocks } from "../hooks/system.ts";
+import { keptTailStart } from "./kept-tail.ts";
 import type { V2Registration } from "./types.ts";
 
 interface SystemPart {
@@ -21,7 +22,7 @@ interface SystemPart {
 export interface ContextEvent {
   sessionID: string;
   agent?: string;
-  /** "primary" for the agent loop; absent on builds that predate it. */
+  /** "primary" for the agent loop on builds that set it; 2.0.22 and 2.1.2 set none (every request is one). */
   kind?: string;
   system: SystemPart[];
   /** LLM-level messages; each carries its session message id (to-llm-message.ts). */
@@ -74,7 +75,8 @@ export async function registerSessionHooks(
       if (event.result !== undefined || !deps.config().context_charting.enable) return;
       const sessionId = event.sessionID;
       const last = lastMessageId(event.messages);
-      const summary = await chartOfSession(deps, sessionId, (messages) => checkpointView(sessionId, messages, last));
+      // Not the tail 2.1.2 keeps beside the summary: the own view hides it, so the chart must not cite it.
+      const summary = await chartOfSession(deps, sessionId, (messages) => checkpointView(sessionId, messages, last, keptTailStart(messages)));
       event.result = { summary };
     }),
   );

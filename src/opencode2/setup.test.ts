@@ -81,6 +81,11 @@ describe("the default export on OpenCode 2 (stand-in context, OpenCode 2 store)"
     expect(call("otherAsked").json.turns[0].user.preview).toBe("How are invoices rounded?");
   });
 
+  it("a declined prompt ends the read, and the host's own session reads (2.1.2: no permission) are never asked", () => {
+    for (const name of ["otherDeclined", "globalDeclined"]) expect(run[name]).toEqual({ thrown: "The user declined this tool call" });
+    expect(run.sessionReads).toEqual([]);
+  });
+
   it("compaction: the chart is the result, its ids end at the last message summarized and each one pulls", () => {
     expect(run.summary).toContain("# History chart (session ses_main)");
     expect(run.cited.sort()).toEqual(["msg_0001", "msg_0002", "msg_0003", "msg_0004"]);

@@ -4,7 +4,8 @@
 //
 // Source (anomalyco/opencode): packages/plugin/src/promise/tool.ts@196e4612 (ToolContext: sessionID,
 // agent, messageID, id, signal, progress, checkpoint); @ab8f417a has no `signal`, so it is optional
-// here; packages/plugin/src/promise/adapter.ts@07bc181c (executePromiseTool passes the call's signal);
+// here; the real 2.1.2 passes sessionID, agent, messageID, id, progress and signal (no checkpoint);
+// packages/plugin/src/promise/adapter.ts@07bc181c (executePromiseTool passes the call's signal);
 // packages/schema/src/location.ts@0f6c270b (Location.Info: directory, workspaceID?, project {id, directory}).
 
 import type { ToolContext } from "@opencode-ai/plugin";

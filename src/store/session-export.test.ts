@@ -78,5 +78,8 @@ describe("export's session info", () => {
       title: "",
       location: { directory: "/project" },
     });
+    // 2.1.2's session_v2 adds idle_outcome and time_idle, which its `session export` writes.
+    const idle = v2SessionInfo({ id: "ses_3", project_id: "prj", directory: "/p", time_created: 1, time_updated: 2, time_idle: 3, idle_outcome: "succeeded" });
+    expect(idle).toMatchObject({ outcome: "succeeded", time: { created: 1, updated: 2, idle: 3 } });
   });
 });

@@ -94,7 +94,9 @@ export function v2SessionInfo(row: Row): Row {
     model: model ? { id: model.id, providerID: model.providerID, variant: model.variant ?? "default" } : undefined,
     cost: typeof row.cost === "number" ? row.cost : 0,
     tokens: tokens(row) ?? { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
-    time: { created: row.time_created, updated: row.time_updated, archived: orUndefined(row.time_archived) },
+    // 2.1.2's columns: how the session's last run ended, and when it went idle.
+    outcome: orUndefined(row.idle_outcome),
+    time: { created: row.time_created, updated: row.time_updated, idle: orUndefined(row.time_idle), archived: orUndefined(row.time_archived) },
     title: row.title ?? "",
     location: { directory: row.directory, workspaceID: orUndefined(row.workspace_id) },
     subpath: orUndefined(row.path) || undefined,

@@ -1,7 +1,7 @@
 // Which OpenCode's history a store holds, told from its schema alone. OpenCode 2 keeps history in
-// `session_v2` and `session_message` (ordered by `seq`) beside the 1.x tables, which it leaves
-// frozen at its first start; OpenCode 1.18.33 already creates an empty `session_message` (with
-// `seq`) but never a `session_v2`. The plugin's OpenCode 2 reader and the command line both ask here.
+// `session_v2` and `session_message` (ordered by `seq`); a 2.0.x store that began as 1.x keeps the
+// 1.x tables beside them, frozen at its first start, and a fresh 2.1.2 store has none. OpenCode
+// 1.18.33 already creates an empty `session_message` (with `seq`) but never a `session_v2`. The plugin's OpenCode 2 reader and the command line both ask here.
 
 import { schemaProblems } from "./sqlite-reader.ts";
 import { tableColumns, type Database } from "./sqlite.ts";

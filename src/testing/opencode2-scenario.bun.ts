@@ -122,6 +122,20 @@ async function scenario(): Promise<unknown> {
   const asked = asking.host.asserted;
   await asking.cleanup?.();
 
+  // The user says no: the host's session reads (which ask no one on 2.1.2) must not be a way round it.
+  const declining = await started({ kind: "assert", refusal: new Error("The user declined this tool call") });
+  declining.host.session.sessions.set("ses_other", { id: "ses_other", projectID: "prj_billing", location: { directory: OTHER } });
+  // The host's rejection is thrown on, as on 1.x: the host fails the call with it.
+  const thrown = (input: Promise<unknown>) =>
+    input.then(
+      (answered) => ({ answered }),
+      (error: Error) => ({ thrown: error.message }),
+    );
+  const otherDeclined = await thrown(declining.call("history_browse_turns", { session_id: "ses_other" }));
+  const globalDeclined = await thrown(declining.call("history_search", { query: "invoices", scope: "global" }));
+  const sessionReads = declining.host.session.reads;
+  await declining.cleanup?.();
+
   return {
     registrationOnly: {
       returned: fromRegistrationOnly ?? null,
@@ -150,6 +164,9 @@ async function scenario(): Promise<unknown> {
     afterCleanup,
     otherAsked,
     asked,
+    otherDeclined,
+    globalDeclined,
+    sessionReads,
   };
 }
 

@@ -2,7 +2,7 @@
 // runs the command line's commands on it as `opencode-engram <command> --data-dir … --json` would,
 // and answers what each printed and returned.
 
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { answer } from "../../store/testing/run-in-bun.ts";
 import { partId } from "../../store/v2/map.ts";
@@ -89,6 +89,13 @@ async function seed(shape: StoreShape): Promise<Seeded> {
   mkdirSync(dataDir);
   mkdirSync(project);
   process.env.XDG_CONFIG_HOME = join(root, "config");
+  // A built checkout of this package, listed as a directory under OpenCode 2's `plugins` key.
+  const checkout = join(project, "engram");
+  mkdirSync(join(checkout, "dist"), { recursive: true });
+  writeFileSync(join(checkout, "package.json"), '{"name": "opencode-engram"}');
+  writeFileSync(join(checkout, "server.js"), 'export { default } from "./dist/index.js";\n');
+  writeFileSync(join(checkout, "dist", "index.js"), "export default {};\n");
+  writeFileSync(join(project, "opencode.json"), JSON.stringify({ plugins: ["./engram"] }));
   const builder = await V2StoreBuilder.create(join(dataDir, "opencode.db"), shape);
   const ids: Record<string, string> = {};
   if (shape !== "opencode-2") {

@@ -11,11 +11,13 @@
 //   packages/plugin/src/promise/tool.ts@ab8f417a.
 // - Tool editor list/get/namespace/add/update/remove: promise/tool.ts@196e4612; the effective name
 //   (`[^a-zA-Z0-9_-]` to `_`, namespace prefix): packages/core/src/tool/runtime.ts@0ad62326.
-// - Permission domain hook/list/get/reply (adapter@07bc181c); `assert` only as proposed in PR
-//   #46530 (stored effect/permission.ts copies 71650779794, 67268538571).
+// - Permission domain hook/list/get/reply (adapter@07bc181c); `assert` as PR #46530 proposed it
+//   (stored effect/permission.ts copies 71650779794, 67268538571), which the real 2.1.2 has; the
+//   variants without it stand for the 2.0.x releases.
 // - agent.get answers {location, data: Agent.Info} (packages/protocol/src/groups/agent.ts);
 //   Agent.Info.permissions: packages/schema/src/agent.ts@3ece701d.
-// - session.get resolves to a bare Session.Info (the adapter unwraps a lone `data`); event
+// - session.get resolves to a bare Session.Info (the adapter unwraps a lone `data`); 2.1.2 also has
+//   `context` (a bare array) and `list` ({data, cursor: {previous, next}}), seen on the real host; event
 //   envelope {id, created, type, data, location?}: fact sheet §2, §7 (S1).
 // - The registration-only context of 1.x's embedded v2 pass: options, agent, aisdk, catalog,
 //   command, integration, plugin, reference, skill (node_modules/@opencode-ai/plugin/dist/v2/promise/context.d.ts, 1.18.33).
@@ -134,18 +136,36 @@ interface StandInSession {
   readonly [key: string]: unknown;
 }
 
-/** `ctx.session`: hook registration, hooks run in order, and `get` over known sessions. */
+/**
+ * `ctx.session`: hook registration, hooks run in order, and the reads 2.1.2 offers over known
+ * sessions (`get`, `context`, `list` as `{data, cursor}`), each recorded in `reads`: on 2.1.2 they
+ * answer for any project's session without asking the user.
+ */
 class StandInSessionDomain {
   readonly hooks = new Registry<{ name: string; callback: (event: unknown) => unknown; options?: unknown }>();
   readonly sessions = new Map<string, StandInSession>();
+  /** Every get/context/list call, as `<method> <sessionID or "*">`. */
+  readonly reads: string[] = [];
 
   readonly hook = (name: string, callback: (event: unknown) => unknown, options?: unknown): Promise<Registration> =>
     this.hooks.register({ name, callback, options });
 
   readonly get = async (input: { sessionID: string }): Promise<StandInSession> => {
+    this.reads.push(`get ${input.sessionID}`);
     const session = this.sessions.get(input.sessionID);
     if (!session) throw new Error(`Session not found: ${input.sessionID}`);
     return session;
+  };
+
+  readonly context = async (input: { sessionID: string }): Promise<unknown[]> => {
+    this.reads.push(`context ${input.sessionID}`);
+    if (!this.sessions.has(input.sessionID)) throw new Error(`Session not found: ${input.sessionID}`);
+    return [];
+  };
+
+  readonly list = async (): Promise<{ data: StandInSession[]; cursor: { previous?: string; next?: string } }> => {
+    this.reads.push("list *");
+    return { data: [...this.sessions.values()], cursor: {} };
   };
 
   /** Runs the active callbacks for `name` one after another, as the host does; the event is mutated in place. */

@@ -5,7 +5,8 @@
 // {input, error {type, message}, content?}; tool content is text {text} or file {uri, mime, name?}
 // (packages/schema/src/tool.ts@0f131b3e). Shell output is {output, cursor, size, truncated}
 // (packages/schema/src/shell.ts@3ece701d). Compaction and the live context: packages/core/src/
-// session/compaction.ts@031a4a9c (`recent` is a text copy of the newest messages; a user message's
+// session/compaction.ts@031a4a9c (`recent` is a text copy of the newest messages; 2.1.2 stores none
+// and names the first kept message in `metadata.keepID` instead, see compaction-2.1.2.test.ts; a user message's
 // `skills` are {name, text?}, their text sent to the model) and
 // packages/core/src/session/history.ts@008d5715 (the runner's messages start at the latest
 // completed compaction's seq).

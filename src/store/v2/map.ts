@@ -181,8 +181,10 @@ export function mapV2Message(row: V2MessageRow, sessionId: string): HistoryMessa
         parts: assistantParts(row.id, data),
       };
     case "compaction": {
-      // The model's context restarts at a completed compaction: its summary, then `recent` (a
-      // text copy of the newest messages before it, which stay stored and visible as themselves).
+      // The model's context restarts at a completed compaction: its summary, then the newest
+      // messages before it as text. 2.1.2 names the first of those in `metadata.keepID` and they
+      // leave the caller's view with the summary (the model has them); builds that store them as
+      // `recent` text name none, and they stay visible as themselves.
       if (data.status === "completed") {
         return {
           ...base,
@@ -190,7 +192,7 @@ export function mapV2Message(row: V2MessageRow, sessionId: string): HistoryMessa
           agent: "compaction",
           summary: true,
           parts: [
-            { kind: "compaction", id: partId(row.id, "compaction"), auto: data.reason === "auto" },
+            { kind: "compaction", id: partId(row.id, "compaction"), auto: data.reason === "auto", tailStartId: string(object(data.metadata)?.keepID) },
             { kind: "text", id: partId(row.id, "summary"), text: string(data.summary) ?? "" },
           ],
         };

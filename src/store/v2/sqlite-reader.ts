@@ -1,5 +1,6 @@
 // OpenCode 2's history read from its SQLite store (Bun's or Node's driver): a plugin's context
-// there can neither list sessions nor page a session's messages. Opened read-only and query-only,
+// there cannot page a session's messages (2.1.2 lists sessions, not their messages), and the store
+// holds every session and its parent too, so it is the one source. Opened read-only and query-only,
 // used only when the schema is OpenCode 2's with the columns read here, and the file holds the probe session.
 // A message is one `session_message` row, read in `seq` order (the host's own order: its ids need
 // not follow it). Whole-session reads fetch as many rows per query as make about QUERY_BYTES and
@@ -34,7 +35,8 @@ export function v2SchemaProblems(db: Database): string[] {
   return missingColumns(db, REQUIRED_COLUMNS);
 }
 
-interface Row {
+/** A `session_message` row as SQLite returns the columns read here. */
+export interface SessionMessageRow {
   id: string;
   type: string;
   seq: number;
@@ -52,7 +54,8 @@ function parse(data: string): Record<string, unknown> | undefined {
   }
 }
 
-function messageRow(row: Row): V2MessageRow {
+/** The row with its `data` parsed, as the mapper takes it. */
+export function messageRow(row: SessionMessageRow): V2MessageRow {
   return { id: row.id, type: row.type, seq: row.seq, timeCreated: row.time_created, timeUpdated: row.time_updated, data: parse(row.data) };
 }
 
@@ -144,7 +147,7 @@ export function v2ReaderOver(db: Database, projectId: string, path?: string): V2
     async readAll(sessionId, options: ReadOptions = {}) {
       const out: V2MessageRow[] = [];
       let chunk = 8;
-      let rows = firstRows.all(sessionId, chunk) as Row[];
+      let rows = firstRows.all(sessionId, chunk) as SessionMessageRow[];
       while (rows.length > 0) {
         let bytes = 0;
         for (const row of rows) {
@@ -155,15 +158,15 @@ export function v2ReaderOver(db: Database, projectId: string, path?: string): V2
         }
         if (rows.length < chunk) break;
         chunk = nextRowCount(rows.length, bytes);
-        rows = nextRows.all(sessionId, rows[rows.length - 1]!.seq, chunk) as Row[];
+        rows = nextRows.all(sessionId, rows[rows.length - 1]!.seq, chunk) as SessionMessageRow[];
       }
       return out;
     },
     async readNewest(sessionId, count) {
-      return (newestRows.all(sessionId, count) as Row[]).reverse().map(messageRow);
+      return (newestRows.all(sessionId, count) as SessionMessageRow[]).reverse().map(messageRow);
     },
     async readOne(sessionId, messageId) {
-      const row = oneRow.get(sessionId, messageId) as Row | null;
+      const row = oneRow.get(sessionId, messageId) as SessionMessageRow | null;
       return row ? messageRow(row) : undefined;
     },
     async stamp(sessionId) {

@@ -2,8 +2,9 @@
 // written from these facts (anomalyco/opencode):
 // - packages/core/src/database/migration/20260804233008_loose_psylocke.ts@7656aeb66d511ca6c2ab40b8f497a0a36d44579b:
 //   `session_v2` (id, project_id NOT NULL, parent_id, slug NOT NULL, directory NOT NULL, title
-//   nullable, version NOT NULL, agent, model, time_created/time_updated NOT NULL, … time_suspended),
-//   `session_message` (id PK, session_id, type, seq, time_created, time_updated, data) with a unique
+//   nullable, version NOT NULL, agent, model, time_created/time_updated NOT NULL, … time_suspended); in
+//   a store the real 2.1.2 made (PRAGMA table_info) it has 36 columns, time_idle, time_viewed,
+//   idle_outcome and resume_attempts (DEFAULT 0 NOT NULL) among them, as here; `session_message` (id PK, session_id, type, seq, time_created, time_updated, data) with a unique
 //   index on (session_id, seq), and `kv` (key PK, value, time_created, time_updated).
 // - packages/core/src/session/projector.ts@008d57153952804fea8d6eef1cf3baf4402248cb: a message row's
 //   `seq` is the durable event's sequence number in the session's event sequence; rows are updated
@@ -49,7 +50,8 @@ const V2_TABLES = `CREATE TABLE kv (key text PRIMARY KEY, value text NOT NULL, t
   summary_additions integer, summary_deletions integer, summary_files integer, summary_diffs text, metadata text, cost real DEFAULT 0 NOT NULL,
   tokens_input integer DEFAULT 0 NOT NULL, tokens_output integer DEFAULT 0 NOT NULL, tokens_reasoning integer DEFAULT 0 NOT NULL,
   tokens_cache_read integer DEFAULT 0 NOT NULL, tokens_cache_write integer DEFAULT 0 NOT NULL, revert text, permission text, agent text,
-  model text, time_created integer NOT NULL, time_updated integer NOT NULL, time_compacting integer, time_archived integer, time_suspended integer);
+  model text, time_created integer NOT NULL, time_updated integer NOT NULL, time_idle integer, time_viewed integer, idle_outcome text,
+  time_compacting integer, time_archived integer, time_suspended integer, resume_attempts integer DEFAULT 0 NOT NULL);
   CREATE INDEX session_v2_project_idx ON session_v2 (project_id);
   CREATE TABLE session_message (id text PRIMARY KEY, session_id text NOT NULL, type text NOT NULL, seq integer NOT NULL,
   time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);
