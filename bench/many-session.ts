@@ -13,7 +13,10 @@
 // `sessions-only`: only history_sessions;
 // `cold-only`: each search through the projection once;
 // `alternatives`: instead, each query through the projection alone and with three alternatives
-// (issue 51), cold (a fresh service) and asked again, three alternating rounds, with the ratios.
+// (issue 51), cold (a fresh service) and asked again, three alternating rounds, with the ratios,
+// the messages read from the store and a digest of each answer; `free-reads` with it: the search
+// with alternatives reads no message from the store (each read once before, by an ask not
+// counted), the query alone as usual: what no fewer reads can beat.
 
 import { createHash } from "node:crypto";
 import { defaultConfig, type EngramConfig, MESSAGE_CACHE_DEFAULTS } from "../src/config/schema.ts";
@@ -29,7 +32,9 @@ import { parseQuery } from "../src/search/text/query.ts";
 
 const [xdgData, cacheDir, budgetArg, ...flags] = process.argv.slice(2);
 if (!xdgData || !cacheDir)
-  throw new Error("usage: many-session.ts <XDG_DATA_HOME> <cache dir> [budget ms | build] [no-reference] [searches-only | sessions-only] [cold-only]");
+  throw new Error(
+    "usage: many-session.ts <XDG_DATA_HOME> <cache dir> [budget ms | build] [no-reference] [searches-only | sessions-only] [cold-only] [alternatives [free-reads]]",
+  );
 const opened = await openStore(dataDir({ XDG_DATA_HOME: xdgData }));
 if (isStoreProblem(opened)) throw new Error(opened.message);
 const store: Store = opened;
@@ -59,10 +64,16 @@ const status = await projection.untilCurrent("bench");
 console.log(`projection ${status.state}: ${status.projected} sessions, ${((performance.now() - started) / 1000).toFixed(1)} s (built or checked)`);
 if (budgetArg === "build") process.exit(0);
 
-/** A service over its own cached source (a cold cache each), counting the sessions and single messages it loads. */
+/** `free-reads`: single messages read once for every service (readsFree). */
+const readOnce = new Map<string, Promise<HistoryMessage | undefined>>();
+/**
+ * A service over its own cached source (a cold cache each), counting the sessions and single
+ * messages it loads; `readsFree`: a message read before by any such service costs a lookup.
+ */
 function service(
   finder: StoreProjection | undefined,
   budgetMs: number,
+  readsFree = false,
 ): { search: SearchService; loads: () => number; messages: () => number; source: CachedHistorySource<unknown> } {
   const source = new CachedHistorySource(
     storeReader(store, () => true),
@@ -79,7 +90,11 @@ function service(
   const loadOne = source.loadMessage.bind(source);
   source.loadMessage = (sessionId: string, messageId: string): Promise<HistoryMessage | undefined> => {
     messages++;
-    return loadOne(sessionId, messageId);
+    if (!readsFree) return loadOne(sessionId, messageId);
+    const key = `${sessionId}\u0000${messageId}`;
+    let held = readOnce.get(key);
+    if (!held) readOnce.set(key, (held = loadOne(sessionId, messageId)));
+    return held;
   };
   const own = configWith(budgetMs);
   return {
@@ -104,33 +119,52 @@ const budget = Number(budgetArg ?? 60_000);
 if (flags.includes("alternatives")) {
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   for (const query of [...SEARCHES, ...SESSIONS]) {
-    /** `asked`, as `query` is asked (a search or history_sessions), with `alternatives` if given: its time. */
-    const askAs = async (search: SearchService, asked: string, alternatives?: string[]) => {
+    /** `asked`, as `query` is asked (a search or history_sessions), with `alternatives` if given: its time, messages read and answer. */
+    const askAs = async (which: ReturnType<typeof service>, asked: string, alternatives?: string[]) => {
       const more = alternatives ? { alternatives } : {};
+      const read = which.messages();
       const t = performance.now();
-      if (SEARCHES.includes(query))
-        await search.search({ query: asked, ...more, callerSessionId: "ses_outside", scope: "global", types: ["text", "tool"], limit: 10 });
-      else await search.sessions({ query: asked, ...more, limit: 5, includeChildren: true, global: true, callerSessionId: "ses_outside" });
-      return performance.now() - t;
+      let key: string[];
+      if (SEARCHES.includes(query)) {
+        const answer = await which.search.search({
+          query: asked,
+          ...more,
+          callerSessionId: "ses_outside",
+          scope: "global",
+          types: ["text", "tool"],
+          limit: 10,
+        });
+        key = answer.results.map((r) => `${r.sessionId} ${r.message.id} ${r.score} ${JSON.stringify(r.hits)}`);
+      } else {
+        const answer = await which.search.sessions({ query: asked, ...more, limit: 5, includeChildren: true, global: true, callerSessionId: "ses_outside" });
+        key = answer.sessions.map((r) => `${r.session.id} ${JSON.stringify(r.snippet)}`);
+      }
+      const ms = performance.now() - t;
+      return { ms, read: which.messages() - read, digest: createHash("sha1").update(key.join("\n")).digest("hex").slice(0, 8) };
     };
-    const ask = (search: SearchService, alternatives?: string[]) => askAs(search, query, alternatives);
     const ratios = { cold: [] as number[], again: [] as number[] };
     const lines: string[] = [];
+    const reads = new Set<string>();
+    const digests = new Set<string>();
+    const readsFree = flags.includes("free-reads");
+    if (readsFree) await askAs(service(projection, budget, true), query, ALTERNATIVES[query]);
     for (let round = 0; round < 3; round++) {
-      const alone = service(projection, budget).search;
-      const fused = service(projection, budget).search;
-      const a = [await ask(alone), await ask(alone)];
-      const b = [await ask(fused, ALTERNATIVES[query]), await ask(fused, ALTERNATIVES[query])];
-      ratios.cold.push(b[0]! / a[0]!);
-      ratios.again.push(b[1]! / a[1]!);
-      lines.push(`${a.map((ms) => ms.toFixed(0)).join("/")} → ${b.map((ms) => ms.toFixed(0)).join("/")}`);
+      const alone = service(projection, budget);
+      const fused = service(projection, budget, readsFree);
+      const a = [await askAs(alone, query), await askAs(alone, query)];
+      const b = [await askAs(fused, query, ALTERNATIVES[query]), await askAs(fused, query, ALTERNATIVES[query])];
+      ratios.cold.push(b[0]!.ms / a[0]!.ms);
+      ratios.again.push(b[1]!.ms / a[1]!.ms);
+      lines.push(`${a.map((x) => x.ms.toFixed(0)).join("/")} → ${b.map((x) => x.ms.toFixed(0)).join("/")}`);
+      reads.add(`${a.map((x) => x.read).join("/")} → ${b.map((x) => x.read).join("/")}`);
+      digests.add(`${a[0]!.digest} ${b[0]!.digest}`);
     }
     // Each alternative asked alone (cold): what the phrasings cost without sharing.
-    const each: number[] = [];
-    for (const alternative of ALTERNATIVES[query]!) each.push(await askAs(service(projection, budget).search, alternative));
+    const each: Array<{ ms: number; read: number }> = [];
+    for (const alternative of ALTERNATIVES[query]!) each.push(await askAs(service(projection, budget), alternative));
     const shown = (r: number[]) => `${r.map((x) => x.toFixed(2)).join(", ")} (median ${median(r).toFixed(2)})`;
     console.log(
-      `${query.padEnd(36)} | ms cold/again alone → with 3 alternatives: ${lines.join(", ")} | ratio cold ${shown(ratios.cold)}; again ${shown(ratios.again)} | each alternative alone, cold: ${each.map((ms) => ms.toFixed(0)).join(", ")} ms`,
+      `${query.padEnd(36)} | ms cold/again alone → with 3 alternatives: ${lines.join(", ")} | ratio cold ${shown(ratios.cold)}; again ${shown(ratios.again)} | messages read ${[...reads].join(", ")} | answers ${[...digests].join(", ")} | each alternative alone, cold: ${each.map((x) => `${x.ms.toFixed(0)} ms ${x.read} read`).join(", ")}`,
     );
   }
   projection.close();
