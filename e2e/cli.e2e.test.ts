@@ -106,7 +106,9 @@ describe("search", () => {
     const fused = cli(["search", "why did the limiter fail to start", "--alt", "LIMITER_REDIS_URL", "--alt", "zebracorn", "--json"]);
     expect(fused.code).toBe(0);
     expect(fused.json.unmatched).toEqual([2]);
-    expect(fused.json.messages.find((message: Json) => message.hits.some((hit: Json) => hit.tool_name === "bash"))?.by).toContain(1);
+    expect(fused.json.messages.find((message: Json) => message.hits.some((hit: Json) => hit.tool_name === builtinName(host.generation, "bash")))?.by).toContain(
+      1,
+    );
     const human = cli(["search", "why did the limiter fail to start", "--alt", "LIMITER_REDIS_URL", "--alt", "zebracorn"]);
     expect(human.stdout).toMatch(/found by (query, )?alt 1/);
     expect(human.stdout).toContain('found nothing: alt 2 "zebracorn"');

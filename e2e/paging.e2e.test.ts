@@ -1,7 +1,6 @@
 // history_search and history_sessions past the first page, inside the real host: pages follow
 // next_offset, give every result once, and end; an offset past the end is an empty page.
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { schemaError } from "./harness/tool-call.ts";
 import { startHost, type Host } from "./harness/host.ts";
 
 type Json = Record<string, any>;
@@ -91,5 +90,6 @@ test("an offset past the end is an empty page that says so; a bad offset names t
   });
   expect(await call("history_sessions", { offset: 500 })).toEqual({ hint: "No more results: offset 500 is past the last one." });
   const bad = await host.callTool(caller, "history_search", { query: "rate limiter", offset: 2000 });
-  expect(bad.error ?? JSON.stringify(bad.output)).toMatch(schemaError(host.generation, "history_search", "offset", /offset.*an integer from 0 to 1000/));
+  // The ceiling is checked by the tool, not put in the JSON Schema: every host hands it over.
+  expect(bad.error).toMatch(/^offset must be an integer from 0 to 1000 \(got 2000\)/);
 });

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { builtinName, shellCall, writeCall } from "./harness/builtin-tools.ts";
 import { startHost, type Host } from "./harness/host.ts";
+import { schemaError } from "./harness/tool-call.ts";
 
 type Json = Record<string, any>;
 
@@ -111,8 +112,9 @@ describe("history_search", () => {
 
   test("alternatives: each phrasing ranked, fused, with the phrasings that found each message", async () => {
     const answer = await search(billing, { query: "why did the sandbox run fail", alternatives: ["PAYMENT_SANDBOX_KEY is not set", "zebracorn"] });
-    // The bash call printing the error: found by the query's "sandbox" and by the error text.
-    const error = answer.messages.find((m: Json) => m.hits.some((h: Json) => h.tool_name === "bash"));
+    // The shell call printing the error: found by the query's "sandbox" and by the error text.
+    const shell = builtinName(host.generation, "bash");
+    const error = answer.messages.find((m: Json) => m.hits.some((h: Json) => h.tool_name === shell));
     expect(error?.by).toEqual([0, 1]);
     expect(answer.unmatched).toEqual([2]);
     expect(answer.messages.every((m: Json) => Array.isArray(m.by) && m.by.length > 0)).toBe(true);
@@ -127,8 +129,13 @@ describe("history_search", () => {
     expect(many.error).toMatch(/^alternatives must be a list of at most 3 strings/);
     const empty = await host.callTool(billing, "history_search", { query: "sandbox", alternatives: ["payment", "  "] });
     expect(empty.error).toMatch(/^alternatives\[1\] must not be empty/);
+    // An item that is not a string breaks the JSON Schema (array of strings): OpenCode 2 answers first.
     const number = await host.callTool(billing, "history_search", { query: "sandbox", alternatives: [42] });
-    expect(number.error).toMatch(/^alternatives\[0\] must be a string of 1 to 500 characters/);
+    expect(number.error).toMatch(
+      schemaError(host.generation, "history_search", "alternatives\\[0\\]", /^alternatives\[0\] must be a string of 1 to 500 characters/),
+    );
+    const long = await host.callTool(billing, "history_search", { query: "sandbox", alternatives: ["x".repeat(501)] });
+    expect(long.error).toMatch(/^alternatives\[0\] is too long: at most 500 characters \(got 501\)/);
   });
 });
 

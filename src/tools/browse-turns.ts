@@ -1,7 +1,7 @@
 import { tool, type ToolDefinition } from "@opencode-ai/plugin";
 import { browseTurns } from "../history/browse-turns.ts";
 import type { ToolDeps } from "./deps.ts";
-import { integer, sessionParam, windowParams } from "./params.ts";
+import { integerUpTo, sessionParam, windowParams } from "./params.ts";
 import { runTool } from "./run.ts";
 import { targetView } from "./target.ts";
 
@@ -15,7 +15,7 @@ const MAX_TURN_NUMBER = 1_000_000;
 
 export const browseTurnsArgs = {
   session_id: sessionParam,
-  turn_number: integer(1, MAX_TURN_NUMBER).optional().describe(`Default: the ${RECENT_TURNS} turns before this one`),
+  turn_number: integerUpTo(1, MAX_TURN_NUMBER).optional().describe(`Default: the ${RECENT_TURNS} turns before this one`),
   ...windowParams,
 };
 const schema = z.object(browseTurnsArgs);

@@ -25,6 +25,26 @@ export function integer(min: number, max: number) {
   return z.preprocess(decimal, z.number({ error }).int({ error }).min(min, { error }).max(max, { error }));
 }
 
+/**
+ * An integer whose ceiling only guards against absurd input (a turn number, an offset: the model
+ * takes them from earlier answers): checked with the same message, but left out of the JSON
+ * Schema, which every request carries (issue 11's budget). zod's int() would put its own ceiling
+ * (2^53 - 1) there, so whole numbers are checked here too and the type is stated as metadata.
+ */
+export function integerUpTo(min: number, max: number) {
+  const error = `an integer from ${min} to ${max}`;
+  return z.preprocess(
+    decimal,
+    z
+      .number({ error })
+      .min(min, { error })
+      .check((ctx) => {
+        if (!Number.isInteger(ctx.value) || ctx.value > max) ctx.issues.push({ code: "custom", message: error, input: ctx.value });
+      })
+      .meta({ type: "integer" }),
+  );
+}
+
 export function flag() {
   return z.preprocess(truth, z.boolean({ error: "true or false" }));
 }

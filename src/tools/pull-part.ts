@@ -1,7 +1,7 @@
 import { tool, type ToolDefinition } from "@opencode-ai/plugin";
 import { pullPart } from "../history/pull-part.ts";
 import type { ToolDeps } from "./deps.ts";
-import { id, integer, sessionParam } from "./params.ts";
+import { id, integer, integerUpTo, sessionParam } from "./params.ts";
 import { runTool } from "./run.ts";
 import { targetView } from "./target.ts";
 
@@ -17,7 +17,7 @@ const pullPartArgs = {
   session_id: sessionParam,
   message_id: id("msg_"),
   part_id: id("prt_"),
-  offset: integer(0, MAX_OFFSET).optional().describe("From next_offset"),
+  offset: integerUpTo(0, MAX_OFFSET).optional().describe("From next_offset"),
   limit: integer(MIN_PAGE_CHARS, MAX_PAGE_CHARS).optional().describe("Characters per page"),
 };
 const schema = z.object(pullPartArgs);

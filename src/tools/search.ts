@@ -3,7 +3,7 @@ import type { EngramConfig } from "../config/schema.ts";
 import { ArgumentError } from "../history/errors.ts";
 import { formatSearchAnswer, HIT_TYPES, MAX_ALTERNATIVES, MAX_OFFSET, MAX_QUERY_CHARS, type SearchRequest, type SearchService } from "../search/api.ts";
 import type { ToolDeps } from "./deps.ts";
-import { choice, flag, integer, isoDate, sessionParam, text, textList, wordList } from "./params.ts";
+import { choice, flag, integer, integerUpTo, isoDate, sessionParam, text, textList, wordList } from "./params.ts";
 import { askForEveryProject } from "./reach.ts";
 import { runTool } from "./run.ts";
 import { mayRead } from "./target.ts";
@@ -44,7 +44,7 @@ function searchArgs(search: EngramConfig["search"]) {
     // after's description covers both (issue 51 paid for alternatives' words here and in limit's default).
     before: isoDate().optional(),
     limit: integer(1, search.max_message_limit).optional(),
-    offset: integer(0, MAX_OFFSET).optional(),
+    offset: integerUpTo(0, MAX_OFFSET).optional(),
   };
 }
 

@@ -2,7 +2,7 @@ import { tool, type ToolDefinition } from "@opencode-ai/plugin";
 import { ArgumentError } from "../history/errors.ts";
 import { formatSessionsAnswer, MAX_ALTERNATIVES, MAX_OFFSET, MAX_QUERY_CHARS, type SearchService, type SessionsRequest } from "../search/api.ts";
 import type { ToolDeps } from "./deps.ts";
-import { choice, flag, integer, text, textList } from "./params.ts";
+import { choice, flag, integer, integerUpTo, text, textList } from "./params.ts";
 import { askForEveryProject } from "./reach.ts";
 import { runTool } from "./run.ts";
 
@@ -15,7 +15,7 @@ const sessionsArgs = {
   query: text(MAX_QUERY_CHARS).optional().describe("Rank by content"),
   alternatives: textList(MAX_ALTERNATIVES, MAX_QUERY_CHARS).optional(),
   limit: integer(1, MAX_SESSIONS).optional().describe(`Default: ${DEFAULT_SESSIONS}`),
-  offset: integer(0, MAX_OFFSET).optional(),
+  offset: integerUpTo(0, MAX_OFFSET).optional(),
   include_children: flag().optional().describe("Include subagent sessions"),
   scope: choice(["project", "global"]).optional().describe("global may ask the user"),
 };

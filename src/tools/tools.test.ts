@@ -72,6 +72,27 @@ describe("the tools as the model sees them", () => {
     expect(jsonSchema("history_sessions").jsonSchema.properties.limit).toMatchObject({ minimum: 1, maximum: 100 });
   });
 
+  it("leave out the guard ceilings of turn numbers and offsets, and still reject past them", async () => {
+    expect(jsonSchema("history_browse_turns").jsonSchema.properties.turn_number).toEqual({
+      description: `Default: the ${RECENT_TURNS} turns before this one`,
+      type: "integer",
+      minimum: 1,
+    });
+    for (const tool of ["history_search", "history_sessions", "history_pull_part"]) {
+      expect(jsonSchema(tool).jsonSchema.properties.offset, tool).toMatchObject({ type: "integer", minimum: 0 });
+      expect(jsonSchema(tool).jsonSchema.properties.offset, tool).not.toHaveProperty("maximum");
+    }
+    const context = toolContext(OWN, plugin.directory);
+    const turn = await callTool(plugin, "history_browse_turns", { turn_number: 1_000_001 }, context);
+    expect(turn).toMatchObject({ ok: false, message: "turn_number must be an integer from 1 to 1000000 (got 1000001)" });
+    const fraction = await callTool(plugin, "history_browse_turns", { turn_number: 2.5 }, context);
+    expect(fraction).toMatchObject({ ok: false, message: "turn_number must be an integer from 1 to 1000000 (got 2.5)" });
+    const offset = await callTool(plugin, "history_search", { query: "Request", offset: "1001" }, context);
+    expect(offset).toMatchObject({ ok: false, message: 'offset must be an integer from 0 to 1000 (got "1001")' });
+    const page = await callTool(plugin, "history_search", { query: "Request", offset: 1000 }, context);
+    expect(page.ok).toBe(true);
+  });
+
   it("are sent without the schema dialect line; other tools are left alone", async () => {
     const definition = plugin.hooks["tool.definition"]!;
     const ours = jsonSchema("history_search");
