@@ -98,7 +98,9 @@ describe("history tools through the model", () => {
     expect(hidden.error).toMatch(new RegExp(`Turn ${lastVisible + 1} is hidden.*latest turn you can browse is ${lastVisible}`));
 
     const child = await call("history_browse_turns", { session_id: childId });
-    expect((child.output as Json).turns[0].user.preview).toBe("Review src/limiter.ts for bugs.");
+    // 2.1.2's subagent tool prompts the child with its own first line before the caller's prompt.
+    const hostPreamble = host.generation === 2 ? "You are a subagent spawned by another session. " : "";
+    expect((child.output as Json).turns[0].user.preview).toBe(`${hostPreamble}Review src/limiter.ts for bugs.`);
   });
 
   test("ids flow from browse_turns to browse_messages to pull_message to pull_part", async () => {
