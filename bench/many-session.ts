@@ -16,7 +16,7 @@
 // (issue 51), cold (a fresh service) and asked again, three alternating rounds, with the ratios.
 
 import { createHash } from "node:crypto";
-import { defaultConfig, type EngramConfig, MESSAGE_CACHE_DEFAULTS } from "../src/config/schema.ts";
+import { defaultConfig, type EngramConfig, WIRING_DEFAULTS } from "../src/config/schema.ts";
 import { toolVisibility } from "../src/history/tool-visibility.ts";
 import type { HistoryMessage } from "../src/history/types.ts";
 import { CachedHistorySource } from "../src/store/cached-source.ts";
@@ -66,7 +66,7 @@ function service(
 ): { search: SearchService; loads: () => number; messages: () => number; source: CachedHistorySource<unknown> } {
   const source = new CachedHistorySource(
     storeReader(store, () => true),
-    { ...MESSAGE_CACHE_DEFAULTS, maxBytes: config.store.cache_bytes },
+    { ...WIRING_DEFAULTS.messageCache, maxBytes: config.store.cache_bytes },
     store.decode,
   );
   let loads = 0;

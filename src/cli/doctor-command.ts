@@ -5,15 +5,13 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { configFiles, globalConfigDir, loadConfig } from "../config/load.ts";
-import { MESSAGE_CACHE_DEFAULTS } from "../config/schema.ts";
+import { WIRING_DEFAULTS } from "../config/schema.ts";
 import { parseJsonc } from "../config/jsonc.ts";
 import { resolveConfig } from "../config/validate.ts";
-import { CachedHistorySource } from "../store/cached-source.ts";
 import { isStoreProblem, openStore, storeReader, storeSessions, type Store } from "../store/store.ts";
 import { GENERATION_NAMES, type StoreGeneration } from "../store/store-generation.ts";
 import { projectionReport } from "../projection/index.ts";
-import { createSearchService } from "../search/api.ts";
-import { toolVisibility } from "../history/tool-visibility.ts";
+import { composeEngram } from "../tools/engram.ts";
 import { UsageError, type Parsed } from "./argv.ts";
 import { EXIT, type CommandContext } from "./command.ts";
 import { inProject, projectRoot, storeDir } from "./history.ts";
@@ -74,14 +72,9 @@ async function coldSearchCost(store: Store, root: string): Promise<string[]> {
   const project = sessions.filter((session) => inProject(session, root)).reduce((sum, session) => sum + (bytes.get(session.id) ?? 0), 0);
   if (sampled === 0) return ["no message text to search yet"];
   const config = loadConfig([globalConfigDir(), root]).config;
-  const timed = { ...config, search: { ...config.search, project_time_budget_ms: 10 * 60_000 } };
-  const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
-  const source = new CachedHistorySource(
-    storeReader(store, (session) => sample.has(session.id)),
-    { ...MESSAGE_CACHE_DEFAULTS, maxBytes: config.store.cache_bytes },
-    store.decode,
-  );
-  const service = createSearchService({ source, config: () => timed, visibility: () => visibility });
+  const timed = { ...config, search: { ...config.search, project_time_budget_ms: WIRING_DEFAULTS.commandSearchBudgetMs } };
+  const reader = storeReader(store, (session) => sample.has(session.id));
+  const { search: service } = composeEngram({ runs: "sample", config: () => timed, reader, decode: store.decode, generation: store.generation, log: () => {} });
   const started = performance.now();
   await service.search({ query: PROBE_QUERY, callerSessionId: "", scope: "project", types: ["text", "tool"], limit: 10 });
   const seconds = (performance.now() - started) / 1000;
