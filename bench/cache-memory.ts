@@ -8,7 +8,7 @@ import { defaultConfig, type EngramConfig, WIRING_DEFAULTS } from "../src/config
 import { toolVisibility } from "../src/history/tool-visibility.ts";
 import { CachedHistorySource } from "../src/store/cached-source.ts";
 import { dataDir } from "../src/store/sqlite.ts";
-import { isStoreProblem, openStore, storeReader } from "../src/store/store.ts";
+import { isStoreProblem, openStore } from "../src/store/store.ts";
 import { createSearchEngine } from "../src/search/service.ts";
 import { heapMb } from "./heap.ts";
 
@@ -19,11 +19,7 @@ const store = await openStore(dataDir({ XDG_DATA_HOME: xdgData }));
 if (isStoreProblem(store)) throw new Error(store.message);
 const config: EngramConfig = { ...defaultConfig(), projection: { ...defaultConfig().projection, enable: false } };
 const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
-const source = new CachedHistorySource(
-  storeReader(store, () => true),
-  { ...WIRING_DEFAULTS.messageCache, maxBytes: config.store.cache_bytes },
-  store.decode,
-);
+const source = new CachedHistorySource(store.reader, { ...WIRING_DEFAULTS.messageCache, maxBytes: config.store.cache_bytes }, store.decode);
 const engine = createSearchEngine({ source, config: () => config, visibility: () => visibility });
 const QUERIES = [
   "timezone aware datetime",

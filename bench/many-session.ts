@@ -22,7 +22,7 @@ import type { HistoryMessage } from "../src/history/types.ts";
 import { CachedHistorySource } from "../src/store/cached-source.ts";
 import { storeFeed } from "../src/projection/feed.ts";
 import { StoreProjection } from "../src/projection/projection.ts";
-import { isStoreProblem, openStore, type Store, storeReader } from "../src/store/store.ts";
+import { isStoreProblem, openStore, type Store } from "../src/store/store.ts";
 import { dataDir } from "../src/store/sqlite.ts";
 import { createSearchService, type SearchService } from "../src/search/api.ts";
 import { parseQuery } from "../src/search/text/query.ts";
@@ -64,11 +64,7 @@ function service(
   finder: StoreProjection | undefined,
   budgetMs: number,
 ): { search: SearchService; loads: () => number; messages: () => number; source: CachedHistorySource<unknown> } {
-  const source = new CachedHistorySource(
-    storeReader(store, () => true),
-    { ...WIRING_DEFAULTS.messageCache, maxBytes: config.store.cache_bytes },
-    store.decode,
-  );
+  const source = new CachedHistorySource(store.reader, { ...WIRING_DEFAULTS.messageCache, maxBytes: config.store.cache_bytes }, store.decode);
   let loads = 0;
   let messages = 0;
   const load = source.loadMessages.bind(source);

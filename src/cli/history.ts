@@ -12,7 +12,7 @@ import type { HistoryReader } from "../store/reader.ts";
 import type { StoreProjection } from "../projection/index.ts";
 import { dataDir } from "../store/sqlite.ts";
 import type { Log } from "../util/log.ts";
-import { isStoreProblem, openStore, storeReader, type Store, type StoreProblem } from "../store/store.ts";
+import { isStoreProblem, openStore, type Store, type StoreProblem } from "../store/store.ts";
 import type { SearchService } from "../search/api.ts";
 import { composeEngram } from "../tools/engram.ts";
 import { insideProject } from "../tools/reach.ts";
@@ -56,6 +56,12 @@ export function inProject(session: Pick<SessionInfo, "directory">, root: string)
   return session.directory !== undefined && insideProject(session.directory, { sessionID: "", directory: root, worktree: root });
 }
 
+/** The store's reader with its session listing narrowed to the sessions `inScope` picks. */
+export function scopedReader(store: Store, inScope: (session: { id: string; directory?: unknown }) => boolean): HistoryReader<unknown> {
+  const every = store.reader.everySession;
+  return { ...store.reader, listSessions: async () => ((await every()) as { id: string; directory?: unknown }[]).filter(inScope) };
+}
+
 /**
  * The command's pieces over the store (tools/engram.ts), the config given once: with the store's
  * projection as the plugin keeps it, read or built in this thread when a command asks.
@@ -70,7 +76,7 @@ export async function openHistory(options: { dataDir?: string; project?: string 
   const root = projectRoot(options.project ?? process.cwd());
   const loaded = loadConfig([globalConfigDir(), root]);
   const config: EngramConfig = { ...loaded.config, search: { ...loaded.config.search, project_time_budget_ms: WIRING_DEFAULTS.commandSearchBudgetMs } };
-  const reader = storeReader(store, (session) => typeof session.directory === "string" && inProject({ directory: session.directory }, root));
+  const reader = scopedReader(store, (session) => typeof session.directory === "string" && inProject({ directory: session.directory }, root));
   const { visibility, source, search, projection } = commandEngram(store, reader, config);
   const history: History = {
     store,
