@@ -9,7 +9,7 @@ import { WIRING_DEFAULTS } from "../config/schema.ts";
 import { parseJsonc } from "../config/jsonc.ts";
 import { resolveConfig } from "../config/validate.ts";
 import { isStoreProblem, openStore, storeSessions, type Store } from "../store/store.ts";
-import { type LegacyCopy, type StoreFigures, storeFigures } from "../store/figures.ts";
+import { type LegacyCopy, storeFigures } from "../store/figures.ts";
 import { GENERATION_NAMES, type StoreGeneration } from "../store/store-generation.ts";
 import { projectionReport } from "../projection/index.ts";
 import { composeEngram } from "../tools/engram.ts";
@@ -218,7 +218,7 @@ export async function doctorCommand(parsed: Parsed, ctx: CommandContext): Promis
     checks.push({ name: "store", status: "fail", detail: [store.message, ...hint] });
   } else {
     checks.push({ name: "store", status: "ok", detail: [`${store.path} (${GENERATION_NAMES[store.generation]} store, schema known, opened read-only)`] });
-    const figures: StoreFigures = await storeFigures(store);
+    const figures = await storeFigures(store);
     if (figures.legacy) checks.push(legacyCheck(figures.legacy));
     checks.push(writerCheck(store, figures.writerVersion));
     const mine = (await storeSessions(store)).filter((session) => inProject(session, root)).length;
