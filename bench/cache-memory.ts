@@ -4,11 +4,11 @@
 // every search reads sessions until its budget ends, as common-word searches do. In the host's Bun:
 //   BUN_BE_BUN=1 node_modules/opencode-linux-x64/bin/opencode bench/cache-memory.ts <XDG_DATA_HOME> [searches]
 import { readFileSync } from "node:fs";
-import { defaultConfig, type EngramConfig, MESSAGE_CACHE_DEFAULTS } from "../src/config/schema.ts";
+import { defaultConfig, type EngramConfig, WIRING_DEFAULTS } from "../src/config/schema.ts";
 import { toolVisibility } from "../src/history/tool-visibility.ts";
 import { CachedHistorySource } from "../src/store/cached-source.ts";
 import { dataDir } from "../src/store/sqlite.ts";
-import { isStoreProblem, openStore, storeReader } from "../src/store/store.ts";
+import { isStoreProblem, openStore } from "../src/store/store.ts";
 import { createSearchEngine } from "../src/search/service.ts";
 import { heapMb } from "./heap.ts";
 
@@ -19,11 +19,7 @@ const store = await openStore(dataDir({ XDG_DATA_HOME: xdgData }));
 if (isStoreProblem(store)) throw new Error(store.message);
 const config: EngramConfig = { ...defaultConfig(), projection: { ...defaultConfig().projection, enable: false } };
 const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
-const source = new CachedHistorySource(
-  storeReader(store, () => true),
-  { ...MESSAGE_CACHE_DEFAULTS, maxBytes: config.store.cache_bytes },
-  store.decode,
-);
+const source = new CachedHistorySource(store.reader, { ...WIRING_DEFAULTS.messageCache, maxBytes: config.store.cache_bytes }, store.decode);
 const engine = createSearchEngine({ source, config: () => config, visibility: () => visibility });
 const QUERIES = [
   "timezone aware datetime",

@@ -19,13 +19,13 @@
 // counted), the query alone as usual: what no fewer reads can beat.
 
 import { createHash } from "node:crypto";
-import { defaultConfig, type EngramConfig, MESSAGE_CACHE_DEFAULTS } from "../src/config/schema.ts";
+import { defaultConfig, type EngramConfig, WIRING_DEFAULTS } from "../src/config/schema.ts";
 import { toolVisibility } from "../src/history/tool-visibility.ts";
 import type { HistoryMessage } from "../src/history/types.ts";
 import { CachedHistorySource } from "../src/store/cached-source.ts";
 import { storeFeed } from "../src/projection/feed.ts";
 import { StoreProjection } from "../src/projection/projection.ts";
-import { isStoreProblem, openStore, type Store, storeReader } from "../src/store/store.ts";
+import { isStoreProblem, openStore, type Store } from "../src/store/store.ts";
 import { dataDir } from "../src/store/sqlite.ts";
 import { createSearchService, type SearchService } from "../src/search/api.ts";
 import { parseQuery } from "../src/search/text/query.ts";
@@ -75,11 +75,7 @@ function service(
   budgetMs: number,
   readsFree = false,
 ): { search: SearchService; loads: () => number; messages: () => number; source: CachedHistorySource<unknown> } {
-  const source = new CachedHistorySource(
-    storeReader(store, () => true),
-    { ...MESSAGE_CACHE_DEFAULTS, maxBytes: config.store.cache_bytes },
-    store.decode,
-  );
+  const source = new CachedHistorySource(store.reader, { ...WIRING_DEFAULTS.messageCache, maxBytes: config.store.cache_bytes }, store.decode);
   let loads = 0;
   let messages = 0;
   const load = source.loadMessages.bind(source);

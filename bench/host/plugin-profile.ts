@@ -6,7 +6,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { defaultConfig, MESSAGE_CACHE_DEFAULTS } from "../../src/config/schema.ts";
+import { defaultConfig, WIRING_DEFAULTS } from "../../src/config/schema.ts";
 import { toolVisibility } from "../../src/history/tool-visibility.ts";
 import { CachedHistorySource } from "../../src/store/cached-source.ts";
 import { withFastPath } from "../../src/store/fast-path-reader.ts";
@@ -41,7 +41,7 @@ const reader = withFastPath(
   () => openSqliteReader(db, Object.values(data.generated)[0]!.id),
   (level, message) => console.log(`${level}: ${message}`),
 );
-const source = new CachedHistorySource(reader, { ...MESSAGE_CACHE_DEFAULTS, maxBytes: 512 * 1024 ** 2, pause: pauseIfDue });
+const source = new CachedHistorySource(reader, { ...WIRING_DEFAULTS.messageCache, maxBytes: 512 * 1024 ** 2, pause: pauseIfDue });
 const config = defaultConfig();
 const visibility = toolVisibility([], []);
 const service = createSearchEngine({ source, config: () => config, visibility: () => visibility });

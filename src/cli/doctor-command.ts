@@ -5,18 +5,17 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { configFiles, globalConfigDir, loadConfig } from "../config/load.ts";
-import { MESSAGE_CACHE_DEFAULTS } from "../config/schema.ts";
+import { WIRING_DEFAULTS } from "../config/schema.ts";
 import { parseJsonc } from "../config/jsonc.ts";
 import { resolveConfig } from "../config/validate.ts";
-import { CachedHistorySource } from "../store/cached-source.ts";
-import { isStoreProblem, openStore, storeReader, storeSessions, type Store } from "../store/store.ts";
+import { isStoreProblem, openStore, storeSessions, type Store } from "../store/store.ts";
+import { type LegacyCopy, storeFigures } from "../store/figures.ts";
 import { GENERATION_NAMES, type StoreGeneration } from "../store/store-generation.ts";
 import { projectionReport } from "../projection/index.ts";
-import { createSearchService } from "../search/api.ts";
-import { toolVisibility } from "../history/tool-visibility.ts";
+import { composeEngram } from "../tools/engram.ts";
 import { UsageError, type Parsed } from "./argv.ts";
 import { EXIT, type CommandContext } from "./command.ts";
-import { inProject, projectRoot, storeDir } from "./history.ts";
+import { inProject, projectRoot, scopedReader, storeDir } from "./history.ts";
 import { configGeneration, listingAdvice, opencodeConfigFiles, pluginEntries, readPluginLists } from "./plugin-entries.ts";
 import { size } from "./render.ts";
 
@@ -59,9 +58,8 @@ function runtimeCheck(): Check {
 }
 
 /** Times a cold keyword search over the newest sessions (up to SAMPLE_BYTES) and scales it. */
-async function coldSearchCost(store: Store, root: string): Promise<string[]> {
-  const bytes = store.sessionBytes();
-  const sessions = storeSessions(store);
+async function coldSearchCost(store: Store, bytes: Map<string, number>, root: string): Promise<string[]> {
+  const sessions = await storeSessions(store);
   sessions.sort((a, b) => (b.updated ?? 0) - (a.updated ?? 0));
   const sample = new Set<string>();
   let sampled = 0;
@@ -74,14 +72,9 @@ async function coldSearchCost(store: Store, root: string): Promise<string[]> {
   const project = sessions.filter((session) => inProject(session, root)).reduce((sum, session) => sum + (bytes.get(session.id) ?? 0), 0);
   if (sampled === 0) return ["no message text to search yet"];
   const config = loadConfig([globalConfigDir(), root]).config;
-  const timed = { ...config, search: { ...config.search, project_time_budget_ms: 10 * 60_000 } };
-  const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
-  const source = new CachedHistorySource(
-    storeReader(store, (session) => sample.has(session.id)),
-    { ...MESSAGE_CACHE_DEFAULTS, maxBytes: config.store.cache_bytes },
-    store.decode,
-  );
-  const service = createSearchService({ source, config: () => timed, visibility: () => visibility });
+  const timed = { ...config, search: { ...config.search, project_time_budget_ms: WIRING_DEFAULTS.commandSearchBudgetMs } };
+  const reader = scopedReader(store, (session) => sample.has(session.id));
+  const { search: service } = composeEngram({ runs: "sample", config: () => timed, reader, decode: store.decode, generation: store.generation, log: () => {} });
   const started = performance.now();
   await service.search({ query: PROBE_QUERY, callerSessionId: "", scope: "project", types: ["text", "tool"], limit: 10 });
   const seconds = (performance.now() - started) / 1000;
@@ -98,8 +91,7 @@ async function coldSearchCost(store: Store, root: string): Promise<string[]> {
 }
 
 /** Who last wrote a session: a version other than the one the suite pins is worth a look. */
-function writerCheck(store: Store): Check {
-  const version = store.writerVersion();
+function writerCheck(store: Store, version: string | undefined): Check {
   const tested = testedHostVersion(store.generation);
   return {
     name: "written by",
@@ -109,7 +101,7 @@ function writerCheck(store: Store): Check {
 }
 
 /** The 1.x tables an OpenCode 2 store still holds: not its history, but they tell what it lacks. */
-function legacyCheck(legacy: NonNullable<Store["legacy"]>): Check {
+function legacyCheck(legacy: LegacyCopy): Check {
   const migration = legacy.migration
     ? `; its import of them is at phase "${legacy.migration}" (kv migration.v1-v2)`
     : "; no import state recorded (kv migration.v1-v2)";
@@ -226,18 +218,18 @@ export async function doctorCommand(parsed: Parsed, ctx: CommandContext): Promis
     checks.push({ name: "store", status: "fail", detail: [store.message, ...hint] });
   } else {
     checks.push({ name: "store", status: "ok", detail: [`${store.path} (${GENERATION_NAMES[store.generation]} store, schema known, opened read-only)`] });
-    if (store.legacy) checks.push(legacyCheck(store.legacy));
-    checks.push(writerCheck(store));
-    const stats = store.stats();
-    const mine = storeSessions(store).filter((session) => inProject(session, root)).length;
+    const figures = await storeFigures(store);
+    if (figures.legacy) checks.push(legacyCheck(figures.legacy));
+    checks.push(writerCheck(store, figures.writerVersion));
+    const mine = (await storeSessions(store)).filter((session) => inProject(session, root)).length;
     io.progress("measuring a cold search…");
-    const cost = await coldSearchCost(store, root);
+    const cost = await coldSearchCost(store, figures.sessionBytes, root);
     io.progress(undefined);
     checks.push({
       name: "history",
       status: "ok",
       detail: [
-        `${stats.sessions} sessions (${mine} in ${root}), ${stats.messages} messages, ${stats.parts !== undefined ? `${stats.parts} parts, ` : ""}${size(stats.bytes)} on disk`,
+        `${figures.sessions} sessions (${mine} in ${root}), ${figures.messages} messages, ${figures.parts !== undefined ? `${figures.parts} parts, ` : ""}${size(figures.bytes)} on disk`,
         ...cost,
       ],
     });

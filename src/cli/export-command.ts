@@ -3,6 +3,7 @@
 
 import { existsSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
+import { sessionOfMessage } from "../store/figures.ts";
 import { exportDocument } from "../store/session-export.ts";
 import { UsageError, type Parsed } from "./argv.ts";
 import { CommandError, EXIT, type CommandContext } from "./command.ts";
@@ -45,7 +46,7 @@ export async function exportCommand(parsed: Parsed, ctx: CommandContext): Promis
   if (problem) throw new UsageError(problem);
   const history = await ctx.history(parsed);
   if (id.startsWith("msg_")) {
-    const session = history.store.sessionOfMessage(id);
+    const session = await sessionOfMessage(history.store, id);
     const hint = session ? `; it belongs to session ${session}: opencode-engram export ${session}` : "";
     throw new UsageError(`export takes a session id (ses_…), and ${id} is a message id${hint}`);
   }

@@ -4,19 +4,18 @@
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { globalConfigDir, loadConfig } from "../config/load.ts";
-import { type EngramConfig, MESSAGE_CACHE_DEFAULTS } from "../config/schema.ts";
-import { toolVisibility, type ToolVisibility } from "../history/tool-visibility.ts";
+import { type EngramConfig, WIRING_DEFAULTS } from "../config/schema.ts";
+import type { ToolVisibility } from "../history/tool-visibility.ts";
 import type { HistoryMessage, SessionInfo } from "../history/types.ts";
-import { CachedHistorySource } from "../store/cached-source.ts";
-import type { Log } from "../util/log.ts";
-import { storeFeed, StoreProjection } from "../projection/index.ts";
+import type { CachedHistorySource } from "../store/cached-source.ts";
+import type { HistoryReader } from "../store/reader.ts";
+import type { StoreProjection } from "../projection/index.ts";
 import { dataDir } from "../store/sqlite.ts";
-import { isStoreProblem, openStore, storeReader, type Store, type StoreProblem } from "../store/store.ts";
-import { createSearchService, type SearchService } from "../search/api.ts";
+import type { Log } from "../util/log.ts";
+import { isStoreProblem, openStore, type Store, type StoreProblem } from "../store/store.ts";
+import type { SearchService } from "../search/api.ts";
+import { composeEngram } from "../tools/engram.ts";
 import { insideProject } from "../tools/reach.ts";
-
-/** A person waits longer than a model's tool call: project and global searches finish. */
-const CLI_SEARCH_BUDGET_MS = 10 * 60_000;
 
 /** The git worktree holding `directory` (nearest `.git` above it), or the directory itself. */
 export function projectRoot(directory: string): string {
@@ -29,6 +28,8 @@ export function projectRoot(directory: string): string {
 
 export interface History {
   store: Store;
+  /** The project's sessions, and any session's messages, read from the store. */
+  reader: HistoryReader<unknown>;
   /** The project's root: its sessions are those whose directory is here or below. */
   root: string;
   config: EngramConfig;
@@ -55,17 +56,18 @@ export function inProject(session: Pick<SessionInfo, "directory">, root: string)
   return session.directory !== undefined && insideProject(session.directory, { sessionID: "", directory: root, worktree: root });
 }
 
-/** The store's projection as the plugin keeps it (every session of the store, the config's tool visibility), with no pacing: nothing else runs in a command. */
-export function storeProjection(store: Store, config: EngramConfig, log: Log): StoreProjection {
-  const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
-  return new StoreProjection({
-    feed: storeFeed(store),
-    enabled: () => config.projection.enable,
-    visibility: () => visibility,
-    visibilityKey: () => JSON.stringify([config.show_tool_input, config.show_tool_output]),
-    pause: () => undefined,
-    log,
-  });
+/** The store's reader with its session listing narrowed to the sessions `inScope` picks. */
+export function scopedReader(store: Store, inScope: (session: { id: string; directory?: unknown }) => boolean): HistoryReader<unknown> {
+  const every = store.reader.everySession;
+  return { ...store.reader, listSessions: async () => ((await every()) as { id: string; directory?: unknown }[]).filter(inScope) };
+}
+
+/**
+ * The command's pieces over the store (tools/engram.ts), the config given once: with the store's
+ * projection as the plugin keeps it, read or built in this thread when a command asks.
+ */
+export function commandEngram(store: Store, reader: HistoryReader<unknown>, config: EngramConfig, log: Log = () => {}) {
+  return composeEngram({ runs: "command", config: () => config, reader, decode: store.decode, generation: store.generation, log });
 }
 
 export async function openHistory(options: { dataDir?: string; project?: string }): Promise<History | StoreProblem> {
@@ -73,19 +75,18 @@ export async function openHistory(options: { dataDir?: string; project?: string 
   if (isStoreProblem(store)) return store;
   const root = projectRoot(options.project ?? process.cwd());
   const loaded = loadConfig([globalConfigDir(), root]);
-  const config: EngramConfig = { ...loaded.config, search: { ...loaded.config.search, project_time_budget_ms: CLI_SEARCH_BUDGET_MS } };
-  const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
-  const reader = storeReader(store, (session) => typeof session.directory === "string" && inProject({ directory: session.directory }, root));
-  const source = new CachedHistorySource(reader, { ...MESSAGE_CACHE_DEFAULTS, maxBytes: config.store.cache_bytes }, store.decode);
-  const projection = storeProjection(store, config, () => {});
+  const config: EngramConfig = { ...loaded.config, search: { ...loaded.config.search, project_time_budget_ms: WIRING_DEFAULTS.commandSearchBudgetMs } };
+  const reader = scopedReader(store, (session) => typeof session.directory === "string" && inProject({ directory: session.directory }, root));
+  const { visibility, source, search, projection } = commandEngram(store, reader, config);
   const history: History = {
     store,
+    reader,
     root,
     config,
     configProblems: loaded.problems,
-    visibility,
+    visibility: visibility(),
     source,
-    search: createSearchService({ source, config: () => config, visibility: () => visibility, finder: projection }),
+    search,
     projection,
     close: () => {
       projection.close();

@@ -4,7 +4,7 @@
 import { projectionPath, removeProjection, type ProjectionStatus } from "../projection/index.ts";
 import { UsageError, type Parsed } from "./argv.ts";
 import { EXIT, type CommandContext } from "./command.ts";
-import { storeProjection } from "./history.ts";
+import { commandEngram } from "./history.ts";
 import { size } from "./render.ts";
 import { fileBytes } from "../store/file-bytes.ts";
 
@@ -13,11 +13,11 @@ export const REINDEX_FLAGS = { values: [], switches: [] } as const;
 export async function reindexCommand(parsed: Parsed, ctx: CommandContext): Promise<number> {
   if (parsed.positionals.length > 0) throw new UsageError(`reindex takes no arguments (got ${parsed.positionals.join(" ")})`);
   const { io } = ctx;
-  const { store, config } = await ctx.history(parsed);
+  const { store, reader, config } = await ctx.history(parsed);
   const file = projectionPath(store.path);
   removeProjection(file);
   // Built when asked even with projection.enable off (the plugin then leaves it unused).
-  const projection = storeProjection(store, { ...config, projection: { ...config.projection, enable: true } }, (level, message) => {
+  const { projection } = commandEngram(store, reader, { ...config, projection: { ...config.projection, enable: true } }, (level, message) => {
     if (level !== "info") io.err(message);
   });
   const started = performance.now();

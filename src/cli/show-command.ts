@@ -2,6 +2,7 @@
 
 import { browseTurns, type TurnEntry } from "../history/browse-turns.ts";
 import { HistoryError } from "../history/errors.ts";
+import { sessionOfMessage } from "../store/figures.ts";
 import { pullMessage, type Section } from "../history/pull-message.ts";
 import { pullPart } from "../history/pull-part.ts";
 import { buildView, type SessionView } from "../history/view.ts";
@@ -71,7 +72,7 @@ export async function showCommand(parsed: Parsed, ctx: CommandContext): Promise<
   const history = await ctx.history(parsed);
   const { io } = ctx;
   const json = parsed.switches.has("json");
-  const sessionId = id.startsWith("ses_") ? id : history.store.sessionOfMessage(id);
+  const sessionId = id.startsWith("ses_") ? id : await sessionOfMessage(history.store, id);
   if (!sessionId) throw new CommandError(`message ${id} is not in the store (${history.store.path})`, EXIT.notFound);
   const view = await sessionView(history, sessionId);
   const directory = (await history.source.getSession(sessionId)).directory ?? history.root;

@@ -95,14 +95,21 @@ export const CONFIG_SCHEMA = {
 } satisfies ConfigSection;
 
 /**
- * The message cache's settings that are not options (store/cached-source.ts), one object for the
- * plugin on either host and for the command line.
+ * The settings that are not options, one object for the plugin on either host and for the command
+ * line (tools/engram.ts puts the pieces together with them).
  */
-export const MESSAGE_CACHE_DEFAULTS = {
-  /** Newest messages compared on every read, to catch writes no event announced. */
-  checkSize: 20,
-  /** Changed messages read again one by one before reading the whole session is cheaper. */
-  maxSingleReads: 50,
+export const WIRING_DEFAULTS = {
+  /** The message cache (store/cached-source.ts). */
+  messageCache: {
+    /** Newest messages compared on every read, to catch writes no event announced. */
+    checkSize: 20,
+    /** Changed messages read again one by one before reading the whole session is cheaper. */
+    maxSingleReads: 50,
+  },
+  /** OpenCode 1.x's SDK reads (store/sdk-reader.ts): messages per page, and how long one request may take. */
+  sdkReads: { pageSize: 500, timeoutMs: 60_000 },
+  /** A person waits longer than a model's tool call: a command's project and global searches finish. */
+  commandSearchBudgetMs: 10 * 60_000,
 } as const;
 
 /** The value a declaration describes: a number, boolean or string list per option, a record per section. */

@@ -7,6 +7,7 @@ import { createHookSet } from "./hooks.ts";
 import { applyHostEvent } from "./events.ts";
 import { withFastPath } from "../store/fast-path-reader.ts";
 import { hostLog } from "../util/log.ts";
+import { WIRING_DEFAULTS } from "../config/schema.ts";
 import { createSdkReader, type SessionClient } from "../store/sdk-reader.ts";
 import { openSqliteReader } from "../store/sqlite-reader.ts";
 import { dataDir } from "../store/sqlite.ts";
@@ -16,7 +17,7 @@ import { defaultOtherProjectsToAsk } from "../tools/reach.ts";
 export const EngramPlugin: Plugin = async (input: PluginInput) => {
   const log = hostLog(input.client);
   const config = engramConfig(input.directory, log);
-  const sdkReader = createSdkReader(input.client as unknown as SessionClient, { pageSize: 500, timeoutMs: 60_000 });
+  const sdkReader = createSdkReader(input.client as unknown as SessionClient, WIRING_DEFAULTS.sdkReads);
   const reader = config().store.sqlite_fast_path ? withFastPath(sdkReader, (probe) => openSqliteReader(dataDir(), probe), log) : sdkReader;
   const { source, search, tools, projection } = createEngram({ directory: input.directory, config, reader, log });
   const { hooks: engramHooks, onEvent } = createHookSet({ source, config, directory: input.directory, log });

@@ -5,8 +5,7 @@
 
 import type { HistoryMessage, SessionInfo } from "../history/types.ts";
 import { checkpoint, type HistoryReader, type HostDecode, type ReadOptions, type SessionStamp } from "../store/reader.ts";
-import { storeReader } from "../store/store.ts";
-import type { Store } from "../store/store-shape.ts";
+import type { Store } from "../store/store.ts";
 
 export interface ProjectionFeed {
   /** The store file, opened with the probe session if need be; undefined when the reader reads none (SDK only). */
@@ -79,8 +78,5 @@ function stampText(stamp: SessionStamp): string {
 
 /** The feed over every session of a store opened directly (the command line, the build thread, doctor). */
 export function storeFeed(store: Store): ProjectionFeed {
-  return readerFeed(
-    storeReader(store, () => true),
-    store.decode,
-  );
+  return readerFeed(store.reader, store.decode);
 }

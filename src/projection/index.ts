@@ -4,7 +4,7 @@
 // (scripts/import-layers.test.ts).
 
 export { type Projection, ThreadedProjection } from "./build-thread.ts";
-export { readerFeed, storeFeed } from "./feed.ts";
+export { readerFeed } from "./feed.ts";
 export { projectionPath, removeProjection } from "./projection-db.ts";
 export { type ProjectionStatus, StoreProjection } from "./projection.ts";
 export { projectionReport } from "./report.ts";

@@ -23,7 +23,7 @@ export interface ProjectionReport {
 
 export async function projectionReport(store: Store, dir: string = cacheDir()): Promise<ProjectionReport> {
   const file = projectionPath(store.path, dir);
-  const sessions = storeSessions(store);
+  const sessions = await storeSessions(store);
   const report: ProjectionReport = { file, exists: existsSync(file), bytes: 0, current: 0, total: sessions.length };
   if (!report.exists) return report;
   report.bytes = fileBytes(file);

@@ -80,17 +80,24 @@ class MemoryStore implements SqliteReader {
   async sessionsChangedSince(mark: string) {
     return mark === (await this.watermark()) ? [] : [SID];
   }
-  everySession() {
-    return [
-      { id: SID, title: "here", directory: "/p", time: { created: 1, updated: 5 } },
-      { id: "ses_elsewhere", title: "there", directory: "/q", time: { created: 2, updated: 9 } },
-    ];
+  private readonly sessions = [
+    { id: SID, title: "here", directory: "/p", time: { created: 1, updated: 5 } },
+    { id: "ses_elsewhere", title: "there", directory: "/q", time: { created: 2, updated: 9 } },
+  ];
+  async everySession() {
+    return this.sessions;
+  }
+  async listSessions() {
+    return this.sessions;
   }
   sessionInfo(sessionId: string) {
-    return this.everySession().find((info) => info.id === sessionId);
+    return this.sessions.find((info) => info.id === sessionId);
+  }
+  async getSession(sessionId: string) {
+    return this.sessionInfo(sessionId);
   }
   closed = 0;
-  close() {
+  async close() {
     this.closed++;
   }
 }

@@ -14,7 +14,7 @@
 
 import type { RawMessage } from "./reader.ts";
 import { openReadOnly } from "./sqlite.ts";
-import type { Store } from "./store-shape.ts";
+import type { Store } from "./store.ts";
 import type { V2MessageRow } from "./v2/map.ts";
 
 type Row = Record<string, unknown>;
@@ -133,7 +133,7 @@ export async function exportDocument(store: Store, sessionId: string): Promise<E
     db.close();
   }
   if (!row) return undefined;
-  const raw = await store.reads.readAll(sessionId);
+  const raw = await store.reader.readAll(sessionId);
   const messages = v2 ? (raw as V2MessageRow[]).map(v2Message) : (raw as RawMessage[]).map(v1Message);
   return { info: v2 ? v2SessionInfo(row) : v1SessionInfo(row), messages: messages.filter((message) => message !== undefined) };
 }

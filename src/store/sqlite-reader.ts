@@ -11,7 +11,7 @@
 // store-wide watermark (watermark.ts) reads the newest rows of event, message and part.
 
 import { type Database, missingColumns, nextRowCount, openFirst } from "./sqlite.ts";
-import { checkpoint, type MessageReads, type RawMessage, type ReadOptions, type SessionStamp } from "./reader.ts";
+import { checkpoint, type HistoryReader, type RawMessage, type ReadOptions, type SessionStamp } from "./reader.ts";
 import { SESSION_COLUMNS, sessionJson, type SessionRow } from "./session-rows.ts";
 import { storeWatermark, type StoreWatermark } from "./watermark.ts";
 
@@ -114,7 +114,8 @@ function assembleAll(sessionId: string, messages: Row[], parts: Row[]): RawMessa
   return out;
 }
 
-export interface SqliteReader extends MessageReads {
+/** OpenCode 1.x's history read from its SQLite store; a store read alone lists every project's sessions. */
+export interface SqliteReader extends HistoryReader {
   /** The store file (a projection of it is keyed by it). */
   readonly path?: string;
   /** True when this database holds the session. */
@@ -125,10 +126,10 @@ export interface SqliteReader extends MessageReads {
   watermark?: StoreWatermark["watermark"];
   sessionsChangedSince?: StoreWatermark["sessionsChangedSince"];
   /** Every session of every project, in the host's JSON shape. */
-  everySession(): unknown[];
+  everySession(): Promise<unknown[]>;
   /** The session in the host's JSON shape as the store keeps it (no `agent`), or undefined when it holds none. */
   sessionInfo(sessionId: string): Record<string, unknown> | undefined;
-  close(): void;
+  close(): Promise<void>;
 }
 
 /** Opens the first known-schema database holding `probeSessionId`, or explains why none fits. */
@@ -165,6 +166,11 @@ export function readerOver(db: Database, path?: string): SqliteReader {
   const session = db.query("SELECT 1 FROM session WHERE id = ?");
   const sessions = db.query(`SELECT ${SESSION_COLUMNS} FROM session`);
   const sessionById = db.query(`SELECT ${SESSION_COLUMNS} FROM session WHERE id = ?`);
+  const every = async () => (sessions.all() as SessionRow[]).map(sessionJson);
+  const sessionInfo = (sessionId: string) => {
+    const row = sessionById.get(sessionId) as SessionRow | null;
+    return row ? sessionJson(row) : undefined;
+  };
   const marks = storeWatermark(db, {
     generation: "opencode-1",
     sessions: "session",
@@ -256,14 +262,13 @@ export function readerOver(db: Database, path?: string): SqliteReader {
       for (const row of partRowsSince.all(sessionId, since.rows) as { id: string }[]) ids.add(row.id);
       return [...ids];
     },
-    everySession() {
-      return (sessions.all() as SessionRow[]).map(sessionJson);
-    },
-    sessionInfo(sessionId) {
-      const row = sessionById.get(sessionId) as SessionRow | null;
-      return row ? sessionJson(row) : undefined;
-    },
-    close() {
+    everySession: every,
+    // A store read alone has no project of its own: a caller wanting one scopes the listing.
+    listSessions: every,
+    sessionInfo,
+    getSession: async (sessionId) => sessionInfo(sessionId),
+    storePath: async () => path,
+    async close() {
       db.close();
     },
   };

@@ -1,21 +1,27 @@
-// The host's SQLite store opened read-only without a running host (the command line): every
-// session of every project, any session's messages, and the figures `doctor` reports. Bun only,
-// like the plugin's readers; opened read-only and query-only, so it can never write. The store's
-// generation (store-generation.ts) decides which tables are its history: OpenCode 1.x's
-// session/message/part, or OpenCode 2's session_v2/session_message (v2/store.ts), never both.
+// The host's SQLite store file opened read-only without a running host (the command line, the
+// projection's build thread): its generation's own reader over every project, and how its rows
+// decode. Bun only, like the plugin's readers; opened read-only and query-only, so it can never
+// write. The store's generation (store-generation.ts) decides which tables are its history:
+// OpenCode 1.x's session/message/part, or OpenCode 2's session_v2/session_message, never both.
 
 import type { SessionInfo } from "../history/types.ts";
-import { fileBytes } from "./file-bytes.ts";
 import { V1_DECODE } from "./map.ts";
-import type { HistoryReader } from "./reader.ts";
-import type { Store } from "./store-shape.ts";
+import type { HistoryReader, HostDecode } from "./reader.ts";
 import { readerOver, schemaProblems } from "./sqlite-reader.ts";
-import { candidateDatabases, NO_SQLITE_DRIVER, openReadOnly, tableColumns, whereLooked, type Database } from "./sqlite.ts";
+import { candidateDatabases, NO_SQLITE_DRIVER, openReadOnly, whereLooked, type Database } from "./sqlite.ts";
 import { GENERATION_NAMES, storeGeneration, type StoreGeneration } from "./store-generation.ts";
-import { v2SchemaProblems } from "./v2/sqlite-reader.ts";
-import { v2StoreOver } from "./v2/store.ts";
+import { V2_DECODE } from "./v2/map.ts";
+import { v2ReaderOver, v2SchemaProblems } from "./v2/sqlite-reader.ts";
 
-export type { Store } from "./store-shape.ts";
+export interface Store {
+  path: string;
+  generation: StoreGeneration;
+  /** The generation's reader: every project's sessions (listSessions gives them all too), any session's messages. */
+  reader: HistoryReader<unknown> & { everySession(): Promise<unknown[]> };
+  /** The generation's raw shapes into the core's types. */
+  decode: HostDecode<unknown>;
+  close(): void;
+}
 
 /** Why no store could be opened: no database file, a schema we do not know, or no Bun to read it. */
 export interface StoreProblem {
@@ -28,53 +34,15 @@ export function isStoreProblem<T extends object>(value: T | StoreProblem): value
 }
 
 /** The store's sessions in the core's shape. */
-export function storeSessions(store: Store): SessionInfo[] {
-  return store
-    .sessions()
-    .map((raw) => store.decode.session(raw))
-    .filter((session): session is SessionInfo => session !== undefined);
+export async function storeSessions(store: Store): Promise<SessionInfo[]> {
+  return (await store.reader.everySession()).map((raw) => store.decode.session(raw)).filter((session): session is SessionInfo => session !== undefined);
 }
 
-function storeOver(path: string, db: Database): Store {
-  const reader = readerOver(db);
-  const messageSession = db.query("SELECT session_id FROM message WHERE id = ?");
-  const count = (table: string) => (db.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
-  const version = tableColumns(db, "session").has("version") ? db.query("SELECT version FROM session ORDER BY time_updated DESC LIMIT 1") : undefined;
-  return {
-    path,
-    generation: "opencode-1",
-    reads: reader,
-    decode: V1_DECODE,
-    sessions: () => reader.everySession(),
-    session: async (sessionId) => reader.sessionInfo(sessionId),
-    sessionOfMessage(messageId) {
-      const row = messageSession.get(messageId) as { session_id: string } | null | undefined;
-      return row?.session_id;
-    },
-    sessionBytes() {
-      const bytes = new Map<string, number>();
-      for (const table of ["message", "part"]) {
-        for (const row of db.query(`SELECT session_id, sum(length(data)) AS n FROM ${table} GROUP BY session_id`).all() as {
-          session_id: string;
-          n: number;
-        }[]) {
-          bytes.set(row.session_id, (bytes.get(row.session_id) ?? 0) + row.n);
-        }
-      }
-      return bytes;
-    },
-    writerVersion() {
-      const row = version?.get() as { version: string } | null | undefined;
-      return row?.version || undefined;
-    },
-    stats() {
-      const data = db.query("SELECT (SELECT coalesce(sum(length(data)), 0) FROM message) + (SELECT coalesce(sum(length(data)), 0) FROM part) AS n").get() as {
-        n: number;
-      };
-      return { sessions: count("session"), messages: count("message"), parts: count("part"), bytes: fileBytes(path), dataBytes: data.n };
-    },
-    close: () => reader.close(),
-  };
+function storeOver(path: string, db: Database, generation: StoreGeneration): Store {
+  // OpenCode 2's reader scopes listSessions to a project: a store read alone has none, so every session.
+  const reader = generation === "opencode-2" ? v2ReaderOver(db, "", path) : readerOver(db, path);
+  const decode = (generation === "opencode-2" ? V2_DECODE : V1_DECODE) as HostDecode<unknown>;
+  return { path, generation, reader: { ...reader, listSessions: reader.everySession }, decode, close: () => db.close() };
 }
 
 /** Opens the first database in `dir` whose schema we know (opencode.db before channel builds'). */
@@ -101,34 +69,14 @@ export async function openStoreFile(path: string, generation?: StoreGeneration):
     db = await openReadOnly(path);
     if (!db) return { kind: "runtime", message: NO_SQLITE_DRIVER };
     const read = generation ?? storeGeneration(db);
-    const problems = read === "opencode-2" ? v2SchemaProblems(db) : read === "opencode-1" ? schemaProblems(db) : [read];
-    if (problems.length === 0) return read === "opencode-2" ? v2StoreOver(path, db) : storeOver(path, db);
+    const known = read === "opencode-1" || read === "opencode-2";
+    const problems = !known ? [read] : read === "opencode-2" ? v2SchemaProblems(db) : schemaProblems(db);
+    if (known && problems.length === 0) return storeOver(path, db, read);
     db.close();
-    const why = read === "opencode-1" || read === "opencode-2" ? `unknown ${GENERATION_NAMES[read]} schema (${problems.join(", ")})` : read;
+    const why = known ? `unknown ${GENERATION_NAMES[read]} schema (${problems.join(", ")})` : read;
     return { kind: "schema", message: `${path}: ${why}` };
   } catch (error) {
     db?.close();
     return { kind: "unreadable", message: `${path}: ${error instanceof Error ? error.message : String(error)}` };
   }
-}
-
-/** A history reader over the store: `inScope` picks the sessions `listSessions` returns. */
-export function storeReader(store: Store, inScope: (session: { id: string; directory?: unknown }) => boolean): HistoryReader<unknown> {
-  const { reads } = store;
-  const every = () => store.sessions() as { id: string; directory?: unknown }[];
-  return {
-    readAll: (sessionId, options) => reads.readAll(sessionId, options),
-    readNewest: (sessionId, count) => reads.readNewest(sessionId, count),
-    readOne: (sessionId, messageId) => reads.readOne(sessionId, messageId),
-    stamp: (sessionId) => reads.stamp(sessionId),
-    stamps: (sessionIds) => reads.stamps(sessionIds),
-    changedSince: (sessionId, since) => reads.changedSince(sessionId, since),
-    watermark: async () => reads.watermark?.(),
-    sessionsChangedSince: async (mark) => reads.sessionsChangedSince?.(mark),
-    storePath: async () => store.path,
-    listSessions: async () => every().filter(inScope),
-    everySession: async () => every(),
-    // By id: a many-session search looks up each session it reads (a listing of 3,000 sessions per lookup cost 1.5 ms).
-    getSession: (sessionId) => store.session(sessionId),
-  };
 }

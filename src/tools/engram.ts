@@ -1,32 +1,50 @@
-// What both OpenCode generations share, built over one history reader: the config of the moment,
-// the cached history source, the search service and the six tool definitions. Each host's entry
-// (plugin.ts for 1.x, setup.ts for 2.x) builds its reader, calls this, and registers the result
-// the way its host takes it.
+// The one place the pieces are put together, for the plugin on either OpenCode generation and for
+// the command line: config → cached history source over the caller's reader → the store's
+// projection → search service. Each host's entry (plugin.ts for 1.x, setup.ts for 2.x) builds its
+// reader and calls createEngram; the command line (cli/history.ts, doctor) calls composeEngram.
 
 import type { ToolDefinition } from "@opencode-ai/plugin";
 import { globalConfigDir, watchedConfig } from "../config/load.ts";
-import { type EngramConfig, MESSAGE_CACHE_DEFAULTS } from "../config/schema.ts";
+import { type EngramConfig, WIRING_DEFAULTS } from "../config/schema.ts";
 import { toolVisibility, type ToolVisibility } from "../history/tool-visibility.ts";
 import { CachedHistorySource } from "../store/cached-source.ts";
 import type { Log } from "../util/log.ts";
 import { V1_DECODE } from "../store/map.ts";
-import { readerFeed, type Projection, ThreadedProjection } from "../projection/index.ts";
+import { readerFeed, type Projection, StoreProjection, ThreadedProjection } from "../projection/index.ts";
 import type { HistoryReader, HostDecode, RawMessage } from "../store/reader.ts";
 import type { StoreGeneration } from "../store/store-generation.ts";
 import { pauseIfDue } from "../util/scheduler.ts";
 import { createSearchService, type SearchService } from "../search/api.ts";
 import { ViewCache } from "../history/view-cache.ts";
-import type { ToolDeps } from "./deps.ts";
 import { createHistoryTools } from "./history-tools.ts";
 
-export interface Engram<Raw> {
+/**
+ * Where the pieces run. "host": inside OpenCode, beside the model's turns: reads give the event
+ * loop its turns and the projection builds on a thread of its own. "command": nothing else runs:
+ * no pacing, and the projection is read (or built, `reindex`) on this thread when a command asks.
+ * "sample": a command's one-off search without the projection (doctor).
+ */
+export type EngramRuns = "host" | "command" | "sample";
+
+export interface EngramOptions<Raw, R extends EngramRuns> {
+  runs: R;
+  config: () => EngramConfig;
+  reader: HistoryReader<Raw>;
+  /** The generation's raw shapes into the core's types (default OpenCode 1.x's). */
+  decode?: HostDecode<Raw>;
+  /** Which generation's tables the reader reads (default OpenCode 1.x, as the decoder). */
+  generation?: StoreGeneration;
+  log: Log;
+}
+
+export interface EngramParts<Raw, R extends EngramRuns> {
   config(): EngramConfig;
+  visibility(): ToolVisibility;
   source: CachedHistorySource<Raw>;
+  views: ViewCache;
   search: SearchService;
-  /** The store's projection (many-session searches); its passes start on a build thread when the host first names a session. */
-  projection: Projection;
-  /** The six history tools by name, as @opencode-ai/plugin definitions (zod arguments, string results). */
-  tools: Record<string, ToolDefinition>;
+  /** The store's projection (many-session searches). */
+  projection: R extends "host" ? Projection : R extends "command" ? StoreProjection : undefined;
 }
 
 /** The config of the moment, re-read when its files change; built first, since it chooses the reader. */
@@ -34,46 +52,52 @@ export function engramConfig(directory: string, log: Log): () => EngramConfig {
   return watchedConfig([globalConfigDir(), directory], (message) => log("warn", message));
 }
 
-export function createEngram<Raw = RawMessage>(options: {
-  directory: string;
-  config: () => EngramConfig;
-  reader: HistoryReader<Raw>;
-  decode?: HostDecode<Raw>;
-  /** Which generation's tables the reader reads (default OpenCode 1.x, as the decoder). */
-  generation?: StoreGeneration;
-  log: Log;
-}): Engram<Raw> {
-  const { config, directory } = options;
-  let visibilityFor: { input: readonly string[]; output: readonly string[]; compiled: ToolVisibility } | undefined;
-  const visibility = () => {
-    const current = config();
-    if (visibilityFor?.input !== current.show_tool_input || visibilityFor.output !== current.show_tool_output) {
-      visibilityFor = {
-        input: current.show_tool_input,
-        output: current.show_tool_output,
-        compiled: toolVisibility(current.show_tool_input, current.show_tool_output),
-      };
-    }
-    return visibilityFor.compiled;
+/** The tool visibility of the config of the moment, compiled again only when its selectors change. */
+function visibilityOf(config: () => EngramConfig): () => ToolVisibility {
+  let compiledFor: { input: readonly string[]; output: readonly string[]; compiled: ToolVisibility } | undefined;
+  return () => {
+    const { show_tool_input: input, show_tool_output: output } = config();
+    if (compiledFor?.input !== input || compiledFor.output !== output) compiledFor = { input, output, compiled: toolVisibility(input, output) };
+    return compiledFor.compiled;
   };
-  // OpenCode 1.x's rows when the entry names no other generation's decoder.
-  const decode = options.decode ?? (V1_DECODE as unknown as HostDecode<Raw>);
-  const source = new CachedHistorySource<Raw>(options.reader, { ...MESSAGE_CACHE_DEFAULTS, maxBytes: config().store.cache_bytes, pause: pauseIfDue }, decode);
-  const views = new ViewCache();
-  const deps: ToolDeps = { config, visibility, source, views, directory };
-  const projection = new ThreadedProjection({
+}
+
+function projectionOf<Raw>(options: EngramOptions<Raw, EngramRuns>, decode: HostDecode<Raw>, visibility: () => ToolVisibility) {
+  const { config, runs } = options;
+  if (runs === "sample") return undefined;
+  const common = {
     feed: readerFeed(options.reader, decode),
-    generation: options.generation ?? "opencode-1",
-    showTools: () => ({ input: config().show_tool_input, output: config().show_tool_output }),
-    config,
     enabled: () => config().projection.enable,
     visibility,
     visibilityKey: () => JSON.stringify([config().show_tool_input, config().show_tool_output]),
-    // Never asked: the passes run on the build thread, which paces itself (build-serve.ts); one
-    // that cannot start leaves the projection unavailable, and this thread runs no passes.
+    // Never asked: a host's passes run on the build thread, which paces itself (build-serve.ts);
+    // one that cannot start leaves the projection unavailable. In a command nothing else runs.
     pause: () => undefined,
     log: options.log,
-  });
-  const search = createSearchService({ source, config, visibility, views, finder: projection });
-  return { config, source, search, projection, tools: createHistoryTools(deps, search) };
+  };
+  if (runs === "command") return new StoreProjection(common);
+  const showTools = () => ({ input: config().show_tool_input, output: config().show_tool_output });
+  return new ThreadedProjection({ ...common, generation: options.generation ?? "opencode-1", showTools, config });
+}
+
+/** Config → history source → projection → search service, for a host or a command (`runs`). */
+export function composeEngram<Raw = RawMessage, R extends EngramRuns = EngramRuns>(options: EngramOptions<Raw, R>): EngramParts<Raw, R> {
+  const { config } = options;
+  const visibility = visibilityOf(config);
+  // OpenCode 1.x's rows when the entry names no other generation's decoder.
+  const decode = options.decode ?? (V1_DECODE as unknown as HostDecode<Raw>);
+  const paced = options.runs === "host" ? { pause: pauseIfDue } : {};
+  const source = new CachedHistorySource<Raw>(options.reader, { ...WIRING_DEFAULTS.messageCache, maxBytes: config().store.cache_bytes, ...paced }, decode);
+  const views = new ViewCache();
+  const projection = projectionOf(options, decode, visibility);
+  const search = createSearchService({ source, config, visibility, views, ...(projection ? { finder: projection } : {}) });
+  return { config, visibility, source, views, search, projection: projection as EngramParts<Raw, R>["projection"] };
+}
+
+/** The plugin's pieces on either host, with the six history tools by name (@opencode-ai/plugin definitions). */
+export function createEngram<Raw = RawMessage>(
+  options: Omit<EngramOptions<Raw, "host">, "runs"> & { directory: string },
+): EngramParts<Raw, "host"> & { tools: Record<string, ToolDefinition> } {
+  const parts = composeEngram<Raw, "host">({ ...options, runs: "host" });
+  return { ...parts, tools: createHistoryTools({ ...parts, directory: options.directory }, parts.search) };
 }

@@ -9,12 +9,12 @@ import { createSearchService, type SearchService } from "../../search/api.ts";
 import { CachedHistorySource } from "../../store/cached-source.ts";
 import { answer } from "../../store/testing/run-in-bun.ts";
 import { scenarioStore, searchAnswers, seedWordSessions } from "../../projection/testing/projection-answers.ts";
-import { storeReader } from "../../store/store.ts";
 import { V2StoreBuilder } from "../../store/v2/testing/v2-store.ts";
 import { projectionPath, readerFeed, removeProjection, StoreProjection } from "../../projection/index.ts";
 import { openWritable } from "../../store/sqlite.ts";
 import { type FlagSpec, parseArgs } from "../argv.ts";
 import { commandContext } from "../command.ts";
+import { scopedReader } from "../history.ts";
 import { DOCTOR_FLAGS, doctorCommand } from "../doctor-command.ts";
 import { REINDEX_FLAGS, reindexCommand } from "../reindex-command.ts";
 import { SEARCH_FLAGS, searchCommand } from "../search-command.ts";
@@ -37,7 +37,7 @@ seedWordSessions(builder, 24, 7, (s) => ({
 const doomed = builder.message("ses_p007", "assistant", { content: [{ type: "text", text: "wombatword said once" }] });
 
 const { store, config, visibility } = await scenarioStore(dataDir);
-const reader = storeReader(store, (session) => session.directory === "/a");
+const reader = scopedReader(store, (session) => session.directory === "/a");
 const log: string[] = [];
 
 function projection(): StoreProjection {

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { CHUNK_STRIDE, createSearchService, type SearchService, TERM_CHUNK_STRIDE } from "../../search/api.ts";
 import { CachedHistorySource } from "../../store/cached-source.ts";
-import { storeReader, storeSessions } from "../../store/store.ts";
+import { storeSessions } from "../../store/store.ts";
 import { scenarioStore, searchAnswers, seedWordSessions } from "./projection-answers.ts";
 import { answer } from "../../store/testing/run-in-bun.ts";
 import { V2StoreBuilder } from "../../store/v2/testing/v2-store.ts";
@@ -26,7 +26,7 @@ const SESSIONS = 24;
 seedWordSessions(builder, SESSIONS, 11, (s) => ({ id: `ses_t${String(s).padStart(3, "0")}`, projectId: "prj_a", directory: "/a" }));
 
 const { store, config, visibility } = await scenarioStore(dataDir);
-const reader = storeReader(store, () => true);
+const reader = store.reader;
 /** Sessions the services read whole. */
 let reads = 0;
 const counted = {
@@ -88,7 +88,8 @@ let lastNarrowed = true;
 function narrowedReads(id: string, token: string): boolean {
   if (!narrowing) {
     narrowing = true;
-    void projection.narrow(storeSessions(store), [{ token, group: 0, cjk: false, weight: 1 }], new Set()).then((narrowed) => {
+    void storeSessions(store).then(async (sessions) => {
+      const narrowed = await projection.narrow(sessions, [{ token, group: 0, cjk: false, weight: 1 }], new Set());
       lastNarrowed = narrowed === undefined || narrowed.search.some((session) => session.id === id);
       narrowing = false;
     });
@@ -102,7 +103,7 @@ await answer(async () => {
   out.built = await until(() => projection.status().total === SESSIONS && projection.status().projected === SESSIONS);
   out.file = projection.status().file !== undefined;
   // A holder's chunk table read back from the SQLite file: its chunks' messages are the session's own.
-  const narrowed = await projection.narrow(storeSessions(store), [{ token: "build", group: 0, cjk: false, weight: 1 }], new Set());
+  const narrowed = await projection.narrow(await storeSessions(store), [{ token: "build", group: 0, cjk: false, weight: 1 }], new Set());
   out.tables = true;
   for (const [id, holder] of narrowed?.projected ?? []) {
     const ids = new Set((await readerFeed(reader, store.decode).messages(id, {})).map((message) => message.id));

@@ -25,7 +25,7 @@ const REQUIRED_COLUMNS: Record<string, string[]> = {
 };
 
 /** The session_v2 columns a V2SessionRow holds. */
-export const V2_SESSION_COLUMNS = "id, project_id, parent_id, title, directory, agent, time_created, time_updated";
+const V2_SESSION_COLUMNS = "id, project_id, parent_id, title, directory, agent, time_created, time_updated";
 const MESSAGE_COLUMNS = "id, type, seq, time_created, time_updated, data";
 /** Sessions whose last stamp is kept; a session past it only pays one scan of its row times again. */
 const MAX_STAMPS = 2000;
