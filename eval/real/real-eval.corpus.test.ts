@@ -59,4 +59,25 @@ describe("search quality on real sessions (labelled eval)", () => {
       HARNESS_TIMEOUT_MS,
     );
   }
+
+  // Issue 51: the blind alternatives (alternatives.jsonl), fused, must keep paying on the check half
+  // over every question set, in both scopes; a fusion that stops paying fails here, not only in the notes.
+  it(
+    "with the blind alternatives fused, the check half answers better than the query alone in both scopes",
+    async () => {
+      const alone = summarize(await runRealEval("cold", sessions, REAL_QUESTIONS, "query"));
+      const fused = summarize(await runRealEval("cold", sessions, REAL_QUESTIONS, "fused"));
+      console.log(formatRealReport("cold, alternatives fused", fused, false));
+      for (const scope of SCOPES) {
+        const before = alone.byHalf.check[scope].overall;
+        const after = fused.byHalf.check[scope].overall;
+        expect(after.recallAt5, `${scope} recall@5`).toBeGreaterThan(before.recallAt5);
+        expect(after.mrr, `${scope} MRR`).toBeGreaterThan(before.mrr);
+        expect(fused.byHalf.check[scope].byKind.prose?.recallAt5, `${scope} prose recall@5`).toBeGreaterThanOrEqual(
+          alone.byHalf.check[scope].byKind.prose?.recallAt5 ?? 0,
+        );
+      }
+    },
+    HARNESS_TIMEOUT_MS,
+  );
 });
