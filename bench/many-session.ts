@@ -24,7 +24,7 @@ import { toolVisibility } from "../src/history/tool-visibility.ts";
 import type { HistoryMessage } from "../src/history/types.ts";
 import { CachedHistorySource } from "../src/store/cached-source.ts";
 import { storeFeed } from "../src/projection/feed.ts";
-import { StoreProjection } from "../src/projection/projection.ts";
+import { ProjectionBuilder } from "../src/projection/builder.ts";
 import { isStoreProblem, openStore, type Store } from "../src/store/store.ts";
 import { dataDir } from "../src/store/sqlite.ts";
 import { createSearchService, type SearchService } from "../src/search/api.ts";
@@ -50,7 +50,7 @@ function configWith(budgetMs: number): EngramConfig {
 const config = configWith(60_000);
 const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
 
-const projection = new StoreProjection({
+const projection = new ProjectionBuilder({
   feed: storeFeed(store),
   enabled: () => true,
   visibility: () => visibility,
@@ -71,7 +71,7 @@ const readOnce = new Map<string, Promise<HistoryMessage | undefined>>();
  * messages it loads; `readsFree`: a message read before by any such service costs a lookup.
  */
 function service(
-  finder: StoreProjection | undefined,
+  finder: ProjectionBuilder | undefined,
   budgetMs: number,
   readsFree = false,
 ): { search: SearchService; loads: () => number; messages: () => number; source: CachedHistorySource<unknown> } {

@@ -1,5 +1,5 @@
 // Where a projection build's time goes, outside a running host. First each session is read and
-// cut and counted (sessionTerms) alone, timed apart; then the plugin's own StoreProjection builds
+// cut and counted (sessionTerms) alone, timed apart; then the plugin's own ProjectionBuilder builds
 // the projection of the store into a scratch cache folder, its feed and its file wrapped in
 // timers, so its reads and its SQLite statements are timed apart from the rest (counting again,
 // buffering, encoding). In the host's Bun (bun:sqlite):
@@ -17,7 +17,7 @@ import { toolVisibility } from "../src/history/tool-visibility.ts";
 import { type ProjectionFeed, storeFeed } from "../src/projection/feed.ts";
 import { sessionTerms } from "../src/search/api.ts";
 import { openProjection } from "../src/projection/projection-db.ts";
-import { StoreProjection } from "../src/projection/projection.ts";
+import { ProjectionBuilder } from "../src/projection/builder.ts";
 import { fileBytes } from "../src/store/file-bytes.ts";
 import { isStoreProblem, openStore } from "../src/store/store.ts";
 import { dataDir } from "../src/store/sqlite.ts";
@@ -96,7 +96,7 @@ function countProjected(session: unknown): void {
 
 const config = defaultConfig();
 const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
-const projection = new StoreProjection({
+const projection = new ProjectionBuilder({
   feed,
   enabled: () => true,
   visibility: () => visibility,

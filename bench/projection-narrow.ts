@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { defaultConfig } from "../src/config/schema.ts";
 import { toolVisibility } from "../src/history/tool-visibility.ts";
 import { type ProjectionFeed, storeFeed } from "../src/projection/feed.ts";
-import { StoreProjection } from "../src/projection/projection.ts";
+import { ProjectionBuilder } from "../src/projection/builder.ts";
 import { isStoreProblem, openStore } from "../src/store/store.ts";
 import { dataDir } from "../src/store/sqlite.ts";
 import { parseQuery } from "../src/search/text/query.ts";
@@ -27,7 +27,7 @@ const feed: ProjectionFeed = {
 };
 const config = defaultConfig();
 const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
-const projection = new StoreProjection({
+const projection = new ProjectionBuilder({
   feed,
   enabled: () => true,
   visibility: () => visibility,

@@ -9,7 +9,7 @@ import type { ToolVisibility } from "../history/tool-visibility.ts";
 import type { HistoryMessage, SessionInfo } from "../history/types.ts";
 import type { CachedHistorySource } from "../store/cached-source.ts";
 import type { HistoryReader } from "../store/reader.ts";
-import type { StoreProjection } from "../projection/index.ts";
+import type { ProjectionBuilder } from "../projection/index.ts";
 import { dataDir } from "../store/sqlite.ts";
 import type { Log } from "../util/log.ts";
 import { isStoreProblem, openStore, type Store, type StoreProblem } from "../store/store.ts";
@@ -42,7 +42,7 @@ export interface History {
    * The store's projection as the plugin built it, for global and large-project searches; unused
    * until a command calls its useExisting (the CLI never builds it: `reindex` does).
    */
-  projection: StoreProjection;
+  projection: ProjectionBuilder;
   /** Called with (sessions read, sessions to read) as searches load sessions. */
   onLoad?: (loaded: number) => void;
   close(): void;

@@ -7,7 +7,7 @@
 // A host event (build-thread.ts counts each as a change) holds it the same way: the host's thread
 // works on the whole turn (the prompt, the model's steps, the reply), not only on our tool, and
 // passes running then doubled the host's longest stall around a cold search (issue 40).
-// The passes ask only where no SQLite transaction is open (projection.ts): a held pass holds no
+// The passes ask only where no SQLite transaction is open (builder.ts): a held pass holds no
 // lock on the projection file and no read snapshot of the host's store.
 
 import { CALLS_CHANGED, CALLS_HELD, CALLS_RUNNING } from "./tool-calls.ts";

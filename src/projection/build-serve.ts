@@ -12,7 +12,8 @@ import { pauseIfDue } from "../util/scheduler.ts";
 import { GiveWay, type PaceTiming } from "./build-pace.ts";
 import type { ProjectionFeed } from "./feed.ts";
 import type { openProjection } from "./projection-db.ts";
-import { StoreProjection, type ProjectionStatus } from "./projection.ts";
+import { ProjectionBuilder } from "./builder.ts";
+import type { ProjectionStatus } from "./reader.ts";
 
 /** The config of the moment, as far as the passes need it. */
 export interface BuildSettings {
@@ -71,7 +72,7 @@ export function serveBuild(
   feed: ProjectionFeed,
   release: () => void,
   options: { open?: typeof openProjection; settled?: () => void } = {},
-): StoreProjection {
+): ProjectionBuilder {
   const open = options.open;
   let settings = start.settings;
   let visibility: ToolVisibility = toolVisibility(settings.showToolInput, settings.showToolOutput);
@@ -106,7 +107,7 @@ export function serveBuild(
       return stamp;
     },
   };
-  const projection = new StoreProjection({
+  const projection = new ProjectionBuilder({
     feed: watched,
     enabled: () => settings.enabled,
     visibility: () => visibility,

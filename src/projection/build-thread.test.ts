@@ -8,7 +8,6 @@ import { fileURLToPath } from "node:url";
 import { MessageChannel, type MessagePort } from "node:worker_threads";
 import { afterEach, describe, expect, it } from "vitest";
 import { textMessage } from "../history/testing/messages.ts";
-import { toolVisibility } from "../history/tool-visibility.ts";
 import type { QueryTerm } from "../search/api.ts";
 import { memoryOpener } from "./testing/memory-projection-db.ts";
 import { runInBun } from "../store/testing/run-in-bun.ts";
@@ -51,7 +50,6 @@ function touchingOpener(): typeof openProjection {
 }
 
 const term = (token: string): QueryTerm => ({ token, group: 0, cjk: false, weight: 1 });
-const visibility = toolVisibility([], []);
 const ports: MessagePort[] = [];
 
 afterEach(() => {
@@ -87,9 +85,7 @@ function projectionOver(source: StampedSource, extra: Partial<ThreadedProjection
     generation: "opencode-1",
     showTools: () => ({ input: [], output: [] }),
     enabled: () => true,
-    visibility: () => visibility,
     visibilityKey: () => "default",
-    pause: () => undefined,
     log: (level, message) => log.push(`${level}: ${message}`),
     dir: scratchDir("build-thread"),
     intervalMs: 3_600_000,

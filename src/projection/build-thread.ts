@@ -2,7 +2,7 @@
 // Node), and the host's thread only answers searches from the file. On the host's thread the
 // passes starved the host: it needs many event-loop turns per request and got one per slice of
 // background work (measured on 1.18.33: every tool call about 17 s while a heavy store was built).
-// Here a StoreProjection that runs no passes reads the file the thread writes, its session rows
+// Here a ProjectionReader reads the file the thread writes, its session rows
 // read again when the thread reports progress; a session a host event marked is read by every
 // search until the thread reports it projected again (build-serve.ts). The passes give way while
 // one of our tools runs on the host's thread, and after each host event (build-pace.ts). A thread
@@ -18,10 +18,11 @@ import { CALLS_CHANGED, type ToolCalls, toolCalls } from "./tool-calls.ts";
 import type { PaceTiming } from "./build-pace.ts";
 import type { BuildSettings, BuildStart, FromBuild, ToBuild } from "./build-serve.ts";
 import { cacheDir } from "./projection-db.ts";
-import { type ProjectionOptions, type ProjectionStatus, StoreProjection } from "./projection.ts";
+import type { ProjectionBuilderOptions } from "./builder.ts";
+import { ProjectionReader, type ProjectionReaderOptions, type ProjectionStatus } from "./reader.ts";
 
 /** What the plugin holds of the store's projection, wherever its passes run. */
-export type Projection = CandidateFinder & Pick<StoreProjection, "status" | "observe" | "markDirty" | "forget"> & { close(): Promise<void> };
+export type Projection = CandidateFinder & Pick<ProjectionReader, "status" | "observe" | "markDirty" | "forget"> & { close(): Promise<void> };
 
 /** The slice of worker_threads' Worker used (tests give an in-process stand-in). */
 export interface BuildThread {
@@ -32,7 +33,7 @@ export interface BuildThread {
   terminate(): Promise<unknown>;
 }
 
-export interface ThreadedProjectionOptions extends ProjectionOptions {
+export interface ThreadedProjectionOptions extends ProjectionReaderOptions, Pick<ProjectionBuilderOptions, "intervalMs"> {
   /** Which OpenCode generation's tables the host's reader reads: the thread reads the same. */
   generation: StoreGeneration;
   /** The tool visibility's selectors of the moment (show_tool_input, show_tool_output): the thread compiles its own. */
@@ -66,7 +67,7 @@ function startWorker(start: BuildStart): BuildThread {
 
 export class ThreadedProjection implements Projection {
   /** Reads the file the thread writes; runs no passes. */
-  private readonly finder: StoreProjection;
+  private readonly finder: ProjectionReader;
   /** Why there is no projection (no thread, no store file), once that is known. */
   private unavailable: string | undefined;
   private thread: BuildThread | undefined;
@@ -90,7 +91,7 @@ export class ThreadedProjection implements Projection {
   private onClosed: (() => void) | undefined;
 
   constructor(private readonly options: ThreadedProjectionOptions) {
-    this.finder = new StoreProjection({ ...options, passes: false });
+    this.finder = new ProjectionReader(options);
   }
 
   status(): ProjectionStatus {

@@ -9,7 +9,11 @@ import { toolVisibility } from "../history/tool-visibility.ts";
 import type { SessionInfo } from "../history/types.ts";
 import { type QueryTerm, sessionTerms, TERM_CHUNK_STRIDE, termCeiling } from "../search/api.ts";
 import { type ProjectionFeed, stampsOneByOne } from "./feed.ts";
-import { type ProjectionOptions, StoreProjection } from "./projection.ts";
+import { writeFileSync } from "node:fs";
+import { scratchDir } from "../util/testing/scratch-dir.ts";
+import { ProjectionBuilder, type ProjectionBuilderOptions } from "./builder.ts";
+import { projectionPath } from "./projection-db.ts";
+import { ProjectionReader } from "./reader.ts";
 import { memoryOpener } from "./testing/memory-projection-db.ts";
 
 const visibility = toolVisibility([], []);
@@ -37,8 +41,8 @@ interface FeedCounts {
 async function projected(
   source: StampedSource,
   counts: FeedCounts = { stamp: 0, stamps: 0 },
-  passes: Pick<ProjectionOptions, "passes" | "intervalMs" | "reprojectSpacing"> = { passes: false },
-): Promise<StoreProjection> {
+  passes?: Pick<ProjectionBuilderOptions, "intervalMs" | "reprojectSpacing">,
+): Promise<{ projection: ProjectionReader; builder: ProjectionBuilder }> {
   const stampOf = async (id: string) => (source.stamps.has(id) ? String(source.stamps.get(id)) : undefined);
   const watermark = stampWatermark(source.stamps);
   const feed: ProjectionFeed = {
@@ -56,24 +60,23 @@ async function projected(
     watermark: watermark.watermark,
     changedSince: async (mark) => (counts.blind ? undefined : watermark.changedSince(mark)),
   };
-  const projection = new StoreProjection({
-    feed,
-    enabled: () => true,
-    visibility: () => visibility,
-    visibilityKey: () => "v",
-    pause: () => undefined,
-    log: () => {},
-    open: memoryOpener(),
-    ...passes,
-  });
-  expect((await projection.untilCurrent("ses_0")).state).toBe("current");
-  return projection;
+  const dir = scratchDir("finder");
+  const common = { feed, enabled: () => true, visibilityKey: () => "v", log: () => {}, open: memoryOpener(), dir };
+  const builder = new ProjectionBuilder({ ...common, visibility: () => visibility, pause: () => undefined, ...passes });
+  expect((await builder.untilCurrent("ses_0")).state).toBe("current");
+  if (passes) return { projection: builder, builder };
+  // Without background passes: a reader over the file the builder wrote (kept in memory; the
+  // reader opens only a file that exists on disk).
+  writeFileSync(projectionPath("memory-store", dir), "");
+  const reader = new ProjectionReader(common);
+  expect(await reader.useExisting("ses_0")).toBe(true);
+  return { projection: reader, builder };
 }
 
 describe("the projection's finder", () => {
   it("ranks the sessions it holds as they are from their chunks, reads the others, sums the rest", async () => {
     const source = store();
-    const projection = await projected(source);
+    const { projection } = await projected(source);
     const scope = await source.listSessions();
     const narrowed = (await projection.narrow(scope, [term("limiter"), term("bucket")], new Set()))!;
     expect(narrowed.search).toEqual([]);
@@ -110,7 +113,7 @@ describe("the projection's finder", () => {
 
   it("has a search read what it does not hold as it is: new, listed otherwise, marked, the caller's, stamp moved", async () => {
     const source = store();
-    const projection = await projected(source);
+    const { projection } = await projected(source);
     source.put({ id: "ses_new", title: "n", created: 9, updated: 9, directory: "/p" }, [textMessage("ses_new", "user", "limiter", 9)]);
     const relisted = source.sessions.get("ses_2")!;
     source.put({ ...relisted.info, updated: 500 }, relisted.messages);
@@ -127,7 +130,7 @@ describe("the projection's finder", () => {
   it("asks the store what changed since its last complete pass: no stamps per search, nor per pass for the unchanged", async () => {
     const source = store();
     const counts: FeedCounts = { stamp: 0, stamps: 0 };
-    const projection = await projected(source, counts);
+    const { projection, builder } = await projected(source, counts);
     const ask = async () => (await projection.narrow(await source.listSessions(), [term("limiter")], new Set()))!;
     const searched = (narrowed: Awaited<ReturnType<typeof ask>>) => narrowed.search.map((session) => session.id);
     expect(searched(await ask())).toEqual([]);
@@ -139,7 +142,7 @@ describe("the projection's finder", () => {
     expect(counts.stamps).toBe(0);
     // The next pass reads the stamp of that session alone, and projects it.
     const before = counts.stamp;
-    await projection.untilCurrent();
+    await builder.untilCurrent();
     expect(counts.stamp - before).toBe(1);
     expect(searched(await ask())).toEqual([]);
     expect([...(await ask()).projected.keys()].sort()).toEqual(["ses_0", "ses_1"]);
@@ -154,7 +157,7 @@ describe("the projection's finder", () => {
   it("leaves a session projected lately to a later background pass, unpublished meanwhile: searches read it", async () => {
     for (const spacing of [1e9, 0]) {
       const source = store();
-      const projection = await projected(source, undefined, { passes: true, intervalMs: 1, reprojectSpacing: spacing });
+      const { projection } = await projected(source, undefined, { intervalMs: 1, reprojectSpacing: spacing });
       const before = projection.projectedAt("ses_0");
       const written = source.sessions.get("ses_0")!;
       source.put(written.info, [...written.messages, textMessage("ses_0", "user", "one more limiter", 5)]);
@@ -177,18 +180,18 @@ describe("the projection's finder", () => {
 
   it("a chunk table asked for after its session was projected again is refused, never another's chunks", async () => {
     const source = store();
-    const projection = await projected(source);
+    const { projection, builder } = await projected(source);
     const narrowed = (await projection.narrow(await source.listSessions(), [term("limiter")], new Set()))!;
     const again = source.sessions.get("ses_0")!;
     source.put(again.info, [...again.messages, textMessage("ses_0", "user", "more limiter", 5)]);
-    await projection.untilCurrent();
+    await builder.untilCurrent();
     expect(() => narrowed.projected.get("ses_0")!.table()).toThrow(/projected again/);
     expect(narrowed.projected.get("ses_1")!.table().chunks.length).toBeGreaterThan(0);
   });
 
   it("gives per word each nearest term once, its documents summed over the sessions named", async () => {
     const source = store();
-    const projection = await projected(source);
+    const { projection } = await projected(source);
     const nearest = await projection.nearest(["limiterr", "buckett", "zzz"], ["ses_0", "ses_1", "ses_2"]);
     expect(nearest.get("limiterr")).toEqual([{ term: "limiter", distance: 1, df: 3 }]);
     expect(nearest.get("buckett")).toEqual([{ term: "bucket", distance: 1, df: 3 }]);
@@ -201,7 +204,7 @@ describe("the projection's finder", () => {
 
   it("summarises a session it holds as listed: turns and preview", async () => {
     const source = store();
-    const projection = await projected(source);
+    const { projection } = await projected(source);
     expect(projection.summary("ses_1", 101)).toEqual({ turns: 1, preview: "bucket sizes" });
     expect(projection.summary("ses_1", 102)).toBeUndefined();
     projection.markDirty("ses_1");

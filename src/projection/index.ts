@@ -6,6 +6,7 @@
 export { type Projection, ThreadedProjection } from "./build-thread.ts";
 export { readerFeed } from "./feed.ts";
 export { projectionPath, removeProjection } from "./projection-db.ts";
-export { type ProjectionStatus, StoreProjection } from "./projection.ts";
+export { ProjectionBuilder } from "./builder.ts";
+export type { ProjectionStatus } from "./reader.ts";
 export { projectionReport } from "./report.ts";
 export { toolCalls } from "./tool-calls.ts";

@@ -16,7 +16,7 @@ import { memoryOpener } from "./testing/memory-projection-db.ts";
 import { COMMON, COMMON_QUERIES, RARE, searchAnswers as answers } from "./testing/projection-answers.ts";
 import { type ProjectionFeed, stampsOneByOne } from "./feed.ts";
 import { stampWatermark } from "./testing/stamp-watermark.ts";
-import { StoreProjection } from "./projection.ts";
+import { ProjectionBuilder } from "./builder.ts";
 
 class StoreSource extends MemorySource {
   /** Per session, a stamp the feed reports (bumped on every change). */
@@ -83,13 +83,13 @@ function services(
   open: ReturnType<typeof memoryOpener>,
   segmentPostings?: number,
   concurrency = 1,
-): { plain: SearchService; projected: SearchService; projection: StoreProjection } {
+): { plain: SearchService; projected: SearchService; projection: ProjectionBuilder } {
   const config: EngramConfig = defaultConfig();
   config.search.project_concurrency = concurrency;
   config.search.project_time_budget_ms = 60_000;
   config.projection.min_sessions = 2;
   const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
-  const projection = new StoreProjection({
+  const projection = new ProjectionBuilder({
     feed: feedOf(source),
     enabled: () => true,
     visibility: () => visibility,

@@ -10,7 +10,7 @@ import { toolVisibility, type ToolVisibility } from "../history/tool-visibility.
 import { CachedHistorySource } from "../store/cached-source.ts";
 import type { Log } from "../util/log.ts";
 import { V1_DECODE } from "../store/map.ts";
-import { readerFeed, type Projection, StoreProjection, ThreadedProjection } from "../projection/index.ts";
+import { readerFeed, type Projection, ProjectionBuilder, ThreadedProjection } from "../projection/index.ts";
 import type { HistoryReader, HostDecode, RawMessage } from "../store/reader.ts";
 import type { StoreGeneration } from "../store/store-generation.ts";
 import { pauseIfDue } from "../util/scheduler.ts";
@@ -44,7 +44,7 @@ export interface EngramParts<Raw, R extends EngramRuns> {
   views: ViewCache;
   search: SearchService;
   /** The store's projection (many-session searches). */
-  projection: R extends "host" ? Projection : R extends "command" ? StoreProjection : undefined;
+  projection: R extends "host" ? Projection : R extends "command" ? ProjectionBuilder : undefined;
 }
 
 /** The config of the moment, re-read when its files change; built first, since it chooses the reader. */
@@ -68,14 +68,11 @@ function projectionOf<Raw>(options: EngramOptions<Raw, EngramRuns>, decode: Host
   const common = {
     feed: readerFeed(options.reader, decode),
     enabled: () => config().projection.enable,
-    visibility,
     visibilityKey: () => JSON.stringify([config().show_tool_input, config().show_tool_output]),
-    // Never asked: a host's passes run on the build thread, which paces itself (build-serve.ts);
-    // one that cannot start leaves the projection unavailable. In a command nothing else runs.
-    pause: () => undefined,
     log: options.log,
   };
-  if (runs === "command") return new StoreProjection(common);
+  // In a command nothing else runs: its passes (reindex) need no pause.
+  if (runs === "command") return new ProjectionBuilder({ ...common, visibility, pause: () => undefined });
   const showTools = () => ({ input: config().show_tool_input, output: config().show_tool_output });
   return new ThreadedProjection({ ...common, generation: options.generation ?? "opencode-1", showTools, config });
 }

@@ -10,7 +10,7 @@ import { CachedHistorySource } from "../../store/cached-source.ts";
 import { answer } from "../../store/testing/run-in-bun.ts";
 import { scenarioStore, searchAnswers, seedWordSessions } from "../../projection/testing/projection-answers.ts";
 import { V2StoreBuilder } from "../../store/v2/testing/v2-store.ts";
-import { projectionPath, readerFeed, removeProjection, StoreProjection } from "../../projection/index.ts";
+import { projectionPath, readerFeed, removeProjection, ProjectionBuilder } from "../../projection/index.ts";
 import { openWritable } from "../../store/sqlite.ts";
 import { type FlagSpec, parseArgs } from "../argv.ts";
 import { commandContext } from "../command.ts";
@@ -40,8 +40,8 @@ const { store, config, visibility } = await scenarioStore(dataDir);
 const reader = scopedReader(store, (session) => session.directory === "/a");
 const log: string[] = [];
 
-function projection(): StoreProjection {
-  return new StoreProjection({
+function projection(): ProjectionBuilder {
+  return new ProjectionBuilder({
     feed: readerFeed(reader, store.decode),
     enabled: () => true,
     visibility: () => visibility,
@@ -54,12 +54,12 @@ function projection(): StoreProjection {
   });
 }
 
-function service(finder?: StoreProjection): SearchService {
+function service(finder?: ProjectionBuilder): SearchService {
   const source = new CachedHistorySource(reader, { checkSize: 20, maxSingleReads: 50, maxBytes: 1 << 26 }, store.decode);
   return createSearchService({ source, config: () => config, visibility: () => visibility, ...(finder ? { finder } : {}) });
 }
 
-async function sameAnswers(finder: StoreProjection): Promise<boolean> {
+async function sameAnswers(finder: ProjectionBuilder): Promise<boolean> {
   const [plain, projected] = [await searchAnswers(service(), "ses_p001"), await searchAnswers(service(finder), "ses_p001")];
   return JSON.stringify(plain) === JSON.stringify(projected);
 }

@@ -129,7 +129,7 @@ function connection(file: MemoryFile, path: string): ProjectionDb {
   };
 }
 
-/** An opener for StoreProjection that keeps one in-memory file per path, a new connection each open. */
+/** An opener for ProjectionBuilder that keeps one in-memory file per path, a new connection each open. */
 export function memoryOpener(): (path: string, identity: ProjectionIdentity) => Promise<OpenedProjection> {
   const files = new Map<string, MemoryFile>();
   return async (path) => {
