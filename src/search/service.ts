@@ -1,6 +1,6 @@
 // The search engine the plugin keeps across tool calls: the index cache, the session views, the
 // regex worker, and the two verbs (verbs.ts) behind history_search and history_sessions. Every
-// search, of one session or many, runs through many/project-search.ts with a RequestSearcher.
+// search, of one session or many, runs through many/search-sessions.ts with a RequestSearcher.
 
 import type { EngramConfig } from "../config/schema.ts";
 import type { ToolVisibility } from "../history/tool-visibility.ts";
@@ -10,7 +10,7 @@ import type { BoundedMap } from "../util/bounded-map.ts";
 import { IndexCache } from "./index-cache.ts";
 import type { IndexBuilder } from "./index/build.ts";
 import { scopeNarrowing } from "./many/candidate-finder.ts";
-import { searchProject } from "./many/project-search.ts";
+import { searchSessions } from "./many/search-sessions.ts";
 import { phrasingTerms, searchPhrasings } from "./many/phrasings.ts";
 import { RegexRunner } from "./scan/regex-runner.ts";
 import { reorderedDepth } from "./rank/proximity.ts";
@@ -85,7 +85,7 @@ export function createSearchEngine(options: SearchServiceOptions): SearchEngine 
       };
       const searched =
         queries.length === 1
-          ? searchProject(sessions, queries[0]!, searcher, projectOptions).then((one) => [one])
+          ? searchSessions(sessions, queries[0]!, searcher, projectOptions).then((one) => [one])
           : searchPhrasings(sessions, queries, searcher, projectOptions);
       return searched.finally(() => indexes.trim());
     },

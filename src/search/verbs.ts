@@ -9,7 +9,7 @@ import { clip } from "../history/text.ts";
 import type { SessionInfo } from "../history/types.ts";
 import { lastTurnNumber } from "../history/turns.ts";
 import type { SessionView } from "../history/view.ts";
-import type { ProjectSearchOutcome } from "./many/project-search.ts";
+import type { SessionsSearchOutcome } from "./many/search-sessions.ts";
 import { fusedDepth, fuseRankings } from "./rank/fusion.ts";
 import { type RankedSession, rankSessions } from "./rank/rank-sessions.ts";
 import type { RegexRunner } from "./scan/regex-runner.ts";
@@ -52,7 +52,7 @@ interface EngineRun {
   /** When reading stops (`now()`'s clock). */
   deadline: number;
   signal?: AbortSignal;
-  /** history_search's ranking: proximity reorders the first results (many/project-search.ts). */
+  /** history_search's ranking: proximity reorders the first results (many/search-sessions.ts). */
   reorderFirst?: boolean;
 }
 
@@ -62,7 +62,7 @@ export interface Engine {
   config(): EngramConfig;
   regexRunner: RegexRunner;
   /** Per query of the run, its ranking. */
-  run(search: EngineRun): Promise<ProjectSearchOutcome[]>;
+  run(search: EngineRun): Promise<SessionsSearchOutcome[]>;
   loadView(sessionId: string, callerSessionId: string, signal?: AbortSignal): Promise<SessionView>;
   /** A session's turns and preview from the projection, when it holds the session as it is. */
   projectedSummary(session: SessionInfo): ProjectedSummary | undefined;
@@ -200,7 +200,7 @@ export async function searchVerb(engine: Engine, request: SearchRequest): Promis
 }
 
 /** A search's page of its one ranking. */
-function onePage(outcome: ProjectSearchOutcome, scope: SearchScope, offset: number, limit: number): SearchAnswer {
+function onePage(outcome: SessionsSearchOutcome, scope: SearchScope, offset: number, limit: number): SearchAnswer {
   return { results: outcome.results.slice(offset, offset + limit), scope, offset, more: outcome.results.length > offset + limit };
 }
 
@@ -208,7 +208,7 @@ function onePage(outcome: ProjectSearchOutcome, scope: SearchScope, offset: numb
  * A search's page of its phrasings' rankings fused: each result shown as the phrasing that ranked
  * it highest found it, with the numbers of those that ranked it (`numbers`: per phrasing, its own).
  */
-function fusedPage(outcomes: readonly ProjectSearchOutcome[], numbers: readonly number[], scope: SearchScope, offset: number, limit: number): SearchAnswer {
+function fusedPage(outcomes: readonly SessionsSearchOutcome[], numbers: readonly number[], scope: SearchScope, offset: number, limit: number): SearchAnswer {
   const fused = fuseRankings(
     outcomes.map((outcome) =>
       outcome.ranked.map((entry) => ({ key: `${entry.key}\u0000${entry.group.message.id}`, score: entry.group.score, item: { outcome, entry } })),

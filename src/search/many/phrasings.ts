@@ -7,7 +7,7 @@
 import type { SessionInfo } from "../../history/types.ts";
 import type { Narrowed, ProjectedHolder, ScopeNarrowing } from "../types.ts";
 import type { QueryTerm } from "../text/query.ts";
-import { type ProjectSearchOutcome, searchProject, type SessionSearcher } from "./project-search.ts";
+import { type SessionsSearchOutcome, searchSessions, type SessionSearcher } from "./search-sessions.ts";
 import type { Query } from "../session-search.ts";
 
 /** What a term's counts and postings depend on (scan/rescan.ts's key). */
@@ -80,13 +80,13 @@ export async function searchPhrasings(
   sessions: readonly SessionInfo[],
   queries: readonly Query[],
   searcher: SessionSearcher,
-  options: Parameters<typeof searchProject>[3],
-): Promise<ProjectSearchOutcome[]> {
+  options: Parameters<typeof searchSessions>[3],
+): Promise<SessionsSearchOutcome[]> {
   const terms = phrasingTerms(queries);
   const narrowing = options.narrowing && terms.length > 0 ? sharedNarrowing(options.narrowing, terms) : options.narrowing;
-  const outcomes: ProjectSearchOutcome[] = [];
+  const outcomes: SessionsSearchOutcome[] = [];
   for (const query of queries) {
-    outcomes.push(await searchProject(sessions, query, searcher, { ...options, rankOnly: true, ...(narrowing ? { narrowing } : {}) }));
+    outcomes.push(await searchSessions(sessions, query, searcher, { ...options, rankOnly: true, ...(narrowing ? { narrowing } : {}) }));
   }
   return outcomes;
 }
