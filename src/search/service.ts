@@ -14,7 +14,7 @@ import { searchSessions } from "./many/search-sessions.ts";
 import { phrasingTerms, searchPhrasings } from "./many/phrasings.ts";
 import { RegexRunner } from "./scan/regex-runner.ts";
 import { reorderedDepth } from "./rank/proximity.ts";
-import { RequestSearcher, SessionViews } from "./session-searcher.ts";
+import { RequestSearcher, SessionViews } from "./request-searcher.ts";
 import type { CandidateFinder, SearchService } from "./types.ts";
 import { asSearch } from "../util/scheduler.ts";
 import { type Engine, searchVerb, sessionsVerb } from "./verbs.ts";

@@ -14,7 +14,7 @@ import { fusedDepth, fuseRankings } from "./rank/fusion.ts";
 import { type RankedSession, rankSessions } from "./rank/rank-sessions.ts";
 import type { RegexRunner } from "./scan/regex-runner.ts";
 import { literalMatcher, regexMatcher } from "./scan/pattern.ts";
-import type { Query } from "./session-search.ts";
+import type { Query } from "./search-one-session.ts";
 import type { HitType } from "./text/documents.ts";
 import { parseQuery } from "./text/query.ts";
 import type { ProjectedSummary, SearchAnswer, SearchFilters, SearchRequest, SearchScope, SessionsAnswer, SessionsRequest, SessionSummary } from "./types.ts";

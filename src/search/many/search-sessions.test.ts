@@ -3,7 +3,7 @@ import { toolVisibility } from "../../history/tool-visibility.ts";
 import type { SessionInfo } from "../../history/types.ts";
 import { searchSessions, type SessionSearcher } from "./search-sessions.ts";
 import type { ScanCounts } from "../scan/scan.ts";
-import type { CollectedSession, Query } from "../session-search.ts";
+import type { CollectedSession, Query } from "../search-one-session.ts";
 import { parseQuery } from "../text/query.ts";
 
 const query: Query = { kind: "keyword", text: "token bucket limiter", parsed: parseQuery("token bucket limiter") };

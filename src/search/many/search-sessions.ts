@@ -17,7 +17,7 @@ import { chunkScorers, termFactors } from "../rank/rescore.ts";
 import { Candidates, type RankedCandidates, topAcross } from "../rank/candidates.ts";
 import { holderBounds, holderCeiling, holderStats, ProjectedCandidates } from "./projected-ranking.ts";
 import { maybeYield, now } from "../../util/scheduler.ts";
-import type { CollectedSession, Query, SessionSearchOptions } from "../session-search.ts";
+import type { CollectedSession, Query, SessionSearchOptions } from "../search-one-session.ts";
 import { typoCorrections, unmatchedWords, type NearestTerm } from "../text/typos.ts";
 import { TUNING } from "../tuning.ts";
 import { reorderedDepth, reorderFirst } from "../rank/proximity.ts";
@@ -50,7 +50,7 @@ export interface SessionFound {
   options: SessionSearchOptions;
 }
 
-/** How a many-session search reads and ranks one session (search/session-searcher.ts). */
+/** How a many-session search reads and ranks one session (search/request-searcher.ts). */
 export interface SessionSearcher {
   /**
    * The session's documents. `corrected`: the search again with typos corrected, part of the same

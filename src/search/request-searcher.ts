@@ -21,7 +21,7 @@ import {
   type ResultLimits,
   sessionCandidates,
   type SharedScan,
-} from "./session-search.ts";
+} from "./search-one-session.ts";
 import type { ProjectedHolder, ScoredDoc, SearchFilters } from "./types.ts";
 import { textReader } from "./rank/rank.ts";
 import type { SessionInfo } from "../history/types.ts";
