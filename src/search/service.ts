@@ -1,4 +1,4 @@
-// The search engine the plugin keeps across tool calls: the index cache, the session views, the
+// The search service the plugin keeps across tool calls: the index cache, the session views, the
 // regex worker, and the two verbs (verbs.ts) behind history_search and history_sessions. Every
 // search, of one session or many, runs through many/search-sessions.ts with a RequestSearcher.
 
@@ -17,7 +17,7 @@ import { reorderedDepth } from "./rank/proximity.ts";
 import { RequestSearcher, SessionViews } from "./request-searcher.ts";
 import type { CandidateFinder, SearchService } from "./types.ts";
 import { asSearch } from "../util/scheduler.ts";
-import { type Engine, searchVerb, sessionsVerb } from "./verbs.ts";
+import { type VerbBackend, searchVerb, sessionsVerb } from "./verbs.ts";
 
 export { MAX_ALTERNATIVES, MAX_OFFSET, MAX_QUERY_CHARS } from "./verbs.ts";
 
@@ -35,7 +35,7 @@ export interface SearchServiceOptions {
  * The service with what tests and the bench look into; not part of search's entry (api.ts): the
  * plugin and the command line hold a SearchService.
  */
-export interface SearchEngine extends SearchService {
+export interface InspectableSearchService extends SearchService {
   /** Cached session indexes, each with its builder. */
   readonly cache: BoundedMap<string, IndexBuilder>;
   /** Builds the named session's index (resolves when it is current) and returns its builder. */
@@ -43,17 +43,17 @@ export interface SearchEngine extends SearchService {
 }
 
 export function createSearchService(options: SearchServiceOptions): SearchService {
-  return createSearchEngine(options);
+  return createInspectableSearchService(options);
 }
 
-/** The search service, with its index cache open to tests and the bench (SearchEngine). */
-export function createSearchEngine(options: SearchServiceOptions): SearchEngine {
+/** The search service, with its index cache open to tests and the bench (InspectableSearchService). */
+export function createInspectableSearchService(options: SearchServiceOptions): InspectableSearchService {
   const { source, config } = options;
   const indexes = new IndexCache(config, options.visibility);
   const views = new SessionViews(source, options.views);
   const regexRunner = new RegexRunner();
 
-  const engine: Engine = {
+  const backend: VerbBackend = {
     source,
     config,
     regexRunner,
@@ -103,8 +103,8 @@ export function createSearchEngine(options: SearchServiceOptions): SearchEngine 
   return {
     cache: indexes.builders,
     buildIndex,
-    search: (request) => asSearch(() => searchVerb(engine, request)),
-    sessions: (request) => asSearch(() => sessionsVerb(engine, request)),
+    search: (request) => asSearch(() => searchVerb(backend, request)),
+    sessions: (request) => asSearch(() => sessionsVerb(backend, request)),
     close() {
       regexRunner.close();
       indexes.clear();
