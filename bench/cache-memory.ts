@@ -8,7 +8,7 @@ import { defaultConfig, type EngramConfig, WIRING_DEFAULTS } from "../src/config
 import { toolVisibility } from "../src/history/tool-visibility.ts";
 import { CachedHistorySource } from "../src/store/cached-source.ts";
 import { dataDir } from "../src/store/sqlite.ts";
-import { isStoreProblem, openStore } from "../src/store/store.ts";
+import { isStoreProblem, openStore } from "../src/store/store-file.ts";
 import { createInspectableSearchService } from "../src/search/service.ts";
 import { heapMb } from "./heap.ts";
 
