@@ -8,8 +8,8 @@ import { defaultConfig, type EngramConfig, WIRING_DEFAULTS } from "../src/config
 import { toolVisibility } from "../src/history/tool-visibility.ts";
 import { CachedHistorySource } from "../src/store/cached-source.ts";
 import { dataDir } from "../src/store/sqlite.ts";
-import { isStoreProblem, openStore } from "../src/store/store.ts";
-import { createSearchEngine } from "../src/search/service.ts";
+import { isStoreProblem, openStore } from "../src/store/store-file.ts";
+import { createInspectableSearchService } from "../src/search/service.ts";
 import { heapMb } from "./heap.ts";
 
 const [xdgData, count] = process.argv.slice(2);
@@ -20,7 +20,7 @@ if (isStoreProblem(store)) throw new Error(store.message);
 const config: EngramConfig = { ...defaultConfig(), projection: { ...defaultConfig().projection, enable: false } };
 const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
 const source = new CachedHistorySource(store.reader, { ...WIRING_DEFAULTS.messageCache, maxBytes: config.store.cache_bytes }, store.decode);
-const engine = createSearchEngine({ source, config: () => config, visibility: () => visibility });
+const service = createInspectableSearchService({ source, config: () => config, visibility: () => visibility });
 const QUERIES = [
   "timezone aware datetime",
   "pytest fixture teardown",
@@ -44,7 +44,7 @@ console.log("| search | ms | unsearched | session cache (est. MiB) | index cache
 console.log("|---|---|---|---|---|---|---|");
 for (let i = 0; i < searches; i++) {
   const started = performance.now();
-  const answer = await engine.search({
+  const answer = await service.search({
     query: QUERIES[i % QUERIES.length]!,
     callerSessionId: "",
     scope: "global",
@@ -54,7 +54,7 @@ for (let i = 0; i < searches; i++) {
   const ms = performance.now() - started;
   const heap = await heapMb();
   console.log(
-    `| ${i + 1} | ${ms.toFixed(0)} | ${answer.unsearched ?? 0} | ${mb(source.cachedBytes)} | ${mb(engine.cache.totalWeight())} | ${heap.toFixed(0)} | ${rssMb().toFixed(0)} |`,
+    `| ${i + 1} | ${ms.toFixed(0)} | ${answer.unsearched ?? 0} | ${mb(source.cachedBytes)} | ${mb(service.cache.totalWeight())} | ${heap.toFixed(0)} | ${rssMb().toFixed(0)} |`,
   );
 }
 store.close();

@@ -25,7 +25,7 @@ import type { HistoryMessage } from "../src/history/types.ts";
 import { CachedHistorySource } from "../src/store/cached-source.ts";
 import { storeFeed } from "../src/projection/feed.ts";
 import { ProjectionBuilder } from "../src/projection/builder.ts";
-import { isStoreProblem, openStore, type Store } from "../src/store/store.ts";
+import { isStoreProblem, openStore, type Store } from "../src/store/store-file.ts";
 import { dataDir } from "../src/store/sqlite.ts";
 import { createSearchService, type SearchService } from "../src/search/api.ts";
 import { parseQuery } from "../src/search/text/query.ts";

@@ -100,7 +100,7 @@ for (let r = 0; r < 20; r++) buildView("ses_p", messages, false);
 console.log(`  buildView                        ${((performance.now() - tv) / 20).toFixed(2)} ms`);
 
 // The warm path through the service, piece by piece.
-const { createSearchEngine } = await import("../src/search/service.ts");
+const { createInspectableSearchService } = await import("../src/search/service.ts");
 const { defaultConfig } = await import("../src/config/schema.ts");
 const config = defaultConfig();
 const source = {
@@ -108,7 +108,7 @@ const source = {
   getSession: async () => ({ id: "ses_p", title: "p", created: 0, updated: 0 }),
   loadMessages: async () => messages,
 };
-const svc = createSearchEngine({ source, config: () => config, visibility: () => visibility });
+const svc = createInspectableSearchService({ source, config: () => config, visibility: () => visibility });
 await svc.buildIndex("ses_p");
 for (const q of ["token bucket limiter", "computeLineItemTotals", "refund policy"]) {
   const ts: number[] = [];

@@ -11,7 +11,7 @@ import { defaultConfig } from "../src/config/schema.ts";
 import { toolVisibility } from "../src/history/tool-visibility.ts";
 import { type ProjectionFeed, storeFeed } from "../src/projection/feed.ts";
 import { ProjectionBuilder } from "../src/projection/builder.ts";
-import { isStoreProblem, openStore } from "../src/store/store.ts";
+import { isStoreProblem, openStore } from "../src/store/store-file.ts";
 import { dataDir } from "../src/store/sqlite.ts";
 import { parseQuery } from "../src/search/text/query.ts";
 

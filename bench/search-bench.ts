@@ -11,7 +11,7 @@ import { toolVisibility } from "../src/history/tool-visibility.ts";
 import type { HistorySource } from "../src/history/source.ts";
 import { messageDocs } from "../src/search/text/documents.ts";
 import { byteLength } from "../src/history/compact.ts";
-import { createSearchEngine, type SearchEngine } from "../src/search/service.ts";
+import { createInspectableSearchService, type InspectableSearchService } from "../src/search/service.ts";
 import type { SearchRequest } from "../src/search/types.ts";
 import { extraMessage, generateSession } from "./generate.ts";
 import { heapMb } from "./heap.ts";
@@ -59,10 +59,10 @@ class JsonSource implements HistorySource {
   }
 }
 
-function service(source: HistorySource): SearchEngine {
+function service(source: HistorySource): InspectableSearchService {
   const config = defaultConfig();
   config.search.cache_bytes = 4 * 1024 ** 3;
-  return createSearchEngine({ source, config: () => config, visibility: () => visibility });
+  return createInspectableSearchService({ source, config: () => config, visibility: () => visibility });
 }
 
 /** Intervals spent in the bench's own JSON.parse (standing in for the host's read). */

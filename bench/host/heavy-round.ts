@@ -13,7 +13,7 @@
 
 import { join } from "node:path";
 import { projectionReport } from "../../src/projection/report.ts";
-import { isStoreProblem, openStore } from "../../src/store/store.ts";
+import { isStoreProblem, openStore } from "../../src/store/store-file.ts";
 import type { HeavyData } from "./heavy-data.ts";
 import { call, type Figures, median, rssMb, sleep, startBenchHost, unsearchedOf, type Variant, withStallProbe } from "./measure.ts";
 import { BENCH_PROJECT_ID } from "./data.ts";

@@ -13,7 +13,7 @@ import { withFastPath } from "../../src/store/fast-path-reader.ts";
 import type { HistoryReader } from "../../src/store/reader.ts";
 import { openSqliteReader } from "../../src/store/sqlite-reader.ts";
 import { pauseIfDue } from "../../src/util/scheduler.ts";
-import { createSearchEngine } from "../../src/search/service.ts";
+import { createInspectableSearchService } from "../../src/search/service.ts";
 import type { SearchRequest } from "../../src/search/types.ts";
 import { benchData } from "./data.ts";
 
@@ -44,7 +44,7 @@ const reader = withFastPath(
 const source = new CachedHistorySource(reader, { ...WIRING_DEFAULTS.messageCache, maxBytes: 512 * 1024 ** 2, pause: pauseIfDue });
 const config = defaultConfig();
 const visibility = toolVisibility([], []);
-const service = createSearchEngine({ source, config: () => config, visibility: () => visibility });
+const service = createInspectableSearchService({ source, config: () => config, visibility: () => visibility });
 
 /**
  * Times `work` and its longest synchronous stretch (gap between timer ticks). On a loaded machine a

@@ -14,7 +14,7 @@ import { withFastPath } from "../../src/store/fast-path-reader.ts";
 import type { HistoryReader } from "../../src/store/reader.ts";
 import { openSqliteReader } from "../../src/store/sqlite-reader.ts";
 import { pauseIfDue } from "../../src/util/scheduler.ts";
-import { createSearchEngine } from "../../src/search/service.ts";
+import { createInspectableSearchService } from "../../src/search/service.ts";
 import { ViewCache } from "../../src/history/view-cache.ts";
 import { createHistorySearchTool } from "../../src/tools/search.ts";
 import { createBrowseTurnsTool } from "../../src/tools/browse-turns.ts";
@@ -43,7 +43,7 @@ const config = defaultConfig();
 const visibility = toolVisibility([], []);
 const views = new ViewCache();
 const deps: ToolDeps = { config: () => config, visibility: () => visibility, source, views, directory: "/p" };
-const service = createSearchEngine({ source, config: () => config, visibility: () => visibility, views });
+const service = createInspectableSearchService({ source, config: () => config, visibility: () => visibility, views });
 const search = createHistorySearchTool(deps, service);
 const browse = createBrowseTurnsTool(deps);
 // The tool context's fields the handlers read (the generated sessions have no directory: nothing asks).

@@ -3,7 +3,7 @@
 // Each project of the split (split.ts) is its own source: dev/'s 8 sessions, the sessions drawn from
 // swebench/, and dev2/'s groups of sibling sessions.
 
-import type { SearchEngine } from "../../src/search/service.ts";
+import type { InspectableSearchService } from "../../src/search/service.ts";
 import { MemorySource } from "../../src/store/testing/memory-source.ts";
 import { testService } from "../../src/search/testing/service.ts";
 import { MAX_QUERY_CHARS } from "../../src/search/api.ts";
@@ -51,13 +51,13 @@ function realSources(sessions: readonly RealSession[]): Map<string, MemorySource
   return sources;
 }
 
-function newService(source: MemorySource): SearchEngine {
+function newService(source: MemorySource): InspectableSearchService {
   // A project search must not answer partial on a slow machine: the budget is not what is measured.
   return testService(source, (config) => (config.search.project_time_budget_ms = 60_000));
 }
 
 async function ask(
-  service: SearchEngine,
+  service: InspectableSearchService,
   question: RealQuestion,
   scope: Scope,
   sessionId: string,
@@ -85,7 +85,7 @@ async function ask(
 }
 
 /** Drops the service's indexes: their background builds stop, so a cold run stays cold and cheap. */
-function dropIndexes(service: SearchEngine): void {
+function dropIndexes(service: InspectableSearchService): void {
   for (const key of service.cache.keys()) service.cache.delete(key);
 }
 

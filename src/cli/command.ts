@@ -1,6 +1,6 @@
 // What a command is given, and the exit codes scripts can rely on.
 
-import { isStoreProblem, type StoreProblem } from "../store/store.ts";
+import { isStoreProblem, type StoreProblem } from "../store/store-file.ts";
 import type { Parsed } from "./argv.ts";
 import { openHistory, type History } from "./history.ts";
 import type { Io } from "./io.ts";

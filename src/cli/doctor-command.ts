@@ -8,7 +8,7 @@ import { configFiles, globalConfigDir, loadConfig } from "../config/load.ts";
 import { WIRING_DEFAULTS } from "../config/schema.ts";
 import { parseJsonc } from "../config/jsonc.ts";
 import { resolveConfig } from "../config/validate.ts";
-import { isStoreProblem, openStore, storeSessions, type Store } from "../store/store.ts";
+import { isStoreProblem, openStore, storeSessions, type Store } from "../store/store-file.ts";
 import { type LegacyCopy, storeFigures } from "../store/figures.ts";
 import { GENERATION_NAMES, type StoreGeneration } from "../store/store-generation.ts";
 import { projectionReport } from "../projection/index.ts";

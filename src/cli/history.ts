@@ -12,7 +12,7 @@ import type { HistoryReader } from "../store/reader.ts";
 import type { ProjectionBuilder } from "../projection/index.ts";
 import { dataDir } from "../store/sqlite.ts";
 import type { Log } from "../util/log.ts";
-import { isStoreProblem, openStore, type Store, type StoreProblem } from "../store/store.ts";
+import { isStoreProblem, openStore, type Store, type StoreProblem } from "../store/store-file.ts";
 import type { SearchService } from "../search/api.ts";
 import { composeEngram } from "../tools/engram.ts";
 import { insideProject } from "../tools/reach.ts";

@@ -3,7 +3,7 @@
 // runs the projection's passes there (build-serve.ts).
 
 import { parentPort, workerData } from "node:worker_threads";
-import { isStoreProblem, openStoreFile } from "../store/store.ts";
+import { isStoreProblem, openStoreFile } from "../store/store-file.ts";
 import type { BuildStart } from "./build-serve.ts";
 import { serveBuild } from "./build-serve.ts";
 import { storeFeed } from "./feed.ts";

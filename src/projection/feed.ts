@@ -5,7 +5,7 @@
 
 import type { HistoryMessage, SessionInfo } from "../history/types.ts";
 import { checkpoint, type HistoryReader, type HostDecode, type ReadOptions, type SessionStamp } from "../store/reader.ts";
-import type { Store } from "../store/store.ts";
+import type { Store } from "../store/store-file.ts";
 
 export interface ProjectionFeed {
   /** The store file, opened with the probe session if need be; undefined when the reader reads none (SDK only). */

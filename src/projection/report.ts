@@ -2,7 +2,7 @@
 // and schema it was built for, and how many of the store's sessions it holds as they are now.
 
 import { existsSync } from "node:fs";
-import { storeSessions, type Store } from "../store/store.ts";
+import { storeSessions, type Store } from "../store/store-file.ts";
 import { fileBytes } from "../store/file-bytes.ts";
 import { openWritable } from "../store/sqlite.ts";
 import { storeFeed } from "./feed.ts";

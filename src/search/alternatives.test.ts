@@ -7,7 +7,7 @@ import { ArgumentError } from "../history/errors.ts";
 import { MemorySource } from "../store/testing/memory-source.ts";
 import { formatSearchAnswer, formatSessionsAnswer } from "./format.ts";
 import { fusedDepth, fuseRankings } from "./rank/fusion.ts";
-import type { SearchEngine } from "./service.ts";
+import type { InspectableSearchService } from "./service.ts";
 import { FILLER } from "./testing/filler.ts";
 import { testService } from "./testing/service.ts";
 import { addSession, T0 } from "./testing/sessions.ts";
@@ -38,7 +38,7 @@ function store(): MemorySource {
 const key = (r: { sessionId: string; message: { id: string } }) => `${r.sessionId}/${r.message.id}`;
 
 /** What fusing each phrasing searched alone (each with its own request, to the fusion's depth) gives: keys and `by`. */
-async function fusedAlone(service: SearchEngine, request: SearchRequest, phrasings: string[]): Promise<Array<[string, number[]]>> {
+async function fusedAlone(service: InspectableSearchService, request: SearchRequest, phrasings: string[]): Promise<Array<[string, number[]]>> {
   const depth = fusedDepth((request.offset ?? 0) + (request.limit ?? 10) + 1);
   const rankings = [];
   for (const query of phrasings) {

@@ -5,7 +5,7 @@
 import { describe, expect, it, vi } from "vitest";
 import type { HistoryMessage } from "../history/types.ts";
 import type { IndexBuilder } from "./index/build.ts";
-import type { SearchEngine } from "./service.ts";
+import type { InspectableSearchService } from "./service.ts";
 import type { SearchRequest } from "./types.ts";
 import { textMessage, toolPart } from "../history/testing/messages.ts";
 import { MemorySource } from "../store/testing/memory-source.ts";
@@ -30,12 +30,12 @@ function request(query: string): SearchRequest {
   return { query, callerSessionId: "other", scope: "session", sessionId: SESSION, types: ["text", "tool"], limit: 20 };
 }
 
-async function results(service: SearchEngine, query: string): Promise<Array<{ id: string; score: number }>> {
+async function results(service: InspectableSearchService, query: string): Promise<Array<{ id: string; score: number }>> {
   const answer = await service.search(request(query));
   return answer.results.map((r) => ({ id: r.message.id, score: r.score }));
 }
 
-function entryOf(service: SearchEngine): IndexBuilder {
+function entryOf(service: InspectableSearchService): IndexBuilder {
   const key = service.cache.keys().find((k) => k.startsWith(`${SESSION}\u0000`));
   return service.cache.get(key!)!;
 }

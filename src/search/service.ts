@@ -1,6 +1,6 @@
-// The search engine the plugin keeps across tool calls: the index cache, the session views, the
+// The search service the plugin keeps across tool calls: the index cache, the session views, the
 // regex worker, and the two verbs (verbs.ts) behind history_search and history_sessions. Every
-// search, of one session or many, runs through many/project-search.ts with a RequestSearcher.
+// search, of one session or many, runs through many/search-sessions.ts with a RequestSearcher.
 
 import type { EngramConfig } from "../config/schema.ts";
 import type { ToolVisibility } from "../history/tool-visibility.ts";
@@ -10,14 +10,14 @@ import type { BoundedMap } from "../util/bounded-map.ts";
 import { IndexCache } from "./index-cache.ts";
 import type { IndexBuilder } from "./index/build.ts";
 import { scopeNarrowing } from "./many/candidate-finder.ts";
-import { searchProject } from "./many/project-search.ts";
+import { searchSessions } from "./many/search-sessions.ts";
 import { phrasingTerms, searchPhrasings } from "./many/phrasings.ts";
 import { RegexRunner } from "./scan/regex-runner.ts";
 import { reorderedDepth } from "./rank/proximity.ts";
-import { RequestSearcher, SessionViews } from "./session-searcher.ts";
+import { RequestSearcher, SessionViews } from "./request-searcher.ts";
 import type { CandidateFinder, SearchService } from "./types.ts";
 import { asSearch } from "../util/scheduler.ts";
-import { type Engine, searchVerb, sessionsVerb } from "./verbs.ts";
+import { type VerbBackend, searchVerb, sessionsVerb } from "./verbs.ts";
 
 export { MAX_ALTERNATIVES, MAX_OFFSET, MAX_QUERY_CHARS } from "./verbs.ts";
 
@@ -35,7 +35,7 @@ export interface SearchServiceOptions {
  * The service with what tests and the bench look into; not part of search's entry (api.ts): the
  * plugin and the command line hold a SearchService.
  */
-export interface SearchEngine extends SearchService {
+export interface InspectableSearchService extends SearchService {
   /** Cached session indexes, each with its builder. */
   readonly cache: BoundedMap<string, IndexBuilder>;
   /** Builds the named session's index (resolves when it is current) and returns its builder. */
@@ -43,17 +43,17 @@ export interface SearchEngine extends SearchService {
 }
 
 export function createSearchService(options: SearchServiceOptions): SearchService {
-  return createSearchEngine(options);
+  return createInspectableSearchService(options);
 }
 
-/** The search service, with its index cache open to tests and the bench (SearchEngine). */
-export function createSearchEngine(options: SearchServiceOptions): SearchEngine {
+/** The search service, with its index cache open to tests and the bench (InspectableSearchService). */
+export function createInspectableSearchService(options: SearchServiceOptions): InspectableSearchService {
   const { source, config } = options;
   const indexes = new IndexCache(config, options.visibility);
   const views = new SessionViews(source, options.views);
   const regexRunner = new RegexRunner();
 
-  const engine: Engine = {
+  const backend: VerbBackend = {
     source,
     config,
     regexRunner,
@@ -85,7 +85,7 @@ export function createSearchEngine(options: SearchServiceOptions): SearchEngine 
       };
       const searched =
         queries.length === 1
-          ? searchProject(sessions, queries[0]!, searcher, projectOptions).then((one) => [one])
+          ? searchSessions(sessions, queries[0]!, searcher, projectOptions).then((one) => [one])
           : searchPhrasings(sessions, queries, searcher, projectOptions);
       return searched.finally(() => indexes.trim());
     },
@@ -103,8 +103,8 @@ export function createSearchEngine(options: SearchServiceOptions): SearchEngine 
   return {
     cache: indexes.builders,
     buildIndex,
-    search: (request) => asSearch(() => searchVerb(engine, request)),
-    sessions: (request) => asSearch(() => sessionsVerb(engine, request)),
+    search: (request) => asSearch(() => searchVerb(backend, request)),
+    sessions: (request) => asSearch(() => sessionsVerb(backend, request)),
     close() {
       regexRunner.close();
       indexes.clear();

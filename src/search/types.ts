@@ -135,7 +135,7 @@ export interface CandidateFinder {
   summary(sessionId: string, updated: number | undefined): ProjectedSummary | undefined;
 }
 
-/** A finder bound to one request's scope, as project-search.ts uses it. */
+/** A finder bound to one request's scope, as search-sessions.ts uses it. */
 export interface ScopeNarrowing {
   narrow(terms: readonly QueryTerm[]): Promise<Narrowed | undefined>;
   nearest(words: readonly string[], sessionIds: readonly string[]): Promise<Map<string, NearestTerm[]>>;

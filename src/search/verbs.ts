@@ -1,5 +1,5 @@
 // The two verbs behind history_search and history_sessions: a request checked and compiled, its
-// scope listed, its sessions searched under the call's time budget (Engine.run), the answer made.
+// scope listed, its sessions searched under the call's time budget (VerbBackend.run), the answer made.
 
 import type { EngramConfig } from "../config/schema.ts";
 import { ArgumentError } from "../history/errors.ts";
@@ -9,12 +9,12 @@ import { clip } from "../history/text.ts";
 import type { SessionInfo } from "../history/types.ts";
 import { lastTurnNumber } from "../history/turns.ts";
 import type { SessionView } from "../history/view.ts";
-import type { ProjectSearchOutcome } from "./many/project-search.ts";
+import type { SessionsSearchOutcome } from "./many/search-sessions.ts";
 import { fusedDepth, fuseRankings } from "./rank/fusion.ts";
 import { type RankedSession, rankSessions } from "./rank/rank-sessions.ts";
 import type { RegexRunner } from "./scan/regex-runner.ts";
 import { literalMatcher, regexMatcher } from "./scan/pattern.ts";
-import type { Query } from "./session-search.ts";
+import type { Query } from "./search-one-session.ts";
 import type { HitType } from "./text/documents.ts";
 import { parseQuery } from "./text/query.ts";
 import type { ProjectedSummary, SearchAnswer, SearchFilters, SearchRequest, SearchScope, SessionsAnswer, SessionsRequest, SessionSummary } from "./types.ts";
@@ -39,8 +39,8 @@ const SESSION_BUDGET_MS = 20_000;
  */
 const FINISH_SHARE = 0.1;
 
-/** One search of sessions, as a verb asks the engine for it. */
-interface EngineRun {
+/** One search of sessions, as a verb asks the backend for it. */
+interface SessionsRun {
   /** The sessions are seen as this session sees them (its own view hides what it has in context). */
   callerSessionId: string;
   /** The query's phrasings (one, or the query and its alternatives): each ranked, in order. */
@@ -52,17 +52,17 @@ interface EngineRun {
   /** When reading stops (`now()`'s clock). */
   deadline: number;
   signal?: AbortSignal;
-  /** history_search's ranking: proximity reorders the first results (many/project-search.ts). */
+  /** history_search's ranking: proximity reorders the first results (many/search-sessions.ts). */
   reorderFirst?: boolean;
 }
 
 /** What the verbs run on (service.ts). */
-export interface Engine {
+export interface VerbBackend {
   source: HistorySource;
   config(): EngramConfig;
   regexRunner: RegexRunner;
   /** Per query of the run, its ranking. */
-  run(search: EngineRun): Promise<ProjectSearchOutcome[]>;
+  run(search: SessionsRun): Promise<SessionsSearchOutcome[]>;
   loadView(sessionId: string, callerSessionId: string, signal?: AbortSignal): Promise<SessionView>;
   /** A session's turns and preview from the projection, when it holds the session as it is. */
   projectedSummary(session: SessionInfo): ProjectedSummary | undefined;
@@ -148,10 +148,10 @@ function listScope(source: HistorySource, globalCaller: string | undefined): Pro
 }
 
 /** history_search: the best messages of one session, the project's sessions, or every session. */
-export async function searchVerb(engine: Engine, request: SearchRequest): Promise<SearchAnswer> {
+export async function searchVerb(backend: VerbBackend, request: SearchRequest): Promise<SearchAnswer> {
   const started = now();
-  const config = engine.config().search;
-  const phrasings = compilePhrasings(request, engine.regexRunner);
+  const config = backend.config().search;
+  const phrasings = compilePhrasings(request, backend.regexRunner);
   const limit = request.limit ?? config.message_limit;
   const offset = pageStart(request.offset);
   const filters: SearchFilters = { types: new Set(request.types) };
@@ -162,20 +162,20 @@ export async function searchVerb(engine: Engine, request: SearchRequest): Promis
   let sessions: SessionInfo[];
   let deadline: number;
   if (request.scope !== "session") {
-    sessions = await listScope(engine.source, request.scope === "global" ? request.callerSessionId : undefined);
+    sessions = await listScope(backend.source, request.scope === "global" ? request.callerSessionId : undefined);
     deadline = readingDeadline(started, config.project_time_budget_ms);
   } else {
     const sessionId = request.sessionId ?? request.callerSessionId;
     // Only its id is used: the info first read (from the store, or the host's API: a lookup on
     // every warm call cost as much as the search); a session since deleted fails in its read.
-    sessions = [await (engine.source.sessionOnce?.(sessionId, request.callerSessionId) ?? engine.source.getSession(sessionId))];
+    sessions = [await (backend.source.sessionOnce?.(sessionId, request.callerSessionId) ?? backend.source.getSession(sessionId))];
     // One session: a larger budget that only guards a runaway regex or a huge cold scan.
     deadline = readingDeadline(started, Math.max(SESSION_BUDGET_MS, config.project_time_budget_ms));
   }
   const fused = phrasings.queries.length > 1;
   // The page is ranked to its end and one result past it (whether there is more); with
   // alternatives, each phrasing at least as deep as the fusion reads (rank/fusion.ts).
-  const outcomes = await engine.run({
+  const outcomes = await backend.run({
     callerSessionId: request.callerSessionId,
     queries: phrasings.queries,
     filters,
@@ -200,7 +200,7 @@ export async function searchVerb(engine: Engine, request: SearchRequest): Promis
 }
 
 /** A search's page of its one ranking. */
-function onePage(outcome: ProjectSearchOutcome, scope: SearchScope, offset: number, limit: number): SearchAnswer {
+function onePage(outcome: SessionsSearchOutcome, scope: SearchScope, offset: number, limit: number): SearchAnswer {
   return { results: outcome.results.slice(offset, offset + limit), scope, offset, more: outcome.results.length > offset + limit };
 }
 
@@ -208,7 +208,7 @@ function onePage(outcome: ProjectSearchOutcome, scope: SearchScope, offset: numb
  * A search's page of its phrasings' rankings fused: each result shown as the phrasing that ranked
  * it highest found it, with the numbers of those that ranked it (`numbers`: per phrasing, its own).
  */
-function fusedPage(outcomes: readonly ProjectSearchOutcome[], numbers: readonly number[], scope: SearchScope, offset: number, limit: number): SearchAnswer {
+function fusedPage(outcomes: readonly SessionsSearchOutcome[], numbers: readonly number[], scope: SearchScope, offset: number, limit: number): SearchAnswer {
   const fused = fuseRankings(
     outcomes.map((outcome) =>
       outcome.ranked.map((entry) => ({ key: `${entry.key}\u0000${entry.group.message.id}`, score: entry.group.score, item: { outcome, entry } })),
@@ -224,27 +224,29 @@ function fusedPage(outcomes: readonly ProjectSearchOutcome[], numbers: readonly 
 }
 
 /** history_sessions: the project's (or every project's) sessions, ranked by a query when given. */
-export async function sessionsVerb(engine: Engine, request: SessionsRequest): Promise<SessionsAnswer> {
+export async function sessionsVerb(backend: VerbBackend, request: SessionsRequest): Promise<SessionsAnswer> {
   const started = now();
-  const config = engine.config();
+  const config = backend.config();
   const budgetMs = config.search.project_time_budget_ms;
   const callerSessionId = request.callerSessionId ?? "";
   const offset = pageStart(request.offset);
   // The page is ranked to its end and one session past it (whether there is more).
   const depth = offset + request.limit + 1;
-  const all = (await listScope(engine.source, request.global ? callerSessionId : undefined)).filter((s) => request.includeChildren || s.parentId === undefined);
+  const all = (await listScope(backend.source, request.global ? callerSessionId : undefined)).filter(
+    (s) => request.includeChildren || s.parentId === undefined,
+  );
   let ranked: Array<{ session: SessionInfo; snippet?: RankedSession["snippet"] }>;
   let unsearched = 0;
   let by: Map<string, number[]> | undefined;
   let unmatched: number[] = [];
   if (request.query !== undefined) {
-    const phrasings = compilePhrasings({ query: request.query, ...(request.alternatives ? { alternatives: request.alternatives } : {}) }, engine.regexRunner);
+    const phrasings = compilePhrasings({ query: request.query, ...(request.alternatives ? { alternatives: request.alternatives } : {}) }, backend.regexRunner);
     const fused = phrasings.queries.length > 1;
     const filters: SearchFilters = { types: new Set<HitType>(["text", "tool"]) };
     // The caller's session is ranked by what it said before its live context, as search sees it.
     // Sessions rank by their three best messages and their titles (rank-sessions.ts), boosting
     // (and, ranked from the projection, reading) only the messages that can place.
-    const outcomes = await engine.run({
+    const outcomes = await backend.run({
       callerSessionId,
       queries: phrasings.queries,
       filters,
@@ -277,12 +279,12 @@ export async function sessionsVerb(engine: Engine, request: SessionsRequest): Pr
   // The chosen sessions' summaries: the projection's, else read (within the call's budget).
   const deadline = started + budgetMs;
   for (const { session, snippet: snippetOf } of chosen) {
-    const projected = session.id === callerSessionId ? undefined : engine.projectedSummary(session);
+    const projected = session.id === callerSessionId ? undefined : backend.projectedSummary(session);
     let turns = projected?.turns ?? 0;
     let first = projected?.preview ?? "";
     if (!projected && now() <= deadline) {
       try {
-        const view = await engine.loadView(session.id, "", request.signal);
+        const view = await backend.loadView(session.id, "", request.signal);
         turns = lastTurnNumber(view);
         first = firstUserText(view);
       } catch {

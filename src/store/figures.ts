@@ -8,7 +8,7 @@
 import { fileBytes } from "./file-bytes.ts";
 import { openReadOnly, tableColumns, type Database } from "./sqlite.ts";
 import type { StoreGeneration } from "./store-generation.ts";
-import type { Store } from "./store.ts";
+import type { Store } from "./store-file.ts";
 
 /** Each generation's session table, and the tables holding its message (and part) JSON. */
 const TABLES: Record<StoreGeneration, { sessions: string; messages: string; parts?: string }> = {

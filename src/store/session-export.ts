@@ -14,7 +14,7 @@
 
 import type { RawMessage } from "./reader.ts";
 import { openReadOnly } from "./sqlite.ts";
-import type { Store } from "./store.ts";
+import type { Store } from "./store-file.ts";
 import type { V2MessageRow } from "./v2/map.ts";
 
 type Row = Record<string, unknown>;

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { CHUNK_STRIDE, createSearchService, type SearchService, TERM_CHUNK_STRIDE } from "../../search/api.ts";
 import { CachedHistorySource } from "../../store/cached-source.ts";
-import { storeSessions } from "../../store/store.ts";
+import { storeSessions } from "../../store/store-file.ts";
 import { scenarioStore, searchAnswers, seedWordSessions } from "./projection-answers.ts";
 import { answer } from "../../store/testing/run-in-bun.ts";
 import { V2StoreBuilder } from "../../store/v2/testing/v2-store.ts";

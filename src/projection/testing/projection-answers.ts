@@ -5,7 +5,7 @@
 import { defaultConfig, type EngramConfig } from "../../config/schema.ts";
 import { type ToolVisibility, toolVisibility } from "../../history/tool-visibility.ts";
 import type { SearchRequest, SearchService } from "../../search/api.ts";
-import { isStoreProblem, openStore, type Store } from "../../store/store.ts";
+import { isStoreProblem, openStore, type Store } from "../../store/store-file.ts";
 import { seededRandom } from "../../util/testing/seeded-random.ts";
 import type { V2StoreBuilder } from "../../store/v2/testing/v2-store.ts";
 

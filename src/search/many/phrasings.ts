@@ -2,13 +2,13 @@
 // of its own over the same sessions, one after the other under the request's one budget. What they
 // share is read once: the projection is asked once for every phrasing's terms (each phrasing's
 // holders are picked from that answer), and the searcher reads and scans each session once for
-// all of them (session-searcher.ts). The rankings are fused by the verb (rank/fusion.ts).
+// all of them (request-searcher.ts). The rankings are fused by the verb (rank/fusion.ts).
 
 import type { SessionInfo } from "../../history/types.ts";
 import type { Narrowed, ProjectedHolder, ScopeNarrowing } from "../types.ts";
 import type { QueryTerm } from "../text/query.ts";
-import { type ProjectSearchOutcome, searchProject, type SessionSearcher } from "./project-search.ts";
-import type { Query } from "../session-search.ts";
+import { type SessionsSearchOutcome, searchSessions, type SessionSearcher } from "./search-sessions.ts";
+import type { Query } from "../search-one-session.ts";
 
 /** What a term's counts and postings depend on (scan/rescan.ts's key). */
 function termKey(term: QueryTerm): string {
@@ -74,19 +74,19 @@ function sharedNarrowing(narrowing: ScopeNarrowing, terms: readonly QueryTerm[])
 
 /**
  * Each phrasing's ranking to `options.limit` (rankOnly: no results made), in phrasing order. The
- * searcher must share its reads across the phrasings (session-searcher.ts's phrasingTerms).
+ * searcher must share its reads across the phrasings (request-searcher.ts's phrasingTerms).
  */
 export async function searchPhrasings(
   sessions: readonly SessionInfo[],
   queries: readonly Query[],
   searcher: SessionSearcher,
-  options: Parameters<typeof searchProject>[3],
-): Promise<ProjectSearchOutcome[]> {
+  options: Parameters<typeof searchSessions>[3],
+): Promise<SessionsSearchOutcome[]> {
   const terms = phrasingTerms(queries);
   const narrowing = options.narrowing && terms.length > 0 ? sharedNarrowing(options.narrowing, terms) : options.narrowing;
-  const outcomes: ProjectSearchOutcome[] = [];
+  const outcomes: SessionsSearchOutcome[] = [];
   for (const query of queries) {
-    outcomes.push(await searchProject(sessions, query, searcher, { ...options, rankOnly: true, ...(narrowing ? { narrowing } : {}) }));
+    outcomes.push(await searchSessions(sessions, query, searcher, { ...options, rankOnly: true, ...(narrowing ? { narrowing } : {}) }));
   }
   return outcomes;
 }

@@ -10,7 +10,7 @@ import { toolVisibility } from "../../history/tool-visibility.ts";
 import type { HistoryMessage } from "../../history/types.ts";
 import { MemorySource } from "../../store/testing/memory-source.ts";
 import { seededRandom } from "../../util/testing/seeded-random.ts";
-import { createSearchEngine } from "../service.ts";
+import { createInspectableSearchService } from "../service.ts";
 import { MemoryFinder } from "../testing/memory-finder.ts";
 import type { SearchRequest, SearchService } from "../types.ts";
 import { TUNING } from "../tuning.ts";
@@ -78,7 +78,7 @@ function service(source: StoreSource, finder?: MemoryFinder): SearchService {
   config.search.project_time_budget_ms = 60_000;
   config.projection.min_sessions = 2;
   const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
-  return createSearchEngine({ source, config: () => config, visibility: () => visibility, ...(finder ? { finder } : {}) });
+  return createInspectableSearchService({ source, config: () => config, visibility: () => visibility, ...(finder ? { finder } : {}) });
 }
 
 async function answers(search: SearchService, caller: string): Promise<unknown[]> {

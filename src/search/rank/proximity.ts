@@ -55,7 +55,7 @@ export function reorderedDepth(limit: number): number {
 
 /** Whether proximity can raise a chunk for this query (its words, and not a command or change question). */
 function proximityCan(parsed: ParsedQuery): boolean {
-  // A command or change question is answered by a call's input (intent.ts): prose restating the
+  // A command or change question is answered by a call's input (intent-boost.ts): prose restating the
   // command holds its words closer than the call's arguments do.
   return parsed.groups >= TUNING.proximity.minWords && !parsed.intent;
 }

@@ -1,7 +1,7 @@
 // From scored chunks to ranked messages: a part scores by its best chunk, a message by its best
 // part plus a share of its next few, a compaction summary at a lower weight than the messages it
 // restates; a path or name of the query held whole boosts a chunk (compound.ts), and so does the
-// call a command or change question asks for (intent.ts); recency breaks ties. Builds hits and
+// call a command or change question asks for (intent-boost.ts); recency breaks ties. Builds hits and
 // snippets for the messages returned only.
 
 import { isCompactionSummary } from "../../history/summaries.ts";
@@ -12,7 +12,7 @@ import type { HitResult, MessageResult, ScoredDoc } from "../types.ts";
 import { snippets, type Mark } from "../text/snippets.ts";
 import type { ParsedQuery } from "../text/query.ts";
 import { TUNING } from "../tuning.ts";
-import { intentBoost, intentBoostHeld, intentBoostMost } from "./intent.ts";
+import { intentBoost, intentBoostHeld, intentBoostMost } from "./intent-boost.ts";
 import { compoundBoost, compoundBoostHeld, compoundBoostMost } from "./compound.ts";
 import { toolChunkWeight } from "./plain-question.ts";
 import { userChunkWeight } from "./user-question.ts";

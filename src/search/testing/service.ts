@@ -3,14 +3,14 @@
 import { defaultConfig, type EngramConfig } from "../../config/schema.ts";
 import { toolVisibility } from "../../history/tool-visibility.ts";
 import type { HistorySource } from "../../history/source.ts";
-import { createSearchEngine, type SearchEngine } from "../service.ts";
+import { createInspectableSearchService, type InspectableSearchService } from "../service.ts";
 import type { SearchRequest } from "../types.ts";
 
-export function testService(source: HistorySource, patch: (config: EngramConfig) => void = () => {}): SearchEngine {
+export function testService(source: HistorySource, patch: (config: EngramConfig) => void = () => {}): InspectableSearchService {
   const config = defaultConfig();
   patch(config);
   const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
-  return createSearchEngine({ source, config: () => config, visibility: () => visibility });
+  return createInspectableSearchService({ source, config: () => config, visibility: () => visibility });
 }
 
 /**

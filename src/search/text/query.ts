@@ -8,7 +8,7 @@
 import { BoundedMap } from "../../util/bounded-map.ts";
 import { CJK, SEP, charClass, fold, isAscii } from "./normalize.ts";
 import { isFunctionWord } from "./function-words.ts";
-import { intentsOfWord, queryIntent, type IntentKind, type QueryIntent } from "./intent.ts";
+import { intentsOfWord, queryIntent, type IntentKind, type QueryIntent } from "./query-intent.ts";
 import { queryLanguage } from "./language.ts";
 import { asksForUser, isRoleWord } from "./role.ts";
 import { isNaturalWord, stemVariants } from "./stem.ts";
@@ -49,7 +49,7 @@ export interface ParsedQuery {
   /** The whole phrase: the query's words in order, little in between (two or more terms). */
   phrase?: Phrase;
   compounds: Compound[];
-  /** What the query's wording asks for: a command run, a change made (text/intent.ts); absent for neither. */
+  /** What the query's wording asks for: a command run, a change made (text/query-intent.ts); absent for neither. */
   intent?: QueryIntent;
   /** The question asks what the user said or decided (text/role.ts). */
   user?: true;

@@ -4,7 +4,7 @@ import type { ToolPart } from "../../history/types.ts";
 import type { ScoredDoc } from "../types.ts";
 import { toolCallSignature } from "../../history/tool-text.ts";
 import { parseQuery } from "../text/query.ts";
-import { answersIntent, contentShare, editsFiles, intentBoost } from "./intent.ts";
+import { answersIntent, contentShare, editsFiles, intentBoost } from "./intent-boost.ts";
 import { TUNING } from "../tuning.ts";
 
 const call = (tool: string, input: unknown) => toolPart(tool, input, "") as ToolPart;

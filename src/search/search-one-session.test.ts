@@ -5,7 +5,7 @@ import { MemorySource } from "../store/testing/memory-source.ts";
 import { toolVisibility } from "../history/tool-visibility.ts";
 import { buildView } from "../history/view.ts";
 import * as scheduler from "../util/scheduler.ts";
-import { collectSession, type Query } from "./session-search.ts";
+import { collectSession, type Query } from "./search-one-session.ts";
 import { testService } from "./testing/service.ts";
 import { addSession, T0 } from "./testing/sessions.ts";
 import { parseQuery } from "./text/query.ts";

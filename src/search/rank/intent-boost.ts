@@ -1,4 +1,4 @@
-// A question that asks for a command run or a change made (text/intent.ts) is answered by the tool
+// A question that asks for a command run or a change made (text/query-intent.ts) is answered by the tool
 // call that ran or made it: a chunk holding such a call's input is raised by the share of the
 // query's content words (its words other than those stating the intent) the input holds. For a
 // command question, a call that runs a command (not one that only writes a file from a heredoc);

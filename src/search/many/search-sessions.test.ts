@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { toolVisibility } from "../../history/tool-visibility.ts";
 import type { SessionInfo } from "../../history/types.ts";
-import { searchProject, type SessionSearcher } from "./project-search.ts";
+import { searchSessions, type SessionSearcher } from "./search-sessions.ts";
 import type { ScanCounts } from "../scan/scan.ts";
-import type { CollectedSession, Query } from "../session-search.ts";
+import type { CollectedSession, Query } from "../search-one-session.ts";
 import { parseQuery } from "../text/query.ts";
 
 const query: Query = { kind: "keyword", text: "token bucket limiter", parsed: parseQuery("token bucket limiter") };
@@ -15,7 +15,7 @@ function scanned(words: string[]): CollectedSession {
 }
 
 /** Searches sessions holding the given words, one at a time in order; returns what each collected. */
-async function searchSessions(held: string[][]): Promise<CollectedSession[]> {
+async function collectedBySearch(held: string[][]): Promise<CollectedSession[]> {
   const collected = held.map(scanned);
   const sessions: SessionInfo[] = held.map((_, i) => ({ id: `ses_${i}`, title: "", created: i, updated: i }));
   const searcher: SessionSearcher = {
@@ -31,20 +31,20 @@ async function searchSessions(held: string[][]): Promise<CollectedSession[]> {
       throw new Error("no projection here");
     },
   };
-  await searchProject(sessions, query, searcher, { concurrency: 1, deadline: Number.POSITIVE_INFINITY, limit: 5 });
+  await searchSessions(sessions, query, searcher, { concurrency: 1, deadline: Number.POSITIVE_INFINITY, limit: 5 });
   return collected;
 }
 
-describe("project search", () => {
+describe("searchSessions", () => {
   it("drops each session's scan counts once every query word has been found somewhere", async () => {
     const all = ["token", "bucket", "limiter"];
-    expect((await searchSessions([all, all])).map((c) => c.scan)).toEqual([undefined, undefined]);
+    expect((await collectedBySearch([all, all])).map((c) => c.scan)).toEqual([undefined, undefined]);
     // The first session lacks a word until the second is searched.
-    expect((await searchSessions([["token", "bucket"], all, ["token"]])).map((c) => c.scan)).toEqual([undefined, undefined, undefined]);
+    expect((await collectedBySearch([["token", "bucket"], all, ["token"]])).map((c) => c.scan)).toEqual([undefined, undefined, undefined]);
   });
 
   it("keeps the scan counts for the typo pass while a word is found in no session", async () => {
-    const collected = await searchSessions([["token", "bucket"], ["token"]]);
+    const collected = await collectedBySearch([["token", "bucket"], ["token"]]);
     expect(collected.every((c) => c.scan !== undefined)).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 // How the engine reads and searches one session of a request: its view (the caller's own hides
 // its live context), its documents through the session's index or a scan, and their ranking.
-// A many-session search (many/project-search.ts) drives one SessionSearcher per request.
+// A many-session search (many/search-sessions.ts) drives one SessionSearcher per request.
 
 import type { HistoryMessage } from "../history/types.ts";
 import type { ToolVisibility } from "../history/tool-visibility.ts";
@@ -8,7 +8,7 @@ import type { SessionView } from "../history/view.ts";
 import type { HistorySource } from "../history/source.ts";
 import { ViewCache } from "../history/view-cache.ts";
 import type { IndexCache } from "./index-cache.ts";
-import type { ProjectedRanking, SessionFound, SessionSearcher } from "./many/project-search.ts";
+import type { ProjectedRanking, SessionFound, SessionSearcher } from "./many/search-sessions.ts";
 import { holderStats, projectedGroups, resolveGroup } from "./many/projected-ranking.ts";
 import type { CollectionStats } from "./rank/bm25.ts";
 import type { Candidates } from "./rank/candidates.ts";
@@ -21,7 +21,7 @@ import {
   type ResultLimits,
   sessionCandidates,
   type SharedScan,
-} from "./session-search.ts";
+} from "./search-one-session.ts";
 import type { ProjectedHolder, ScoredDoc, SearchFilters } from "./types.ts";
 import { textReader } from "./rank/rank.ts";
 import type { SessionInfo } from "../history/types.ts";

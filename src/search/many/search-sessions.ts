@@ -1,6 +1,6 @@
-// Project scope: every session searched with bounded concurrency under one time budget; what is
-// not searched when the budget runs out is counted, and the answer says it is partial. Keyword
-// results of every session are scored with the document count and frequencies of all sessions
+// Every search, of one session or many: its sessions searched with bounded concurrency under one
+// time budget; what is not searched when the budget runs out is counted, and the answer says it
+// is partial. Keyword results of every session are scored with the document count and frequencies of all sessions
 // in scope (their lengths against their own session's average: rank/rescore.ts), so scores
 // compare across sessions. A keyword query's words found in no session are corrected once over
 // the scope (text/typos.ts) and the scope searched again with the corrected query. With a
@@ -17,13 +17,13 @@ import { chunkScorers, termFactors } from "../rank/rescore.ts";
 import { Candidates, type RankedCandidates, topAcross } from "../rank/candidates.ts";
 import { holderBounds, holderCeiling, holderStats, ProjectedCandidates } from "./projected-ranking.ts";
 import { maybeYield, now } from "../../util/scheduler.ts";
-import type { CollectedSession, Query, SessionSearchOptions } from "../session-search.ts";
+import type { CollectedSession, Query, SessionSearchOptions } from "../search-one-session.ts";
 import { typoCorrections, unmatchedWords, type NearestTerm } from "../text/typos.ts";
 import { TUNING } from "../tuning.ts";
 import { reorderedDepth, reorderFirst } from "../rank/proximity.ts";
 import type { Group } from "../rank/rank.ts";
 
-export interface ProjectSearchOutcome {
+export interface SessionsSearchOutcome {
   /** Per session with matches, its candidate messages (ranked on demand), for callers that rank sessions. */
   candidates: Map<string, RankedCandidates>;
   /** All results merged, best first, cut to `limit`. */
@@ -50,7 +50,7 @@ export interface SessionFound {
   options: SessionSearchOptions;
 }
 
-/** How a many-session search reads and ranks one session (search/session-searcher.ts). */
+/** How a many-session search reads and ranks one session (search/request-searcher.ts). */
 export interface SessionSearcher {
   /**
    * The session's documents. `corrected`: the search again with typos corrected, part of the same
@@ -75,7 +75,7 @@ export interface ProjectedRanking {
   turnOf(messageId: string): number;
 }
 
-export async function searchProject(
+export async function searchSessions(
   sessions: readonly SessionInfo[],
   query: Query,
   searcher: SessionSearcher,
@@ -94,7 +94,7 @@ export async function searchProject(
     signal?: AbortSignal;
     narrowing?: ScopeNarrowing;
   },
-): Promise<ProjectSearchOutcome> {
+): Promise<SessionsSearchOutcome> {
   const deadline = options.deadline;
   let unsearched = 0;
   const narrowing = options.narrowing;

@@ -3,7 +3,7 @@
 // command question; one that asks what was changed, edited or fixed ("what did we change in
 // a/b.py", "the sed edit that dropped …") is a change question. Either is answered by a tool call
 // (a command's input, an edit), more than by prose repeating its words: ranking prefers those
-// calls (rank/intent.ts). The words are English verbs and nouns, listed below in their usual
+// calls (rank/intent-boost.ts). The words are English verbs and nouns, listed below in their usual
 // forms; a query holding none of them has no intent and ranks as any keyword query.
 
 export type IntentKind = "command" | "change";
