@@ -96,10 +96,9 @@ export interface SearcherSetup {
 
 /**
  * With alternatives, how many sessions' views and scans the phrasings share at most; past them a
- * phrasing reads and scans a session again. They are held to the request's end, what a search
- * with alternatives keeps beyond one without (a global search without the projection reads
- * hundreds of sessions): 256 sessions of the heavy bench store's average, 86 KB of text, are
- * some 22 MB.
+ * phrasing reads and scans a session again. They are held to the request's end, so this bounds
+ * what a search with alternatives keeps beyond one without (its size: search-notes.md,
+ * "Alternatives: several phrasings fused").
  */
 const MAX_SHARED_SESSIONS = 256;
 
