@@ -23,7 +23,7 @@ function store(): MemorySource {
     ...FILLER,
     "I raised the retry budget in src/net/retryPolicy.ts to five attempts.",
     "the upload works now, thanks",
-    "ECONNRESET came from the proxy closing idle sockets; the retryPolicy.ts change covers it.",
+    "ECONNRESET in the upload came from the proxy closing idle sockets; the retryPolicy.ts change covers it.",
     ...FILLER,
   ]);
   addSession(

@@ -6,7 +6,7 @@ import { addSession } from "./testing/sessions.ts";
 import { fold } from "./text/normalize.ts";
 import { TUNING } from "./tuning.ts";
 import { tokenize } from "./text/tokenize.ts";
-import { countTerm, FUNCTION_WORD_GROUP, parseQuery } from "./text/query.ts";
+import { countTerm, parseQuery } from "./text/query.ts";
 
 describe("numbers and versions", () => {
   it("are terms: a dotted version whole and by its parts, and one-digit numbers", () => {
@@ -142,11 +142,11 @@ describe("identifier parts", () => {
 });
 
 describe("function words", () => {
-  it("are glue beside content words: a low weight, no coverage word, no other forms", () => {
+  it("are glue beside content words: not searched, no coverage word, no other forms", () => {
     const parsed = parseQuery("why did the deploy fail");
-    const glue = parsed.terms.filter((t) => t.group === FUNCTION_WORD_GROUP);
-    expect(glue.map((t) => t.token)).toEqual(["why", "did", "the"]);
-    for (const term of glue) expect(term.weight).toBe(TUNING.query.functionWords.weight);
+    expect(parsed.terms.map((t) => t.token)).not.toContain("why");
+    expect(parsed.terms.map((t) => t.token)).not.toContain("the");
+    expect(parsed.terms.filter((t) => t.group === 0 && !t.variant).map((t) => t.token)).toEqual(["deploy"]);
     expect(parsed.groups).toBe(2);
     expect(parsed.terms.filter((t) => t.group >= 0).map((t) => t.token)).toContain("failed");
   });

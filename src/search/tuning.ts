@@ -94,10 +94,13 @@ export interface SearchTuning {
       readonly max: number;
     };
     readonly functionWords: {
-      /** Function words beside content words weigh little and are not counted by coverage. Ablation: +0.130 / +0.070 session, +0.096 / +0.110 project. */
+      /**
+       * Function words beside content words are glue, not searched. Ablation (searched as content
+       * words): +0.130 / +0.070 session, +0.096 / +0.110 project. Searched at weight 0.1 (to
+       * 0c6d728), the check half was 0.006 / 0.007 session and 0.016 / 0.005 project lower than
+       * not searched (docs/search-notes.md, "Glue words not searched").
+       */
       readonly on: boolean;
-      /** Their weight. 0.05 ranked all 122 alike, 0.2 lower. */
-      readonly weight: number;
     };
     /** Share of an identifier's weight its whole form takes; its parts share the rest. Not measured. */
     readonly wholeShare: number;
@@ -198,7 +201,7 @@ export const TUNING: SearchTuning = {
   intent: { on: true, boost: 2 },
   query: {
     stems: { on: true, weight: 0.3, max: 8 },
-    functionWords: { on: true, weight: 0.1 },
+    functionWords: { on: true },
     wholeShare: 0.5,
     languages: { on: true },
     userQuestion: { on: true, otherWeight: 0.5, roleWordsAsGlue: true },

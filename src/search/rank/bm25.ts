@@ -35,17 +35,14 @@ function popcount(mask: number): number {
   return (((m + (m >>> 4)) & 0xf0f0f0f) * 0x1010101) >>> 24;
 }
 
-/** The coverage mask's bit for function words (FUNCTION_WORD_GROUP): set, so a document is marked matched, but not counted. */
-const FUNCTION_WORD_BIT = 1 << 31;
-
-/** Bit of a query word in a coverage mask (words past 30 share bit 30; function words have their own). */
+/** Bit of a query word in a coverage mask (words past 30 share bit 30). */
 export function groupBit(group: number): number {
-  return group < 0 ? FUNCTION_WORD_BIT : 1 << Math.min(group, 30);
+  return 1 << Math.min(group, 30);
 }
 
-/** The query words (not function words) a coverage mask holds. */
+/** The query words a coverage mask holds. */
 export function wordsMatched(mask: number): number {
-  return popcount(mask & ~FUNCTION_WORD_BIT);
+  return popcount(mask);
 }
 
 /**

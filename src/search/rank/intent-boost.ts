@@ -11,7 +11,7 @@ import { inputString } from "../../history/tool-text.ts";
 import type { HistoryPart, ToolPart } from "../../history/types.ts";
 import type { ScoredDoc } from "../types.ts";
 import { fold } from "../text/normalize.ts";
-import { countTerm, FUNCTION_WORD_GROUP, type ParsedQuery } from "../text/query.ts";
+import { countTerm, type ParsedQuery } from "../text/query.ts";
 import { TUNING } from "../tuning.ts";
 import { holdsCompound } from "./compound.ts";
 
@@ -95,7 +95,7 @@ export function contentShare(parsed: ParsedQuery, input: string): number {
   }
   for (const term of parsed.terms) {
     const group = term.group;
-    if (group === FUNCTION_WORD_GROUP || held.has(group) || compoundGroups.has(group) || intentGroups.includes(group)) continue;
+    if (held.has(group) || compoundGroups.has(group) || intentGroups.includes(group)) continue;
     if (folded.includes(term.token) && countTerm(input, folded, term) > 0) held.add(group);
   }
   return held.size / content;

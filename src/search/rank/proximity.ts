@@ -6,7 +6,7 @@
 
 import { fold } from "../text/normalize.ts";
 import { isTermAt } from "../text/tokenize.ts";
-import { FUNCTION_WORD_GROUP, type ParsedQuery } from "../text/query.ts";
+import type { ParsedQuery } from "../text/query.ts";
 import { termNesting } from "../text/term-nesting.ts";
 import type { ScoredDoc } from "../types.ts";
 import { TUNING } from "../tuning.ts";
@@ -89,7 +89,7 @@ function proximityTerms(parsed: ParsedQuery): ProximityTerms {
   if (!known) {
     const nesting = termNesting(parsed.terms);
     const compoundGroups = new Set(parsed.compounds.map((compound) => compound.group));
-    const counted = parsed.terms.map((term) => term.group !== FUNCTION_WORD_GROUP && !compoundGroups.has(term.group));
+    const counted = parsed.terms.map((term) => !compoundGroups.has(term.group));
     const holders = nesting.within.map((list) => list.filter(([t]) => counted[t]));
     const roots = parsed.terms.map((_, t) => t).filter((t) => nesting.gates[t]! < 0 && (counted[t] || holders[t]!.length > 0));
     const length = [...parsed.terms.map((term) => term.token.length), ...parsed.compounds.map((compound) => compound.text.length)];

@@ -9,7 +9,7 @@ import { type RankedCandidates, topAcross } from "./candidates.ts";
 import { beatenBy } from "./rank.ts";
 import { insertBest } from "../../util/best.ts";
 import type { Group } from "./rank.ts";
-import { countTerm, FUNCTION_WORD_GROUP, type ParsedQuery } from "../text/query.ts";
+import { countTerm, type ParsedQuery } from "../text/query.ts";
 import { TUNING } from "../tuning.ts";
 
 export interface RankedSession {
@@ -34,7 +34,7 @@ export function titleCoverage(title: string, parsed: ParsedQuery): number {
   if (parsed.groups === 0) return 0;
   const folded = fold(title);
   const groups = new Set<number>();
-  for (const term of parsed.terms) if (term.group !== FUNCTION_WORD_GROUP && countTerm(title, folded, term) > 0) groups.add(term.group);
+  for (const term of parsed.terms) if (countTerm(title, folded, term) > 0) groups.add(term.group);
   return groups.size / parsed.groups;
 }
 

@@ -1,9 +1,8 @@
 // English function words: the glue of a question ("why did the build fail in CI"). In a query
-// that also has content words they are scored at a low weight and are not words the coverage
-// factor counts, so a message is not ranked up for holding "why", "did" and "the" (long messages
-// and summaries hold them all), nor down for lacking them. A query of function words only
-// ("not in") is searched as typed.
-// Their weight is tuning.ts's query.functionWords. German's and Portuguese's are used for a query
+// that also has content words they are not searched, so a message is not ranked up for holding
+// "why", "did" and "the" (long messages and summaries hold them all), nor down for lacking them.
+// A query of function words only ("not in") is searched as typed (tuning.ts's
+// query.functionWords). German's and Portuguese's are used for a query
 // in that language (language.ts, tuning.ts's query.languages), beside English's; all are folded
 // (lower case, accents removed), as the query's words are when they are looked up.
 

@@ -28,11 +28,11 @@ describe("parseQuery", () => {
 
   it("reads a German or Portuguese query's function words as glue", () => {
     const german = parseQuery("Welche Leitlinie soll ich mir für künftige Probleme merken?");
-    const glue = german.terms.filter((t) => t.group === -1).map((t) => t.token);
-    expect(glue).toEqual(expect.arrayContaining(["welche", "soll", "ich", "mir", "fur"]));
+    const tokens = german.terms.map((t) => t.token);
+    for (const glue of ["welche", "soll", "ich", "mir", "fur"]) expect(tokens).not.toContain(glue);
     expect(german.terms.find((t) => t.token === "leitlinie")?.group).toBe(0);
     const portuguese = parseQuery("Como rodamos os testes em paralelo?");
-    expect(portuguese.terms.filter((t) => t.group === -1).map((t) => t.token)).toEqual(["como", "os", "em"]);
+    expect(portuguese.terms.filter((t) => !t.variant).map((t) => t.token)).toEqual(["rodamos", "testes", "paralelo"]);
     // `die` or `was` alone do not make an English query German: `die` stays a content word.
     expect(parseQuery("why did the process die").terms.find((t) => t.token === "die")?.group).toBe(1);
   });

@@ -1,7 +1,7 @@
 // A query as terms: the same tokens as indexing (tokenize.ts), grouped by query word. A word and
 // its parts (humps, a version's numbers) weigh as one concept, and a natural-language word also
 // matches the other forms of its stem at a lower weight (stem.ts), and function words beside
-// content words are glue: a low weight, not counted by coverage (function-words.ts). A path or name
+// content words are glue, not searched at all (function-words.ts). A path or name
 // typed in a query (words joined by / . _ - : \) is one query word, kept whole as a compound for
 // ranking to find as written (rank/compound.ts).
 
@@ -18,7 +18,7 @@ import { TokenSpans, dottedEnd, isTermAt, isWordChar, pushTerms, runEnd } from "
 export interface QueryTerm {
   /** Folded term as the index stores it. */
   token: string;
-  /** Which word of the query it comes from (coverage counts words, not terms); FUNCTION_WORD_GROUP for a function word. */
+  /** Which word of the query it comes from (coverage counts words, not terms). */
   group: number;
   /** True for a CJK bigram or character (any occurrence counts). */
   cjk: boolean;
@@ -38,9 +38,6 @@ interface Compound {
   text: string;
   group: number;
 }
-
-/** The group of a function word beside content words: scored, but not a word coverage counts (function-words.ts). */
-export const FUNCTION_WORD_GROUP = -1;
 
 export interface ParsedQuery {
   terms: QueryTerm[];
@@ -234,7 +231,9 @@ function parseQueryUncached(query: string, tuning: SearchTuning["query"]): Parse
   let lastCompound = -1;
   const intentWords: Array<{ kinds: readonly IntentKind[]; group: number }> = [];
   words.forEach((word, w) => {
-    const glue = content && isGlue(word);
+    // Glue beside a content word is not searched: weighed at all, it ranked both halves of the
+    // eval lower, and a function word's postings are the longest there are.
+    if (content && isGlue(word)) return;
     let added = false;
     // A word typed again (`CSS` after `spotter.css`) adds none of its other forms either: they
     // would make a query word of their own that only they can match.
@@ -242,7 +241,7 @@ function parseQueryUncached(query: string, tuning: SearchTuning["query"]): Parse
     for (const [token, weight, variant] of word.tokens) {
       if (seen.has(token) || (variant && repeated)) continue;
       seen.add(token);
-      const term: QueryTerm = { token, group: glue ? FUNCTION_WORD_GROUP : groups, cjk: word.cjk, weight: glue ? weight * functionWords.weight : weight };
+      const term: QueryTerm = { token, group: groups, cjk: word.cjk, weight };
       if (variant) term.variant = true;
       terms.push(term);
       added = true;
@@ -253,8 +252,8 @@ function parseQueryUncached(query: string, tuning: SearchTuning["query"]): Parse
     }
     // A word, or the compound's last word, ends the query word (if any of its terms is new).
     if (word.compound >= 0 && words[w + 1]?.compound === word.compound) return;
-    if (glue || !added) {
-      if (!glue && terms[terms.length - 1]?.group === groups) groups++;
+    if (!added) {
+      if (terms[terms.length - 1]?.group === groups) groups++;
       else if (word.compound >= 0 && compounds[compounds.length - 1]?.group === groups) compounds.pop();
       return;
     }

@@ -9,7 +9,7 @@
 
 import { maybeYield, now } from "../../util/scheduler.ts";
 import { fold } from "./normalize.ts";
-import { FUNCTION_WORD_GROUP, type ParsedQuery, parseQuery } from "./query.ts";
+import { type ParsedQuery, parseQuery } from "./query.ts";
 import { TUNING } from "../tuning.ts";
 
 // A corrected word keeps a share of its weight (tuning.ts's typos).
@@ -189,7 +189,7 @@ export function unmatchedWords(parsed: ParsedQuery, df: readonly number[]): stri
       if (worth && (df[t] ?? 0) === 0) words.push(term.token);
       return;
     }
-    if (term.group === FUNCTION_WORD_GROUP || seen.has(term.group) || found.has(term.group) || !typed.has(term.group)) return;
+    if (seen.has(term.group) || found.has(term.group) || !typed.has(term.group)) return;
     seen.add(term.group);
     if (worth) words.push(term.token);
   });
@@ -232,7 +232,7 @@ export function correctQuery(query: string, corrections: ReadonlyMap<string, str
   const corrected = new Set(corrections.values());
   const compound = new Set(parsed.compounds.map((c) => c.group));
   const groups = new Set<number>();
-  for (const term of parsed.terms) if (corrected.has(term.token) && term.group !== FUNCTION_WORD_GROUP && !compound.has(term.group)) groups.add(term.group);
+  for (const term of parsed.terms) if (corrected.has(term.token) && !compound.has(term.group)) groups.add(term.group);
   const weight = TUNING.typos.weight;
   const terms = parsed.terms.map((term) => (corrected.has(term.token) || groups.has(term.group) ? { ...term, weight: term.weight * weight } : term));
   return { text, parsed: { ...parsed, terms } };
