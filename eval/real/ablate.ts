@@ -22,7 +22,6 @@ interface Ablation {
 
 const ABLATIONS: readonly Ablation[] = [
   { name: "compounds", change: "path/name-held-whole boost off", patch: { compounds: { on: false } } },
-  { name: "proximity", change: "proximity reordering of the first results off", patch: { proximity: { on: false } } },
   { name: "intent", change: "command/change intent boost off", patch: { intent: { on: false } } },
   { name: "summary", change: "summaryWeight 0.5 → 1", patch: { summaryWeight: 1 } },
   { name: "input", change: "inputWeight 3 → 1", patch: { inputWeight: 1 } },

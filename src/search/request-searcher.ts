@@ -22,8 +22,7 @@ import {
   sessionCandidates,
   type SharedScan,
 } from "./search-one-session.ts";
-import type { ProjectedHolder, ScoredDoc, SearchFilters } from "./types.ts";
-import { textReader } from "./rank/rank.ts";
+import type { ProjectedHolder, SearchFilters } from "./types.ts";
 import type { SessionInfo } from "../history/types.ts";
 import type { NearestTerm } from "./text/typos.ts";
 import type { QueryTerm } from "./text/query.ts";
@@ -103,15 +102,12 @@ export interface SearcherSetup {
 const MAX_SHARED_SESSIONS = 256;
 
 export class RequestSearcher implements SessionSearcher {
-  readonly textOf: (doc: ScoredDoc) => string;
   /** With alternatives: each session's view and scan, shared by the phrasings' searches. */
   private readonly shared = new Map<string, { view: Promise<SessionView | undefined>; scan: SharedScan }>();
   /** With alternatives: the messages of projected sessions read one by one, by session and id (phrasings rank many of the same). */
   private readonly messages = new Map<string, Promise<HistoryMessage | undefined>>();
 
-  constructor(private readonly setup: SearcherSetup) {
-    this.textOf = textReader(setup.visibility);
-  }
+  constructor(private readonly setup: SearcherSetup) {}
 
   async read(session: SessionInfo, deadline: number, query: Query, corrected: boolean, first?: SessionFound): Promise<SessionFound> {
     const { views, indexes, visibility, callerSessionId, filters, limits, alone, signal } = this.setup;

@@ -51,29 +51,6 @@ export interface SearchTuning {
     /** Factor of a chunk holding every compound of the query. Not swept. */
     readonly boost: number;
   };
-  readonly proximity: {
-    /**
-     * The query's content words standing close together raise a chunk of the first results, which
-     * are then sorted again (rank/proximity.ts). Ablation: +0 / +0.015 session, +0.011 / +0.021
-     * project. As a boost of each session's five leading candidates, issue 39's ablation gave
-     * +0.000 / +0.004 session, +0.000 / +0.005 project; off, project swebench MRR fell 0.761 →
-     * 0.722 on the check half. Reordering the first `results` instead (issue 40: no message read
-     * for it that is not returned) left the check half as it was per session and took one
-     * question out of the project top five; its own ablation: +0.000 / +0.004 session, −0.006 /
-     * +0.005 project, kept for project swebench MRR (+0.039; docs/search-notes.md).
-     */
-    readonly on: boolean;
-    /** Most a chunk is raised (×1.7 at 0.7). Not swept. */
-    readonly boost: number;
-    /** Longest stretch (code units, about two sentences) whose words stand together. Not swept. */
-    readonly window: number;
-    /** Content words a window must gather. Not swept. */
-    readonly minWords: number;
-    /** How many first results it reorders: 3, 5 and 10 on the tuning half, 10 the one keeping recall@5 (a page of the default limit). */
-    readonly results: number;
-    /** Chunks of each result looked at, its best. */
-    readonly chunks: number;
-  };
   readonly intent: {
     /**
      * A command or change question raises the call that ran or made it. Ablation: +0.010 / +0.034 session, +0.011 / +0.032 project.
@@ -194,7 +171,6 @@ export const TUNING: SearchTuning = {
   summaryWeight: 0.5,
   boostedChunks: 10,
   compounds: { on: true, boost: 1.6 },
-  proximity: { on: true, boost: 0.7, window: 240, minWords: 3, results: 10, chunks: 2 },
   intent: { on: true, boost: 2 },
   query: {
     stems: { on: true, weight: 0.3, max: 8 },

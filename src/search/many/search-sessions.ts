@@ -11,7 +11,7 @@
 
 import type { SessionInfo } from "../../history/types.ts";
 import { messageIndex, type SessionView } from "../../history/view.ts";
-import type { Narrowed, ProjectedHolder, ScopeNarrowing, ScoredDoc, SessionResult } from "../types.ts";
+import type { Narrowed, ProjectedHolder, ScopeNarrowing, SessionResult } from "../types.ts";
 import { addStats, emptyStats, type CollectionStats } from "../rank/bm25.ts";
 import { chunkScorers, termFactors } from "../rank/rescore.ts";
 import { Candidates, type RankedCandidates, topAcross } from "../rank/candidates.ts";
@@ -20,7 +20,6 @@ import { maybeYield, now } from "../../util/scheduler.ts";
 import type { CollectedSession, Query, SessionSearchOptions } from "../search-one-session.ts";
 import { typoCorrections, unmatchedWords, type NearestTerm } from "../text/typos.ts";
 import { TUNING } from "../tuning.ts";
-import { reorderedDepth, reorderFirst } from "../rank/proximity.ts";
 import type { Group } from "../rank/rank.ts";
 
 export interface SessionsSearchOutcome {
@@ -59,8 +58,6 @@ export interface SessionSearcher {
   read(session: SessionInfo, deadline: number, query: Query, corrected: boolean, first?: SessionFound): Promise<SessionFound>;
   /** Its candidate messages, scored against the shared statistics (every session searched) if given. */
   candidates(found: SessionFound, shared?: CollectionStats): Candidates;
-  /** A candidate chunk's text, its message read (rank.ts textReader). */
-  textOf(doc: ScoredDoc): string;
   /** The term of its documents nearest to each word (typos); undefined past the deadline. */
   nearestTerms(found: SessionFound, words: readonly string[]): Promise<Map<string, NearestTerm> | undefined>;
   /**
@@ -84,11 +81,6 @@ export async function searchSessions(
     /** When reading stops (`now()`'s clock): sessions not read by then are counted unsearched. */
     deadline: number;
     limit: number;
-    /**
-     * history_search's ranking: proximity reorders its first results (rank/proximity.ts), which
-     * are then ranked at least that deep whatever the limit.
-     */
-    reorderFirst?: boolean;
     /** Make no `results` (a phrasing of several, whose fused ranking makes the page's). */
     rankOnly?: boolean;
     signal?: AbortSignal;
@@ -207,9 +199,7 @@ export async function searchSessions(
   }
   // Only the candidates that can reach the merged first `limit` are boosted (and, ranked from the
   // projection, read), and only those returned get hits and snippets.
-  const reordered = options.reorderFirst === true && query.kind === "keyword" ? query.parsed : undefined;
-  const ranked = await topAcross(candidates, reordered ? reorderedDepth(options.limit) : options.limit);
-  if (reordered) reorderFirst(ranked, reordered, (doc) => searcher.textOf(doc));
+  const ranked = await topAcross(candidates, options.limit);
   const resultOf = ({ key, group }: { key: string; group: Group }): SessionResult => {
     const result = candidates.get(key)!.result(group);
     return Object.assign(result, { sessionId: key, turnNumber: turnOf.get(key)!(result.message.id) });

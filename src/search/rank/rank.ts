@@ -134,7 +134,7 @@ function sortDescending<T>(items: T[], value: (item: T) => number): void {
   }
 }
 
-export function groupScore(group: Group): number {
+function groupScore(group: Group): number {
   const docs = group.docs;
   let score: number;
   // One chunk: its score is the message's (bestPartScores and messageScore leave it as it is).
