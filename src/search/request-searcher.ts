@@ -16,10 +16,10 @@ import {
   attributeFilter,
   collectSession,
   keywordCandidates,
-  nearestTerms,
   type Query,
   type ResultLimits,
   sessionCandidates,
+  sessionNearestTerms,
   type SharedScan,
 } from "./search-one-session.ts";
 import type { ProjectedHolder, SearchFilters } from "./types.ts";
@@ -151,8 +151,8 @@ export class RequestSearcher implements SessionSearcher {
     return sessionCandidates(found.collected, found.query, this.setup.limits, found.options, shared);
   }
 
-  async nearestTerms(found: SessionFound, words: readonly string[]): Promise<Map<string, NearestTerm> | undefined> {
-    return found.view ? nearestTerms(found.view, found.collected, words, found.options) : undefined;
+  async nearestTerms(found: SessionFound, words: readonly string[]): Promise<Map<string, NearestTerm[]> | undefined> {
+    return found.view ? sessionNearestTerms(found.view, found.collected, words, found.options) : undefined;
   }
 
   projected(sessionId: string, holder: ProjectedHolder, query: Query & { kind: "keyword" }, shared: CollectionStats): ProjectedRanking {

@@ -59,7 +59,7 @@ export interface SessionSearcher {
   /** Its candidate messages, scored against the shared statistics (every session searched) if given. */
   candidates(found: SessionFound, shared?: CollectionStats): Candidates;
   /** The term of its documents nearest to each word (typos); undefined past the deadline. */
-  nearestTerms(found: SessionFound, words: readonly string[]): Promise<Map<string, NearestTerm> | undefined>;
+  nearestTerms(found: SessionFound, words: readonly string[]): Promise<Map<string, NearestTerm[]> | undefined>;
   /**
    * A session the projection holds as it is: its candidates ranked from the projection against
    * `shared`, each message read only when it can place; and each candidate's turn number.
@@ -133,15 +133,17 @@ export async function searchSessions(
     return found;
   };
   let found = await searchAll(query, false);
-  const sessionsSearched: Array<{
-    df: number[] | undefined;
-    nearest: ((words: readonly string[]) => Promise<Map<string, NearestTerm> | undefined>) | undefined;
-  }> = found.map(({ found: one }) => ({ df: one.collected.stats?.df, nearest: (words) => searcher.nearestTerms(one, words) }));
-  // The projected holders' words are found (no nearest needed then); a word found nowhere is
-  // looked up in the projection's vocabulary over every session it holds.
-  for (const holder of narrowed?.projected.values() ?? []) sessionsSearched.push({ df: holder.df, nearest: undefined });
-  const unread = narrowed && narrowing ? { ids: [...narrowed.projected.keys(), ...narrowed.rest.ids], nearest: narrowing.nearest } : undefined;
-  const typos = query.kind === "keyword" ? await typoCorrections(query, { sessions: sessionsSearched, unread }, deadline) : undefined;
+  // The projected holders' words are found; a word found nowhere is looked up in the projection's
+  // vocabulary over every session it holds.
+  const df = [...found.map(({ found: one }) => one.collected.stats?.df), ...[...(narrowed?.projected.values() ?? [])].map((holder) => holder.df)];
+  const nearest = found.map(
+    ({ found: one }) =>
+      (words: readonly string[]) =>
+        searcher.nearestTerms(one, words),
+  );
+  const unread = narrowed && narrowing ? [...narrowed.projected.keys(), ...narrowed.rest.ids] : [];
+  if (unread.length > 0) nearest.push((words) => narrowing!.nearest(words, unread));
+  const typos = query.kind === "keyword" ? await typoCorrections(query, { df, nearest }, deadline) : undefined;
   const corrections = typos?.corrections ?? new Map<string, string>();
   // Past the budget, the answer without corrections beats a second pass that searches nothing.
   if (typos && now() <= deadline) {
