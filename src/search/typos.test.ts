@@ -14,7 +14,6 @@ import {
   boundedDistance,
   correctionDistance,
   correctQuery,
-  editDistance,
   isLetterOrNumberAt,
   isNearer,
   maxEdits,
@@ -26,6 +25,12 @@ import {
 import { TUNING } from "./tuning.ts";
 
 const T0 = Date.UTC(2025, 0, 1);
+
+/** boundedDistance of two strings. */
+function editDistance(a: string, b: string, max: number): number {
+  const codes = Uint16Array.from(b, (c) => c.charCodeAt(0));
+  return boundedDistance(a, codes, 0, b.length, max);
+}
 
 describe("typo corrections", () => {
   it("measure edits with swaps of neighbours, and allow more for longer words", () => {

@@ -111,20 +111,14 @@ export function maxEdits(length: number): number {
   return length < 4 ? 0 : length < 8 ? 1 : 2;
 }
 
-/** Optimal-string-alignment distance of a and b, or max + 1 as soon as it must exceed `max`. */
-export function editDistance(a: string, b: string, max: number): number {
-  const codes = new Uint16Array(b.length);
-  for (let k = 0; k < b.length; k++) codes[k] = b.charCodeAt(k);
-  return boundedDistance(a, codes, 0, b.length, max);
-}
-
 // Three DP rows reused by every call: a typo lookup walks the whole term table, and allocating
 // rows (or a string per term) there cost seconds on a 30 MB session.
 let rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
 
 /**
- * editDistance of `a` and the `bLength` character codes of `b` from `bStart`, without making a
- * string of them (the index keeps its terms packed in one array).
+ * Optimal-string-alignment distance of `a` and the `bLength` character codes of `b` from
+ * `bStart`, or max + 1 as soon as it must exceed `max`, without making a string of them (the
+ * index keeps its terms packed in one array).
  */
 export function boundedDistance(a: string, b: ArrayLike<number>, bStart: number, bLength: number, max: number): number {
   if (Math.abs(a.length - bLength) > max) return max + 1;
