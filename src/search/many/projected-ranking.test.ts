@@ -1,7 +1,7 @@
 // Candidates ranked from what the projection keeps equal the engine's after a full read: every
 // matching message, with the same score before the boosts, in the same order, over sessions
-// scored against the scope's shared statistics; with filters, a user question (others'
-// messages weighed down), a plain question (tool chunks weighed down) and a summary.
+// scored against the scope's shared statistics; with filters, a plain question (tool chunks
+// weighed down) and a summary.
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../config/schema.ts";
 import { reasoningPart, textMessage, toolPart } from "../../history/testing/messages.ts";
