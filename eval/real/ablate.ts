@@ -22,7 +22,6 @@ interface Ablation {
 
 const ABLATIONS: readonly Ablation[] = [
   { name: "compounds", change: "path/name-held-whole boost off", patch: { compounds: { on: false } } },
-  { name: "proximity", change: "proximity reordering of the first results off", patch: { proximity: { on: false } } },
   { name: "intent", change: "command/change intent boost off", patch: { intent: { on: false } } },
   { name: "summary", change: "summaryWeight 0.5 → 1", patch: { summaryWeight: 1 } },
   { name: "input", change: "inputWeight 3 → 1", patch: { inputWeight: 1 } },
@@ -34,7 +33,6 @@ const ABLATIONS: readonly Ablation[] = [
   { name: "function-words", change: "function words as content words", patch: { query: { functionWords: { on: false } } } },
   { name: "languages", change: "German/Portuguese function words as content words", patch: { query: { languages: { on: false } } } },
   { name: "plain-question", change: "tool parts weigh as text for plain-word questions", patch: { plainQuestion: { on: false } } },
-  { name: "user-question", change: "questions about what the user said rank as any other", patch: { query: { userQuestion: { on: false } } } },
   { name: "typos", change: "typo correction off", patch: { typos: { on: false } } },
   { name: "shared-idf", change: "project: each session with its own statistics", patch: { project: { sharedIdf: false } } },
   { name: "session-share", change: "project: no session share", patch: { project: { sessionShare: false } } },

@@ -12,7 +12,9 @@ import {
   type ProjectedHolder,
   type ProjectedSummary,
   type QueryTerm,
-  WordCorrection,
+  maxEdits,
+  nearestTerms,
+  termListVocabulary,
 } from "../search/api.ts";
 import { decodeChunkTable } from "./chunk-table-blob.ts";
 import { decodeChunks } from "./postings-blob.ts";
@@ -170,41 +172,31 @@ function readTable(db: ProjectionDb, row: ProjectedSession): ChunkTable {
 }
 
 /**
- * Per word, into `out`, the terms of the projection's vocabulary that `sessionIds` hold nearest
- * to it (text/typos.ts's measure), each once, with its documents summed over those sessions. Only
- * the nearest distance any of them holds is given: a farther term cannot win over it whatever
- * other sessions hold (typos.ts's isNearer: fewer edits first), so its postings are not read.
+ * Per word, the terms of the projection's vocabulary that `sessionIds` hold nearest to it
+ * (text/typos.ts's nearestTerms), with their documents summed over those sessions: only the terms
+ * at the nearest distance have their postings read.
  */
-export function nearestTerms(
+export function projectedNearestTerms(
   published: Published,
   db: ProjectionDb,
   words: readonly string[],
   sessionIds: readonly string[],
-  out: Map<string, NearestTerm[]>,
-): void {
+): Map<string, NearestTerm[]> {
   const wanted = new Set(sessionIds);
+  const terms = new Set<string>();
   for (const word of words) {
-    // One lookup measures each term (it is offered nothing, so its bound stays maxEdits).
-    const lookup = new WordCorrection(word);
-    if (lookup.minLength === lookup.maxLength) continue;
-    const byDistance = new Map<number, string[]>();
-    for (const term of published.vocabulary(db, word[0]!, lookup.minLength, lookup.maxLength)) {
-      const distance = lookup.editsTo(term);
-      if (distance !== undefined) byDistance.get(distance)?.push(term) ?? byDistance.set(distance, [term]);
-    }
-    const found: NearestTerm[] = [];
-    for (const distance of [...byDistance.keys()].sort((a, b) => a - b)) {
-      for (const term of byDistance.get(distance)!) {
-        let df = 0;
-        published.documents(db, term, (session, held) => {
-          if (wanted.has(session.id)) df += held;
-        });
-        if (df > 0) found.push({ term, distance, df });
-      }
-      if (found.length > 0) break;
-    }
-    out.set(word, found);
+    const max = maxEdits(word.length);
+    if (max > 0) for (const term of published.vocabulary(db, word[0]!, word.length - max, word.length + max)) terms.add(term);
   }
+  const listed = [...terms];
+  const documents = (key: number): number => {
+    let df = 0;
+    published.documents(db, listed[key]!, (session, held) => {
+      if (wanted.has(session.id)) df += held;
+    });
+    return df;
+  };
+  return nearestTerms(termListVocabulary(listed, documents), words);
 }
 
 /** The session's summary when it is published as the listing shows it and no host event marked it since. */

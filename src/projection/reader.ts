@@ -7,7 +7,7 @@ import type { SessionInfo } from "../history/types.ts";
 import type { CandidateFinder, Narrowed, NearestTerm, ProjectedSummary, QueryTerm } from "../search/api.ts";
 import type { Log } from "../util/log.ts";
 import type { ProjectionFeed } from "./feed.ts";
-import { narrowScope, nearestTerms, summaryOf } from "./finder.ts";
+import { narrowScope, projectedNearestTerms, summaryOf } from "./finder.ts";
 import { cacheDir, isCorruption, openProjection, projectionPath, quarantine, diskIdentity, type ProjectionDb } from "./projection-db.ts";
 import { Published } from "./published.ts";
 
@@ -119,16 +119,15 @@ export class ProjectionReader<Options extends ProjectionReaderOptions = Projecti
   }
 
   async nearest(words: readonly string[], sessionIds: readonly string[]): Promise<Map<string, NearestTerm[]>> {
-    const out = new Map<string, NearestTerm[]>();
     const db = this.db;
-    if (!db) return out;
+    if (!db) return new Map();
     try {
       this.published.reloadIfChanged(db);
-      nearestTerms(this.published, db, words, sessionIds, out);
+      return projectedNearestTerms(this.published, db, words, sessionIds);
     } catch (error) {
       this.failed(error);
+      return new Map();
     }
-    return out;
   }
 
   summary(sessionId: string, updated: number | undefined): ProjectedSummary | undefined {

@@ -19,4 +19,4 @@ export {
 export { ChunkList, countTuning, sessionTerms, type SessionTerms } from "./many/session-terms.ts";
 export { termCeiling } from "./many/projected-ranking.ts";
 export type { QueryTerm } from "./text/query.ts";
-export { type NearestTerm, WordCorrection } from "./text/typos.ts";
+export { maxEdits, type NearestTerm, nearestTerms, termListVocabulary } from "./text/typos.ts";

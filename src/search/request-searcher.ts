@@ -16,14 +16,13 @@ import {
   attributeFilter,
   collectSession,
   keywordCandidates,
-  nearestTerms,
   type Query,
   type ResultLimits,
   sessionCandidates,
+  sessionNearestTerms,
   type SharedScan,
 } from "./search-one-session.ts";
-import type { ProjectedHolder, ScoredDoc, SearchFilters } from "./types.ts";
-import { textReader } from "./rank/rank.ts";
+import type { ProjectedHolder, SearchFilters } from "./types.ts";
 import type { SessionInfo } from "../history/types.ts";
 import type { NearestTerm } from "./text/typos.ts";
 import type { QueryTerm } from "./text/query.ts";
@@ -103,15 +102,12 @@ export interface SearcherSetup {
 const MAX_SHARED_SESSIONS = 256;
 
 export class RequestSearcher implements SessionSearcher {
-  readonly textOf: (doc: ScoredDoc) => string;
   /** With alternatives: each session's view and scan, shared by the phrasings' searches. */
   private readonly shared = new Map<string, { view: Promise<SessionView | undefined>; scan: SharedScan }>();
   /** With alternatives: the messages of projected sessions read one by one, by session and id (phrasings rank many of the same). */
   private readonly messages = new Map<string, Promise<HistoryMessage | undefined>>();
 
-  constructor(private readonly setup: SearcherSetup) {
-    this.textOf = textReader(setup.visibility);
-  }
+  constructor(private readonly setup: SearcherSetup) {}
 
   async read(session: SessionInfo, deadline: number, query: Query, corrected: boolean, first?: SessionFound): Promise<SessionFound> {
     const { views, indexes, visibility, callerSessionId, filters, limits, alone, signal } = this.setup;
@@ -155,8 +151,8 @@ export class RequestSearcher implements SessionSearcher {
     return sessionCandidates(found.collected, found.query, this.setup.limits, found.options, shared);
   }
 
-  async nearestTerms(found: SessionFound, words: readonly string[]): Promise<Map<string, NearestTerm> | undefined> {
-    return found.view ? nearestTerms(found.view, found.collected, words, found.options) : undefined;
+  async nearestTerms(found: SessionFound, words: readonly string[]): Promise<Map<string, NearestTerm[]> | undefined> {
+    return found.view ? sessionNearestTerms(found.view, found.collected, words, found.options) : undefined;
   }
 
   projected(sessionId: string, holder: ProjectedHolder, query: Query & { kind: "keyword" }, shared: CollectionStats): ProjectedRanking {

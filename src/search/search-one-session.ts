@@ -10,14 +10,14 @@ import { emptyStats, type CollectionStats } from "./rank/bm25.ts";
 import { Candidates } from "./rank/candidates.ts";
 import { candidateGroups, type Group, indexHoldsDepth, textReader } from "./rank/rank.ts";
 import { rescore } from "./rank/rescore.ts";
-import { nearestTermsByScan } from "./scan/nearest-terms.ts";
+import { scanVocabulary } from "./scan/vocabulary.ts";
 import { rescanCounts, sameScan } from "./scan/rescan.ts";
 import { countSession, scoreScan, type ScanCounts } from "./scan/scan.ts";
 import { maybeYield, yieldToLoop } from "../util/scheduler.ts";
 import type { DocFilter, ScoredDoc, SearchFilters } from "./types.ts";
 import { keywordMarks, patternMarks } from "./text/snippets.ts";
 import type { ParsedQuery } from "./text/query.ts";
-import type { NearestTerm } from "./text/typos.ts";
+import { type NearestTerm, nearestTerms } from "./text/typos.ts";
 
 /** An index this far behind (code units of new text) is updated in the background; we scan. */
 const MAX_WAIT_CHARS = 256 * 1024;
@@ -218,29 +218,22 @@ export async function collectSession(sessionView: SessionView, query: Query, fil
 }
 
 /**
- * The term of the session's documents nearest to each word (typos), where the search found them:
+ * The terms of the session's documents nearest to each word (typos), where the search found them:
  * its index, or its visible messages' text. Undefined when the deadline passes first.
  */
-export async function nearestTerms(
+export async function sessionNearestTerms(
   sessionView: SessionView,
   collected: CollectedSession,
   words: readonly string[],
   options: SessionSearchOptions,
-): Promise<Map<string, NearestTerm> | undefined> {
-  if (collected.via === "index" && options.builder) {
-    const index = options.builder.index;
-    const nearest = new Map<string, NearestTerm>();
-    for (const word of words) {
-      const term = index.nearestTerm(word);
-      if (term) nearest.set(word, term);
-    }
-    return nearest;
-  }
+): Promise<Map<string, NearestTerm[]> | undefined> {
+  if (collected.via === "index" && options.builder) return nearestTerms(options.builder.index.vocabulary(), words);
   const view = searchableView(sessionView);
   const messages = view.messages.slice(0, view.visibleEnd);
   // The scan that found the words missing read every part already: its pieces are read again.
   const scanned = collected.scan && sameScan(collected.scan, messages, options.visibility) ? collected.scan.parts : undefined;
-  return nearestTermsByScan(messages, options.visibility, words, { deadline: options.deadline, signal: options.signal, parts: scanned });
+  const vocabulary = await scanVocabulary(messages, options.visibility, words, { deadline: options.deadline, signal: options.signal, parts: scanned });
+  return vocabulary && nearestTerms(vocabulary, words);
 }
 
 /**

@@ -13,7 +13,6 @@ import { scopeNarrowing } from "./many/candidate-finder.ts";
 import { searchSessions } from "./many/search-sessions.ts";
 import { phrasingTerms, searchPhrasings } from "./many/phrasings.ts";
 import { RegexRunner } from "./scan/regex-runner.ts";
-import { reorderedDepth } from "./rank/proximity.ts";
 import { RequestSearcher, SessionViews } from "./request-searcher.ts";
 import type { CandidateFinder, SearchService } from "./types.ts";
 import { asSearch } from "../util/scheduler.ts";
@@ -59,11 +58,10 @@ export function createInspectableSearchService(options: SearchServiceOptions): I
     regexRunner,
     loadView: (sessionId, callerSessionId, signal) => views.load(sessionId, callerSessionId, signal),
     projectedSummary: (session) => (config().projection.enable ? options.finder?.summary(session.id, session.updated) : undefined),
-    run({ callerSessionId, queries, filters, sessions, limit, deadline, signal, reorderFirst = false }) {
+    run({ callerSessionId, queries, filters, sessions, limit, deadline, signal }) {
       const search = config().search;
       // A session searched alone asks its index for the messages that can reach the depth ranked.
-      const depth = reorderFirst ? reorderedDepth(limit) : limit;
-      const limits = { limit: depth, maxHits: search.max_hits_per_message, maxSnippets: search.max_snippets_per_hit, snippetChars: search.snippet_chars };
+      const limits = { limit, maxHits: search.max_hits_per_message, maxSnippets: search.max_snippets_per_hit, snippetChars: search.snippet_chars };
       const searcher = new RequestSearcher({
         views,
         indexes,
@@ -79,7 +77,6 @@ export function createInspectableSearchService(options: SearchServiceOptions): I
         concurrency: search.project_concurrency,
         deadline,
         limit,
-        reorderFirst,
         signal,
         narrowing: scopeNarrowing(options.finder, sessions, callerSessionId, config().projection.min_sessions),
       };

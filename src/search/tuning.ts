@@ -21,7 +21,10 @@ export interface SearchTuning {
     readonly on: boolean;
     /** Factor of a document holding none of the words (all of them: 1). Swept with k1. */
     readonly floor: number;
-    /** Coverage counts only the words the collection holds (a typo or a foreign name tells no document from another). Ablation: +0.011 / +0.007 project. */
+    /**
+     * Coverage counts only the words the collection holds (a typo or a foreign name tells no document from another). Ablation: +0.011 / +0.007 project.
+     * Issue 52 (worth about a question): tuning half −0.002 / +0.001 · +0.000 / +0.001; kept because off, the check half loses 2 questions of project recall@5 (0.856 → 0.845).
+     */
     readonly foundWordsOnly: boolean;
   };
   /** Target characters of one chunk (a document). 3 and 6 KB ranked no better on all 122. */
@@ -41,7 +44,10 @@ export interface SearchTuning {
     /** How many next parts of a message, and next chunks of a part, count. Not measured. */
     readonly othersCounted: number;
   };
-  /** A compaction summary's score against the messages it restates (1: alike). 0.3 and 0.7 ranked all 122 alike. Ablation (1): +0.011 / +0.006 project. */
+  /**
+   * A compaction summary's score against the messages it restates (1: alike). 0.3 and 0.7 ranked all 122 alike. Ablation (1): +0.011 / +0.006 project.
+   * Issue 52 (worth about a question): tuning half +0.000 / +0.003 · +0.000 / +0.004; kept because at 1 the check half's project prose MRR falls 1.3 questions' worth (0.572 → 0.557).
+   */
   readonly summaryWeight: number;
   /** How many of a message's best chunks the boosts look at (a cost bound). Not measured. */
   readonly boostedChunks: number;
@@ -50,29 +56,6 @@ export interface SearchTuning {
     readonly on: boolean;
     /** Factor of a chunk holding every compound of the query. Not swept. */
     readonly boost: number;
-  };
-  readonly proximity: {
-    /**
-     * The query's content words standing close together raise a chunk of the first results, which
-     * are then sorted again (rank/proximity.ts). Ablation: +0 / +0.015 session, +0.011 / +0.021
-     * project. As a boost of each session's five leading candidates, issue 39's ablation gave
-     * +0.000 / +0.004 session, +0.000 / +0.005 project; off, project swebench MRR fell 0.761 →
-     * 0.722 on the check half. Reordering the first `results` instead (issue 40: no message read
-     * for it that is not returned) left the check half as it was per session and took one
-     * question out of the project top five; its own ablation: +0.000 / +0.004 session, −0.006 /
-     * +0.005 project, kept for project swebench MRR (+0.039; docs/search-notes.md).
-     */
-    readonly on: boolean;
-    /** Most a chunk is raised (×1.7 at 0.7). Not swept. */
-    readonly boost: number;
-    /** Longest stretch (code units, about two sentences) whose words stand together. Not swept. */
-    readonly window: number;
-    /** Content words a window must gather. Not swept. */
-    readonly minWords: number;
-    /** How many first results it reorders: 3, 5 and 10 on the tuning half, 10 the one keeping recall@5 (a page of the default limit). */
-    readonly results: number;
-    /** Chunks of each result looked at, its best. */
-    readonly chunks: number;
   };
   readonly intent: {
     /**
@@ -86,7 +69,10 @@ export interface SearchTuning {
   /** What a query expands to. Replaced whole (never edited in place): a cached parse is kept only under the same object. */
   readonly query: {
     readonly stems: {
-      /** A natural-language word also matches the other forms of its stem. Ablation: +0.020 / −0.006 session, +0 / +0.021 project. */
+      /**
+       * A natural-language word also matches the other forms of its stem. Ablation: +0.020 / −0.006 session, +0 / +0.021 project.
+       * Issue 52: on the check half it lowers overall (−0.005 / −0.008 session, −0.006 / +0.001 project) but off, session prose MRR falls 1.2 questions' worth (0.588 → 0.573); on the tuning half off loses 2 command questions per scope: kept.
+       */
       readonly on: boolean;
       /** Weight of another form against the word typed. 0.2–0.5 swept on all 122. */
       readonly weight: number;
@@ -111,25 +97,11 @@ export interface SearchTuning {
        * 0.845 / 0.622 → 0.859 / 0.628; check half: session 0.830 / 0.634 → 0.841 / 0.633, project
        * 0.839 / 0.626 → 0.851 / 0.624 (a German command question into the top 5; prose MRR −0.011).
        * Its language's stemmer instead of English's, and CJK query runs cut into words, did not pay
-       * on the check half (docs/search-notes.md).
+       * on the check half (docs/search-notes.md). Issue 52 (worth about a question): off, the tuning
+       * half loses 1.1 questions overall per scope and cursor MRR 1.5; the check half 1 question of
+       * recall@5 per scope (command, claude-code): kept, chosen on the tuning half.
        */
       readonly on: boolean;
-    };
-    readonly userQuestion: {
-      /**
-       * A question asking what the user said or decided (`user` beside a verb of saying or
-       * deciding, text/role.ts) weighs the chunks of every message the person did not write by
-       * otherWeight (rank/user-question.ts): the person's one-line decision or correction loses to
-       * the agent's long texts on the same topic. Issue 39; chosen on the tuning half (0.5 with the
-       * role words as function words, of off, 0.7, 0.5, 0.3, 0.15, with and without;
-       * docs/search-notes.md), tuning 0.874 / 0.733 → 0.874 / 0.736 session, 0.843 / 0.670 →
-       * 0.843 / 0.677 project; run once on the check half: 0.862 / 0.676 → 0.867 / 0.676 session,
-       * 0.845 / 0.685 → 0.851 / 0.685 project (one prose question each, claude-code), no cell down.
-       */
-      readonly on: boolean;
-      readonly otherWeight: number;
-      /** `user` and the question's verbs of saying weigh as function words (not counted by coverage): the person's line holds neither. */
-      readonly roleWordsAsGlue: boolean;
     };
   };
   readonly plainQuestion: {
@@ -157,7 +129,10 @@ export interface SearchTuning {
   readonly project: {
     /** Project scope scores every session with the document frequencies of all sessions searched. Ablation: +0.032 / +0.039 project. */
     readonly sharedIdf: boolean;
-    /** …and weighs a session's documents by the share of the query's words the session holds. Ablation: +0.011 / +0.007 project. */
+    /**
+     * …and weighs a session's documents by the share of the query's words the session holds. Ablation: +0.011 / +0.007 project.
+     * Issue 52 (worth about a question): tuning half +0.000 / +0.002 project; kept because off, the check half loses 2 questions of project recall@5 (0.856 → 0.845).
+     */
     readonly sessionShare: boolean;
   };
   /** history_sessions with a query (not in the eval: not measured). */
@@ -197,14 +172,12 @@ export const TUNING: SearchTuning = {
   summaryWeight: 0.5,
   boostedChunks: 10,
   compounds: { on: true, boost: 1.6 },
-  proximity: { on: true, boost: 0.7, window: 240, minWords: 3, results: 10, chunks: 2 },
   intent: { on: true, boost: 2 },
   query: {
     stems: { on: true, weight: 0.3, max: 8 },
     functionWords: { on: true },
     wholeShare: 0.5,
     languages: { on: true },
-    userQuestion: { on: true, otherWeight: 0.5, roleWordsAsGlue: true },
   },
   plainQuestion: { on: true, toolWeight: 0.4, minWords: 3 },
   typos: { on: true, weight: 0.5 },

@@ -52,8 +52,6 @@ interface SessionsRun {
   /** When reading stops (`now()`'s clock). */
   deadline: number;
   signal?: AbortSignal;
-  /** history_search's ranking: proximity reorders the first results (many/search-sessions.ts). */
-  reorderFirst?: boolean;
 }
 
 /** What the verbs run on (service.ts). */
@@ -183,7 +181,6 @@ export async function searchVerb(backend: VerbBackend, request: SearchRequest): 
     limit: fused ? fusedDepth(offset + limit + 1) : offset + limit + 1,
     deadline,
     ...(request.signal ? { signal: request.signal } : {}),
-    reorderFirst: true,
   });
   const answer: SearchAnswer = fused
     ? fusedPage(outcomes, phrasings.numbers, request.scope, offset, limit)

@@ -1,6 +1,5 @@
-// Typed arrays grown by doubling: the index's postings, columns, term table and token spans, the
-// proximity boost's positions, and the projection's term counts, posting lists and blobs all
-// append to arrays whose final size they do not know.
+// Typed arrays grown by doubling: the index's postings, columns, term table and token spans, and
+// the projection's term counts, posting lists and blobs all append to arrays whose final size they do not know.
 
 type Growable = Int32Array | Uint32Array | Uint16Array | Uint8Array | Float64Array;
 

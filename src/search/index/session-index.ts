@@ -27,7 +27,7 @@ import type { ResultGrouping } from "./components/best-groups.ts";
 import { createPostingsIndexComponent, type PostingsIndexStore } from "./components/postings-index.ts";
 import { collectionStats, liveDocFrequency } from "./components/score-docs.ts";
 import { postingsBytes, trimSteps } from "./components/postings.ts";
-import { WordCorrection, type NearestTerm } from "../text/typos.ts";
+import type { Vocabulary } from "../text/typos.ts";
 import { TermTokenizer, type SearchQuery } from "./components/tokenizer.ts";
 import type { CollectionStats } from "../rank/bm25.ts";
 import type { ParsedQuery } from "../text/query.ts";
@@ -342,23 +342,14 @@ export class SessionIndex {
     return this.messages.size;
   }
 
-  /**
-   * The indexed term nearest to `word` held by a live document (a typo's correction, as
-   * text/typos.ts's WordCorrection chooses it), with its distance and document frequency.
-   * Walks the term table once.
-   */
-  nearestTerm(word: string): NearestTerm | undefined {
+  /** The indexed terms a typo is corrected from (text/typos.ts), each with its live documents. */
+  vocabulary(): Vocabulary {
     const postings = this.db.data.index.postings;
-    const terms = postings.terms;
-    const correction = new WordCorrection(word);
-    terms.forEachLetterTerm(correction.minLength, correction.maxLength, (chars, start, length, id) => {
-      const distance = correction.edits(chars, start, length);
-      if (distance === undefined) return;
-      const df = liveDocFrequency(postings, id);
-      // The term's text is made only when it may win (a tie on edits and documents compares it).
-      if (df > 0 && correction.mayWin(distance, df)) correction.offer(terms.text(id), distance, df);
-    });
-    return correction.nearest;
+    return {
+      forEachTerm: (_first, minLength, maxLength, visit) => postings.terms.forEachLetterTerm(minLength, maxLength, visit),
+      text: (id) => postings.terms.text(id),
+      documents: (id) => liveDocFrequency(postings, id),
+    };
   }
 
   /** The statistics BM25 ranks the query's terms with in this index (project scope sums them). */

@@ -1,7 +1,7 @@
 // Candidates ranked from what the projection keeps equal the engine's after a full read: every
 // matching message, with the same score before the boosts, in the same order, over sessions
-// scored against the scope's shared statistics; with filters, a user question (others'
-// messages weighed down), a plain question (tool chunks weighed down) and a summary.
+// scored against the scope's shared statistics; with filters, a plain question (tool chunks
+// weighed down) and a summary.
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../config/schema.ts";
 import { reasoningPart, textMessage, toolPart } from "../../history/testing/messages.ts";
@@ -70,9 +70,8 @@ const FILTERS: Array<[string, DocFilter]> = [
 ];
 
 describe("projectedGroups: the engine's candidates without reading the sessions", () => {
-  it("asks a plain question and a user question among its queries", () => {
+  it("asks a plain question among its queries", () => {
     expect(QUERIES.some((query) => toolChunkWeight(parseQuery(query)) !== 1)).toBe(true);
-    expect(QUERIES.some((query) => parseQuery(query).user === true)).toBe(true);
   });
 
   for (const seed of [1, 2]) {

@@ -23,9 +23,6 @@ async function collectedBySearch(held: string[][]): Promise<CollectedSession[]> 
     candidates: () => {
       throw new Error("no documents to rank");
     },
-    textOf: () => {
-      throw new Error("no text to read");
-    },
     nearestTerms: async () => undefined,
     projected: () => {
       throw new Error("no projection here");

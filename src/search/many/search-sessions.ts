@@ -11,7 +11,7 @@
 
 import type { SessionInfo } from "../../history/types.ts";
 import { messageIndex, type SessionView } from "../../history/view.ts";
-import type { Narrowed, ProjectedHolder, ScopeNarrowing, ScoredDoc, SessionResult } from "../types.ts";
+import type { Narrowed, ProjectedHolder, ScopeNarrowing, SessionResult } from "../types.ts";
 import { addStats, emptyStats, type CollectionStats } from "../rank/bm25.ts";
 import { chunkScorers, termFactors } from "../rank/rescore.ts";
 import { Candidates, type RankedCandidates, topAcross } from "../rank/candidates.ts";
@@ -20,7 +20,6 @@ import { maybeYield, now } from "../../util/scheduler.ts";
 import type { CollectedSession, Query, SessionSearchOptions } from "../search-one-session.ts";
 import { typoCorrections, unmatchedWords, type NearestTerm } from "../text/typos.ts";
 import { TUNING } from "../tuning.ts";
-import { reorderedDepth, reorderFirst } from "../rank/proximity.ts";
 import type { Group } from "../rank/rank.ts";
 
 export interface SessionsSearchOutcome {
@@ -59,10 +58,8 @@ export interface SessionSearcher {
   read(session: SessionInfo, deadline: number, query: Query, corrected: boolean, first?: SessionFound): Promise<SessionFound>;
   /** Its candidate messages, scored against the shared statistics (every session searched) if given. */
   candidates(found: SessionFound, shared?: CollectionStats): Candidates;
-  /** A candidate chunk's text, its message read (rank.ts textReader). */
-  textOf(doc: ScoredDoc): string;
   /** The term of its documents nearest to each word (typos); undefined past the deadline. */
-  nearestTerms(found: SessionFound, words: readonly string[]): Promise<Map<string, NearestTerm> | undefined>;
+  nearestTerms(found: SessionFound, words: readonly string[]): Promise<Map<string, NearestTerm[]> | undefined>;
   /**
    * A session the projection holds as it is: its candidates ranked from the projection against
    * `shared`, each message read only when it can place; and each candidate's turn number.
@@ -84,11 +81,6 @@ export async function searchSessions(
     /** When reading stops (`now()`'s clock): sessions not read by then are counted unsearched. */
     deadline: number;
     limit: number;
-    /**
-     * history_search's ranking: proximity reorders its first results (rank/proximity.ts), which
-     * are then ranked at least that deep whatever the limit.
-     */
-    reorderFirst?: boolean;
     /** Make no `results` (a phrasing of several, whose fused ranking makes the page's). */
     rankOnly?: boolean;
     signal?: AbortSignal;
@@ -141,15 +133,17 @@ export async function searchSessions(
     return found;
   };
   let found = await searchAll(query, false);
-  const sessionsSearched: Array<{
-    df: number[] | undefined;
-    nearest: ((words: readonly string[]) => Promise<Map<string, NearestTerm> | undefined>) | undefined;
-  }> = found.map(({ found: one }) => ({ df: one.collected.stats?.df, nearest: (words) => searcher.nearestTerms(one, words) }));
-  // The projected holders' words are found (no nearest needed then); a word found nowhere is
-  // looked up in the projection's vocabulary over every session it holds.
-  for (const holder of narrowed?.projected.values() ?? []) sessionsSearched.push({ df: holder.df, nearest: undefined });
-  const unread = narrowed && narrowing ? { ids: [...narrowed.projected.keys(), ...narrowed.rest.ids], nearest: narrowing.nearest } : undefined;
-  const typos = query.kind === "keyword" ? await typoCorrections(query, { sessions: sessionsSearched, unread }, deadline) : undefined;
+  // The projected holders' words are found; a word found nowhere is looked up in the projection's
+  // vocabulary over every session it holds.
+  const df = [...found.map(({ found: one }) => one.collected.stats?.df), ...[...(narrowed?.projected.values() ?? [])].map((holder) => holder.df)];
+  const nearest = found.map(
+    ({ found: one }) =>
+      (words: readonly string[]) =>
+        searcher.nearestTerms(one, words),
+  );
+  const unread = narrowed && narrowing ? [...narrowed.projected.keys(), ...narrowed.rest.ids] : [];
+  if (unread.length > 0) nearest.push((words) => narrowing!.nearest(words, unread));
+  const typos = query.kind === "keyword" ? await typoCorrections(query, { df, nearest }, deadline) : undefined;
   const corrections = typos?.corrections ?? new Map<string, string>();
   // Past the budget, the answer without corrections beats a second pass that searches nothing.
   if (typos && now() <= deadline) {
@@ -207,9 +201,7 @@ export async function searchSessions(
   }
   // Only the candidates that can reach the merged first `limit` are boosted (and, ranked from the
   // projection, read), and only those returned get hits and snippets.
-  const reordered = options.reorderFirst === true && query.kind === "keyword" ? query.parsed : undefined;
-  const ranked = await topAcross(candidates, reordered ? reorderedDepth(options.limit) : options.limit);
-  if (reordered) reorderFirst(ranked, reordered, (doc) => searcher.textOf(doc));
+  const ranked = await topAcross(candidates, options.limit);
   const resultOf = ({ key, group }: { key: string; group: Group }): SessionResult => {
     const result = candidates.get(key)!.result(group);
     return Object.assign(result, { sessionId: key, turnNumber: turnOf.get(key)!(result.message.id) });

@@ -16,7 +16,7 @@ function continues(text: string, at: number): boolean {
 }
 
 /** Where `text` (folded: `folded`) holds the compound whole from `from` on (not inside a longer word or name), or -1. */
-export function findCompound(text: string, folded: string, compound: string, from = 0): number {
+function findCompound(text: string, folded: string, compound: string, from = 0): number {
   for (let at = folded.indexOf(compound, from); at >= 0; at = folded.indexOf(compound, at + 1)) {
     if (!continues(text, at - 1) && !continues(text, at + compound.length)) return at;
   }

@@ -15,7 +15,6 @@ import { TUNING } from "../tuning.ts";
 import { intentBoost, intentBoostHeld, intentBoostMost } from "./intent-boost.ts";
 import { compoundBoost, compoundBoostHeld, compoundBoostMost } from "./compound.ts";
 import { toolChunkWeight } from "./plain-question.ts";
-import { userChunkWeight } from "./user-question.ts";
 
 // A message's score reads a share (tuning.ts's spread) of its next few parts, a part's of its next
 // few chunks. A compaction summary weighs less (tuning.ts's summaryWeight) than the messages it
@@ -134,7 +133,7 @@ function sortDescending<T>(items: T[], value: (item: T) => number): void {
   }
 }
 
-export function groupScore(group: Group): number {
+function groupScore(group: Group): number {
   const docs = group.docs;
   let score: number;
   // One chunk: its score is the message's (bestPartScores and messageScore leave it as it is).
@@ -159,8 +158,8 @@ export function compareResults(a: { score: number; message: HistoryMessage }, b:
 /**
  * Whether documents the index gave for its best `asked` messages (scored as the index scores them,
  * best first) hold every message that can reach the ranking's first `depth`: one it left out
- * scores at most the lowest it gave before the boosts (the tool, user-question and summary
- * weights only lower a score), and must be beaten by the depth-th even boosted as much as any can be.
+ * scores at most the lowest it gave before the boosts (the tool and summary weights only lower a
+ * score), and must be beaten by the depth-th even boosted as much as any can be.
  */
 export function indexHoldsDepth(docs: readonly ScoredDoc[], asked: number, depth: number, parsed: ParsedQuery): boolean {
   const byMessage = new Map<string, ScoredDoc[]>();
@@ -177,11 +176,7 @@ export function indexHoldsDepth(docs: readonly ScoredDoc[], asked: number, depth
     const message = held[0]!.message;
     // As the index scored it: no weight; and as the ranking will (candidateGroups).
     lowest = Math.min(lowest, groupScore({ message, docs: held.slice(), score: 0 }) / (isCompactionSummary(message) ? TUNING.summaryWeight : 1));
-    const userWeight = userChunkWeight(parsed, message);
-    const weighted =
-      toolWeight === 1 && userWeight === 1
-        ? held.slice()
-        : held.map((doc) => ({ ...doc, score: doc.score * userWeight * (doc.type === "tool" ? toolWeight : 1) }));
+    const weighted = toolWeight === 1 ? held.slice() : held.map((doc) => ({ ...doc, score: doc.score * (doc.type === "tool" ? toolWeight : 1) }));
     finals.push(groupScore({ message, docs: weighted, score: 0 }));
   }
   finals.sort((a, b) => b - a);
@@ -244,16 +239,13 @@ function buildHits(group: Group, options: HitOptions, textOf: (doc: ScoredDoc) =
  * one, best first. Candidates boosts them lazily, only while one can still place, so the ranking
  * is the same at any depth and pages of it never overlap or miss a message. (A pool of the best
  * limit × 3 + 20 was cut here before: on the eval every candidate ranked alike, search-notes.md.)
- * A tool part's chunks first weigh what the query's form says (plain-question.ts), and so do the
- * chunks of a message the person did not write (user-question.ts).
+ * A tool part's chunks first weigh what the query's form says (plain-question.ts).
  */
 export function candidateGroups(docs: readonly ScoredDoc[], parsed?: ParsedQuery): Group[] {
   const byMessage = new Map<string, Group>();
   const toolWeight = toolChunkWeight(parsed);
   for (const doc of docs) {
     if (toolWeight !== 1 && doc.type === "tool") doc.score *= toolWeight;
-    const userWeight = userChunkWeight(parsed, doc.message);
-    if (userWeight !== 1) doc.score *= userWeight;
     const group = byMessage.get(doc.message.id);
     if (group) group.docs.push(doc);
     else byMessage.set(doc.message.id, { message: doc.message, docs: [doc], score: 0 });

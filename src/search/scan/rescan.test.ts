@@ -4,7 +4,7 @@ import { assistant, textMessage, toolCall, user } from "../../history/testing/me
 import { toolVisibility } from "../../history/tool-visibility.ts";
 import { buildView } from "../../history/view.ts";
 import { emptyStats } from "../rank/bm25.ts";
-import { collectSession, nearestTerms, type Query } from "../search-one-session.ts";
+import { collectSession, sessionNearestTerms, type Query } from "../search-one-session.ts";
 import { FILLER_WORDS } from "../testing/filler.ts";
 import type { DocFilter } from "../types.ts";
 import { parseQuery } from "../text/query.ts";
@@ -65,8 +65,8 @@ describe("a cold search again with corrected typos", () => {
     const filters = { types: new Set(["text", "tool"] as const) };
     reads = 0;
     const first = await collectSession(view, { kind: "keyword", text: "histgram river", parsed: parseQuery("histgram river") }, filters, { visibility });
-    const nearest = await nearestTerms(view, first, ["histgram"], { visibility });
-    expect(nearest?.get("histgram")).toEqual({ term: "histogram", distance: 1, df: 2 });
+    const nearest = await sessionNearestTerms(view, first, ["histgram"], { visibility });
+    expect(nearest?.get("histgram")).toEqual([{ term: "histogram", distance: 1, df: 2 }]);
     const corrected: Query = { kind: "keyword", ...correctQuery("histgram river", new Map([["histgram", "histogram"]])) };
     const again = await collectSession(view, corrected, filters, { visibility, first });
     expect(again.docs.map((doc) => doc.type)).toEqual(["text", "text", "tool"]);
@@ -81,7 +81,7 @@ describe("a cold search again with corrected typos", () => {
     const [asked, [ruledOut, call]] = [messages[0]!.parts, messages[1]!.parts];
     expect(first.scan!.parts.map((part) => part?.partId)).toEqual([asked[0]!.id, undefined, call!.id]);
     expect(ruledOut!.kind).toBe("text");
-    expect((await nearestTerms(view, first, ["stome"], { visibility }))?.get("stome")?.term).toBe("stone");
+    expect((await sessionNearestTerms(view, first, ["stome"], { visibility }))?.get("stome")?.[0]?.term).toBe("stone");
   });
 
   // Words, their typos, other forms, a decimal and its parts, camelCase and snake_case names.

@@ -7,7 +7,7 @@ import type { MemorySource } from "../../store/testing/memory-source.ts";
 import { termCeiling } from "../many/projected-ranking.ts";
 import { sessionTerms, type SessionTerms } from "../many/session-terms.ts";
 import type { QueryTerm } from "../text/query.ts";
-import { type NearestTerm, WordCorrection } from "../text/typos.ts";
+import { type NearestTerm, nearestTerms, termListVocabulary } from "../text/typos.ts";
 import { type CandidateFinder, type Narrowed, type ProjectedSummary, TERM_CHUNK_STRIDE } from "../types.ts";
 
 export class MemoryFinder implements CandidateFinder {
@@ -63,24 +63,15 @@ export class MemoryFinder implements CandidateFinder {
   }
 
   async nearest(words: readonly string[], sessionIds: readonly string[]): Promise<Map<string, NearestTerm[]>> {
-    const out = new Map<string, NearestTerm[]>();
-    for (const word of words) {
-      const df = new Map<string, number>();
-      for (const id of sessionIds) {
-        for (const [term, chunks] of this.counted.get(id)?.postings.entries() ?? []) df.set(term, (df.get(term) ?? 0) + chunks.length / TERM_CHUNK_STRIDE);
-      }
-      const lookup = new WordCorrection(word);
-      const found: NearestTerm[] = [];
-      for (const [term, count] of df) {
-        const one = new WordCorrection(word);
-        const distance = lookup.editsTo(term);
-        if (distance === undefined) continue;
-        one.offer(term, distance, count);
-        if (one.nearest) found.push(one.nearest);
-      }
-      out.set(word, found);
+    const df = new Map<string, number>();
+    for (const id of sessionIds) {
+      for (const [term, chunks] of this.counted.get(id)?.postings.entries() ?? []) df.set(term, (df.get(term) ?? 0) + chunks.length / TERM_CHUNK_STRIDE);
     }
-    return out;
+    const terms = [...df.keys()];
+    return nearestTerms(
+      termListVocabulary(terms, (key) => df.get(terms[key]!)!),
+      words,
+    );
   }
 
   summary(sessionId: string): ProjectedSummary | undefined {

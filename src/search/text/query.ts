@@ -10,7 +10,6 @@ import { CJK, SEP, charClass, fold, isAscii } from "./normalize.ts";
 import { isFunctionWord } from "./function-words.ts";
 import { intentsOfWord, queryIntent, type IntentKind, type QueryIntent } from "./query-intent.ts";
 import { queryLanguage } from "./language.ts";
-import { asksForUser, isRoleWord } from "./role.ts";
 import { isNaturalWord, stemVariants } from "./stem.ts";
 import { TUNING, type SearchTuning } from "../tuning.ts";
 import { TokenSpans, dottedEnd, isTermAt, isWordChar, pushTerms, runEnd } from "./tokenize.ts";
@@ -48,8 +47,6 @@ export interface ParsedQuery {
   compounds: Compound[];
   /** What the query's wording asks for: a command run, a change made (text/query-intent.ts); absent for neither. */
   intent?: QueryIntent;
-  /** The question asks what the user said or decided (text/role.ts). */
-  user?: true;
 }
 
 /**
@@ -216,14 +213,8 @@ function parseQueryUncached(query: string, tuning: SearchTuning["query"]): Parse
     words.push(intents.length > 0 ? { tokens, cjk, glue, compound, intents } : { tokens, cjk, glue, compound });
     i = j;
   }
-  // A question asking what the user said: `user` and its verbs of saying weigh as function words
-  // (the person's message holds neither); tuning.ts's query.userQuestion.roleWordsAsGlue.
-  const user = asksForUser(runs.map((run) => run.replace(/['\u2019]s$/u, "")));
-  const roleGlue = user && tuning.userQuestion.on && tuning.userQuestion.roleWordsAsGlue;
-  const isGlue = (word: (typeof words)[number]): boolean =>
-    word.glue || (roleGlue && word.compound < 0 && word.tokens.length > 0 && isRoleWord(word.tokens[0]![0]));
   // Function words are glue only beside a content word: a query of glue alone is searched as typed.
-  const content = words.some((word) => !isGlue(word));
+  const content = words.some((word) => !word.glue);
   const terms: QueryTerm[] = [];
   const compounds: Compound[] = [];
   const seen = new Set<string>();
@@ -233,7 +224,7 @@ function parseQueryUncached(query: string, tuning: SearchTuning["query"]): Parse
   words.forEach((word, w) => {
     // Glue beside a content word is not searched: weighed at all, it ranked both halves of the
     // eval lower, and a function word's postings are the longest there are.
-    if (content && isGlue(word)) return;
+    if (content && word.glue) return;
     let added = false;
     // A word typed again (`CSS` after `spotter.css`) adds none of its other forms either: they
     // would make a query word of their own that only they can match.
@@ -263,7 +254,6 @@ function parseQueryUncached(query: string, tuning: SearchTuning["query"]): Parse
   const parsed: ParsedQuery = { terms, groups, compounds };
   const intent = queryIntent(intentWords);
   if (intent) parsed.intent = intent;
-  if (user) parsed.user = true;
   if (terms.length >= 2 && runs.length >= 1) parsed.phrase = new Phrase(runs);
   return parsed;
 }

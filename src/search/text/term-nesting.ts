@@ -1,5 +1,5 @@
 // Which of a query's terms hold another's token: the cold scan searches a term only where its
-// inner term occurs, and the proximity boost looks for the roots alone.
+// inner term occurs.
 
 import type { ParsedQuery } from "./query.ts";
 

@@ -2,10 +2,10 @@
 // replaced by the nearest term those sessions hold — within one edit for words of 4 to 7 letters,
 // two from 8 on (an edit is an insertion, deletion, substitution or swap of neighbours) — the most
 // frequent one on a tie. A correction is a guess: its terms weigh less than the words the query
-// holds as typed. The entry is typoCorrections (the words to correct, each session's candidates,
+// holds as typed. The entry is typoCorrections (the words to correct, each place's nearest terms,
 // the choice, the corrected query); each place that holds terms (a session's index, its text
-// scanned cold) walks its own and lets a WordCorrection choose. The store's projection applies
-// the same rules (maxEdits, isLetters, isNearer) to its vocabulary, through search/api.ts.
+// scanned cold, the store's projection through search/api.ts) gives them as a Vocabulary, and
+// nearestTerms reads each alike.
 
 import { maybeYield, now } from "../../util/scheduler.ts";
 import { fold } from "./normalize.ts";
@@ -46,74 +46,69 @@ export function bestNearest(candidates: Iterable<NearestTerm>): string | undefin
 }
 
 /**
- * The correction of one query word among the terms of one collection (a session's index or text),
- * as its walk offers them: within maxEdits, the word's first letter kept (correctionDistance),
- * letters a–z only, the nearest by isNearer. The walk asks `edits` of each term, then offers the
- * ones it may win with (`mayWin` spares it making a term's text that cannot).
+ * The terms a collection holds, with their documents: what a typo is corrected from. A session's
+ * index (SessionIndex.vocabulary), its text scanned (scan/vocabulary.ts) and the projection's
+ * sessions (projection/finder.ts) each give one; nearestTerms reads them all alike.
  */
-export class WordCorrection {
-  /** The lengths a correction may have. */
-  readonly minLength: number;
-  readonly maxLength: number;
-  /** Edits a term may be away: maxEdits at first, then the best one's (a farther term cannot win). */
-  private max: number;
-  private best: NearestTerm | undefined;
-
-  constructor(readonly word: string) {
-    this.max = maxEdits(word.length);
-    this.minLength = word.length - this.max;
-    this.maxLength = word.length + this.max;
-  }
-
+export interface Vocabulary {
   /**
-   * Edits from the word to a term (its `length` character codes of `chars` from `start`, a–z
-   * alone) that may correct it and be no farther than the best so far; undefined for any other.
+   * Each term of letters a–z alone, `minLength` to `maxLength` long, starting with the code `first`
+   * (it may visit more: nearestTerms measures each): its `length` character codes of `chars` from
+   * `start` (no string is made per term), and its key.
    */
-  edits(chars: ArrayLike<number>, start: number, length: number): number | undefined {
-    const distance = correctionDistance(this.word, chars, start, length, this.max);
-    return distance === 0 || distance > this.max ? undefined : distance;
-  }
-
-  /** `edits` of a term given as text, which may be of any letters (only a–z can correct). */
-  editsTo(term: string): number | undefined {
-    if (term.length < this.minLength || term.length > this.maxLength || term.charCodeAt(0) !== this.word.charCodeAt(0) || !isLetters(term)) return undefined;
-    if (codes.length < term.length) codes = new Uint16Array(term.length * 2);
-    for (let k = 0; k < term.length; k++) codes[k] = term.charCodeAt(k);
-    return this.edits(codes, 0, term.length);
-  }
-
-  /** Whether a term `distance` edits away (edits' answer), in `df` documents, may beat the best so far. */
-  mayWin(distance: number, df: number): boolean {
-    const best = this.best;
-    return !best || distance < best.distance || (distance === best.distance && df >= best.df);
-  }
-
-  offer(term: string, distance: number, df: number): void {
-    const candidate = { term, distance, df };
-    if (!isNearer(candidate, this.best)) return;
-    this.best = candidate;
-    this.max = distance;
-  }
-
-  /** The best term offered, with its distance and documents (project scope picks among sessions'). */
-  get nearest(): NearestTerm | undefined {
-    return this.best;
-  }
+  forEachTerm(first: number, minLength: number, maxLength: number, visit: (chars: ArrayLike<number>, start: number, length: number, key: number) => void): void;
+  text(key: number): string;
+  /** Its documents in the collection (0: none live). */
+  documents(key: number): number;
 }
 
-/** A term's character codes for editsTo, reused: a cold lookup measures every term the scan saw. */
-let codes = new Uint16Array(64);
+/**
+ * Per word, the terms of the vocabulary nearest to it that some document holds (within maxEdits,
+ * its first letter kept: correctionDistance), all of them at that distance, with their documents;
+ * none for a word without one. Documents are counted and texts made at that distance only.
+ */
+export function nearestTerms(vocabulary: Vocabulary, words: readonly string[]): Map<string, NearestTerm[]> {
+  const nearest = new Map<string, NearestTerm[]>();
+  for (const word of words) {
+    const max = maxEdits(word.length);
+    const byDistance: number[][] = [];
+    vocabulary.forEachTerm(word.charCodeAt(0), word.length - max, word.length + max, (chars, start, length, key) => {
+      const distance = correctionDistance(word, chars, start, length, max);
+      if (distance > 0 && distance <= max) (byDistance[distance] ??= []).push(key);
+    });
+    for (const [distance, keys] of byDistance.entries()) {
+      const found = (keys ?? []).flatMap((key) => {
+        const df = vocabulary.documents(key);
+        return df > 0 ? [{ term: vocabulary.text(key), distance, df }] : [];
+      });
+      if (found.length === 0) continue;
+      nearest.set(word, found);
+      break;
+    }
+  }
+  return nearest;
+}
+
+/** A vocabulary of terms given as text (any letters: only a–z ones are visited) and their documents. */
+export function termListVocabulary(terms: readonly string[], documents: (key: number) => number): Vocabulary {
+  let codes = new Uint16Array(64);
+  return {
+    forEachTerm(first, minLength, maxLength, visit) {
+      terms.forEach((term, key) => {
+        if (term.length < minLength || term.length > maxLength || term.charCodeAt(0) !== first || !isLetters(term)) return;
+        if (codes.length < term.length) codes = new Uint16Array(term.length * 2);
+        for (let k = 0; k < term.length; k++) codes[k] = term.charCodeAt(k);
+        visit(codes, 0, term.length, key);
+      });
+    },
+    text: (key) => terms[key]!,
+    documents,
+  };
+}
 
 /** Edits a word of this length may be away from its correction (0: never corrected). */
 export function maxEdits(length: number): number {
   return length < 4 ? 0 : length < 8 ? 1 : 2;
-}
-
-/** Optimal-string-alignment distance of a and b, or max + 1 as soon as it must exceed `max`. */
-export function editDistance(a: string, b: string, max: number): number {
-  const codes = new Uint16Array(b.length);
-  for (let k = 0; k < b.length; k++) codes[k] = b.charCodeAt(k);
-  return boundedDistance(a, codes, 0, b.length, max);
 }
 
 // Three DP rows reused by every call: a typo lookup walks the whole term table, and allocating
@@ -121,8 +116,9 @@ export function editDistance(a: string, b: string, max: number): number {
 let rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
 
 /**
- * editDistance of `a` and the `bLength` character codes of `b` from `bStart`, without making a
- * string of them (the index keeps its terms packed in one array).
+ * Optimal-string-alignment distance of `a` and the `bLength` character codes of `b` from
+ * `bStart`, or max + 1 as soon as it must exceed `max`, without making a string of them (the
+ * index keeps its terms packed in one array).
  */
 export function boundedDistance(a: string, b: ArrayLike<number>, bStart: number, bLength: number, max: number): number {
   if (Math.abs(a.length - bLength) > max) return max + 1;
@@ -240,48 +236,40 @@ export function correctQuery(query: string, corrections: ReadonlyMap<string, str
 
 /** Where corrections are looked for: the sessions searched, and those the projection holds unread. */
 export interface CorrectionSources {
-  /**
-   * Per session searched, its documents per query term (undefined when it has no counts: no
-   * correction then) and its nearest term to each word (undefined past the deadline).
-   */
-  sessions: ReadonlyArray<{ df: readonly number[] | undefined; nearest?: (words: readonly string[]) => Promise<Map<string, NearestTerm> | undefined> }>;
-  /** The projection's sessions left unread, and their nearest terms, each session's own. */
-  unread?: { ids: readonly string[]; nearest(words: readonly string[], ids: readonly string[]): Promise<Map<string, NearestTerm[]>> };
+  /** Per session searched, its documents per query term (undefined when it has no counts: no correction then). */
+  df: ReadonlyArray<readonly number[] | undefined>;
+  /** Each place's nearest terms to the words (nearestTerms over its vocabulary); undefined past the deadline. */
+  nearest: ReadonlyArray<(words: readonly string[]) => Promise<Map<string, NearestTerm[]> | undefined>>;
 }
 
 /**
  * The one entry: the corrections of a query's words found in no session searched (a word found
- * anywhere is kept), each the nearest term of the sessions searched (bestNearest over their own
- * choices), and the query with them made (correctQuery); undefined when there is none. Each
- * session is asked in its own slice, until the deadline.
+ * anywhere is kept), each the nearest term of all the places asked (bestNearest, their documents
+ * summed), and the query with them made (correctQuery); undefined when there is none. Each place
+ * is asked in its own slice, until the deadline.
  */
 export async function typoCorrections(
   query: { text: string; parsed: ParsedQuery },
   sources: CorrectionSources,
   deadline: number,
 ): Promise<{ corrections: Map<string, string>; query: { text: string; parsed: ParsedQuery } } | undefined> {
-  const { sessions, unread } = sources;
-  if ((sessions.length === 0 && !unread?.ids.length) || !TUNING.typos.on) return undefined;
+  if (sources.nearest.length === 0 || !TUNING.typos.on) return undefined;
   const df = query.parsed.terms.map(() => 0);
-  for (const session of sessions) {
-    if (!session.df) return undefined;
-    session.df.forEach((count, t) => {
+  for (const counts of sources.df) {
+    if (!counts) return undefined;
+    counts.forEach((count, t) => {
       df[t]! += count;
     });
   }
   const missing = unmatchedWords(query.parsed, df);
   if (missing.length === 0) return undefined;
   const candidates = new Map<string, NearestTerm[]>(missing.map((word) => [word, []]));
-  for (const session of sessions) {
-    if (!session.nearest) continue;
+  for (const place of sources.nearest) {
     await maybeYield();
     if (now() > deadline) break;
-    const nearest = await session.nearest(missing);
+    const nearest = await place(missing);
     if (!nearest) break;
-    for (const [word, term] of nearest) candidates.get(word)!.push(term);
-  }
-  if (unread && unread.ids.length > 0 && now() <= deadline) {
-    for (const [word, terms] of await unread.nearest(missing, unread.ids)) candidates.get(word)?.push(...terms);
+    for (const [word, terms] of nearest) candidates.get(word)?.push(...terms);
   }
   const corrections = new Map<string, string>();
   for (const [word, nearest] of candidates) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { TokenSpans, tokenSpans } from "../text/tokenize.ts";
-import { termStartPattern, termsStartingAt } from "./nearest-terms.ts";
+import { termStartPattern, termsStartingAt } from "./vocabulary.ts";
 
 /** Every term of `text` starting with one of `letters`, in either case: by the tokenizer, and by the start pattern. */
 function bothWays(text: string, letters: string): { tokenized: string[]; found: string[] } {

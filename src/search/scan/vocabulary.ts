@@ -1,7 +1,7 @@
-// Typo corrections on the cold path: the terms nearest to query words found nowhere, read from
-// the session's text itself with the index's tokenizer, chunks and choice (text/typos.ts), so a
-// session searched before its index is built is corrected as it will be once it is. A pass over
-// every chunk: it runs only for a query holding a word no document holds.
+// Typo corrections on the cold path: the vocabulary a correction is chosen from (text/typos.ts),
+// read from the session's text itself with the index's tokenizer and chunks, so a session searched
+// before its index is built is corrected as it will be once it is. A pass over every chunk: it
+// runs only for a query holding a word no document holds.
 
 import type { HistoryMessage } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
@@ -9,7 +9,7 @@ import { maybeYield, now, sliceSpent } from "../../util/scheduler.ts";
 import { docText, partChunks, partPieces } from "../text/documents.ts";
 import { fold, isAscii } from "../text/normalize.ts";
 import { MAX_TOKEN, MIN_TOKEN, TokenSpans, humpAt, isWordChar, runEnd, tokenSpans } from "../text/tokenize.ts";
-import { isLetters, WordCorrection, type NearestTerm } from "../text/typos.ts";
+import { isLetters, maxEdits, termListVocabulary, type Vocabulary } from "../text/typos.ts";
 import type { ScanOptions } from "./scan.ts";
 
 /** A term seen by the pass: in how many chunks, and the last chunk counted. */
@@ -54,21 +54,18 @@ function term(start: number, end: number, visit: (start: number, end: number) =>
 }
 
 /**
- * For each word, the term of the messages' chunks nearest to it (WordCorrection's choice, as
- * SessionIndex.nearestTerm makes it), or none; undefined when the deadline passes first.
+ * The terms of the messages' chunks that may correct the words (their first letters, their
+ * lengths within maxEdits), with their chunks; undefined when the deadline passes first.
  */
-export async function nearestTermsByScan(
+export async function scanVocabulary(
   messages: readonly HistoryMessage[],
   visibility: ToolVisibility,
   words: readonly string[],
   options: Pick<ScanOptions, "deadline" | "signal" | "parts"> = {},
-): Promise<Map<string, NearestTerm> | undefined> {
-  const nearest = new Map<string, NearestTerm>();
-  if (words.length === 0) return nearest;
-  const corrections = words.map((word) => new WordCorrection(word));
-  const minLength = Math.min(...corrections.map((correction) => correction.minLength));
-  const maxLength = Math.max(...corrections.map((correction) => correction.maxLength));
-  // A correction keeps the word's first letter (WordCorrection): other terms are not kept.
+): Promise<Vocabulary | undefined> {
+  const minLength = Math.min(...words.map((word) => word.length - maxEdits(word.length)));
+  const maxLength = Math.max(...words.map((word) => word.length + maxEdits(word.length)));
+  // A correction keeps the word's first letter (correctionDistance): other terms are not kept.
   const firstLetters = new Set(words.map((word) => word.charCodeAt(0)));
   const seen = new Map<string, Seen>();
   const spans = new TokenSpans();
@@ -121,12 +118,9 @@ export async function nearestTermsByScan(
       if (options.deadline !== undefined && now() > options.deadline) return undefined;
     }
   }
-  for (const correction of corrections) {
-    for (const [term, { df }] of seen) {
-      const distance = correction.editsTo(term);
-      if (distance !== undefined) correction.offer(term, distance, df);
-    }
-    if (correction.nearest) nearest.set(correction.word, correction.nearest);
-  }
-  return nearest;
+  const entries = [...seen];
+  return termListVocabulary(
+    entries.map(([term]) => term),
+    (key) => entries[key]![1].df,
+  );
 }
