@@ -72,7 +72,7 @@ describe("import layers", () => {
     expect(deepImports(graph)).toEqual([]);
   });
 
-  it("names each production import of search's folders upward or sideways in SEARCH_LAYERS", () => {
+  it("names each production import of search's folders and stages upward or sideways in SEARCH_LAYERS", () => {
     const root = project({
       "src/search/text/query.ts": "export const terms = 1;\n",
       "src/search/rank/bm25.ts": 'import { terms } from "../text/query.ts";\nexport const score = terms;\n',
@@ -84,15 +84,18 @@ describe("import layers", () => {
       "src/search/many/cut.ts": 'import { scan } from "../scan/scan.ts";\nexport const cut = scan;\n',
       "src/search/index/uses-many.ts": 'import { cut } from "../many/cut.ts";\nexport const u = cut;\n',
       "src/search/service.ts": 'import { cut } from "./many/cut.ts";\nexport const run = cut;\n',
+      "src/search/merge.ts": 'import { cut } from "./many/cut.ts";\nexport const merged = cut;\n',
+      "src/search/parse.ts": 'import { merged } from "./merge.ts";\nexport const parsed = merged;\n',
     });
     expect(searchLayerBreaks(importGraph(root, ["src"]))).toEqual([
       "src/search/index/uses-many.ts → src/search/many/cut.ts",
+      "src/search/parse.ts → src/search/merge.ts",
       "src/search/rank/boost.ts → src/search/scan/scan.ts",
       "src/search/scan/scan.ts → src/search/index/index.ts",
     ]);
   });
 
-  it("search's folders import one way: text below rank below scan and index below many", () => {
+  it("search imports one way: its libraries, then its stages in order, then the verbs and the entry", () => {
     expect(searchLayerBreaks(importGraph(repoRoot, ["src/search"]))).toEqual([]);
   });
 });

@@ -88,12 +88,27 @@ export function deepImports(graph: ReadonlyMap<string, readonly string[]>): stri
 }
 
 /**
- * search's inner folders, lowest first: a production file of one imports its own folder or a
- * lower layer's only (scan/ and index/ are two paths to the same scores and share a layer, each
- * apart from the other; many/ reads many sessions through them). Tests, which set one path
- * against another, and testing/ are exempt.
+ * search's insides, lowest first: the libraries (text/, rank/, then scan/ and index/, two paths to
+ * the same scores, each apart from the other; many/ counts a session for the projection), then
+ * the stages of a search in their order, each a file or folder at search/'s top, then the verbs,
+ * the composition and the entries. A production file imports its own folder or a lower layer's
+ * only. types.ts and tuning.ts (the contracts and constants every layer reads), tests, which set
+ * one path against another, and testing/ are outside the layers.
  */
-export const SEARCH_LAYERS: ReadonlyArray<readonly string[]> = [["text"], ["rank"], ["scan", "index"], ["many"]];
+export const SEARCH_LAYERS: ReadonlyArray<readonly string[]> = [
+  ["text"],
+  ["rank"],
+  ["scan", "index"],
+  ["many"],
+  ["parse.ts"],
+  ["scope.ts"],
+  ["collect"],
+  ["merge.ts"],
+  ["answer.ts"],
+  ["verbs.ts"],
+  ["service.ts"],
+  ["api.ts"],
+];
 
 /** Each import against SEARCH_LAYERS, as `importer → imported`. */
 export function searchLayerBreaks(graph: ReadonlyMap<string, readonly string[]>): string[] {
@@ -110,7 +125,10 @@ export function searchLayerBreaks(graph: ReadonlyMap<string, readonly string[]>)
 }
 
 function searchLayerOf(path: string): { folder: string; layer: number } | undefined {
-  const folder = /^src\/search\/([^/]+)\//.exec(path)?.[1];
+  const folder = /^src\/search\/([^/]+)\/|^src\/search\/([^/]+\.ts)$/
+    .exec(path)
+    ?.slice(1)
+    .find((name) => name !== undefined);
   if (folder === undefined) return undefined;
   const layer = SEARCH_LAYERS.findIndex((folders) => folders.includes(folder));
   return layer < 0 ? undefined : { folder, layer };

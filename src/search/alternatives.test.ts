@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { ArgumentError } from "../history/errors.ts";
 import { MemorySource } from "../store/testing/memory-source.ts";
-import { formatSearchAnswer, formatSessionsAnswer } from "./format.ts";
+import { formatSearchAnswer, formatSessionsAnswer } from "./answer.ts";
 import { fusedDepth, fuseRankings } from "./rank/fusion.ts";
 import type { InspectableSearchService } from "./service.ts";
 import { FILLER } from "./testing/filler.ts";

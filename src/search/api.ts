@@ -1,7 +1,7 @@
 // The search engine's public entry: everything tools/, cli/, hooks/ and the composition root use
 // of src/search/. Nothing outside src/search/ imports a deeper module (scripts/import-layers.test.ts).
 
-export { formatSearchAnswer, formatSessionsAnswer } from "./format.ts";
+export { formatSearchAnswer, formatSessionsAnswer } from "./answer.ts";
 export { createSearchService, MAX_ALTERNATIVES, MAX_OFFSET, MAX_QUERY_CHARS } from "./service.ts";
 export type { SearchRequest, SearchScope, SearchService, SessionsRequest } from "./types.ts";
 export { HIT_TYPES, type HitType } from "./text/documents.ts";
@@ -17,6 +17,6 @@ export {
   type ProjectedSummary,
 } from "./types.ts";
 export { ChunkList, countTuning, sessionTerms, type SessionTerms } from "./many/session-terms.ts";
-export { termCeiling } from "./many/projected-ranking.ts";
+export { termCeiling } from "./collect/projected-ranking.ts";
 export type { QueryTerm } from "./text/query.ts";
 export { maxEdits, type NearestTerm, nearestTerms, termListVocabulary } from "./text/typos.ts";

@@ -2,12 +2,12 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ArgumentError } from "../history/errors.ts";
 import { MemorySource } from "../store/testing/memory-source.ts";
-import { formatSearchAnswer, formatSessionsAnswer } from "./format.ts";
+import { formatSearchAnswer, formatSessionsAnswer } from "./answer.ts";
 import { FILLER } from "./testing/filler.ts";
 import { testService } from "./testing/service.ts";
 import { addSession, T0 } from "./testing/sessions.ts";
 import type { SearchRequest, SessionsRequest } from "./types.ts";
-import { MAX_OFFSET } from "./verbs.ts";
+import { MAX_OFFSET } from "./parse.ts";
 
 const WORDS = ["limiter", "bucket", "token", "retry", "upload", "cache"];
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { textMessage, toolPart } from "../history/testing/messages.ts";
 import { MemorySource } from "../store/testing/memory-source.ts";
-import { formatSearchAnswer } from "./format.ts";
+import { formatSearchAnswer } from "./answer.ts";
 import { FILLER } from "./testing/filler.ts";
 import { idsOnBothPaths, testService } from "./testing/service.ts";
 import { addSession, T0 } from "./testing/sessions.ts";

@@ -1,24 +1,24 @@
 // The search service the plugin keeps across tool calls: the index cache, the session views, the
 // regex worker, and the two verbs (verbs.ts) behind history_search and history_sessions. Every
-// search, of one session or many, runs through many/search-sessions.ts with a RequestSearcher.
+// search, of one session or many, runs through the stages verbs.ts names, with a RequestSearcher.
 
 import type { EngramConfig } from "../config/schema.ts";
 import type { ToolVisibility } from "../history/tool-visibility.ts";
 import type { HistorySource } from "../history/source.ts";
 import type { ViewCache } from "../history/view-cache.ts";
 import type { BoundedMap } from "../util/bounded-map.ts";
-import { IndexCache } from "./index-cache.ts";
+import { IndexCache } from "./collect/index-cache.ts";
 import type { IndexBuilder } from "./index/build.ts";
-import { scopeNarrowing } from "./many/candidate-finder.ts";
-import { searchSessions } from "./many/search-sessions.ts";
-import { phrasingTerms, searchPhrasings } from "./many/phrasings.ts";
+import { rankPhrasings } from "./merge.ts";
+import { phrasingTerms } from "./parse.ts";
+import { scopeNarrowing } from "./scope.ts";
 import { RegexRunner } from "./scan/regex-runner.ts";
-import { RequestSearcher, SessionViews } from "./request-searcher.ts";
+import { RequestSearcher, SessionViews } from "./collect/request-searcher.ts";
 import type { CandidateFinder, SearchService } from "./types.ts";
 import { asSearch } from "../util/scheduler.ts";
 import { type VerbBackend, searchVerb, sessionsVerb } from "./verbs.ts";
 
-export { MAX_ALTERNATIVES, MAX_OFFSET, MAX_QUERY_CHARS } from "./verbs.ts";
+export { MAX_ALTERNATIVES, MAX_OFFSET, MAX_QUERY_CHARS } from "./parse.ts";
 
 export interface SearchServiceOptions {
   source: HistorySource;
@@ -62,6 +62,7 @@ export function createInspectableSearchService(options: SearchServiceOptions): I
       const search = config().search;
       // A session searched alone asks its index for the messages that can reach the depth ranked.
       const limits = { limit, maxHits: search.max_hits_per_message, maxSnippets: search.max_snippets_per_hit, snippetChars: search.snippet_chars };
+      const terms = queries.length > 1 ? phrasingTerms(queries) : undefined;
       const searcher = new RequestSearcher({
         views,
         indexes,
@@ -71,20 +72,15 @@ export function createInspectableSearchService(options: SearchServiceOptions): I
         limits,
         alone: sessions.length === 1,
         ...(signal ? { signal } : {}),
-        ...(queries.length > 1 ? { phrasingTerms: phrasingTerms(queries) } : {}),
+        ...(terms ? { phrasingTerms: terms } : {}),
       });
-      const projectOptions = {
+      return rankPhrasings(sessions, queries, searcher, {
         concurrency: search.project_concurrency,
         deadline,
         limit,
         signal,
-        narrowing: scopeNarrowing(options.finder, sessions, callerSessionId, config().projection.min_sessions),
-      };
-      const searched =
-        queries.length === 1
-          ? searchSessions(sessions, queries[0]!, searcher, projectOptions).then((one) => [one])
-          : searchPhrasings(sessions, queries, searcher, projectOptions);
-      return searched.finally(() => indexes.trim());
+        narrowing: scopeNarrowing(options.finder, sessions, callerSessionId, config().projection.min_sessions, terms),
+      }).finally(() => indexes.trim());
     },
   };
 

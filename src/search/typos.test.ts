@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { assistant, textMessage, toolCall, user } from "../history/testing/messages.ts";
 import type { SearchRequest } from "./types.ts";
 import { MemorySource } from "../store/testing/memory-source.ts";
-import { formatSearchAnswer } from "./format.ts";
+import { formatSearchAnswer } from "./answer.ts";
 import { FILLER_WORDS } from "./testing/filler.ts";
 import { testService } from "./testing/service.ts";
 import { addSession } from "./testing/sessions.ts";

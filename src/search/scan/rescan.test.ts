@@ -4,7 +4,8 @@ import { assistant, textMessage, toolCall, user } from "../../history/testing/me
 import { toolVisibility } from "../../history/tool-visibility.ts";
 import { buildView } from "../../history/view.ts";
 import { emptyStats } from "../rank/bm25.ts";
-import { collectSession, sessionNearestTerms, type Query } from "../search-one-session.ts";
+import type { Query } from "../parse.ts";
+import { collectSession, sessionNearestTerms } from "../collect/search-one-session.ts";
 import { FILLER_WORDS } from "../testing/filler.ts";
 import type { DocFilter } from "../types.ts";
 import { parseQuery } from "../text/query.ts";

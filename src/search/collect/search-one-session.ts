@@ -2,27 +2,26 @@
 // cold scan (while the index builds in the background); literal/regex always scan. Collecting
 // and ranking are separate steps, so project scope can rank every session against shared statistics.
 
-import type { ToolVisibility } from "../history/tool-visibility.ts";
-import type { SessionView } from "../history/view.ts";
-import type { IndexBuilder } from "./index/build.ts";
-import { patternScan, type Matcher } from "./scan/pattern.ts";
-import { emptyStats, type CollectionStats } from "./rank/bm25.ts";
-import { Candidates } from "./rank/candidates.ts";
-import { candidateGroups, type Group, indexHoldsDepth, textReader } from "./rank/rank.ts";
-import { rescore } from "./rank/rescore.ts";
-import { scanVocabulary } from "./scan/vocabulary.ts";
-import { rescanCounts, sameScan } from "./scan/rescan.ts";
-import { countSession, scoreScan, type ScanCounts } from "./scan/scan.ts";
-import { maybeYield, yieldToLoop } from "../util/scheduler.ts";
-import type { DocFilter, ScoredDoc, SearchFilters } from "./types.ts";
-import { keywordMarks, patternMarks } from "./text/snippets.ts";
-import type { ParsedQuery } from "./text/query.ts";
-import { type NearestTerm, nearestTerms } from "./text/typos.ts";
+import type { ToolVisibility } from "../../history/tool-visibility.ts";
+import type { SessionView } from "../../history/view.ts";
+import type { IndexBuilder } from "../index/build.ts";
+import type { Query } from "../parse.ts";
+import { patternScan } from "../scan/pattern.ts";
+import { emptyStats, type CollectionStats } from "../rank/bm25.ts";
+import { Candidates } from "../rank/candidates.ts";
+import { candidateGroups, type Group, indexHoldsDepth, textReader } from "../rank/rank.ts";
+import { rescore } from "../rank/rescore.ts";
+import { scanVocabulary } from "../scan/vocabulary.ts";
+import { rescanCounts, sameScan } from "../scan/rescan.ts";
+import { countSession, scoreScan, type ScanCounts } from "../scan/scan.ts";
+import { maybeYield, yieldToLoop } from "../../util/scheduler.ts";
+import type { DocFilter, ScoredDoc, SearchFilters } from "../types.ts";
+import { keywordMarks, patternMarks } from "../text/snippets.ts";
+import type { ParsedQuery } from "../text/query.ts";
+import { type NearestTerm, nearestTerms } from "../text/typos.ts";
 
 /** An index this far behind (code units of new text) is updated in the background; we scan. */
 const MAX_WAIT_CHARS = 256 * 1024;
-
-export type Query = { kind: "keyword"; text: string; parsed: ParsedQuery } | { kind: "pattern"; matcher: Matcher };
 
 export interface ResultLimits {
   limit: number;

@@ -1,19 +1,20 @@
 import { describe, expect, it, vi } from "vitest";
-import { compactionPair, textMessage } from "../history/testing/messages.ts";
-import type { HistoryMessage } from "../history/types.ts";
-import { MemorySource } from "../store/testing/memory-source.ts";
-import { toolVisibility } from "../history/tool-visibility.ts";
-import { buildView } from "../history/view.ts";
-import * as scheduler from "../util/scheduler.ts";
-import { collectSession, type Query } from "./search-one-session.ts";
-import { testService } from "./testing/service.ts";
-import { addSession, T0 } from "./testing/sessions.ts";
-import { parseQuery } from "./text/query.ts";
-import type { SearchRequest } from "./types.ts";
+import { compactionPair, textMessage } from "../../history/testing/messages.ts";
+import type { HistoryMessage } from "../../history/types.ts";
+import { MemorySource } from "../../store/testing/memory-source.ts";
+import { toolVisibility } from "../../history/tool-visibility.ts";
+import { buildView } from "../../history/view.ts";
+import * as scheduler from "../../util/scheduler.ts";
+import type { Query } from "../parse.ts";
+import { collectSession } from "./search-one-session.ts";
+import { testService } from "../testing/service.ts";
+import { addSession, T0 } from "../testing/sessions.ts";
+import { parseQuery } from "../text/query.ts";
+import type { SearchRequest } from "../types.ts";
 
 // Counts the turns collectSession asks for (the scan's own slices call the real one inside scheduler.ts).
-vi.mock("../util/scheduler.ts", async (original) => {
-  const real = await original<typeof import("../util/scheduler.ts")>();
+vi.mock("../../util/scheduler.ts", async (original) => {
+  const real = await original<typeof import("../../util/scheduler.ts")>();
   return { ...real, yieldToLoop: vi.fn(real.yieldToLoop) };
 });
 

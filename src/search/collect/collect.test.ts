@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { toolVisibility } from "../../history/tool-visibility.ts";
 import type { SessionInfo } from "../../history/types.ts";
-import { searchSessions, type SessionSearcher } from "./search-sessions.ts";
+import { collectScope, type SessionSearcher } from "./collect.ts";
 import type { ScanCounts } from "../scan/scan.ts";
-import type { CollectedSession, Query } from "../search-one-session.ts";
+import type { Query } from "../parse.ts";
+import type { CollectedSession } from "./search-one-session.ts";
 import { parseQuery } from "../text/query.ts";
 
 const query: Query = { kind: "keyword", text: "token bucket limiter", parsed: parseQuery("token bucket limiter") };
@@ -28,11 +29,11 @@ async function collectedBySearch(held: string[][]): Promise<CollectedSession[]> 
       throw new Error("no projection here");
     },
   };
-  await searchSessions(sessions, query, searcher, { concurrency: 1, deadline: Number.POSITIVE_INFINITY, limit: 5 });
+  await collectScope(sessions, query, searcher, { concurrency: 1, deadline: Number.POSITIVE_INFINITY });
   return collected;
 }
 
-describe("searchSessions", () => {
+describe("collectScope", () => {
   it("drops each session's scan counts once every query word has been found somewhere", async () => {
     const all = ["token", "bucket", "limiter"];
     expect((await collectedBySearch([all, all])).map((c) => c.scan)).toEqual([undefined, undefined]);

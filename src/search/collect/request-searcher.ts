@@ -1,32 +1,32 @@
 // How the engine reads and searches one session of a request: its view (the caller's own hides
 // its live context), its documents through the session's index or a scan, and their ranking.
-// A many-session search (many/search-sessions.ts) drives one SessionSearcher per request.
+// Every search (collect.ts, merge.ts) drives one SessionSearcher per request.
 
-import type { HistoryMessage } from "../history/types.ts";
-import type { ToolVisibility } from "../history/tool-visibility.ts";
-import type { SessionView } from "../history/view.ts";
-import type { HistorySource } from "../history/source.ts";
-import { ViewCache } from "../history/view-cache.ts";
+import type { HistoryMessage } from "../../history/types.ts";
+import type { ToolVisibility } from "../../history/tool-visibility.ts";
+import type { SessionView } from "../../history/view.ts";
+import type { HistorySource } from "../../history/source.ts";
+import { ViewCache } from "../../history/view-cache.ts";
 import type { IndexCache } from "./index-cache.ts";
-import type { ProjectedRanking, SessionFound, SessionSearcher } from "./many/search-sessions.ts";
-import { holderStats, projectedGroups, resolveGroup } from "./many/projected-ranking.ts";
-import type { CollectionStats } from "./rank/bm25.ts";
-import type { Candidates } from "./rank/candidates.ts";
+import type { ProjectedRanking, SessionFound, SessionSearcher } from "./collect.ts";
+import { holderStats, projectedGroups, resolveGroup } from "./projected-ranking.ts";
+import type { Query } from "../parse.ts";
+import type { CollectionStats } from "../rank/bm25.ts";
+import type { Candidates } from "../rank/candidates.ts";
 import {
   attributeFilter,
   collectSession,
   keywordCandidates,
-  type Query,
   type ResultLimits,
   sessionCandidates,
   sessionNearestTerms,
   type SharedScan,
 } from "./search-one-session.ts";
-import type { ProjectedHolder, SearchFilters } from "./types.ts";
-import type { SessionInfo } from "../history/types.ts";
-import type { NearestTerm } from "./text/typos.ts";
-import type { QueryTerm } from "./text/query.ts";
-import { maybeYield, now } from "../util/scheduler.ts";
+import type { ProjectedHolder, SearchFilters } from "../types.ts";
+import type { SessionInfo } from "../../history/types.ts";
+import type { NearestTerm } from "../text/typos.ts";
+import type { QueryTerm } from "../text/query.ts";
+import { maybeYield, now } from "../../util/scheduler.ts";
 
 /** Sessions' views as a search sees them, shared with the browse tools. */
 export class SessionViews {

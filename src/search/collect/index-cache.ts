@@ -2,12 +2,12 @@
 // the config of the moment (search.cache_bytes), keyed by session and tool visibility (a change
 // of show_tool_input/output makes new indexes, never reuses one built for other text).
 
-import type { EngramConfig } from "../config/schema.ts";
-import type { ToolVisibility } from "../history/tool-visibility.ts";
-import { BoundedMap } from "../util/bounded-map.ts";
-import { BuildQueue, IndexBuilder } from "./index/build.ts";
-import type { IndexSetup } from "./index/session-index.ts";
-import { messageScore, messageScoreParts, partScore } from "./rank/rank.ts";
+import type { EngramConfig } from "../../config/schema.ts";
+import type { ToolVisibility } from "../../history/tool-visibility.ts";
+import { BoundedMap } from "../../util/bounded-map.ts";
+import { BuildQueue, IndexBuilder } from "../index/build.ts";
+import type { IndexSetup } from "../index/session-index.ts";
+import { messageScore, messageScoreParts, partScore } from "../rank/rank.ts";
 
 export class IndexCache {
   private readonly queue = new BuildQueue();

@@ -1,8 +1,89 @@
-// Answer objects for the model: snake_case keys, empty fields omitted, and small enough that
-// their JSON stays well under the host's 51,200-byte cut.
+// Stage 5 of a search, answer: the page of the ranking (of the phrasings' rankings fused, with
+// which phrasings ranked each result), the sessions' summaries, and the answer objects for the
+// model: snake_case keys, empty fields omitted, and small enough that their JSON stays well
+// under the host's 51,200-byte cut.
 
 import { byteLength, isoTime } from "../history/compact.ts";
-import type { SearchAnswer, SessionResult, SessionsAnswer } from "./types.ts";
+import { firstUserText } from "../history/preview.ts";
+import { clip } from "../history/text.ts";
+import type { SessionInfo } from "../history/types.ts";
+import { lastTurnNumber } from "../history/turns.ts";
+import type { SessionView } from "../history/view.ts";
+import { now } from "../util/scheduler.ts";
+import type { SessionsSearchOutcome } from "./merge.ts";
+import { fuseRankings } from "./rank/fusion.ts";
+import type { RankedSession } from "./rank/rank-sessions.ts";
+import type { ProjectedSummary, SearchAnswer, SearchScope, SessionResult, SessionsAnswer, SessionSummary } from "./types.ts";
+
+/**
+ * history_search's page of its one ranking, or of its phrasings' rankings fused: each result then
+ * shown as the phrasing that ranked it highest found it, with the numbers of those that ranked it
+ * (`numbers`: per phrasing, its own), and the phrasings that found nothing `unmatched`.
+ */
+export function searchPage(
+  outcomes: readonly SessionsSearchOutcome[],
+  numbers: readonly number[],
+  scope: SearchScope,
+  offset: number,
+  limit: number,
+): SearchAnswer {
+  if (outcomes.length === 1) {
+    const results = outcomes[0]!.results;
+    return { results: results.slice(offset, offset + limit), scope, offset, more: results.length > offset + limit };
+  }
+  const fused = fuseRankings(
+    outcomes.map((outcome) =>
+      outcome.ranked.map((entry) => ({ key: `${entry.key}\u0000${entry.group.message.id}`, score: entry.group.score, item: { outcome, entry } })),
+    ),
+  );
+  const results = fused
+    .slice(offset, offset + limit)
+    .map(({ by, best }) => Object.assign(best.item.outcome.resultOf(best.item.entry), { by: by.map((p) => numbers[p]!) }));
+  const answer: SearchAnswer = { results, scope, offset, more: fused.length > offset + limit };
+  const unmatched = numbers.filter((_, p) => outcomes[p]!.ranked.length === 0);
+  if (unmatched.length > 0) answer.unmatched = unmatched;
+  return answer;
+}
+
+/** Where history_sessions' summaries come from: the projection's copy, else the session read. */
+export interface SummarySource {
+  projectedSummary(session: SessionInfo): ProjectedSummary | undefined;
+  loadView(sessionId: string, callerSessionId: string, signal?: AbortSignal): Promise<SessionView>;
+}
+
+/**
+ * The chosen sessions' summaries: the projection's, else read (until `deadline`; past it, or
+ * unreadable, with what the listing says), each with its snippet and the phrasings that ranked it.
+ */
+export async function sessionSummaries(
+  chosen: ReadonlyArray<{ session: SessionInfo; snippet?: RankedSession["snippet"] }>,
+  from: SummarySource,
+  options: { callerSessionId: string; previewChars: number; deadline: number; by?: ReadonlyMap<string, number[]>; signal?: AbortSignal | undefined },
+): Promise<SessionSummary[]> {
+  const summaries: SessionSummary[] = [];
+  for (const { session, snippet: snippetOf } of chosen) {
+    const projected = session.id === options.callerSessionId ? undefined : from.projectedSummary(session);
+    let turns = projected?.turns ?? 0;
+    let first = projected?.preview ?? "";
+    if (!projected && now() <= options.deadline) {
+      try {
+        const view = await from.loadView(session.id, "", options.signal);
+        turns = lastTurnNumber(view);
+        first = firstUserText(view);
+      } catch {
+        // listed but unreadable: keep it with what the listing says
+        options.signal?.throwIfAborted();
+      }
+    }
+    const summary: SessionSummary = { session, turns, preview: clip(first, options.previewChars) };
+    const snippet = await snippetOf?.();
+    if (snippet !== undefined) summary.snippet = snippet;
+    const found = options.by?.get(session.id);
+    if (found) summary.by = found;
+    summaries.push(summary);
+  }
+  return summaries;
+}
 
 const MAX_OUTPUT_BYTES = 40_000;
 
