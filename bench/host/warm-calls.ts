@@ -17,7 +17,7 @@ import { pauseIfDue } from "../../src/util/scheduler.ts";
 import { createInspectableSearchService } from "../../src/search/service.ts";
 import { ViewCache } from "../../src/history/view-cache.ts";
 import { createHistorySearchTool } from "../../src/tools/search.ts";
-import { createBrowseTurnsTool } from "../../src/tools/browse-turns.ts";
+import { createBrowseTurnsTool } from "../../src/tools/view-tools.ts";
 import type { ToolDeps } from "../../src/tools/deps.ts";
 import { benchData } from "./data.ts";
 

@@ -3,8 +3,7 @@
 
 import { existsSync } from "node:fs";
 import { storeSessions, type Store } from "../store/store-file.ts";
-import { fileBytes } from "../store/file-bytes.ts";
-import { openWritable } from "../store/sqlite.ts";
+import { fileBytes, openWritable } from "../store/sqlite.ts";
 import { storeFeed } from "./feed.ts";
 import { cacheDir, diskIdentity, PROJECTION_SCHEMA, projectionPath } from "./projection-db.ts";
 

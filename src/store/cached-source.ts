@@ -198,9 +198,8 @@ export class CachedHistorySource<Raw = RawMessage> implements HistorySource {
       const stamp = await this.reader.stamp?.(sessionId);
       if (stamp && sameStamp(stamp, entry.stamp)) return cached;
     }
-    const raw = await this.reader.readOne(sessionId, messageId);
+    const message = await this.readOne(sessionId, messageId);
     options.signal?.throwIfAborted();
-    const message = raw ? this.decode.message(raw, sessionId) : undefined;
     return message && cached && isDeepStrictEqual(cached, message) ? cached : message;
   }
 
@@ -246,19 +245,14 @@ export class CachedHistorySource<Raw = RawMessage> implements HistorySource {
     const ids = new Set([...changed, ...(entry.dirty as Set<string>)]);
     if (ids.size > this.options.maxSingleReads * 4) return this.readAll(sessionId, read);
     const reread = new Map<string, HistoryMessage | undefined>();
-    for (const messageId of ids) {
-      const raw = await this.reader.readOne(sessionId, messageId);
-      reread.set(messageId, raw ? this.decode.message(raw, sessionId) : undefined);
-    }
+    for (const messageId of ids) reread.set(messageId, await this.readOne(sessionId, messageId));
     return withChanges(entry.messages, reread);
   }
 
-  private async reread(sessionId: string, messageId: string, current: Map<string, HistoryMessage>): Promise<void> {
+  /** One message read alone; undefined when it is gone from the store (or carries no history). */
+  private async readOne(sessionId: string, messageId: string): Promise<HistoryMessage | undefined> {
     const raw = await this.reader.readOne(sessionId, messageId);
-    const message = raw ? this.decode.message(raw, sessionId) : undefined;
-    const cached = current.get(messageId);
-    if (!message) current.delete(messageId);
-    else if (!cached || !isDeepStrictEqual(cached, message)) current.set(messageId, message);
+    return raw ? this.decode.message(raw, sessionId) : undefined;
   }
 
   private async readAll(sessionId: string, read: ReadOptions): Promise<HistoryMessage[]> {
@@ -295,29 +289,31 @@ export class CachedHistorySource<Raw = RawMessage> implements HistorySource {
     return out;
   }
 
+  /** Without a change stamp: the newest page read again, and the messages events named. */
   private async update(sessionId: string, entry: SessionEntry, read: ReadOptions): Promise<HistoryMessage[]> {
     const dirty = entry.dirty as Set<string>;
     entry.dirty = new Set();
-    const current = new Map(entry.messages.map((message) => [message.id, message]));
     const newest = this.mapAll(sessionId, await this.reader.readNewest(sessionId, this.options.checkSize));
     const oldestNew = newest[0];
     const cachedNewest = entry.messages[entry.messages.length - 1];
+    const cachedIds = new Set(entry.messages.map((message) => message.id));
     // A full page whose oldest message is unknown and newer than the cache: we missed more than a page.
-    if (newest.length >= this.options.checkSize && oldestNew && !current.has(oldestNew.id) && (!cachedNewest || inSessionOrder(oldestNew, cachedNewest) > 0)) {
+    if (
+      newest.length >= this.options.checkSize &&
+      oldestNew &&
+      !cachedIds.has(oldestNew.id) &&
+      (!cachedNewest || inSessionOrder(oldestNew, cachedNewest) > 0)
+    ) {
       return this.readAll(sessionId, read);
     }
-    const inPage = new Set(newest.map((message) => message.id));
+    const reread = new Map<string, HistoryMessage | undefined>();
     // Cached messages inside the page's range that the page lacks were removed (revert).
     if (oldestNew !== undefined) {
-      for (const message of entry.messages) if (inSessionOrder(message, oldestNew) >= 0 && !inPage.has(message.id)) current.delete(message.id);
+      for (const message of entry.messages) if (inSessionOrder(message, oldestNew) >= 0) reread.set(message.id, undefined);
     }
-    for (const message of newest) {
-      const cached = current.get(message.id);
-      if (!cached || !isDeepStrictEqual(cached, message)) current.set(message.id, message);
-      dirty.delete(message.id);
-    }
-    for (const messageId of dirty) if (current.has(messageId)) await this.reread(sessionId, messageId, current);
-    return [...current.values()].sort(inSessionOrder);
+    for (const message of newest) reread.set(message.id, message);
+    for (const messageId of dirty) if (!reread.has(messageId) && cachedIds.has(messageId)) reread.set(messageId, await this.readOne(sessionId, messageId));
+    return withChanges(entry.messages, reread);
   }
 
   private store(sessionId: string, messages: HistoryMessage[], stamp: SessionStamp | undefined): void {

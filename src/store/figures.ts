@@ -5,8 +5,7 @@
 // never writes: they say only how many 1.x sessions never made it into session_v2 (written by 1.x
 // after the one-shot import, or not imported at all).
 
-import { fileBytes } from "./file-bytes.ts";
-import { openReadOnly, tableColumns, type Database } from "./sqlite.ts";
+import { fileBytes, openReadOnly, tableColumns, type Database } from "./sqlite.ts";
 import type { StoreGeneration } from "./store-generation.ts";
 import type { Store } from "./store-file.ts";
 

@@ -3,13 +3,10 @@
 
 import type { ToolDefinition } from "@opencode-ai/plugin";
 import type { SearchService } from "../search/api.ts";
-import { createBrowseMessagesTool } from "./browse-messages.ts";
-import { createBrowseTurnsTool } from "./browse-turns.ts";
 import type { ToolDeps } from "./deps.ts";
-import { createPullMessageTool } from "./pull-message.ts";
-import { createPullPartTool } from "./pull-part.ts";
 import { createHistorySearchTool } from "./search.ts";
 import { createHistorySessionsTool } from "./sessions.ts";
+import { createBrowseMessagesTool, createBrowseTurnsTool, createPullMessageTool, createPullPartTool } from "./view-tools.ts";
 
 /** The six tools' names, sorted: what a host's tool list must hold once each. */
 export const HISTORY_TOOL_NAMES = [

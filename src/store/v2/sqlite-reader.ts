@@ -11,6 +11,7 @@
 // assistant message) and removals (a revert). The store-wide watermark (../watermark.ts) reads the
 // newest rows of event and session_message; a store without the event table has none.
 
+import { parseObject } from "../json-fields.ts";
 import { checkpoint, type HistoryReader, type ReadOptions, type SessionStamp } from "../reader.ts";
 import { missingColumns, nextRowCount, openFirst, tableColumns, type Database } from "../sqlite.ts";
 import { storeGeneration } from "../store-generation.ts";
@@ -45,18 +46,9 @@ export interface SessionMessageRow {
   data: string;
 }
 
-function parse(data: string): Record<string, unknown> | undefined {
-  try {
-    const value = JSON.parse(data) as unknown;
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The row with its `data` parsed, as the mapper takes it. */
 export function messageRow(row: SessionMessageRow): V2MessageRow {
-  return { id: row.id, type: row.type, seq: row.seq, timeCreated: row.time_created, timeUpdated: row.time_updated, data: parse(row.data) };
+  return { id: row.id, type: row.type, seq: row.seq, timeCreated: row.time_created, timeUpdated: row.time_updated, data: parseObject(row.data) };
 }
 
 export interface V2Reader extends HistoryReader<V2MessageRow> {
