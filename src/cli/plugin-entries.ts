@@ -11,7 +11,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { StoreGeneration } from "../store/store-generation.ts";
+import type { StoreGeneration } from "../store/store-file.ts";
 import { parseJsonc } from "../config/jsonc.ts";
 
 const PACKAGE_NAME = "opencode-engram";

@@ -9,7 +9,7 @@ import { withFastPath } from "../store/fast-path-reader.ts";
 import { hostLog } from "../util/log.ts";
 import { WIRING_DEFAULTS } from "../config/schema.ts";
 import { createSdkReader, type SessionClient } from "../store/sdk-reader.ts";
-import { openSqliteReader } from "../store/sqlite-reader.ts";
+import { openSqliteReader } from "../store/store-file.ts";
 import { dataDir } from "../store/sqlite.ts";
 import { dropSchemaDialect, type ToolDefinitionOutput } from "../tools/definition.ts";
 import { defaultOtherProjectsToAsk } from "../tools/reach.ts";

@@ -12,7 +12,7 @@ import { dataDir } from "../store/sqlite.ts";
 import { V2_DECODE } from "../store/v2/map.ts";
 import { registerOtherProjectsAsk } from "./permission.ts";
 import { registerSessionHooks, type SessionHookDomain } from "./session-hooks.ts";
-import { openV2Reader } from "../store/v2/sqlite-reader.ts";
+import { openV2Reader } from "../store/store-file.ts";
 import { callContextFor, type V2Location } from "./tool-context.ts";
 import { registerHistoryTools, type V2ToolDomain } from "./tools.ts";
 import type { V2Registration } from "./types.ts";

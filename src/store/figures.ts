@@ -6,7 +6,7 @@
 // after the one-shot import, or not imported at all).
 
 import { fileBytes, openReadOnly, tableColumns, type Database } from "./sqlite.ts";
-import type { StoreGeneration } from "./store-generation.ts";
+import type { StoreGeneration } from "./store-file.ts";
 import type { Store } from "./store-file.ts";
 
 /** Each generation's session table, and the tables holding its message (and part) JSON. */

@@ -10,7 +10,7 @@
 // session's highest part row id; what changed is then read from the events written since. The
 // store-wide watermark (watermark.ts) reads the newest rows of event, message and part.
 
-import { type Database, missingColumns, nextRowCount, openFirst } from "./sqlite.ts";
+import { type Database, missingColumns, nextRowCount } from "./sqlite.ts";
 import { parseObject } from "./json-fields.ts";
 import { checkpoint, type HistoryReader, type RawMessage, type ReadOptions, type SessionStamp } from "./reader.ts";
 import { storeWatermark, type StoreWatermark } from "./watermark.ts";
@@ -141,16 +141,6 @@ export interface SqliteReader extends HistoryReader {
   /** The session in the host's JSON shape as the store keeps it (no `agent`), or undefined when it holds none. */
   sessionInfo(sessionId: string): Record<string, unknown> | undefined;
   close(): Promise<void>;
-}
-
-/** Opens the first known-schema database holding `probeSessionId`, or explains why none fits. */
-export function openSqliteReader(dir: string, probeSessionId: string): Promise<SqliteReader | string> {
-  return openFirst(dir, (db, path) => {
-    const problems = schemaProblems(db);
-    if (problems.length > 0) return `unknown schema (${problems.join(", ")})`;
-    if (!db.query("SELECT 1 FROM session WHERE id = ?").get(probeSessionId)) return `does not hold session ${probeSessionId}`;
-    return readerOver(db, path);
-  });
 }
 
 export function readerOver(db: Database, path?: string): SqliteReader {

@@ -12,7 +12,7 @@ import type { Log } from "../util/log.ts";
 import { V1_DECODE } from "../store/map.ts";
 import { readerFeed, type Projection, ProjectionBuilder, ThreadedProjection } from "../projection/index.ts";
 import type { HistoryReader, HostDecode, RawMessage } from "../store/reader.ts";
-import type { StoreGeneration } from "../store/store-generation.ts";
+import type { StoreGeneration } from "../store/store-file.ts";
 import { pauseIfDue } from "../util/scheduler.ts";
 import { createSearchService, type SearchService } from "../search/api.ts";
 import { ViewCache } from "../history/view-cache.ts";
