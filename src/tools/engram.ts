@@ -1,7 +1,8 @@
 // The one place the pieces are put together, for the plugin on either OpenCode generation and for
 // the command line: config → cached history source over the caller's reader → the store's
-// projection → search service. Each host's entry (plugin.ts for 1.x, setup.ts for 2.x) builds its
-// reader and calls createEngram; the command line (cli/history.ts, doctor) calls composeEngram.
+// projection → search service, and the six history tools over them. Each host's entry (plugin.ts
+// for 1.x, setup.ts for 2.x) builds its reader and calls createEngram; the command line
+// (cli/history.ts, doctor) calls composeEngram.
 
 import type { ToolDefinition } from "@opencode-ai/plugin";
 import { globalConfigDir, watchedConfig } from "../config/load.ts";
@@ -16,7 +17,10 @@ import type { StoreGeneration } from "../store/store-file.ts";
 import { pauseIfDue } from "../util/scheduler.ts";
 import { createSearchService, type SearchService } from "../search/api.ts";
 import { ViewCache } from "../history/view-cache.ts";
-import { createHistoryTools } from "./history-tools.ts";
+import type { ToolDeps } from "./deps.ts";
+import { createHistorySearchTool } from "./search.ts";
+import { createHistorySessionsTool } from "./sessions.ts";
+import { createBrowseMessagesTool, createBrowseTurnsTool, createPullMessageTool, createPullPartTool } from "./view-tools.ts";
 
 /**
  * Where the pieces run. "host": inside OpenCode, beside the model's turns: reads give the event
@@ -89,6 +93,27 @@ export function composeEngram<Raw = RawMessage, R extends EngramRuns = EngramRun
   const projection = projectionOf(options, decode, visibility);
   const search = createSearchService({ source, config, visibility, views, ...(projection ? { finder: projection } : {}) });
   return { config, visibility, source, views, search, projection: projection as EngramParts<Raw, R>["projection"] };
+}
+
+/** The six tools' names, sorted: what a host's tool list must hold once each. */
+export const HISTORY_TOOL_NAMES = [
+  "history_browse_messages",
+  "history_browse_turns",
+  "history_pull_message",
+  "history_pull_part",
+  "history_search",
+  "history_sessions",
+] as const;
+
+export function createHistoryTools(deps: ToolDeps, search: SearchService): Record<string, ToolDefinition> {
+  return {
+    history_browse_turns: createBrowseTurnsTool(deps),
+    history_browse_messages: createBrowseMessagesTool(deps),
+    history_pull_message: createPullMessageTool(deps),
+    history_pull_part: createPullPartTool(deps),
+    history_search: createHistorySearchTool(deps, search),
+    history_sessions: createHistorySessionsTool(deps, search),
+  };
 }
 
 /** The plugin's pieces on either host, with the six history tools by name (@opencode-ai/plugin definitions). */

@@ -1,6 +1,6 @@
 // The four tools that read one session's view (browse turns or messages, pull a message or a
-// part): each checks the caller may read the session, takes the view its call may see
-// (target.ts) and answers from history/.
+// part): each checks the caller may read the session, takes the view its call may see and
+// answers from history/.
 
 import { tool, type ToolDefinition } from "@opencode-ai/plugin";
 import { browseMessages } from "../history/browse-messages.ts";
@@ -11,7 +11,7 @@ import type { SessionView } from "../history/view.ts";
 import type { ToolDeps } from "./deps.ts";
 import { id, integer, integerUpTo, sessionParam, windowParams } from "./params.ts";
 import { type Aliases, type Parsed, runTool, type Shape } from "./run.ts";
-import { targetView } from "./target.ts";
+import { type AskContext, mayRead } from "./reach.ts";
 
 /** Turns shown when neither turn_number nor num_before is given. */
 export const RECENT_TURNS = 10;
@@ -44,6 +44,19 @@ const pullPartArgs = {
   offset: integerUpTo(0, MAX_OFFSET).optional().describe("From next_offset"),
   limit: integer(MIN_PAGE_CHARS, MAX_PAGE_CHARS).optional().describe("Characters per page"),
 };
+
+/** The session named by `session_id`, or the calling session; its own view hides the live context. */
+async function targetView(
+  deps: ToolDeps,
+  args: { session_id?: string | undefined },
+  context: AskContext & { abort?: AbortSignal },
+  tool: string,
+): Promise<SessionView> {
+  const sessionId = args.session_id ?? context.sessionID;
+  await mayRead(deps.source, sessionId, context, tool);
+  const messages = await deps.source.loadMessages(sessionId, context.abort ? { signal: context.abort } : {});
+  return deps.views.view(sessionId, messages, sessionId === context.sessionID);
+}
 
 /** A tool answering from the view of the session its `session_id` names (else the caller's). */
 function viewTool<S extends Shape & { session_id: typeof sessionParam }>(
