@@ -119,7 +119,13 @@ export function createHistoryTools(deps: ToolDeps, search: SearchService): Recor
 /** The plugin's pieces on either host, with the six history tools by name (@opencode-ai/plugin definitions). */
 export function createEngram<Raw = RawMessage>(
   options: Omit<EngramOptions<Raw, "host">, "runs"> & { directory: string },
-): EngramParts<Raw, "host"> & { tools: Record<string, ToolDefinition> } {
+): EngramParts<Raw, "host"> & { tools: Record<string, ToolDefinition>; close(): Promise<void> } {
   const parts = composeEngram<Raw, "host">({ ...options, runs: "host" });
-  return { ...parts, tools: createHistoryTools({ ...parts, directory: options.directory }, parts.search) };
+  // When the host disposes the plugin nothing may outlive it: the regex worker, the build thread, the SQLite handle.
+  const close = async () => {
+    parts.search.close();
+    await parts.projection.close();
+    await options.reader.close?.();
+  };
+  return { ...parts, tools: createHistoryTools({ ...parts, directory: options.directory }, parts.search), close };
 }
