@@ -4,7 +4,7 @@
 // sessions in use).
 
 import type { HistoryMessage, SessionInfo } from "../history/types.ts";
-import { checkpoint, type HistoryReader, type HostDecode, type ReadOptions, type SessionStamp } from "../store/reader.ts";
+import { checkpoint, decodeSessions, type HistoryReader, type HostDecode, type ReadOptions, type SessionStamp } from "../store/reader.ts";
 import type { Store } from "../store/store-file.ts";
 
 export interface ProjectionFeed {
@@ -34,8 +34,7 @@ export function readerFeed<Raw>(reader: HistoryReader<Raw>, decode: HostDecode<R
   return {
     storePath: async (probe) => (reader.storePath && reader.stamp && reader.everySession ? reader.storePath(probe) : undefined),
     async sessions(probe) {
-      const raw = (await reader.everySession?.(probe)) ?? [];
-      return raw.map((entry) => decode.session(entry)).filter((session): session is SessionInfo => session !== undefined);
+      return decodeSessions((await reader.everySession?.(probe)) ?? [], decode);
     },
     stamp,
     async stamps(sessionIds) {

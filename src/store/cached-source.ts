@@ -10,7 +10,7 @@ import type { HistoryMessage, SessionInfo } from "../history/types.ts";
 import { BoundedMap } from "../util/bounded-map.ts";
 import type { HistorySource, LoadOptions } from "../history/source.ts";
 import { V1_DECODE } from "./map.ts";
-import { checkpoint, type HistoryReader, type HostDecode, type RawMessage, type ReadOptions, type SessionStamp } from "./reader.ts";
+import { checkpoint, decodeSessions, type HistoryReader, type HostDecode, type RawMessage, type ReadOptions, type SessionStamp } from "./reader.ts";
 import { inSessionOrder } from "../history/message-order.ts";
 import { withChanges } from "./message-list.ts";
 
@@ -78,8 +78,7 @@ function sameStamp(a: SessionStamp, b: SessionStamp): boolean {
   return a.seq === b.seq && a.rows === b.rows && a.count === b.count && a.updated === b.updated;
 }
 
-function newestFirst(raw: unknown[], decode: (raw: unknown) => SessionInfo | undefined): SessionInfo[] {
-  const sessions = raw.map((entry) => decode(entry)).filter((s): s is SessionInfo => s !== undefined);
+function newestFirst(sessions: SessionInfo[]): SessionInfo[] {
   return sessions.sort((a, b) => (b.updated ?? b.created ?? 0) - (a.updated ?? a.created ?? 0));
 }
 
@@ -100,13 +99,13 @@ export class CachedHistorySource<Raw = RawMessage> implements HistorySource {
   }
 
   async listSessions(): Promise<SessionInfo[]> {
-    return newestFirst(await this.reader.listSessions(), this.decode.session);
+    return newestFirst(decodeSessions(await this.reader.listSessions(), this.decode));
   }
 
   async listEverySession(callerSessionId: string): Promise<SessionInfo[]> {
     if (!this.reader.everySession)
       throw new HistoryError("Searching every project needs the host's SQLite store (store.sqlite_fast_path); search this project instead.");
-    return newestFirst(await this.reader.everySession(callerSessionId), this.decode.session);
+    return newestFirst(decodeSessions(await this.reader.everySession(callerSessionId), this.decode));
   }
 
   async getSession(sessionId: string): Promise<SessionInfo> {

@@ -18,6 +18,11 @@ export interface HostDecode<Raw> {
   session(raw: unknown): SessionInfo | undefined;
 }
 
+/** Raw session entries in the core's shape; an entry that is not a session is left out. */
+export function decodeSessions<Raw>(raw: readonly unknown[], decode: HostDecode<Raw>): SessionInfo[] {
+  return raw.map((entry) => decode.session(entry)).filter((session): session is SessionInfo => session !== undefined);
+}
+
 /** How a long read shares the event loop and stops. */
 export interface ReadOptions {
   /** A cancelled read stops at its next piece and rejects with the signal's reason. */

@@ -9,7 +9,7 @@
 
 import type { SessionInfo } from "../history/types.ts";
 import { V1_DECODE } from "./map.ts";
-import type { HistoryReader, HostDecode } from "./reader.ts";
+import { decodeSessions, type HistoryReader, type HostDecode } from "./reader.ts";
 import { readerOver, schemaProblems, type SqliteReader } from "./sqlite-reader.ts";
 import { candidateDatabases, NO_SQLITE_DRIVER, openFirst, openReadOnly, tableColumns, whereLooked, type Database } from "./sqlite.ts";
 import { V2_DECODE } from "./v2/map.ts";
@@ -81,7 +81,7 @@ export function isStoreProblem<T extends object>(value: T | StoreProblem): value
 
 /** The store's sessions in the core's shape. */
 export async function storeSessions(store: Store): Promise<SessionInfo[]> {
-  return (await store.reader.everySession()).map((raw) => store.decode.session(raw)).filter((session): session is SessionInfo => session !== undefined);
+  return decodeSessions(await store.reader.everySession(), store.decode);
 }
 
 function storeOver(path: string, db: Database, generation: StoreGeneration): Store {
