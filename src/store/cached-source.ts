@@ -10,7 +10,7 @@ import type { HistoryMessage, SessionInfo } from "../history/types.ts";
 import { BoundedMap } from "../util/bounded-map.ts";
 import type { HistorySource, LoadOptions } from "../history/source.ts";
 import { V1_DECODE } from "./map.ts";
-import { checkpoint, decodeSessions, type HistoryReader, type HostDecode, type RawMessage, type ReadOptions, type SessionStamp } from "./reader.ts";
+import { decodeMessages, decodeSessions, type HistoryReader, type HostDecode, type RawMessage, type ReadOptions, type SessionStamp } from "./reader.ts";
 import { inSessionOrder } from "../history/message-order.ts";
 import { withChanges } from "./message-list.ts";
 
@@ -264,35 +264,15 @@ export class CachedHistorySource<Raw = RawMessage> implements HistorySource {
       if (known) known.loaded = true;
       else this.firstInfo.set(sessionId, { loaded: true });
     }
-    const raw = await this.reader.readAll(sessionId, read);
-    const out: HistoryMessage[] = [];
-    for (const entry of raw) {
-      const message = this.decode.message(entry, sessionId);
-      if (message) {
-        out.push(message);
-        // Estimated here, between pauses: store() then sums cached figures in one short block.
-        estimateBytes(message);
-      }
-      const due = checkpoint(read);
-      if (due) await due;
-    }
-    return out;
-  }
-
-  private mapAll(sessionId: string, raw: Raw[]): HistoryMessage[] {
-    const out: HistoryMessage[] = [];
-    for (const entry of raw) {
-      const message = this.decode.message(entry, sessionId);
-      if (message) out.push(message);
-    }
-    return out;
+    // Each message estimated as it is decoded, between pauses: store() then sums cached figures in one short block.
+    return decodeMessages(await this.reader.readAll(sessionId, read), sessionId, this.decode, read, estimateBytes);
   }
 
   /** Without a change stamp: the newest page read again, and the messages events named. */
   private async update(sessionId: string, entry: SessionEntry, read: ReadOptions): Promise<HistoryMessage[]> {
     const dirty = entry.dirty as Set<string>;
     entry.dirty = new Set();
-    const newest = this.mapAll(sessionId, await this.reader.readNewest(sessionId, this.options.checkSize));
+    const newest = await decodeMessages(await this.reader.readNewest(sessionId, this.options.checkSize), sessionId, this.decode);
     const oldestNew = newest[0];
     const cachedNewest = entry.messages[entry.messages.length - 1];
     const cachedIds = new Set(entry.messages.map((message) => message.id));

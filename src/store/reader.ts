@@ -41,6 +41,30 @@ export function checkpoint(options: ReadOptions): Promise<void> | undefined {
   return options.pause?.()?.then(() => options.signal?.throwIfAborted());
 }
 
+/**
+ * Raw messages in the core's shape (an entry carrying no history is left out), pausing between
+ * them as `options` says; `each` sees every message as it is decoded.
+ */
+export async function decodeMessages<Raw>(
+  raw: readonly Raw[],
+  sessionId: string,
+  decode: HostDecode<Raw>,
+  options: ReadOptions = {},
+  each?: (message: HistoryMessage) => void,
+): Promise<HistoryMessage[]> {
+  const out: HistoryMessage[] = [];
+  for (const entry of raw) {
+    const message = decode.message(entry, sessionId);
+    if (message) {
+      out.push(message);
+      each?.(message);
+    }
+    const due = checkpoint(options);
+    if (due) await due;
+  }
+  return out;
+}
+
 export interface MessageReads<Raw = RawMessage> {
   /** Every message of the session, oldest first. */
   readAll(sessionId: string, options?: ReadOptions): Promise<Raw[]>;
