@@ -18,9 +18,8 @@ import { type ProjectionFeed, storeFeed } from "../src/projection/feed.ts";
 import { sessionTerms } from "../src/search/api.ts";
 import { openProjection } from "../src/projection/projection-db.ts";
 import { ProjectionBuilder } from "../src/projection/builder.ts";
-import { fileBytes } from "../src/store/file-bytes.ts";
 import { isStoreProblem, openStore } from "../src/store/store-file.ts";
-import { dataDir } from "../src/store/sqlite.ts";
+import { dataDir, fileBytes } from "../src/store/sqlite.ts";
 import { sliceSpent, yieldToLoop } from "../src/util/scheduler.ts";
 
 const [xdgData, limit] = process.argv.slice(2);

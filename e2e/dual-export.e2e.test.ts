@@ -13,7 +13,7 @@ import { afterAll, describe, expect, test } from "vitest";
 import { startHost, type Host } from "./harness/host.ts";
 import { onOpenCode2 } from "./harness/hosts.ts";
 import { repoRoot } from "./harness/paths.ts";
-import { HISTORY_TOOL_NAMES } from "../src/tools/history-tools.ts";
+import { HISTORY_TOOL_NAMES } from "../src/tools/engram.ts";
 
 const REGISTRATION_ONLY = ["agent", "aisdk", "catalog", "command", "integration", "options", "plugin", "reference", "skill"];
 

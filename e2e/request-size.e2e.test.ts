@@ -2,8 +2,8 @@
 // history tools' definitions (name, description, JSON Schema) and the guidance block in the system
 // prompt. Every session pays these bytes on every call, whether or not it uses its history.
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { GUIDANCE } from "../src/hooks/guidance.ts";
-import { HISTORY_TOOL_NAMES } from "../src/tools/history-tools.ts";
+import { GUIDANCE } from "../src/hooks/system.ts";
+import { HISTORY_TOOL_NAMES } from "../src/tools/engram.ts";
 import { startHost, type Host } from "./harness/host.ts";
 import { systemText } from "./harness/mock-llm.ts";
 

@@ -11,7 +11,7 @@ import { toolVisibility } from "../../src/history/tool-visibility.ts";
 import { CachedHistorySource } from "../../src/store/cached-source.ts";
 import { withFastPath } from "../../src/store/fast-path-reader.ts";
 import type { HistoryReader } from "../../src/store/reader.ts";
-import { openSqliteReader } from "../../src/store/sqlite-reader.ts";
+import { openSqliteReader } from "../../src/store/store-file.ts";
 import { pauseIfDue } from "../../src/util/scheduler.ts";
 import { createInspectableSearchService } from "../../src/search/service.ts";
 import type { SearchRequest } from "../../src/search/types.ts";

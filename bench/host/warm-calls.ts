@@ -12,12 +12,12 @@ import { toolVisibility } from "../../src/history/tool-visibility.ts";
 import { CachedHistorySource } from "../../src/store/cached-source.ts";
 import { withFastPath } from "../../src/store/fast-path-reader.ts";
 import type { HistoryReader } from "../../src/store/reader.ts";
-import { openSqliteReader } from "../../src/store/sqlite-reader.ts";
+import { openSqliteReader } from "../../src/store/store-file.ts";
 import { pauseIfDue } from "../../src/util/scheduler.ts";
 import { createInspectableSearchService } from "../../src/search/service.ts";
 import { ViewCache } from "../../src/history/view-cache.ts";
 import { createHistorySearchTool } from "../../src/tools/search.ts";
-import { createBrowseTurnsTool } from "../../src/tools/browse-turns.ts";
+import { createBrowseTurnsTool } from "../../src/tools/view-tools.ts";
 import type { ToolDeps } from "../../src/tools/deps.ts";
 import { benchData } from "./data.ts";
 

@@ -4,7 +4,7 @@
 // Usage: compare-readers.ts <dataDir> <sessionId> <serverUrl> <directory>
 import { isDeepStrictEqual } from "node:util";
 import { mapMessage, mapSession } from "../../src/store/map.ts";
-import { openSqliteReader } from "../../src/store/sqlite-reader.ts";
+import { openSqliteReader } from "../../src/store/store-file.ts";
 
 const [dataDir, sessionId, serverUrl, directory] = process.argv.slice(2) as [string, string, string, string];
 

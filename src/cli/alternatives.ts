@@ -8,6 +8,7 @@ import { MAX_ALTERNATIVES, MAX_QUERY_CHARS } from "../search/api.ts";
 import { textList } from "../tools/params.ts";
 import { parseArgs as parseToolArgs } from "../tools/run.ts";
 import { type Parsed, UsageError } from "./argv.ts";
+import type { Io } from "./io.ts";
 
 /** The flag, as FlagSpec declares it (a repeated value). */
 export const ALT_FLAG = "alt";
@@ -43,6 +44,18 @@ export async function withAltErrors<T>(search: Promise<T>): Promise<T> {
 /** Phrasings by number (0 the query, n the n-th --alt), for people: `query, alt 2`. */
 export function phrasingNames(numbers: readonly number[]): string {
   return numbers.map((n) => (n === 0 ? "query" : `alt ${n}`)).join(", ");
+}
+
+/** The lines after a search's or a listing's results: the next page, the alternatives that found nothing, what was not searched. */
+export function answerFooter(
+  io: Io,
+  json: { next_offset?: number; unmatched?: number[]; partial?: boolean; unsearched_sessions?: number },
+  alternatives: readonly string[] | undefined,
+): void {
+  if (json.next_offset !== undefined) io.out(io.style("dim", `… more: --offset ${json.next_offset}`));
+  const unmatched = unmatchedLine(json.unmatched, alternatives ?? []);
+  if (unmatched) io.out(io.style("dim", unmatched));
+  if (json.partial) io.err(`partial: ${json.unsearched_sessions} sessions not searched`);
 }
 
 /** The line saying which alternatives found nothing (`unmatched`), or undefined when all found something. */

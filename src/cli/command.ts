@@ -1,6 +1,6 @@
 // What a command is given, and the exit codes scripts can rely on.
 
-import { isStoreProblem, type StoreProblem } from "../store/store-file.ts";
+import { isStoreProblem } from "../store/store-file.ts";
 import type { Parsed } from "./argv.ts";
 import { openHistory, type History } from "./history.ts";
 import type { Io } from "./io.ts";
@@ -26,10 +26,6 @@ export class CommandError extends Error {
   }
 }
 
-function storeError(problem: StoreProblem): CommandError {
-  return new CommandError(`cannot read the OpenCode store: ${problem.message}. Run \`opencode-engram doctor\` for details.`, EXIT.store);
-}
-
 export interface CommandContext {
   io: Io;
   /** Opens the store and the project (`--project`, else the working directory); warns about config problems once. */
@@ -43,7 +39,9 @@ export function commandContext(io: Io): CommandContext {
     async history(parsed) {
       if (opened) return opened;
       const history = await openHistory({ dataDir: parsed.values.get("data-dir"), project: parsed.values.get("project") });
-      if (isStoreProblem(history)) throw storeError(history);
+      if (isStoreProblem(history)) {
+        throw new CommandError(`cannot read the OpenCode store: ${history.message}. Run \`opencode-engram doctor\` for details.`, EXIT.store);
+      }
       if (history.configProblems.length > 0) io.err(io.style("warn", `opencode-engram config: ${history.configProblems.join("; ")}`));
       opened = history;
       return history;

@@ -10,7 +10,7 @@ import { parseJsonc } from "../config/jsonc.ts";
 import { resolveConfig } from "../config/validate.ts";
 import { isStoreProblem, openStore, storeSessions, type Store } from "../store/store-file.ts";
 import { type LegacyCopy, storeFigures } from "../store/figures.ts";
-import { GENERATION_NAMES, type StoreGeneration } from "../store/store-generation.ts";
+import { GENERATION_NAMES, type StoreGeneration } from "../store/store-file.ts";
 import { projectionReport } from "../projection/index.ts";
 import { composeEngram } from "../tools/engram.ts";
 import { UsageError, type Parsed } from "./argv.ts";

@@ -3,13 +3,12 @@
 // lines each, naming the command that prints the rest. Built on the core's view (turns, previews,
 // tool texts, cuts): the same reading of a session as the tools and `show`.
 
-import { attachments } from "../history/attachments.ts";
+import { attachments, relativePath } from "../history/attachments.ts";
 import { isoTime } from "../history/compact.ts";
-import { relativePath } from "../history/paths.ts";
 import { isCompactionSummary } from "../history/summaries.ts";
 import { inputString, toolCallSignature, toolResultText } from "../history/tool-text.ts";
 import type { ToolVisibility } from "../history/tool-visibility.ts";
-import { cutWithMarker } from "../history/truncate.ts";
+import { cutWithMarker } from "../history/text.ts";
 import { visibleTurns } from "../history/turns.ts";
 import type { HistoryMessage, HistoryPart, SessionInfo, ToolPart } from "../history/types.ts";
 import type { SessionView } from "../history/view.ts";

@@ -11,8 +11,9 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { StoreGeneration } from "../store/store-generation.ts";
+import type { StoreGeneration } from "../store/store-file.ts";
 import { parseJsonc } from "../config/jsonc.ts";
+import { isFile } from "../config/load.ts";
 
 const PACKAGE_NAME = "opencode-engram";
 /** The config keys that list plugins: OpenCode 2's, then the one both generations read. */
@@ -37,14 +38,6 @@ export function opencodeConfigFiles(dir: string, project: boolean): string[] {
     ? ["opencode.json", "opencode.jsonc", join(".opencode", "opencode.json"), join(".opencode", "opencode.jsonc")]
     : ["opencode.json", "opencode.jsonc", "config.json"];
   return names.map((name) => join(dir, name)).filter(isFile);
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 }
 
 function isDirectory(path: string): boolean {

@@ -6,7 +6,7 @@ import { UsageError, type Parsed } from "./argv.ts";
 import { EXIT, type CommandContext } from "./command.ts";
 import { commandEngram } from "./history.ts";
 import { size } from "./render.ts";
-import { fileBytes } from "../store/file-bytes.ts";
+import { fileBytes } from "../store/sqlite.ts";
 
 export const REINDEX_FLAGS = { values: [], switches: [] } as const;
 

@@ -1,7 +1,7 @@
 // `opencode-engram search <query>`: the plugin's history_search over the store, for people.
 
 import { formatSearchAnswer, type HitType, MAX_OFFSET, type SearchRequest, type SearchScope } from "../search/api.ts";
-import { ALT_FLAG, alternativesFlag, phrasingNames, unmatchedLine, withAltErrors } from "./alternatives.ts";
+import { ALT_FLAG, alternativesFlag, answerFooter, phrasingNames, withAltErrors } from "./alternatives.ts";
 import { choiceFlag, intFlag, UsageError, type Parsed } from "./argv.ts";
 import { EXIT, type CommandContext } from "./command.ts";
 import { shortTime } from "./render.ts";
@@ -59,10 +59,7 @@ export async function searchCommand(parsed: Parsed, ctx: CommandContext): Promis
       }
       if (message.remain_hits) ctx.io.out(ctx.io.style("dim", `  … ${message.remain_hits} more matching parts`));
     }
-    if (json.next_offset !== undefined) ctx.io.out(ctx.io.style("dim", `… more: --offset ${json.next_offset}`));
-    const unmatched = unmatchedLine(json.unmatched, alternatives ?? []);
-    if (unmatched) ctx.io.out(ctx.io.style("dim", unmatched));
-    if (json.partial) ctx.io.err(`partial: ${json.unsearched_sessions} sessions not searched`);
+    answerFooter(ctx.io, json, alternatives);
   }
   return json.messages ? EXIT.ok : EXIT.nothingFound;
 }

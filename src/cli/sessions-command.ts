@@ -1,7 +1,7 @@
 // `opencode-engram sessions`: the project's sessions, newest first, or ranked by --query.
 
 import { formatSessionsAnswer, MAX_OFFSET, type SessionsRequest } from "../search/api.ts";
-import { ALT_FLAG, alternativesFlag, phrasingNames, unmatchedLine, withAltErrors } from "./alternatives.ts";
+import { ALT_FLAG, alternativesFlag, answerFooter, phrasingNames, withAltErrors } from "./alternatives.ts";
 import { intFlag, UsageError, type Parsed } from "./argv.ts";
 import { EXIT, type CommandContext } from "./command.ts";
 import { shortTime } from "./render.ts";
@@ -42,10 +42,7 @@ export async function sessionsCommand(parsed: Parsed, ctx: CommandContext): Prom
       if (session.snippet) ctx.io.out(`  ${ctx.io.style("accent", "match")}  ${session.snippet}`);
       if (session.by) ctx.io.out(`  ${ctx.io.style("dim", `found by ${phrasingNames(session.by)}`)}`);
     }
-    if (json.next_offset !== undefined) ctx.io.out(ctx.io.style("dim", `… more: --offset ${json.next_offset}`));
-    const unmatched = unmatchedLine(json.unmatched, alternatives ?? []);
-    if (unmatched) ctx.io.out(ctx.io.style("dim", unmatched));
-    if (json.partial) ctx.io.err(`partial: ${json.unsearched_sessions} sessions not searched`);
+    answerFooter(ctx.io, json, alternatives);
   }
   return json.sessions ? EXIT.ok : EXIT.nothingFound;
 }

@@ -15,23 +15,18 @@ export function globalConfigDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(base, "opencode");
 }
 
+/** True when `path` is a file; false when it is absent or something else. */
+export function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /** The config files that exist, lowest precedence first (one per folder: .jsonc before .json). */
 export function configFiles(dirs: readonly string[]): string[] {
-  const out: string[] = [];
-  for (const dir of dirs) {
-    for (const name of FILE_NAMES) {
-      const path = join(dir, name);
-      try {
-        if (statSync(path).isFile()) {
-          out.push(path);
-          break;
-        }
-      } catch {
-        // absent
-      }
-    }
-  }
-  return out;
+  return dirs.flatMap((dir) => FILE_NAMES.map((name) => join(dir, name)).find(isFile) ?? []);
 }
 
 function readLayer(path: string): Layer | string {

@@ -1,7 +1,25 @@
-// What a user message carried besides its words: files by path, images by count.
+// What a user message carried besides its words: files by path, images by count; and paths as
+// the model is shown them: relative to the project when inside it, as stored otherwise.
 
-import { relativePath } from "./paths.ts";
 import type { FilePart, HistoryMessage } from "./types.ts";
+
+/** A file URL's path, decoded; kept as stored when its percent-escapes are malformed. */
+function fileUrlPath(url: string): string {
+  const encoded = url.slice("file://".length);
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return encoded;
+  }
+}
+
+export function relativePath(path: string, directory: string): string {
+  let clean = path.startsWith("file://") ? fileUrlPath(path) : path;
+  clean = clean.replace(/\\/g, "/");
+  const root = directory.replace(/\\/g, "/").replace(/\/+$/, "");
+  if (root && clean.startsWith(`${root}/`)) return clean.slice(root.length + 1);
+  return clean;
+}
 
 export function fileLabel(part: FilePart, directory: string): string {
   if (part.path) return relativePath(part.path, directory);

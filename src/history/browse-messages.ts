@@ -1,13 +1,11 @@
 // history_browse_messages: a chronological window of message previews around an anchor.
 
-import { visibleIndex } from "./anchor.ts";
+import { visibleIndex, type SessionView } from "./view.ts";
 import { attachments } from "./attachments.ts";
-import { fitAnswer, joinNotes, LIST_LEVELS, shortList, type BrowseOptions, type ListLimits } from "./fit.ts";
+import { fitAnswer, joinNotes, LIST_LEVELS, shortList, type BrowseOptions, type ListLimits, windowAround } from "./fit.ts";
 import { messagePreview } from "./preview.ts";
 import { summarizeTools, type ToolSummary } from "./tool-summary.ts";
 import type { ToolPart } from "./types.ts";
-import type { SessionView } from "./view.ts";
-import { windowAround } from "./window.ts";
 
 export interface MessageEntry {
   message_id: string;

@@ -2,13 +2,12 @@
 
 import { attachments } from "./attachments.ts";
 import { HistoryError } from "./errors.ts";
-import { fitAnswer, joinNotes, LIST_LEVELS, shortList, type BrowseOptions, type ListLimits } from "./fit.ts";
+import { fitAnswer, joinNotes, LIST_LEVELS, shortList, type BrowseOptions, type ListLimits, windowAround } from "./fit.ts";
 import { modifiedFiles } from "./modified.ts";
 import { hasAuthoredText, messagePreview } from "./preview.ts";
 import { summarizeTools, toolParts, type ToolSummary } from "./tool-summary.ts";
 import { lastTurnNumber, visibleTurns, type Turn } from "./turns.ts";
 import type { SessionView } from "./view.ts";
-import { windowAround } from "./window.ts";
 
 export interface TurnEntry {
   turn_number: number;

@@ -1,6 +1,6 @@
 // Files a stretch of history changed: completed write-type tool calls and the host's patch parts.
 
-import { relativePath } from "./paths.ts";
+import { relativePath } from "./attachments.ts";
 import { inputString } from "./tool-text.ts";
 import type { HistoryMessage, ToolPart } from "./types.ts";
 

@@ -3,7 +3,7 @@ import { messagePreview } from "./preview.ts";
 import { clip } from "./text.ts";
 import { assistant, nextId, toolCall, user } from "./testing/messages.ts";
 import { modifiedFiles, pathsInPatch } from "./modified.ts";
-import { relativePath } from "./paths.ts";
+import { relativePath } from "./attachments.ts";
 import { summarizeTools } from "./tool-summary.ts";
 
 describe("previews", () => {

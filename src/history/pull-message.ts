@@ -1,14 +1,13 @@
 // history_pull_message: one message in full detail, section by section, within one answer's size.
 
-import { visibleIndex } from "./anchor.ts";
+import { visibleIndex, type SessionView } from "./view.ts";
 import { fileLabel } from "./attachments.ts";
 import { byteLength, isoTime, toJson } from "./compact.ts";
 import { MAX_ANSWER_BYTES } from "./limits.ts";
 import { toolResultText } from "./tool-text.ts";
 import type { ToolVisibility } from "./tool-visibility.ts";
-import { cutWithMarker } from "./truncate.ts";
+import { cutWithMarker } from "./text.ts";
 import type { HistoryMessage, HistoryPart } from "./types.ts";
-import type { SessionView } from "./view.ts";
 
 export type Section = Record<string, unknown> & { type: string };
 

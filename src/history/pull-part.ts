@@ -1,13 +1,12 @@
 // history_pull_part: the whole text of one part, paged so no answer exceeds the host's cut.
 
-import { visibleIndex } from "./anchor.ts";
+import { visibleIndex, type SessionView } from "./view.ts";
 import { byteLength } from "./compact.ts";
 import { HistoryError } from "./errors.ts";
 import { MAX_ANSWER_BYTES } from "./limits.ts";
 import { safeCut } from "./text.ts";
 import { toolPartText } from "./tool-text.ts";
 import type { ToolVisibility } from "./tool-visibility.ts";
-import type { SessionView } from "./view.ts";
 
 export interface PullPartRequest {
   messageId: string;

@@ -6,9 +6,8 @@ import { describe, expect, it } from "vitest";
 import { byteLength } from "./compact.ts";
 import { MAX_ANSWER_BYTES } from "./limits.ts";
 import { pullPart } from "./pull-part.ts";
-import { clip, flatten, safeCut } from "./text.ts";
+import { clip, flatten, safeCut, cutWithMarker } from "./text.ts";
 import { toolVisibility } from "./tool-visibility.ts";
-import { cutWithMarker } from "./truncate.ts";
 import { buildView } from "./view.ts";
 
 const RUNS = 300;

@@ -59,3 +59,18 @@ export function clip(text: string, max: number): string {
   if (space >= room * 0.6) return `${head.slice(0, space).trimEnd()}…`;
   return `${head}…`;
 }
+
+/** Long content cut so the model sees that more exists. */
+export interface Cut {
+  text: string;
+  /** Characters left out; 0 when nothing was cut. */
+  more: number;
+}
+
+/** At most `max` characters, followed by a `[N chars more]` marker when cut. */
+export function cutWithMarker(text: string, max: number): Cut {
+  if (text.length <= max) return { text, more: 0 };
+  const end = safeCut(text, max);
+  const more = text.length - end;
+  return { text: `${text.slice(0, end)}… [${more} chars more]`, more };
+}

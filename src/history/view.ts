@@ -1,6 +1,8 @@
 // A session's messages as one tool call sees them: deduplicated, chronological, turn-numbered,
-// and, for the calling session's own view, cut where the model's live context begins.
+// and, for the calling session's own view, cut where the model's live context begins; a message
+// is looked up in it by id, with errors that say what to do instead.
 
+import { HistoryError } from "./errors.ts";
 import { messageIndex, inSessionOrder } from "./message-order.ts";
 import type { HistoryMessage } from "./types.ts";
 
@@ -63,4 +65,22 @@ export function buildView(sessionId: string, stored: readonly HistoryMessage[], 
   });
   const visibleEnd = self ? liveContextStart(messages) : messages.length;
   return { sessionId, messages, turnNumbers, visibleEnd, self };
+}
+
+/** Index of a visible message; throws for unknown or hidden ids. */
+export function visibleIndex(view: SessionView, messageId: string): number {
+  const index = messageIndex(view.messages, messageId);
+  if (index === undefined) {
+    throw new HistoryError(
+      `Message ${messageId} not found in session ${view.sessionId}. Use history_browse_messages or history_search to find valid message ids.`,
+    );
+  }
+  if (index >= view.visibleEnd) {
+    const neighbour = view.visibleEnd > 0 ? view.messages[view.visibleEnd - 1]!.id : undefined;
+    throw new HistoryError(
+      `Message ${messageId} is hidden in this session's own view: it follows the last compaction, so it is already in your context.` +
+        (neighbour ? ` The latest message you can browse is ${neighbour}.` : ""),
+    );
+  }
+  return index;
 }

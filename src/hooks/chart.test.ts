@@ -1,8 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { visibleIndex } from "../history/anchor.ts";
+import { visibleIndex, buildView, messageIndex } from "../history/view.ts";
 import type { HistoryMessage } from "../history/types.ts";
-import { buildView, messageIndex } from "../history/view.ts";
 import { mapMessage } from "../store/map.ts";
 import { buildChart, fallbackChart, type ChartOptions } from "./chart.ts";
 import { SessionBuilder } from "../history/testing/session-builder.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { defaultConfig, type EngramConfig } from "../config/schema.ts";
-import { GUIDANCE, GUIDANCE_TITLE, isInternalRequest, NAVIGATOR_TITLE } from "./guidance.ts";
+import { GUIDANCE, GUIDANCE_TITLE, isInternalRequest, NAVIGATOR_TITLE } from "./system.ts";
 import { createHookSet } from "../opencode1/hooks.ts";
 import { MemorySource } from "../store/testing/memory-source.ts";
 

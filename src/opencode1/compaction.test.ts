@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { visibleIndex } from "../history/anchor.ts";
+import { visibleIndex, buildView } from "../history/view.ts";
 import { defaultConfig, type EngramConfig } from "../config/schema.ts";
-import { buildView } from "../history/view.ts";
 import { SUMMARIZER_MAX_OUTPUT_TOKENS, SUMMARIZER_PROMPT, type TransformMessage } from "./compaction.ts";
 import type { HookDeps } from "../hooks/deps.ts";
 import { createHookSet } from "./hooks.ts";

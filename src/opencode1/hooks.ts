@@ -7,6 +7,7 @@ import { CompactionCharting, type TransformMessage } from "./compaction.ts";
 import { guardHook, type HookDeps } from "../hooks/deps.ts";
 import { SessionFacts } from "../hooks/sessions.ts";
 import { systemBlocks } from "../hooks/system.ts";
+import { object, string } from "../store/json-fields.ts";
 
 /** A host event as the `event` hook receives it (`input.event`). */
 interface HostEvent {
@@ -21,10 +22,6 @@ export interface HookSet {
   onEvent(event: HostEvent): Promise<void>;
 }
 
-function record(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === "object" ? (value as Record<string, unknown>) : undefined;
-}
-
 export function createHookSet(deps: HookDeps): HookSet {
   const compaction = new CompactionCharting(deps);
   const sessions = new SessionFacts(deps.source, deps.log);
@@ -33,18 +30,18 @@ export function createHookSet(deps: HookDeps): HookSet {
 
   const onEvent = (event: HostEvent): Promise<void> =>
     guard("event", () => {
-      const properties = record(event?.properties);
+      const properties = object(event?.properties);
       if (!properties) return;
-      const sessionId = typeof properties.sessionID === "string" ? properties.sessionID : undefined;
+      const sessionId = string(properties.sessionID);
       switch (event.type) {
         case "session.created":
         case "session.updated": {
-          const info = record(properties.info);
+          const info = object(properties.info);
           if (info) sessions.observeSession(info);
           return;
         }
         case "message.updated": {
-          const info = record(properties.info);
+          const info = object(properties.info);
           if (info) compaction.onMessageUpdated(info);
           return;
         }

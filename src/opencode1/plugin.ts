@@ -9,7 +9,7 @@ import { withFastPath } from "../store/fast-path-reader.ts";
 import { hostLog } from "../util/log.ts";
 import { WIRING_DEFAULTS } from "../config/schema.ts";
 import { createSdkReader, type SessionClient } from "../store/sdk-reader.ts";
-import { openSqliteReader } from "../store/sqlite-reader.ts";
+import { openSqliteReader } from "../store/store-file.ts";
 import { dataDir } from "../store/sqlite.ts";
 import { dropSchemaDialect, type ToolDefinitionOutput } from "../tools/definition.ts";
 import { defaultOtherProjectsToAsk } from "../tools/reach.ts";
@@ -19,7 +19,7 @@ export const EngramPlugin: Plugin = async (input: PluginInput) => {
   const config = engramConfig(input.directory, log);
   const sdkReader = createSdkReader(input.client as unknown as SessionClient, WIRING_DEFAULTS.sdkReads);
   const reader = config().store.sqlite_fast_path ? withFastPath(sdkReader, (probe) => openSqliteReader(dataDir(), probe), log) : sdkReader;
-  const { source, search, tools, projection } = createEngram({ directory: input.directory, config, reader, log });
+  const { source, tools, projection, close } = createEngram({ directory: input.directory, config, reader, log });
   const { hooks: engramHooks, onEvent } = createHookSet({ source, config, directory: input.directory, log });
 
   const hooks: Hooks = {
@@ -39,9 +39,7 @@ export const EngramPlugin: Plugin = async (input: PluginInput) => {
     },
     // The host calls this when it disposes the instance (shutdown, reload): nothing may outlive it.
     async dispose() {
-      search.close();
-      await projection.close();
-      await reader.close?.();
+      await close();
       log("info", "disposed: regex worker ended, search indexes dropped, SQLite handle closed");
     },
   };

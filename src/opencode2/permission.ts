@@ -16,28 +16,7 @@
 // unasked; askOtherProjectsByDefault (an agent transform, as 1.x's defaultOtherProjectsToAsk is a
 // config hook) puts an `ask` for our action right after that blanket rule, so the host prompts
 // unless a later rule of the user's says otherwise.
-//
-// Source (anomalyco/opencode):
-// - Permission domain without assert: packages/plugin/src/promise/adapter.ts@07bc181c and @a0787b6f
-//   (permission: hook, list, get, reply); list/get are pending requests
-//   (packages/protocol/src/groups/permission.ts@047544f0: session.permission.list/get).
-// - `rules` in the 2.0.24 types (S5 of the fact sheet) matches the endpoint
-//   `PUT /api/session/{sessionID}/permission/rules` (OpenCode 2's HTTP API): it
-//   replaces a session's rules, so it is never called here.
-// - assert's input, from packages/plugin/src/effect/permission.ts as PR #46530 added it (2.1.2 takes it):
-//   {sessionID, agent?, action, resources, save?, metadata?,
-//   source?}. `source` is left out: its call-id key is `callID` in schema/permission.ts@047544f0
-//   and `id` in later tool code, and a wrong key would fail the host's decoding.
-// - Rules: packages/schema/src/permission.ts@047544f0 (Rule {action, resource, effect});
-//   evaluate() in packages/core/src/permission.ts (copies 56247026381, 60922279151): rulesets
-//   flattened, findLast over Wildcard.match(action) && Wildcard.match(resource), no match = ask.
-// - Agent editor list/get/update/add/remove/default: packages/plugin/src/effect/agent.ts@2ebfbd81;
-//   1.18.33's preview (dist/v2/effect/agent.d.ts) has the same AgentDraft, permissions included.
-// - Agent rules: packages/schema/src/agent.ts@3ece701d (Info.permissions; defaults start with
-//   `* * allow`); packages/core/src/config/plugin/agent.ts@03c12198 appends the config's top-level
-//   `permissions` to every agent. agent.get answers Location.response(Agent.Info) = {location, data}
-//   (packages/protocol/src/groups/agent.ts), which the adapter does not unwrap (only a lone
-//   `data` key is unwrapped).
+// Sources: docs/search-notes.md, "OpenCode 2 sources".
 
 import { HistoryError } from "../history/errors.ts";
 import { EVERY_PROJECT, OTHER_PROJECTS_PERMISSION, type AskContext } from "../tools/reach.ts";
@@ -55,7 +34,7 @@ export interface PermissionRule {
   readonly effect: RuleEffect;
 }
 
-/** What `ctx.permission.assert` takes (PR #46530; 2.1.2). */
+/** What `ctx.permission.assert` takes (PR #46530; 2.1.2); no `source`: its key moved between builds, and a wrong one fails the host's decoding. */
 export interface PermissionAssertInput {
   readonly sessionID: string;
   readonly agent?: string;

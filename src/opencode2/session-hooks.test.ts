@@ -5,7 +5,7 @@
 // summary and no model call runs).
 import { describe, expect, it } from "vitest";
 import { defaultConfig, type EngramConfig } from "../config/schema.ts";
-import { GUIDANCE, NAVIGATOR_TITLE } from "../hooks/guidance.ts";
+import { GUIDANCE, NAVIGATOR_TITLE } from "../hooks/system.ts";
 import { SessionBuilder } from "../history/testing/session-builder.ts";
 import { buildView } from "../history/view.ts";
 import { MemorySource } from "../store/testing/memory-source.ts";

@@ -3,8 +3,7 @@
 // model tokens at all. `context` (before every agent-loop request, subagents' too): the history
 // guidance, and a subagent's parent session. Hooks mutate their event in place; a hook that throws
 // would fail the user's request, so each one logs its failure and leaves the event as it was.
-// Contract: packages/plugin/src/promise/session.ts@03545fd3 (SessionContext, SessionCompaction,
-// SessionRequestKind), packages/core/src/session/compaction.ts@8b9b5784 (`fromHook`).
+// Sources: docs/search-notes.md, "OpenCode 2 sources".
 
 import { guardHook, type HookDeps } from "../hooks/deps.ts";
 import { chartOfSession, checkpointView } from "../hooks/session-chart.ts";

@@ -12,7 +12,7 @@ import { dataDir } from "../store/sqlite.ts";
 import { V2_DECODE } from "../store/v2/map.ts";
 import { registerOtherProjectsAsk } from "./permission.ts";
 import { registerSessionHooks, type SessionHookDomain } from "./session-hooks.ts";
-import { openV2Reader } from "../store/v2/sqlite-reader.ts";
+import { openV2Reader } from "../store/store-file.ts";
 import { callContextFor, type V2Location } from "./tool-context.ts";
 import { registerHistoryTools, type V2ToolDomain } from "./tools.ts";
 import type { V2Registration } from "./types.ts";
@@ -64,7 +64,7 @@ export async function setupEngram(ctx: unknown): Promise<(() => Promise<void>) |
   const { directory } = location;
   const config = engramConfig(directory, log);
   const reader = lazyReader((probe) => openV2Reader(dataDir(), probe, location.project?.id), log);
-  const { source, search, tools, projection } = createEngram({ directory, config, reader, decode: V2_DECODE, generation: "opencode-2", log });
+  const { source, tools, projection, close } = createEngram({ directory, config, reader, decode: V2_DECODE, generation: "opencode-2", log });
 
   const contextOf = callContextFor({ location, permission: host.permission, agent: host.agent }, () => config().permission.other_projects_without_prompt);
   const registrations = [
@@ -87,8 +87,6 @@ export async function setupEngram(ctx: unknown): Promise<(() => Promise<void>) |
 
   return async () => {
     for (const registration of registrations) await registration.dispose().catch(() => undefined);
-    search.close();
-    await projection.close();
-    await reader.close?.();
+    await close();
   };
 }

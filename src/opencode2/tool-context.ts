@@ -1,12 +1,7 @@
 // OpenCode 2's tool call context, turned into the context the history tools take on 1.x. The v2
 // context carries no directory, no worktree and no `ask`: the directory and the project come from
 // the plugin's `location`, and the ask is the gate of ./permission.ts.
-//
-// Source (anomalyco/opencode): packages/plugin/src/promise/tool.ts@196e4612 (ToolContext: sessionID,
-// agent, messageID, id, signal, progress, checkpoint); @ab8f417a has no `signal`, so it is optional
-// here; the real 2.1.2 passes sessionID, agent, messageID, id, progress and signal (no checkpoint);
-// packages/plugin/src/promise/adapter.ts@07bc181c (executePromiseTool passes the call's signal);
-// packages/schema/src/location.ts@0f6c270b (Location.Info: directory, workspaceID?, project {id, directory}).
+// Sources: docs/search-notes.md, "OpenCode 2 sources".
 
 import type { ToolContext } from "@opencode-ai/plugin";
 import type { AskContext } from "../tools/reach.ts";

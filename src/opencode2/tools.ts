@@ -1,26 +1,10 @@
 // Registers the history tools on OpenCode 2 from the very definitions 1.x gets: the same zod
-// shapes (as plain JSON Schema), the same handlers, the same compact JSON. What differs is the
-// envelope: one object per tool carrying its `name`, `codemode: false` so the model can call it by
-// name, a result object, and errors handed back as content instead of thrown.
-//
-// Source (anomalyco/opencode):
-// - packages/plugin/src/promise/tool.ts@ab8f417a and @196e4612: ToolEditor.add(tool: Info) takes
-//   one object; ToolDomain.transform resolves to a Registration {dispose}.
-// - packages/schema/src/tool.ts@0f131b3e and @ea888714: Info {name, input, description, execute,
-//   output?, options?}; Options {namespace?, permission?, codemode?, pinned?}; Result {output?,
-//   content?: string | Content[], metadata?}; ValueSchema may be raw JSON Schema.
-// - packages/core/src/tool/runtime.ts@0ad62326: raw JSON Schema input is passed to the model as is
-//   and the input is not checked; with no output schema a result holding `output` (tested with
-//   `in`) is a defect, and string content becomes one text part. @0fb97a1c instead decodes the
-//   input against the JSON Schema first ("Invalid tool input: …"): there a range error is the
-//   host's wording, not ours.
-// - packages/plugin/src/promise/adapter.ts@07bc181c, @a0787b6f: a Promise tool runs in
-//   Effect.promise, so a rejection is a defect, not a Tool.Error the model can read; hence errors
-//   come back as content. Declined permissions "tunnel through as defects" (runtime.ts), which is
-//   why the host's own refusal is rethrown.
-// - The JSON Schema is built as OpenCode 1.18.33 builds it for a plugin tool (read from the
-//   binary's ToolRegistry): z.toJSONSchema(z.object(args), {io: "input"}), then without `$schema`
-//   as our tool.definition hook gives the model on 1.x.
+// shapes (as plain JSON Schema, built as 1.18.33 builds a plugin tool's), the same handlers, the
+// same compact JSON. What differs is the envelope: one object per tool carrying its `name`,
+// `codemode: false` so the model can call it by name, a result object (`content`: a result holding
+// `output` is a defect without an output schema), and errors handed back as content instead of
+// thrown (a rejected Promise tool is a defect the model cannot read); the host's own refusal is
+// rethrown, as the host expects. Sources: docs/search-notes.md, "OpenCode 2 sources".
 
 import { tool as tools, type ToolContext, type ToolDefinition } from "@opencode-ai/plugin";
 import { HistoryError } from "../history/errors.ts";

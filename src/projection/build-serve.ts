@@ -7,7 +7,7 @@
 
 import { toolVisibility, type ToolVisibility } from "../history/tool-visibility.ts";
 import type { Log } from "../util/log.ts";
-import type { StoreGeneration } from "../store/store-generation.ts";
+import type { StoreGeneration } from "../store/store-file.ts";
 import { pauseIfDue } from "../util/scheduler.ts";
 import { GiveWay, type PaceTiming } from "./build-pace.ts";
 import type { ProjectionFeed } from "./feed.ts";

@@ -13,7 +13,7 @@
 import { Worker } from "node:worker_threads";
 import type { SessionInfo } from "../history/types.ts";
 import type { CandidateFinder, Narrowed, NearestTerm, ProjectedSummary, QueryTerm } from "../search/api.ts";
-import type { StoreGeneration } from "../store/store-generation.ts";
+import type { StoreGeneration } from "../store/store-file.ts";
 import { CALLS_CHANGED, type ToolCalls, toolCalls } from "./tool-calls.ts";
 import type { PaceTiming } from "./build-pace.ts";
 import type { BuildSettings, BuildStart, FromBuild, ToBuild } from "./build-serve.ts";

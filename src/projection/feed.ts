@@ -4,7 +4,7 @@
 // sessions in use).
 
 import type { HistoryMessage, SessionInfo } from "../history/types.ts";
-import { checkpoint, type HistoryReader, type HostDecode, type ReadOptions, type SessionStamp } from "../store/reader.ts";
+import { decodeMessages, decodeSessions, type HistoryReader, type HostDecode, type ReadOptions, type SessionStamp } from "../store/reader.ts";
 import type { Store } from "../store/store-file.ts";
 
 export interface ProjectionFeed {
@@ -34,8 +34,7 @@ export function readerFeed<Raw>(reader: HistoryReader<Raw>, decode: HostDecode<R
   return {
     storePath: async (probe) => (reader.storePath && reader.stamp && reader.everySession ? reader.storePath(probe) : undefined),
     async sessions(probe) {
-      const raw = (await reader.everySession?.(probe)) ?? [];
-      return raw.map((entry) => decode.session(entry)).filter((session): session is SessionInfo => session !== undefined);
+      return decodeSessions((await reader.everySession?.(probe)) ?? [], decode);
     },
     stamp,
     async stamps(sessionIds) {
@@ -47,16 +46,7 @@ export function readerFeed<Raw>(reader: HistoryReader<Raw>, decode: HostDecode<R
     },
     watermark: async () => reader.watermark?.(),
     changedSince: async (mark) => reader.sessionsChangedSince?.(mark),
-    async messages(sessionId, options) {
-      const out: HistoryMessage[] = [];
-      for (const raw of await reader.readAll(sessionId, options)) {
-        const message = decode.message(raw, sessionId);
-        if (message) out.push(message);
-        const due = checkpoint(options);
-        if (due) await due;
-      }
-      return out;
-    },
+    messages: async (sessionId, options) => decodeMessages(await reader.readAll(sessionId, options), sessionId, decode, options),
   };
 }
 

@@ -19,7 +19,7 @@ import { homedir } from "node:os";
 import { basename, join } from "node:path";
 import { countTuning } from "../search/api.ts";
 import type { EncodedChunkTable } from "./chunk-table-blob.ts";
-import { openWritable, type Database } from "../store/sqlite.ts";
+import { NO_SQLITE_DRIVER, openWritable, type Database } from "../store/sqlite.ts";
 
 /** Bumped whenever the tables or what they mean change: an older file is rebuilt. */
 export const PROJECTION_SCHEMA = `9 ${countTuning()}`;
@@ -307,7 +307,7 @@ export async function openProjection(path: string, identity: ProjectionIdentity)
     let db: Database | undefined;
     try {
       db = await openWritable(path);
-      if (!db) return { unavailable: "no SQLite driver in this runtime (Bun's bun:sqlite, or node:sqlite from Node 22.5)" };
+      if (!db) return { unavailable: NO_SQLITE_DRIVER };
       // Read before any statement is prepared: an older schema's tables have other columns.
       db.exec(META_TABLE);
       const stale = staleness(db, identity);
@@ -335,9 +335,14 @@ export async function openProjection(path: string, identity: ProjectionIdentity)
   return { unavailable: rebuilt ?? "could not be opened" };
 }
 
+/** The file's meta table: its schema, the store it mirrors, when it was last current. */
+export function fileMeta(db: Database): Map<string, string> {
+  return new Map((db.query("SELECT key, value FROM meta").all() as { key: string; value: string }[]).map((row) => [row.key, row.value]));
+}
+
 /** Why an existing file cannot serve `identity`, or undefined when it can (or is new). */
 function staleness(db: Database, identity: ProjectionIdentity): string | undefined {
-  const meta = new Map((db.query("SELECT key, value FROM meta").all() as { key: string; value: string }[]).map((row) => [row.key, row.value]));
+  const meta = fileMeta(db);
   const schema = meta.get("schema");
   if (schema === undefined) return undefined;
   if (schema !== PROJECTION_SCHEMA) return `schema ${schema}, this plugin's is ${PROJECTION_SCHEMA}`;

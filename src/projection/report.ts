@@ -3,10 +3,9 @@
 
 import { existsSync } from "node:fs";
 import { storeSessions, type Store } from "../store/store-file.ts";
-import { fileBytes } from "../store/file-bytes.ts";
-import { openWritable } from "../store/sqlite.ts";
+import { fileBytes, openWritable } from "../store/sqlite.ts";
 import { storeFeed } from "./feed.ts";
-import { cacheDir, diskIdentity, PROJECTION_SCHEMA, projectionPath } from "./projection-db.ts";
+import { cacheDir, diskIdentity, fileMeta, PROJECTION_SCHEMA, projectionPath } from "./projection-db.ts";
 
 export interface ProjectionReport {
   file: string;
@@ -31,7 +30,7 @@ export async function projectionReport(store: Store, dir: string = cacheDir()): 
   const db = await openWritable(file);
   if (!db) return { ...report, mismatch: "no SQLite driver in this runtime" };
   try {
-    const meta = new Map((db.query("SELECT key, value FROM meta").all() as { key: string; value: string }[]).map((row) => [row.key, row.value]));
+    const meta = fileMeta(db);
     if (meta.get("schema") !== PROJECTION_SCHEMA) report.mismatch = `schema ${meta.get("schema")}, this version's is ${PROJECTION_SCHEMA}`;
     else if (meta.get("store") !== store.path || meta.get("store_file") !== diskIdentity(store.path)) report.mismatch = "built for another store";
     const at = Number(meta.get("current_at"));

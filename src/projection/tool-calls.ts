@@ -14,25 +14,23 @@ export class ToolCalls {
   readonly counts = new Int32Array(new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT));
 
   /** Runs `work` as a tool call: counted running from its start until it settles. */
-  async during<T>(work: () => Promise<T>): Promise<T> {
-    Atomics.add(this.counts, CALLS_RUNNING, 1);
+  during<T>(work: () => Promise<T>): Promise<T> {
+    return this.counted(1, work);
+  }
+
+  /** Inside a call, a wait on someone else (the user answering a permission prompt): not counted as running meanwhile. */
+  aside<T>(wait: () => Promise<T>): Promise<T> {
+    return this.counted(-1, wait);
+  }
+
+  /** `work` with `running` moved by `delta` until it settles; each move is a change a reader sees. */
+  private async counted<T>(delta: number, work: () => Promise<T>): Promise<T> {
+    Atomics.add(this.counts, CALLS_RUNNING, delta);
     Atomics.add(this.counts, CALLS_CHANGED, 1);
     try {
       return await work();
     } finally {
-      Atomics.sub(this.counts, CALLS_RUNNING, 1);
-      Atomics.add(this.counts, CALLS_CHANGED, 1);
-    }
-  }
-
-  /** Inside a call, a wait on someone else (the user answering a permission prompt): not counted as running meanwhile. */
-  async aside<T>(wait: () => Promise<T>): Promise<T> {
-    Atomics.sub(this.counts, CALLS_RUNNING, 1);
-    Atomics.add(this.counts, CALLS_CHANGED, 1);
-    try {
-      return await wait();
-    } finally {
-      Atomics.add(this.counts, CALLS_RUNNING, 1);
+      Atomics.sub(this.counts, CALLS_RUNNING, delta);
       Atomics.add(this.counts, CALLS_CHANGED, 1);
     }
   }

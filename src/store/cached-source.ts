@@ -2,7 +2,9 @@
 // and by a cheap check on every read (the store's change stamp, else the newest page). Unchanged
 // messages keep their object identity across refreshes; the cache is bounded by an estimate of the
 // bytes it holds. Whole reads run in pieces (`pause` between them) and stop when every caller
-// waiting on them has cancelled.
+// waiting on them has cancelled. Messages read again are applied to the cached list without
+// rebuilding it: a message appended to a 20,000-message session costs a copy of the list, not a
+// map of every message and a sort.
 
 import { isDeepStrictEqual } from "node:util";
 import { HistoryError } from "../history/errors.ts";
@@ -10,9 +12,59 @@ import type { HistoryMessage, SessionInfo } from "../history/types.ts";
 import { BoundedMap } from "../util/bounded-map.ts";
 import type { HistorySource, LoadOptions } from "../history/source.ts";
 import { V1_DECODE } from "./map.ts";
-import { checkpoint, type HistoryReader, type HostDecode, type RawMessage, type ReadOptions, type SessionStamp } from "./reader.ts";
-import { inSessionOrder } from "../history/message-order.ts";
-import { withChanges } from "./message-list.ts";
+import { decodeMessages, decodeSessions, type HistoryReader, type HostDecode, type RawMessage, type ReadOptions, type SessionStamp } from "./reader.ts";
+import { insertionIndex, inSessionOrder, messageIndex } from "../history/message-order.ts";
+
+/** Lists withChanges made or checked: in session order, one message per id. */
+const inOrder = new WeakSet<readonly HistoryMessage[]>();
+
+function isInOrder(list: readonly HistoryMessage[]): boolean {
+  if (inOrder.has(list)) return true;
+  const ids = new Set<string>();
+  for (let i = 0; i < list.length; i++) {
+    if (i > 0 && !(inSessionOrder(list[i - 1]!, list[i]!) < 0)) return false;
+    // Strictly ascending ids are distinct; positions are not ids, so a positioned list is checked.
+    if (list[i]!.position !== undefined) {
+      if (ids.has(list[i]!.id)) return false;
+      ids.add(list[i]!.id);
+    }
+  }
+  inOrder.add(list);
+  return true;
+}
+
+/**
+ * `list` with the re-read messages applied, in session order: a message read again replaces the
+ * one of its id unless equal (the cached object stays), a new one is inserted, and an id read as
+ * undefined (gone from the store) is removed. A list not in session order is rebuilt and sorted.
+ */
+export function withChanges(list: readonly HistoryMessage[], reread: ReadonlyMap<string, HistoryMessage | undefined>): HistoryMessage[] {
+  if (!isInOrder(list)) {
+    const current = new Map(list.map((message) => [message.id, message]));
+    for (const [id, message] of reread) {
+      const cached = current.get(id);
+      if (!message) current.delete(id);
+      else if (!cached || !isDeepStrictEqual(cached, message)) current.set(id, message);
+    }
+    const sorted = [...current.values()].sort(inSessionOrder);
+    inOrder.add(sorted);
+    return sorted;
+  }
+  const out = list.slice();
+  for (const [id, message] of reread) {
+    const at = messageIndex(out, id);
+    if (!message) {
+      if (at !== undefined) out.splice(at, 1);
+    } else if (at === undefined) out.splice(insertionIndex(out, message), 0, message);
+    else if (inSessionOrder(out[at]!, message) !== 0) {
+      // Its position changed: take it out and put it where it now belongs.
+      out.splice(at, 1);
+      out.splice(insertionIndex(out, message), 0, message);
+    } else if (!isDeepStrictEqual(out[at]!, message)) out[at] = message;
+  }
+  inOrder.add(out);
+  return out;
+}
 
 export interface CachedSourceOptions {
   /** Messages compared on every read to catch writes no event announced. */
@@ -78,8 +130,7 @@ function sameStamp(a: SessionStamp, b: SessionStamp): boolean {
   return a.seq === b.seq && a.rows === b.rows && a.count === b.count && a.updated === b.updated;
 }
 
-function newestFirst(raw: unknown[], decode: (raw: unknown) => SessionInfo | undefined): SessionInfo[] {
-  const sessions = raw.map((entry) => decode(entry)).filter((s): s is SessionInfo => s !== undefined);
+function newestFirst(sessions: SessionInfo[]): SessionInfo[] {
   return sessions.sort((a, b) => (b.updated ?? b.created ?? 0) - (a.updated ?? a.created ?? 0));
 }
 
@@ -100,13 +151,13 @@ export class CachedHistorySource<Raw = RawMessage> implements HistorySource {
   }
 
   async listSessions(): Promise<SessionInfo[]> {
-    return newestFirst(await this.reader.listSessions(), this.decode.session);
+    return newestFirst(decodeSessions(await this.reader.listSessions(), this.decode));
   }
 
   async listEverySession(callerSessionId: string): Promise<SessionInfo[]> {
     if (!this.reader.everySession)
       throw new HistoryError("Searching every project needs the host's SQLite store (store.sqlite_fast_path); search this project instead.");
-    return newestFirst(await this.reader.everySession(callerSessionId), this.decode.session);
+    return newestFirst(decodeSessions(await this.reader.everySession(callerSessionId), this.decode));
   }
 
   async getSession(sessionId: string): Promise<SessionInfo> {
@@ -198,9 +249,8 @@ export class CachedHistorySource<Raw = RawMessage> implements HistorySource {
       const stamp = await this.reader.stamp?.(sessionId);
       if (stamp && sameStamp(stamp, entry.stamp)) return cached;
     }
-    const raw = await this.reader.readOne(sessionId, messageId);
+    const message = await this.readOne(sessionId, messageId);
     options.signal?.throwIfAborted();
-    const message = raw ? this.decode.message(raw, sessionId) : undefined;
     return message && cached && isDeepStrictEqual(cached, message) ? cached : message;
   }
 
@@ -246,19 +296,14 @@ export class CachedHistorySource<Raw = RawMessage> implements HistorySource {
     const ids = new Set([...changed, ...(entry.dirty as Set<string>)]);
     if (ids.size > this.options.maxSingleReads * 4) return this.readAll(sessionId, read);
     const reread = new Map<string, HistoryMessage | undefined>();
-    for (const messageId of ids) {
-      const raw = await this.reader.readOne(sessionId, messageId);
-      reread.set(messageId, raw ? this.decode.message(raw, sessionId) : undefined);
-    }
+    for (const messageId of ids) reread.set(messageId, await this.readOne(sessionId, messageId));
     return withChanges(entry.messages, reread);
   }
 
-  private async reread(sessionId: string, messageId: string, current: Map<string, HistoryMessage>): Promise<void> {
+  /** One message read alone; undefined when it is gone from the store (or carries no history). */
+  private async readOne(sessionId: string, messageId: string): Promise<HistoryMessage | undefined> {
     const raw = await this.reader.readOne(sessionId, messageId);
-    const message = raw ? this.decode.message(raw, sessionId) : undefined;
-    const cached = current.get(messageId);
-    if (!message) current.delete(messageId);
-    else if (!cached || !isDeepStrictEqual(cached, message)) current.set(messageId, message);
+    return raw ? this.decode.message(raw, sessionId) : undefined;
   }
 
   private async readAll(sessionId: string, read: ReadOptions): Promise<HistoryMessage[]> {
@@ -271,53 +316,35 @@ export class CachedHistorySource<Raw = RawMessage> implements HistorySource {
       if (known) known.loaded = true;
       else this.firstInfo.set(sessionId, { loaded: true });
     }
-    const raw = await this.reader.readAll(sessionId, read);
-    const out: HistoryMessage[] = [];
-    for (const entry of raw) {
-      const message = this.decode.message(entry, sessionId);
-      if (message) {
-        out.push(message);
-        // Estimated here, between pauses: store() then sums cached figures in one short block.
-        estimateBytes(message);
-      }
-      const due = checkpoint(read);
-      if (due) await due;
-    }
-    return out;
+    // Each message estimated as it is decoded, between pauses: store() then sums cached figures in one short block.
+    return decodeMessages(await this.reader.readAll(sessionId, read), sessionId, this.decode, read, estimateBytes);
   }
 
-  private mapAll(sessionId: string, raw: Raw[]): HistoryMessage[] {
-    const out: HistoryMessage[] = [];
-    for (const entry of raw) {
-      const message = this.decode.message(entry, sessionId);
-      if (message) out.push(message);
-    }
-    return out;
-  }
-
+  /** Without a change stamp: the newest page read again, and the messages events named. */
   private async update(sessionId: string, entry: SessionEntry, read: ReadOptions): Promise<HistoryMessage[]> {
     const dirty = entry.dirty as Set<string>;
     entry.dirty = new Set();
-    const current = new Map(entry.messages.map((message) => [message.id, message]));
-    const newest = this.mapAll(sessionId, await this.reader.readNewest(sessionId, this.options.checkSize));
+    const newest = await decodeMessages(await this.reader.readNewest(sessionId, this.options.checkSize), sessionId, this.decode);
     const oldestNew = newest[0];
     const cachedNewest = entry.messages[entry.messages.length - 1];
+    const cachedIds = new Set(entry.messages.map((message) => message.id));
     // A full page whose oldest message is unknown and newer than the cache: we missed more than a page.
-    if (newest.length >= this.options.checkSize && oldestNew && !current.has(oldestNew.id) && (!cachedNewest || inSessionOrder(oldestNew, cachedNewest) > 0)) {
+    if (
+      newest.length >= this.options.checkSize &&
+      oldestNew &&
+      !cachedIds.has(oldestNew.id) &&
+      (!cachedNewest || inSessionOrder(oldestNew, cachedNewest) > 0)
+    ) {
       return this.readAll(sessionId, read);
     }
-    const inPage = new Set(newest.map((message) => message.id));
+    const reread = new Map<string, HistoryMessage | undefined>();
     // Cached messages inside the page's range that the page lacks were removed (revert).
     if (oldestNew !== undefined) {
-      for (const message of entry.messages) if (inSessionOrder(message, oldestNew) >= 0 && !inPage.has(message.id)) current.delete(message.id);
+      for (const message of entry.messages) if (inSessionOrder(message, oldestNew) >= 0) reread.set(message.id, undefined);
     }
-    for (const message of newest) {
-      const cached = current.get(message.id);
-      if (!cached || !isDeepStrictEqual(cached, message)) current.set(message.id, message);
-      dirty.delete(message.id);
-    }
-    for (const messageId of dirty) if (current.has(messageId)) await this.reread(sessionId, messageId, current);
-    return [...current.values()].sort(inSessionOrder);
+    for (const message of newest) reread.set(message.id, message);
+    for (const messageId of dirty) if (!reread.has(messageId) && cachedIds.has(messageId)) reread.set(messageId, await this.readOne(sessionId, messageId));
+    return withChanges(entry.messages, reread);
   }
 
   private store(sessionId: string, messages: HistoryMessage[], stamp: SessionStamp | undefined): void {

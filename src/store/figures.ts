@@ -5,9 +5,8 @@
 // never writes: they say only how many 1.x sessions never made it into session_v2 (written by 1.x
 // after the one-shot import, or not imported at all).
 
-import { fileBytes } from "./file-bytes.ts";
-import { openReadOnly, tableColumns, type Database } from "./sqlite.ts";
-import type { StoreGeneration } from "./store-generation.ts";
+import { fileBytes, openReadOnly, tableColumns, type Database } from "./sqlite.ts";
+import type { StoreGeneration } from "./store-file.ts";
 import type { Store } from "./store-file.ts";
 
 /** Each generation's session table, and the tables holding its message (and part) JSON. */

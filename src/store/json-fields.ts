@@ -6,6 +6,15 @@ export function object(value: unknown): Json | undefined {
   return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Json) : undefined;
 }
 
+/** JSON text that parses as an object; anything else reads as absent. */
+export function parseObject(text: string): Json | undefined {
+  try {
+    return object(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+}
+
 export function string(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
 }

@@ -18,6 +18,11 @@ export interface HostDecode<Raw> {
   session(raw: unknown): SessionInfo | undefined;
 }
 
+/** Raw session entries in the core's shape; an entry that is not a session is left out. */
+export function decodeSessions<Raw>(raw: readonly unknown[], decode: HostDecode<Raw>): SessionInfo[] {
+  return raw.map((entry) => decode.session(entry)).filter((session): session is SessionInfo => session !== undefined);
+}
+
 /** How a long read shares the event loop and stops. */
 export interface ReadOptions {
   /** A cancelled read stops at its next piece and rejects with the signal's reason. */
@@ -34,6 +39,30 @@ export interface ReadOptions {
 export function checkpoint(options: ReadOptions): Promise<void> | undefined {
   options.signal?.throwIfAborted();
   return options.pause?.()?.then(() => options.signal?.throwIfAborted());
+}
+
+/**
+ * Raw messages in the core's shape (an entry carrying no history is left out), pausing between
+ * them as `options` says; `each` sees every message as it is decoded.
+ */
+export async function decodeMessages<Raw>(
+  raw: readonly Raw[],
+  sessionId: string,
+  decode: HostDecode<Raw>,
+  options: ReadOptions = {},
+  each?: (message: HistoryMessage) => void,
+): Promise<HistoryMessage[]> {
+  const out: HistoryMessage[] = [];
+  for (const entry of raw) {
+    const message = decode.message(entry, sessionId);
+    if (message) {
+      out.push(message);
+      each?.(message);
+    }
+    const due = checkpoint(options);
+    if (due) await due;
+  }
+  return out;
 }
 
 export interface MessageReads<Raw = RawMessage> {

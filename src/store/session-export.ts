@@ -1,16 +1,10 @@
 // One whole session in the document shape `opencode export` writes and `opencode import` reads:
 // `{info, messages}`, read-only from the store. The text is the store's own, parsed and written
 // back unchanged.
-// - OpenCode 1.x (1.18.33's bundle: the export command prints `{info: Session.get(id), messages:
-//   Session.messages(id)}`; Session.get builds the info from the `session` row as sessionInfo does
-//   here, and import decodes that info, each message's info and each part): messages are
-//   `{info, parts}`, the `message`/`part` rows' `data` with their ids put back (the 1.x reader's
-//   readAll).
-// - OpenCode 2 (anomalyco/opencode packages/cli/src/commands/handlers/export.ts@01b31469 asks the
-//   server's session transfer, packages/schema/src/session-transfer.ts@26a5ec61: `{info:
-//   Session.Info, messages: SessionMessage.Info[]}`; packages/core/src/session/info.ts@2bd5e9fe
-//   builds the info from the `session_v2` row): each message is its `session_message` row's `data`
-//   with `id` and `type` put back, in `seq` order.
+// OpenCode 1.x: each message is `{info, parts}`, the `message`/`part` rows' `data` with their ids
+// put back; OpenCode 2: each message is its `session_message` row's `data` with `id` and `type` put
+// back, in `seq` order. The info is built from the session row as each host builds it. Sources:
+// docs/search-notes.md, "OpenCode 2 sources".
 
 import type { RawMessage } from "./reader.ts";
 import { openReadOnly } from "./sqlite.ts";

@@ -10,9 +10,9 @@
 // session's highest part row id; what changed is then read from the events written since. The
 // store-wide watermark (watermark.ts) reads the newest rows of event, message and part.
 
-import { type Database, missingColumns, nextRowCount, openFirst } from "./sqlite.ts";
+import { type Database, missingColumns, nextRowCount } from "./sqlite.ts";
+import { parseObject } from "./json-fields.ts";
 import { checkpoint, type HistoryReader, type RawMessage, type ReadOptions, type SessionStamp } from "./reader.ts";
-import { SESSION_COLUMNS, sessionJson, type SessionRow } from "./session-rows.ts";
 import { storeWatermark, type StoreWatermark } from "./watermark.ts";
 
 const REQUIRED_COLUMNS: Record<string, string[]> = {
@@ -47,6 +47,26 @@ export function schemaProblems(db: Database): string[] {
   return problems;
 }
 
+/** The session columns read (all in REQUIRED_COLUMNS). */
+const SESSION_COLUMNS = "id, parent_id, title, directory, time_created, time_updated";
+
+interface SessionRow {
+  id: string;
+  parent_id: string | null;
+  title: string | null;
+  directory: string | null;
+  time_created: number | null;
+  time_updated: number | null;
+}
+
+/** A session row in the host's JSON shape, so map.ts reads it exactly like an SDK answer. */
+function sessionJson(row: SessionRow): Record<string, unknown> {
+  const json: Record<string, unknown> = { id: row.id, title: row.title ?? "", time: { created: row.time_created, updated: row.time_updated } };
+  if (row.parent_id) json.parentID = row.parent_id;
+  if (row.directory) json.directory = row.directory;
+  return json;
+}
+
 interface Row {
   id: string;
   message_id?: string;
@@ -60,15 +80,6 @@ interface PartRow extends Row {
 }
 
 const byId = (a: Row, b: Row) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-
-function parse(data: string): Record<string, unknown> | undefined {
-  try {
-    const value = JSON.parse(data) as unknown;
-    return value !== null && typeof value === "object" ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Adds a part row to its message's list (a row naming no message is left out). */
 function groupPart(grouped: Map<string, Row[]>, row: Row): void {
@@ -87,14 +98,14 @@ function byMessage(parts: Row[]): Map<string, Row[]> {
 
 /** One message's rows back into the `{info, parts}` shape the SDK returns (the table's `data` lacks the ids). */
 function assemble(sessionId: string, message: Row, parts: readonly Row[]): RawMessage | undefined {
-  const info = parse(message.data);
+  const info = parseObject(message.data);
   if (!info) return undefined;
   // The parsed objects are ours alone: the ids go straight in, no copy.
   info.id = message.id;
   info.sessionID = sessionId;
   const out: unknown[] = [];
   for (const row of parts) {
-    const data = parse(row.data);
+    const data = parseObject(row.data);
     if (!data) continue;
     data.id = row.id;
     data.sessionID = sessionId;
@@ -130,16 +141,6 @@ export interface SqliteReader extends HistoryReader {
   /** The session in the host's JSON shape as the store keeps it (no `agent`), or undefined when it holds none. */
   sessionInfo(sessionId: string): Record<string, unknown> | undefined;
   close(): Promise<void>;
-}
-
-/** Opens the first known-schema database holding `probeSessionId`, or explains why none fits. */
-export function openSqliteReader(dir: string, probeSessionId: string): Promise<SqliteReader | string> {
-  return openFirst(dir, (db, path) => {
-    const problems = schemaProblems(db);
-    if (problems.length > 0) return `unknown schema (${problems.join(", ")})`;
-    if (!db.query("SELECT 1 FROM session WHERE id = ?").get(probeSessionId)) return `does not hold session ${probeSessionId}`;
-    return readerOver(db, path);
-  });
 }
 
 export function readerOver(db: Database, path?: string): SqliteReader {

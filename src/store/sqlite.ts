@@ -1,10 +1,10 @@
 // The SQLite driver both store generations' readers and the projection open databases with:
 // Bun's bun:sqlite in the host (1.x and OpenCode 2's Bun builds), node:sqlite on Node 22.5 and
-// later, in one shape; where the host keeps its store; and the chunking of whole-session reads
+// later, in one shape; where the host keeps its store and its size; and the chunking of whole-session reads
 // (each query one synchronous block of about QUERY_BYTES, so a big session never holds the event
 // loop for its length).
 
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 
@@ -63,6 +63,19 @@ export function whereLooked(dir: string, env: NodeJS.ProcessEnv = process.env): 
   return named ? `${dir} (OPENCODE_DB=${named})` : dir;
 }
 
+/** A SQLite file's size on disk: the database with its write-ahead log. */
+export function fileBytes(path: string): number {
+  let bytes = 0;
+  for (const file of [path, `${path}-wal`]) {
+    try {
+      bytes += statSync(file).size;
+    } catch {
+      // no WAL file
+    }
+  }
+  return bytes;
+}
+
 /** The columns a table has; empty when the store has no such table. */
 export function tableColumns(db: Database, table: string): Set<string> {
   return new Set((db.query(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((row) => row.name));
@@ -98,18 +111,27 @@ export function nodeDatabase(db: NodeSqliteDatabase): Database {
   };
 }
 
-/** A database file of our own (the projection's cache), opened read-write and created when absent; undefined without a driver. */
-export async function openWritable(path: string): Promise<Database | undefined> {
+type Driver = { bun: new (path: string, options: object) => Database } | { node: new (path: string, options?: object) => NodeSqliteDatabase };
+
+/** Bun's driver where the host runs in Bun, else `node:sqlite`; undefined when the runtime has neither. */
+async function sqliteDriver(): Promise<Driver | undefined> {
+  // Specifiers in variables: bundlers and Vite leave the import to the runtime.
   if (typeof (globalThis as { Bun?: unknown }).Bun !== "undefined") {
     const specifier = "bun:sqlite";
-    const module = (await import(/* @vite-ignore */ specifier)) as { Database: new (path: string, options: object) => Database };
-    return new module.Database(path, { create: true, readwrite: true });
+    return { bun: ((await import(/* @vite-ignore */ specifier)) as { Database: new (path: string, options: object) => Database }).Database };
   }
   const specifier = "node:sqlite";
   const module = (await import(/* @vite-ignore */ specifier).catch(() => undefined)) as
     | { DatabaseSync: new (path: string, options?: object) => NodeSqliteDatabase }
     | undefined;
-  return module ? nodeDatabase(new module.DatabaseSync(path)) : undefined;
+  return module ? { node: module.DatabaseSync } : undefined;
+}
+
+/** A database file of our own (the projection's cache), opened read-write and created when absent; undefined without a driver. */
+export async function openWritable(path: string): Promise<Database | undefined> {
+  const driver = await sqliteDriver();
+  if (!driver) return undefined;
+  return "bun" in driver ? new driver.bun(path, { create: true, readwrite: true }) : nodeDatabase(new driver.node(path));
 }
 
 /** Why no store can be read in this runtime (openReadOnly answered undefined). */
@@ -121,22 +143,12 @@ export const NO_SQLITE_DRIVER = "no SQLite driver in this runtime (Bun's bun:sql
  * Node (OpenCode 2 also ships a Node executable); undefined when the runtime has neither.
  */
 export async function openReadOnly(path: string): Promise<Database | undefined> {
-  if (typeof (globalThis as { Bun?: unknown }).Bun !== "undefined") {
-    const specifier = "bun:sqlite";
-    const module = (await import(/* @vite-ignore */ specifier)) as { Database: new (path: string, options: object) => Database };
-    const db = new module.Database(path, { readonly: true });
-    db.exec("PRAGMA query_only = ON");
-    return db;
-  }
-  const specifier = "node:sqlite";
-  const module = (await import(/* @vite-ignore */ specifier).catch(() => undefined)) as
-    | { DatabaseSync: new (path: string, options: object) => NodeSqliteDatabase }
-    | undefined;
-  if (!module) return undefined;
+  const driver = await sqliteDriver();
+  if (!driver) return undefined;
   // readOnly is ignored before Node 22.12; query_only refuses writes on every version.
-  const db = new module.DatabaseSync(path, { readOnly: true });
+  const db = "bun" in driver ? new driver.bun(path, { readonly: true }) : nodeDatabase(new driver.node(path, { readOnly: true }));
   db.exec("PRAGMA query_only = ON");
-  return nodeDatabase(db);
+  return db;
 }
 
 /**

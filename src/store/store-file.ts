@@ -1,17 +1,63 @@
-// The host's SQLite store file opened read-only without a running host (the command line, the
-// projection's build thread): its generation's own reader over every project, and how its rows
-// decode. Bun only, like the plugin's readers; opened read-only and query-only, so it can never
-// write. The store's generation (store-generation.ts) decides which tables are its history:
-// OpenCode 1.x's session/message/part, or OpenCode 2's session_v2/session_message, never both.
+// The host's SQLite store file: which one, which OpenCode generation's history it holds, and its
+// generation's reader over it, opened read-only and query-only, so it can never write. The plugin
+// opens it with a probe session it names (each host's reader); the command line and the
+// projection's build thread open it alone, every project's sessions with how their rows decode.
+// The generation is told from the schema alone: OpenCode 2 keeps history in `session_v2` and
+// `session_message` (ordered by `seq`); a 2.0.x store that began as 1.x keeps the 1.x tables beside
+// them, frozen at its first start, and a fresh 2.1.2 store has none. OpenCode 1.18.33 already
+// creates an empty `session_message` (with `seq`) but never a `session_v2`.
 
 import type { SessionInfo } from "../history/types.ts";
 import { V1_DECODE } from "./map.ts";
-import type { HistoryReader, HostDecode } from "./reader.ts";
-import { readerOver, schemaProblems } from "./sqlite-reader.ts";
-import { candidateDatabases, NO_SQLITE_DRIVER, openReadOnly, whereLooked, type Database } from "./sqlite.ts";
-import { GENERATION_NAMES, storeGeneration, type StoreGeneration } from "./store-generation.ts";
+import { decodeSessions, type HistoryReader, type HostDecode } from "./reader.ts";
+import { readerOver, schemaProblems, type SqliteReader } from "./sqlite-reader.ts";
+import { candidateDatabases, NO_SQLITE_DRIVER, openFirst, openReadOnly, tableColumns, whereLooked, type Database } from "./sqlite.ts";
 import { V2_DECODE } from "./v2/map.ts";
-import { v2ReaderOver, v2SchemaProblems } from "./v2/sqlite-reader.ts";
+import { type V2Reader, v2ReaderOver, v2SchemaProblems } from "./v2/sqlite-reader.ts";
+
+export type StoreGeneration = "opencode-1" | "opencode-2";
+
+/** The generation names people read (doctor). */
+export const GENERATION_NAMES: Record<StoreGeneration, string> = { "opencode-1": "OpenCode 1.x", "opencode-2": "OpenCode 2" };
+
+/** The store's generation, or why it is neither (the 1.x schema's missing pieces). */
+export function storeGeneration(db: Database): StoreGeneration | string {
+  if (tableColumns(db, "session_v2").size > 0 && tableColumns(db, "session_message").has("seq")) return "opencode-2";
+  const problems = schemaProblems(db);
+  return problems.length === 0 ? "opencode-1" : `unknown schema (${problems.join(", ")})`;
+}
+
+/** OpenCode 1.x: the first known-schema database holding `probeSessionId`, or why none fits. */
+export function openSqliteReader(dir: string, probeSessionId: string): Promise<SqliteReader | string> {
+  return openFirst(dir, (db, path) => {
+    const problems = schemaProblems(db);
+    if (problems.length > 0) return `unknown schema (${problems.join(", ")})`;
+    if (!db.query("SELECT 1 FROM session WHERE id = ?").get(probeSessionId)) return `does not hold session ${probeSessionId}`;
+    return readerOver(db, path);
+  });
+}
+
+/**
+ * Opens the first OpenCode 2 store in `dir` (or the one OPENCODE_DB names) that holds
+ * `probeSessionId`, scoped to `projectId` or else the probe session's project; or says why none fits.
+ */
+export function openV2Reader(dir: string, probeSessionId: string, projectId?: string): Promise<V2Reader | string> {
+  return openFirst(dir, (db, path) => {
+    const why = v2StoreProblem(db);
+    if (why) return why;
+    const probe = db.query("SELECT project_id FROM session_v2 WHERE id = ?").get(probeSessionId) as { project_id: string } | null;
+    if (!probe) return `does not hold session ${probeSessionId}`;
+    return v2ReaderOver(db, projectId ?? probe.project_id, path);
+  });
+}
+
+/** Why this open store cannot be read as OpenCode 2's history, or undefined when it can. */
+function v2StoreProblem(db: Database): string | undefined {
+  const generation = storeGeneration(db);
+  if (generation !== "opencode-2") return generation === "opencode-1" ? "an OpenCode 1.x store (no session_v2 table)" : generation;
+  const problems = v2SchemaProblems(db);
+  return problems.length > 0 ? `unknown OpenCode 2 schema (${problems.join(", ")})` : undefined;
+}
 
 export interface Store {
   path: string;
@@ -35,7 +81,7 @@ export function isStoreProblem<T extends object>(value: T | StoreProblem): value
 
 /** The store's sessions in the core's shape. */
 export async function storeSessions(store: Store): Promise<SessionInfo[]> {
-  return (await store.reader.everySession()).map((raw) => store.decode.session(raw)).filter((session): session is SessionInfo => session !== undefined);
+  return decodeSessions(await store.reader.everySession(), store.decode);
 }
 
 function storeOver(path: string, db: Database, generation: StoreGeneration): Store {

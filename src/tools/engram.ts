@@ -1,7 +1,8 @@
 // The one place the pieces are put together, for the plugin on either OpenCode generation and for
 // the command line: config → cached history source over the caller's reader → the store's
-// projection → search service. Each host's entry (plugin.ts for 1.x, setup.ts for 2.x) builds its
-// reader and calls createEngram; the command line (cli/history.ts, doctor) calls composeEngram.
+// projection → search service, and the six history tools over them. Each host's entry (plugin.ts
+// for 1.x, setup.ts for 2.x) builds its reader and calls createEngram; the command line
+// (cli/history.ts, doctor) calls composeEngram.
 
 import type { ToolDefinition } from "@opencode-ai/plugin";
 import { globalConfigDir, watchedConfig } from "../config/load.ts";
@@ -12,11 +13,14 @@ import type { Log } from "../util/log.ts";
 import { V1_DECODE } from "../store/map.ts";
 import { readerFeed, type Projection, ProjectionBuilder, ThreadedProjection } from "../projection/index.ts";
 import type { HistoryReader, HostDecode, RawMessage } from "../store/reader.ts";
-import type { StoreGeneration } from "../store/store-generation.ts";
+import type { StoreGeneration } from "../store/store-file.ts";
 import { pauseIfDue } from "../util/scheduler.ts";
 import { createSearchService, type SearchService } from "../search/api.ts";
 import { ViewCache } from "../history/view-cache.ts";
-import { createHistoryTools } from "./history-tools.ts";
+import type { ToolDeps } from "./deps.ts";
+import { createHistorySearchTool } from "./search.ts";
+import { createHistorySessionsTool } from "./sessions.ts";
+import { createBrowseMessagesTool, createBrowseTurnsTool, createPullMessageTool, createPullPartTool } from "./view-tools.ts";
 
 /**
  * Where the pieces run. "host": inside OpenCode, beside the model's turns: reads give the event
@@ -91,10 +95,37 @@ export function composeEngram<Raw = RawMessage, R extends EngramRuns = EngramRun
   return { config, visibility, source, views, search, projection: projection as EngramParts<Raw, R>["projection"] };
 }
 
+/** The six tools' names, sorted: what a host's tool list must hold once each. */
+export const HISTORY_TOOL_NAMES = [
+  "history_browse_messages",
+  "history_browse_turns",
+  "history_pull_message",
+  "history_pull_part",
+  "history_search",
+  "history_sessions",
+] as const;
+
+export function createHistoryTools(deps: ToolDeps, search: SearchService): Record<string, ToolDefinition> {
+  return {
+    history_browse_turns: createBrowseTurnsTool(deps),
+    history_browse_messages: createBrowseMessagesTool(deps),
+    history_pull_message: createPullMessageTool(deps),
+    history_pull_part: createPullPartTool(deps),
+    history_search: createHistorySearchTool(deps, search),
+    history_sessions: createHistorySessionsTool(deps, search),
+  };
+}
+
 /** The plugin's pieces on either host, with the six history tools by name (@opencode-ai/plugin definitions). */
 export function createEngram<Raw = RawMessage>(
   options: Omit<EngramOptions<Raw, "host">, "runs"> & { directory: string },
-): EngramParts<Raw, "host"> & { tools: Record<string, ToolDefinition> } {
+): EngramParts<Raw, "host"> & { tools: Record<string, ToolDefinition>; close(): Promise<void> } {
   const parts = composeEngram<Raw, "host">({ ...options, runs: "host" });
-  return { ...parts, tools: createHistoryTools({ ...parts, directory: options.directory }, parts.search) };
+  // When the host disposes the plugin nothing may outlive it: the regex worker, the build thread, the SQLite handle.
+  const close = async () => {
+    parts.search.close();
+    await parts.projection.close();
+    await options.reader.close?.();
+  };
+  return { ...parts, tools: createHistoryTools({ ...parts, directory: options.directory }, parts.search), close };
 }

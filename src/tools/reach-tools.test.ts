@@ -7,7 +7,7 @@ import { toolVisibility } from "../history/tool-visibility.ts";
 import type { SessionInfo } from "../history/types.ts";
 import { MemorySource } from "../store/testing/memory-source.ts";
 import { createSearchService } from "../search/api.ts";
-import { createBrowseTurnsTool } from "./browse-turns.ts";
+import { createBrowseTurnsTool } from "./view-tools.ts";
 import { ViewCache } from "../history/view-cache.ts";
 import type { ToolDeps } from "./deps.ts";
 import { createHistorySearchTool } from "./search.ts";

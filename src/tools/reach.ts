@@ -4,6 +4,7 @@
 
 import { isAbsolute, relative } from "node:path";
 import { HistoryError } from "../history/errors.ts";
+import type { HistorySource } from "../history/source.ts";
 import type { SessionInfo } from "../history/types.ts";
 import { toolCalls } from "../projection/index.ts";
 
@@ -90,6 +91,13 @@ export async function askToRead(session: SessionInfo, context: AskContext, tool:
     always: [directory],
     metadata: { tool, session_id: session.id, title: session.title, directory },
   });
+}
+
+/** Resolves when the caller may read `sessionId`: its own session, its project, or another project the user allows. */
+export async function mayRead(source: HistorySource, sessionId: string, context: AskContext, tool: string): Promise<void> {
+  if (sessionId === context.sessionID) return;
+  const session = await (source.sessionOnce?.(sessionId, context.sessionID) ?? source.getSession(sessionId));
+  await askToRead(session, context, tool);
 }
 
 /** Asks once before `tool` reaches every project in the store. */

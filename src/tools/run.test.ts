@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ArgumentError, HistoryError } from "../history/errors.ts";
-import { browseTurnsArgs } from "./browse-turns.ts";
+import { browseTurnsArgs } from "./view-tools.ts";
 import { choice, flag, id, integer, isoDate, text, wordList } from "./params.ts";
 import { toolCalls } from "../projection/index.ts";
 import { parseArgs, runTool } from "./run.ts";

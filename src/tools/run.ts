@@ -9,6 +9,7 @@ import type { z } from "zod";
 import { toJson } from "../history/compact.ts";
 import { ArgumentError, HistoryError } from "../history/errors.ts";
 import { toolCalls } from "../projection/index.ts";
+import { object } from "../store/json-fields.ts";
 import { isHostRefusal } from "./reach.ts";
 
 export type Shape = z.ZodRawShape;
@@ -28,10 +29,6 @@ export function shown(value: unknown, max = 40): string {
   return text.length > max ? `${text.slice(0, max - 3)}...` : text;
 }
 
-function isObject(raw: unknown): raw is Record<string, unknown> {
-  return typeof raw === "object" && raw !== null && !Array.isArray(raw);
-}
-
 /** One issue as the model reads it: the parameter, what is valid, and what was sent. */
 function issueMessage(issue: z.core.$ZodIssue, name: string, value: unknown): string {
   if (value === undefined) return `${name} is required: ${issue.message}`;
@@ -48,10 +45,10 @@ function issueMessage(issue: z.core.$ZodIssue, name: string, value: unknown): st
  * naming the parameter (as the model sent it) and its valid values.
  */
 export function parseArgs<S extends Shape>(schema: z.ZodObject<S>, raw: unknown, aliases: Aliases = {}): Parsed<S> {
-  if (raw === undefined || raw === null) raw = {};
-  if (!isObject(raw)) throw new ArgumentError("arguments must be a JSON object of named parameters");
+  const given = raw === undefined || raw === null ? {} : object(raw);
+  if (!given) throw new ArgumentError("arguments must be a JSON object of named parameters");
   const args: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(raw)) if (value !== null && value !== undefined) args[key] = value;
+  for (const [key, value] of Object.entries(given)) if (value !== null && value !== undefined) args[key] = value;
   const sentAs = new Map<string, string>();
   for (const [alias, name] of Object.entries(aliases)) {
     if (args[name] === undefined && args[alias] !== undefined) {

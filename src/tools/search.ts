@@ -4,9 +4,8 @@ import { ArgumentError } from "../history/errors.ts";
 import { formatSearchAnswer, HIT_TYPES, MAX_ALTERNATIVES, MAX_OFFSET, MAX_QUERY_CHARS, type SearchRequest, type SearchService } from "../search/api.ts";
 import type { ToolDeps } from "./deps.ts";
 import { choice, flag, integer, integerUpTo, isoDate, sessionParam, text, textList, wordList } from "./params.ts";
-import { askForEveryProject } from "./reach.ts";
+import { askForEveryProject, mayRead } from "./reach.ts";
 import { runTool } from "./run.ts";
-import { mayRead } from "./target.ts";
 
 const z = tool.schema;
 
@@ -86,7 +85,7 @@ export function createHistorySearchTool(deps: ToolDeps, service: SearchService):
         if (args.offset !== undefined) request.offset = args.offset;
         if (args.alternatives !== undefined && args.alternatives.length > 0) request.alternatives = args.alternatives;
         if (scope === "global") await askForEveryProject(context, "history_search");
-        else if (request.sessionId !== undefined) await mayRead(deps, request.sessionId, context, "history_search");
+        else if (request.sessionId !== undefined) await mayRead(deps.source, request.sessionId, context, "history_search");
         if (context.abort) request.signal = context.abort;
         const answer = await service.search(request);
         return formatSearchAnswer(answer, emptyHint(request));

@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { FakeClient } from "../store/testing/fake-client.ts";
-import { RECENT_TURNS } from "./browse-turns.ts";
+import { RECENT_TURNS } from "./view-tools.ts";
 import { callTool, startPlugin, toolContext, type PluginUnderTest } from "../opencode1/testing/plugin-under-test.ts";
 import { RawSessionBuilder } from "./testing/raw-session.ts";
 

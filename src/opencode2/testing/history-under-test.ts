@@ -8,7 +8,7 @@ import { toolVisibility } from "../../history/tool-visibility.ts";
 import { createSearchService } from "../../search/api.ts";
 import { ViewCache } from "../../history/view-cache.ts";
 import type { ToolDeps } from "../../tools/deps.ts";
-import { createHistoryTools } from "../../tools/history-tools.ts";
+import { createHistoryTools } from "../../tools/engram.ts";
 import { MemorySource } from "../../store/testing/memory-source.ts";
 
 export const PROJECT = "/p";

@@ -2,9 +2,8 @@
 // a completed compaction row names in `metadata.keepID` the first message the host re-renders in its
 // checkpoint, so the model has the summary and everything from keepID on; the view hides exactly that.
 import { describe, expect, it } from "vitest";
-import { visibleIndex } from "../../history/anchor.ts";
+import { visibleIndex, buildView } from "../../history/view.ts";
 import type { HistoryMessage } from "../../history/types.ts";
-import { buildView } from "../../history/view.ts";
 import {
   AUTO_FIRST_SESSION as AUTO_FIRST,
   MAIN_SESSION as MAIN,

@@ -11,9 +11,9 @@
 // assistant message) and removals (a revert). The store-wide watermark (../watermark.ts) reads the
 // newest rows of event and session_message; a store without the event table has none.
 
+import { parseObject } from "../json-fields.ts";
 import { checkpoint, type HistoryReader, type ReadOptions, type SessionStamp } from "../reader.ts";
-import { missingColumns, nextRowCount, openFirst, tableColumns, type Database } from "../sqlite.ts";
-import { storeGeneration } from "../store-generation.ts";
+import { missingColumns, nextRowCount, tableColumns, type Database } from "../sqlite.ts";
 import { BoundedMap } from "../../util/bounded-map.ts";
 import { storeWatermark, type StoreWatermark } from "../watermark.ts";
 import type { V2MessageRow, V2SessionRow } from "./map.ts";
@@ -45,18 +45,9 @@ export interface SessionMessageRow {
   data: string;
 }
 
-function parse(data: string): Record<string, unknown> | undefined {
-  try {
-    const value = JSON.parse(data) as unknown;
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The row with its `data` parsed, as the mapper takes it. */
 export function messageRow(row: SessionMessageRow): V2MessageRow {
-  return { id: row.id, type: row.type, seq: row.seq, timeCreated: row.time_created, timeUpdated: row.time_updated, data: parse(row.data) };
+  return { id: row.id, type: row.type, seq: row.seq, timeCreated: row.time_created, timeUpdated: row.time_updated, data: parseObject(row.data) };
 }
 
 export interface V2Reader extends HistoryReader<V2MessageRow> {
@@ -75,28 +66,6 @@ export interface V2Reader extends HistoryReader<V2MessageRow> {
   /** The project whose sessions listSessions gives. */
   readonly projectId: string;
   close(): Promise<void>;
-}
-
-/**
- * Opens the first OpenCode 2 store in `dir` (or the one OPENCODE_DB names) that holds
- * `probeSessionId`, scoped to `projectId` or else the probe session's project; or says why none fits.
- */
-export function openV2Reader(dir: string, probeSessionId: string, projectId?: string): Promise<V2Reader | string> {
-  return openFirst(dir, (db, path) => {
-    const why = v2StoreProblem(db);
-    if (why) return why;
-    const probe = db.query("SELECT project_id FROM session_v2 WHERE id = ?").get(probeSessionId) as { project_id: string } | null;
-    if (!probe) return `does not hold session ${probeSessionId}`;
-    return v2ReaderOver(db, projectId ?? probe.project_id, path);
-  });
-}
-
-/** Why this open store cannot be read as OpenCode 2's history, or undefined when it can. */
-function v2StoreProblem(db: Database): string | undefined {
-  const generation = storeGeneration(db);
-  if (generation !== "opencode-2") return generation === "opencode-1" ? "an OpenCode 1.x store (no session_v2 table)" : generation;
-  const problems = v2SchemaProblems(db);
-  return problems.length > 0 ? `unknown OpenCode 2 schema (${problems.join(", ")})` : undefined;
 }
 
 /** A reader over an open OpenCode 2 store; `projectId` scopes listSessions. */

@@ -6,10 +6,10 @@ import { CachedHistorySource } from "../../cached-source.ts";
 import type { MessageReads, SessionStamp } from "../../reader.ts";
 import { readerOver } from "../../sqlite-reader.ts";
 import { openReadOnly, openWritable, type Database } from "../../sqlite.ts";
-import { storeGeneration } from "../../store-generation.ts";
+import { openV2Reader, storeGeneration } from "../../store-file.ts";
 import { answer } from "../../testing/run-in-bun.ts";
 import { V2_DECODE } from "../map.ts";
-import { openV2Reader, type V2Reader } from "../sqlite-reader.ts";
+import type { V2Reader } from "../sqlite-reader.ts";
 import { V2StoreBuilder, type StoreShape } from "./v2-store.ts";
 import { scratchDir } from "../../../util/testing/scratch-dir.ts";
 
