@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { defaultConfig } from "../src/config/schema.ts";
 import { toolVisibility } from "../src/history/tool-visibility.ts";
 import { type ProjectionFeed, storeFeed } from "../src/projection/feed.ts";
-import { sessionTerms } from "../src/search/api.ts";
+import { sessionTerms } from "../src/search/projection-contract.ts";
 import { openProjection } from "../src/projection/projection-db.ts";
 import { ProjectionBuilder } from "../src/projection/builder.ts";
 import { isStoreProblem, openStore } from "../src/store/store-file.ts";

@@ -52,7 +52,10 @@ describe("import layers", () => {
       "src/search/service.ts": 'import { terms } from "./text/query.ts";\nexport const run = terms;\n',
       "src/search/text/query.ts": "export const terms = 1; export type Query = number;\n",
       "src/projection/index.ts": 'export { feed } from "./feed.ts";\n',
-      "src/projection/feed.ts": 'import { run } from "../search/api.ts";\nexport const feed = run;\n',
+      "src/search/projection-contract.ts": 'export { terms } from "./text/query.ts";\n',
+      "src/projection/feed.ts": 'import { terms } from "../search/projection-contract.ts";\nexport const feed = terms;\n',
+      "src/projection/tools-face.ts": 'import { run } from "../search/api.ts";\nexport const face = run;\n',
+      "src/tools/contract.ts": 'import { terms } from "../search/projection-contract.ts";\nexport const c = terms;\n',
       "src/tools/ok.ts": 'import { run } from "../search/api.ts";\nimport { feed } from "../projection/index.ts";\nexport const ok = [run, feed];\n',
       "src/tools/plain.ts": 'import { run } from "../search/service.ts";\nexport const plain = run;\n',
       "src/cli/typed.ts": 'import type { Query } from "../search/text/query.ts";\nexport type T = Query;\n',
@@ -61,6 +64,8 @@ describe("import layers", () => {
     expect(deepImports(importGraph(root, ["src"]))).toEqual([
       "src/cli/deep.ts → src/projection/feed.ts",
       "src/cli/typed.ts → src/search/text/query.ts",
+      "src/projection/tools-face.ts → src/search/api.ts",
+      "src/tools/contract.ts → src/search/projection-contract.ts",
       "src/tools/plain.ts → src/search/service.ts",
     ]);
   });

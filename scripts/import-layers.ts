@@ -2,7 +2,7 @@
 // imports count). Production folders sit in layers (FOLDER_LAYERS) and import only down: never a
 // folder of their own layer or above, never an entry file. A testing/ folder imports nothing above
 // its own folder's layer; tests themselves may reach anywhere. Outside a folder with a public entry
-// (ENTRIES), only that entry and the folder's test helpers are imported, so the folder's insides can move without touching the rest.
+// (ENTRIES), only an entry serving the importer and the folder's test helpers are imported, so the folder's insides can move without touching the rest.
 
 /** Production folders of src/, lowest first; src/*.ts (the entries) sit above them all. */
 export const FOLDER_LAYERS: ReadonlyArray<readonly string[]> = [
@@ -14,10 +14,14 @@ export const FOLDER_LAYERS: ReadonlyArray<readonly string[]> = [
   ["cli", "opencode1", "opencode2"],
 ];
 
-/** Folders reached from outside through one file only. */
-export const ENTRIES: Readonly<Record<string, string>> = {
-  "src/search/": "src/search/api.ts",
-  "src/projection/": "src/projection/index.ts",
+/**
+ * Folders reached from outside through their entries only; an entry with `for` serves only the
+ * folders it names, and the folders it names use no other (search/ shows the tools one face and
+ * the projection another).
+ */
+export const ENTRIES: Readonly<Record<string, ReadonlyArray<{ file: string; for?: readonly string[] }>>> = {
+  "src/search/": [{ file: "src/search/api.ts" }, { file: "src/search/projection-contract.ts", for: ["src/projection/"] }],
+  "src/projection/": [{ file: "src/projection/index.ts" }],
 };
 
 function posix(path: string): string {
@@ -70,17 +74,23 @@ export function layerBreaks(graph: ReadonlyMap<string, readonly string[]>): stri
 }
 
 /**
- * Each import of a module behind an entry (ENTRIES) other than the entry or a test helper of the
- * folder (its testing/, the face it shows tests), by a file outside that folder.
+ * Each import of a module behind an entry (ENTRIES) other than an entry serving the importer or a
+ * test helper of the folder (its testing/, the face it shows tests), by a file outside that
+ * folder. Tests and test helpers may use any entry.
  */
 export function deepImports(graph: ReadonlyMap<string, readonly string[]>): string[] {
   const found: string[] = [];
   for (const [file, targets] of graph) {
     const path = posix(file);
+    const exempt = isTest(path) || isHelper(path);
     for (const target of targets) {
       const imported = posix(target);
-      for (const [dir, entry] of Object.entries(ENTRIES)) {
-        if (!path.startsWith(dir) && imported.startsWith(dir) && imported !== entry && !isHelper(imported)) found.push(`${path} → ${imported}`);
+      for (const [dir, entries] of Object.entries(ENTRIES)) {
+        if (path.startsWith(dir) || !imported.startsWith(dir) || isHelper(imported)) continue;
+        const entry = entries.find((one) => one.file === imported);
+        const servedOnly = entries.filter((one) => one.for?.some((folder) => path.startsWith(folder)));
+        const serves = entry !== undefined && (exempt || (servedOnly.length > 0 ? servedOnly.includes(entry) : entry.for === undefined));
+        if (!serves) found.push(`${path} → ${imported}`);
       }
     }
   }

@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { MessageChannel, type MessagePort } from "node:worker_threads";
 import { afterEach, describe, expect, it } from "vitest";
 import { textMessage } from "../history/testing/messages.ts";
-import type { QueryTerm } from "../search/api.ts";
+import type { QueryTerm } from "../search/projection-contract.ts";
 import { memoryOpener } from "./testing/memory-projection-db.ts";
 import { runInBun } from "../store/testing/run-in-bun.ts";
 import { type BuildStart, serveBuild, type ToBuild } from "./build-serve.ts";

@@ -12,7 +12,7 @@
 
 import { Worker } from "node:worker_threads";
 import type { SessionInfo } from "../history/types.ts";
-import type { CandidateFinder, Narrowed, NearestTerm, ProjectedSummary, QueryTerm } from "../search/api.ts";
+import type { CandidateFinder, Narrowed, NearestTerm, ProjectedSummary, QueryTerm } from "../search/projection-contract.ts";
 import type { StoreGeneration } from "../store/store-file.ts";
 import { CALLS_CHANGED, type ToolCalls, toolCalls } from "./tool-calls.ts";
 import type { PaceTiming } from "./build-pace.ts";

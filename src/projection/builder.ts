@@ -10,7 +10,7 @@
 
 import type { ToolVisibility } from "../history/tool-visibility.ts";
 import type { SessionInfo } from "../history/types.ts";
-import { sessionTerms } from "../search/api.ts";
+import { sessionTerms } from "../search/projection-contract.ts";
 import { pacedPause } from "./build-pace.ts";
 import type { ProjectionDb, SegmentRow } from "./projection-db.ts";
 import { WATERMARK_KEY } from "./published.ts";

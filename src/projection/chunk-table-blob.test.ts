@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CHUNK_STRIDE, type ChunkMessage, type ChunkPart, HIT_TYPES } from "../search/api.ts";
+import { CHUNK_STRIDE, type ChunkMessage, type ChunkPart, HIT_TYPES } from "../search/projection-contract.ts";
 import { type ChunkTableSource, decodeChunkTable, encodeChunkTable } from "./chunk-table-blob.ts";
 
 const message = fc.record<ChunkMessage>({

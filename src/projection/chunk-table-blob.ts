@@ -16,7 +16,7 @@
 // The text: the messages' ids, then the parts', then the tool names, one after the other.
 
 import type { Role } from "../history/types.ts";
-import { CHUNK_STRIDE, type ChunkMessage, type ChunkPart, type ChunkTable, HIT_TYPES, type HitType } from "../search/api.ts";
+import { CHUNK_STRIDE, type ChunkMessage, type ChunkPart, type ChunkTable, HIT_TYPES, type HitType } from "../search/projection-contract.ts";
 
 const ROLES: readonly Role[] = ["user", "assistant"];
 const HEADER = 6;

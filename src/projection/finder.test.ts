@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { textMessage, toolPart } from "../history/testing/messages.ts";
 import { toolVisibility } from "../history/tool-visibility.ts";
 import type { SessionInfo } from "../history/types.ts";
-import { type QueryTerm, sessionTerms, TERM_CHUNK_STRIDE, termCeiling } from "../search/api.ts";
+import { type QueryTerm, sessionTerms, TERM_CHUNK_STRIDE, termCeiling } from "../search/projection-contract.ts";
 import { type ProjectionFeed, stampsOneByOne } from "./feed.ts";
 import { writeFileSync } from "node:fs";
 import { scratchDir } from "../util/testing/scratch-dir.ts";

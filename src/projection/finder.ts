@@ -15,7 +15,7 @@ import {
   maxEdits,
   nearestTerms,
   termListVocabulary,
-} from "../search/api.ts";
+} from "../search/projection-contract.ts";
 import { decodeChunkTable } from "./chunk-table-blob.ts";
 import { decodeChunks } from "./postings-blob.ts";
 import type { ProjectionFeed } from "./feed.ts";

@@ -1,4 +1,4 @@
-import { TERM_CHUNK_STRIDE } from "../search/api.ts";
+import { TERM_CHUNK_STRIDE } from "../search/projection-contract.ts";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PostingLists } from "./posting-lists.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TERM_CHUNK_STRIDE } from "../search/api.ts";
+import { TERM_CHUNK_STRIDE } from "../search/projection-contract.ts";
 import { seededRandom } from "../util/testing/seeded-random.ts";
 import { ByteWriter, CEILING_SCALE, decodeChunks, decodeDocuments, decodeHeads, PostingsWriter, scanPostings, writeBody } from "./postings-blob.ts";
 

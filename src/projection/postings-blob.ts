@@ -9,7 +9,7 @@
 // number) never depends on the session's number, so writes and merges renumber postings by
 // copying bodies, never decoding them.
 
-import { TERM_CHUNK_STRIDE } from "../search/api.ts";
+import { TERM_CHUNK_STRIDE } from "../search/projection-contract.ts";
 import { grown } from "../util/grow.ts";
 
 /** A ceiling is stored as a whole number of 1/CEILING_SCALE, rounded up (it stays a ceiling). */

@@ -17,7 +17,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, join } from "node:path";
-import { countTuning } from "../search/api.ts";
+import { countTuning } from "../search/projection-contract.ts";
 import type { EncodedChunkTable } from "./chunk-table-blob.ts";
 import { NO_SQLITE_DRIVER, openWritable, type Database } from "../store/sqlite.ts";
 

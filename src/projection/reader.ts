@@ -4,7 +4,7 @@
 
 import { existsSync } from "node:fs";
 import type { SessionInfo } from "../history/types.ts";
-import type { CandidateFinder, Narrowed, NearestTerm, ProjectedSummary, QueryTerm } from "../search/api.ts";
+import type { CandidateFinder, Narrowed, NearestTerm, ProjectedSummary, QueryTerm } from "../search/projection-contract.ts";
 import type { Log } from "../util/log.ts";
 import type { ProjectionFeed } from "./feed.ts";
 import { narrowScope, projectedNearestTerms, summaryOf } from "./finder.ts";

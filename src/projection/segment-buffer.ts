@@ -4,7 +4,7 @@
 // the file keeps it (chunk-table-blob.ts). Sessions are numbered by their place here; the
 // numbers the file gives them are assigned when the segment is written.
 
-import { type SessionTerms, termCeiling } from "../search/api.ts";
+import { type SessionTerms, termCeiling } from "../search/projection-contract.ts";
 import { encodeChunkTable } from "./chunk-table-blob.ts";
 import { PostingLists } from "./posting-lists.ts";
 import type { ProjectedSession, SessionDetail } from "./projection-db.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ChunkList } from "../search/api.ts";
+import { ChunkList } from "../search/projection-contract.ts";
 import { decodeChunkTable } from "./chunk-table-blob.ts";
 import { memoryOpener } from "./testing/memory-projection-db.ts";
 import type { ProjectionDb, SegmentRow } from "./projection-db.ts";

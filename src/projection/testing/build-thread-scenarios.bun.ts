@@ -6,7 +6,8 @@
 
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { CHUNK_STRIDE, createSearchService, type SearchService, TERM_CHUNK_STRIDE } from "../../search/api.ts";
+import { createSearchService, type SearchService } from "../../search/api.ts";
+import { CHUNK_STRIDE, TERM_CHUNK_STRIDE } from "../../search/projection-contract.ts";
 import { CachedHistorySource } from "../../store/cached-source.ts";
 import { storeSessions } from "../../store/store-file.ts";
 import { scenarioStore, searchAnswers, seedWordSessions } from "./projection-answers.ts";
