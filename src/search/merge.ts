@@ -2,7 +2,7 @@
 // session's candidates are scored with the document count and frequencies of all sessions in
 // scope (their lengths against their own session's average: rank/rescore.ts), so scores compare;
 // the sessions the projection holds as they are and that hold a query term are ranked from it
-// (many/projected-ranking.ts), each bounded before its chunks are decoded. Only the candidates that
+// (collect/projected-ranking.ts), each bounded before its chunks are decoded. Only the candidates that
 // can reach the merged first `limit` are boosted (and, ranked from the projection, read). A
 // request with alternatives collects and merges each phrasing in turn; answer.ts fuses them.
 

@@ -1,7 +1,7 @@
 // The contracts of search: the two verbs' requests and answers (history_search, history_sessions),
 // the scored chunk every scorer (cold scan, index, literal/regex) hands to ranking, the request's
 // filters, and what the store-wide projection (src/projection/) answers a many-session search
-// (many/candidate-finder.ts binds it to a scope).
+// (scope.ts binds it to a scope).
 
 import type { HistoryMessage, Role, SessionInfo } from "../history/types.ts";
 import type { HitType } from "./text/documents.ts";
@@ -135,7 +135,7 @@ export interface CandidateFinder {
   summary(sessionId: string, updated: number | undefined): ProjectedSummary | undefined;
 }
 
-/** A finder bound to one request's scope, as search-sessions.ts uses it. */
+/** A finder bound to one request's scope (scope.ts), as collect/collect.ts and merge.ts use it. */
 export interface ScopeNarrowing {
   narrow(terms: readonly QueryTerm[]): Promise<Narrowed | undefined>;
   nearest(words: readonly string[], sessionIds: readonly string[]): Promise<Map<string, NearestTerm[]>>;

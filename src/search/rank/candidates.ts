@@ -5,7 +5,7 @@
 // message whose score before the boosts, times that, is below the k-th best boosted score can
 // never pass it: the first k are then exact without boosting the rest. Candidates are boosted
 // highest reachable score first, which is not always the order before the boosts. A candidate
-// ranked from the projection (many/projected-ranking.ts) holds no text until it is resolved: its
+// ranked from the projection (collect/projected-ranking.ts) holds no text until it is resolved: its
 // message is read from the store just before its boosts, or, when the boosts cannot raise it,
 // only if it is returned (ready), so only the candidates that can still place are read.
 
@@ -19,7 +19,7 @@ import { beatenBy, boostGroup, compareResults, groupBoostMost, messageResult, ty
 
 /**
  * A session's candidates as topAcross and rankSessions rank them: Candidates, or one ranked from
- * the projection before its chunks are read (many/projected-ranking.ts), which holds a bound alone.
+ * the projection before its chunks are read (collect/projected-ranking.ts), which holds a bound alone.
  */
 export interface RankedCandidates {
   /** The highest score a candidate not yet boosted can reach; -Infinity when none is left. */
