@@ -16,7 +16,7 @@ import { docText, type HitType, messageDocPieces } from "../text/documents.ts";
 import { fold } from "../text/normalize.ts";
 import { TokenSpans, tokenSpans } from "../text/tokenize.ts";
 import { TUNING } from "../tuning.ts";
-import { TermChunkCounter, type TermChunkLists } from "./term-chunks.ts";
+import { TermChunks, TermCounts, type TermChunkLists } from "../index/term-counts.ts";
 
 /**
  * The tuning the projection's counts were made with (chunks and the weighted frequencies) and its
@@ -73,7 +73,7 @@ export async function sessionTerms(
 ): Promise<SessionTerms> {
   const view = buildView(sessionId, messages, false);
   const spans = new TokenSpans();
-  const counter = new TermChunkCounter();
+  const counts = new TermCounts();
   const chunks = new ChunkList();
   let docs = 0;
   let length = 0;
@@ -91,14 +91,14 @@ export async function sessionTerms(
       // cut and the text is tokenized whole.
       const text = docText(doc);
       tokenSpans(text, spans);
-      counter.add(docs++, fold(text), spans, doc.input, TUNING.inputWeight);
+      counts.add(docs++, fold(text), spans, doc.input, TUNING.inputWeight);
       // Per document, not per message: one message may hold megabytes of tool output.
       const due = pause();
       if (due) await due;
     }
   }
   const turns = view.turnNumbers[view.turnNumbers.length - 1] ?? 0;
-  return { docs, length, postings: counter.done(chunks), chunks, turns, preview: firstUserText(view).slice(0, PREVIEW_KEPT) };
+  return { docs, length, postings: new TermChunks(counts.group(), chunks), chunks, turns, preview: firstUserText(view).slice(0, PREVIEW_KEPT) };
 }
 
 function chunkMessage(message: HistoryMessage, turn: number): ChunkMessage {

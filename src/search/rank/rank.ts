@@ -156,40 +156,6 @@ export function compareResults(a: { score: number; message: HistoryMessage }, b:
   return a.message.id < b.message.id ? 1 : a.message.id > b.message.id ? -1 : 0;
 }
 
-/**
- * Whether documents the index gave for its best `asked` messages (scored as the index scores them,
- * best first) hold every message that can reach the ranking's first `depth`: one it left out
- * scores at most the lowest it gave before the boosts (the tool, user-question and summary
- * weights only lower a score), and must be beaten by the depth-th even boosted as much as any can be.
- */
-export function indexHoldsDepth(docs: readonly ScoredDoc[], asked: number, depth: number, parsed: ParsedQuery): boolean {
-  const byMessage = new Map<string, ScoredDoc[]>();
-  for (const doc of docs) {
-    const held = byMessage.get(doc.message.id);
-    if (held) held.push(doc);
-    else byMessage.set(doc.message.id, [doc]);
-  }
-  if (byMessage.size < asked) return true;
-  const toolWeight = toolChunkWeight(parsed);
-  let lowest = Number.POSITIVE_INFINITY;
-  const finals: number[] = [];
-  for (const held of byMessage.values()) {
-    const message = held[0]!.message;
-    // As the index scored it: no weight; and as the ranking will (candidateGroups).
-    lowest = Math.min(lowest, groupScore({ message, docs: held.slice(), score: 0 }) / (isCompactionSummary(message) ? TUNING.summaryWeight : 1));
-    const userWeight = userChunkWeight(parsed, message);
-    const weighted =
-      toolWeight === 1 && userWeight === 1
-        ? held.slice()
-        : held.map((doc) => ({ ...doc, score: doc.score * userWeight * (doc.type === "tool" ? toolWeight : 1) }));
-    finals.push(groupScore({ message, docs: weighted, score: 0 }));
-  }
-  finals.sort((a, b) => b - a);
-  const floor = finals[depth - 1];
-  if (floor === undefined) return false;
-  return beatenBy(lowest * maxBoost(parsed), floor);
-}
-
 /** Chunk text, cut from the part's text pieces (read once per part per ranking; never joined whole). */
 export function textReader(visibility: ToolVisibility): (doc: ScoredDoc) => string {
   const parts = new Map<string, string[]>();

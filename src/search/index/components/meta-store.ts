@@ -14,8 +14,6 @@ export interface ChunkDocument {
    * component gets both in one insert.
    */
   text: [text: string] | [text: string, input: string];
-  /** The owner's number for the message (the `message` attribute). */
-  message: number;
   messageId: string;
   type: HitType;
   tool?: string;

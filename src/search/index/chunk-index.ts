@@ -1,0 +1,191 @@
+// Orama index component hosting one session's term counts (term-counts.ts): Orama inserts a chunk
+// (its text and a tool call's input, one property) and the component counts its terms; Orama's
+// search hands it the query's terms as its `term` parameter (termsParameter: tokens with the
+// weights and words they count for, a corrected word's lower weight included) and the component
+// scores every live chunk holding one, BM25 × query-word coverage as the scan scores it. Removal
+// marks a chunk dead; the owner rebuilds when too much of the index is dead.
+
+import type { AnyIndexStore, IIndex, SearchableValue } from "@orama/orama";
+import { coverageFactor, groupBit, MAX_COUNTED_TF, queryWeights, termScore, wordsMatched, type CollectionStats } from "../rank/bm25.ts";
+import { fold } from "../text/normalize.ts";
+import type { QueryTerm } from "../text/query.ts";
+import { TokenSpans, tokenSpans } from "../text/tokenize.ts";
+import { TUNING } from "../tuning.ts";
+import { grown } from "../../util/grow.ts";
+import { TermCounts } from "./term-counts.ts";
+
+/**
+ * The searchable property: the chunk's text, then the part of it that is a tool call's input (a
+ * prefix, when the chunk has one, ending before a separator: documents.ts), whose terms count
+ * inputWeight times in all (tuning.ts).
+ */
+export const TEXT_PROPERTY = "text";
+/**
+ * The chunk's part type, a property the documents store keeps (the text it does not): Orama
+ * removes a document from the index through the properties its stored document has.
+ */
+const TYPE_PROPERTY = "type";
+/** The schema the component indexes. */
+export const CHUNK_SCHEMA = { [TEXT_PROPERTY]: "string[]", [TYPE_PROPERTY]: "enum" } as const;
+
+/** What a search weighs a query term by (QueryTerm's token, group and weight). */
+type SearchedTerm = Pick<QueryTerm, "token" | "group" | "weight">;
+
+/** A query's terms as Orama's `term` search parameter: the component's own query language. */
+export function termsParameter(terms: readonly SearchedTerm[]): string {
+  return JSON.stringify(terms.map(({ token, group, weight }) => [token, group, weight]));
+}
+
+function termsOf(parameter: string): SearchedTerm[] {
+  const parsed: unknown = JSON.parse(parameter);
+  if (!Array.isArray(parsed)) throw new Error("the chunk index's term parameter is a list of [token, group, weight]");
+  return parsed.map(([token, group, weight]: [string, number, number]) => ({ token, group, weight }));
+}
+
+export class ChunkIndexStore {
+  /** Orama's search reads this (no vector properties here). */
+  readonly vectorIndexes: Record<string, never> = {};
+  readonly counts = new TermCounts();
+  /** Per chunk (Orama's internal id): length in code units, alive flag. */
+  private length = new Int32Array(256);
+  alive = new Uint8Array(256);
+  /** One past the highest chunk added. */
+  docsEnd = 0;
+  liveDocs = 0;
+  deadDocs = 0;
+  liveLength = 0;
+  /** Per chunk, while scoring: its score and matched query words (a bit each); the chunks touched. */
+  private score = new Float64Array(0);
+  private mask = new Int32Array(0);
+  private touched = new Int32Array(0);
+  private readonly spans = new TokenSpans();
+
+  add(chunk: number, text: string, input: number): void {
+    if (chunk >= this.length.length) {
+      this.length = grown(this.length, chunk + 1);
+      this.alive = grown(this.alive, this.length.length);
+    }
+    tokenSpans(text, this.spans);
+    this.counts.add(chunk, fold(text), this.spans, input, TUNING.inputWeight);
+    this.length[chunk] = text.length;
+    this.alive[chunk] = 1;
+    this.docsEnd = Math.max(this.docsEnd, chunk + 1);
+    this.liveDocs++;
+    this.liveLength += text.length;
+  }
+
+  remove(chunk: number): void {
+    if (this.alive[chunk] !== 1) return;
+    this.alive[chunk] = 0;
+    this.liveDocs--;
+    this.deadDocs++;
+    this.liveLength -= this.length[chunk]!;
+  }
+
+  /**
+   * Live chunks holding term `id`. Removed (and replaced) chunks stay in the counts until a
+   * rebuild: counting them would skew idf away from what a fresh build (and the scan) gives.
+   */
+  liveDf(id: number): number {
+    let count = 0;
+    this.counts.forEachChunk(id, (chunk) => (count += this.alive[chunk]!));
+    return count;
+  }
+
+  /** The live chunks' number, total length and, per query term, how many hold it. */
+  stats(terms: readonly SearchedTerm[]): CollectionStats {
+    const df = terms.map(({ token }) => {
+      const id = this.counts.terms.find(token, 0, token.length);
+      return id < 0 ? 0 : this.liveDf(id);
+    });
+    return { docs: this.liveDocs, length: this.liveLength, df };
+  }
+
+  /** Every live chunk holding a query term with its score, as Orama's search takes them. */
+  search(terms: readonly SearchedTerm[]): Array<[number, number]> {
+    if (this.liveDocs === 0) return [];
+    if (this.score.length < this.docsEnd) {
+      this.score = new Float64Array(this.length.length);
+      this.mask = new Int32Array(this.length.length);
+      this.touched = new Int32Array(this.length.length);
+    }
+    const { score, mask, touched, alive, length } = this;
+    const avg = this.liveLength / this.liveDocs;
+    const stats = this.stats(terms);
+    const weights = queryWeights(stats, terms);
+    let n = 0;
+    terms.forEach(({ token, group }, t) => {
+      if (stats.df[t] === 0) return;
+      const bit = groupBit(group);
+      const weight = weights.idfs[t]!;
+      this.counts.forEachChunk(this.counts.terms.find(token, 0, token.length), (chunk, tf) => {
+        if (alive[chunk] !== 1) return;
+        const s = termScore(Math.min(tf, MAX_COUNTED_TF), weight, length[chunk]!, avg);
+        if (mask[chunk] === 0) {
+          touched[n++] = chunk;
+          score[chunk] = s;
+          mask[chunk] = bit;
+        } else {
+          score[chunk] = score[chunk]! + s;
+          mask[chunk] = mask[chunk]! | bit;
+        }
+      });
+    });
+    const found = new Array<[number, number]>(n);
+    for (let i = 0; i < n; i++) {
+      const chunk = touched[i]!;
+      found[i] = [chunk, score[chunk]! * coverageFactor(wordsMatched(mask[chunk]!), weights.words)];
+      mask[chunk] = 0;
+    }
+    return found;
+  }
+
+  /** Heap bytes held by the arrays. */
+  bytes(): number {
+    return this.counts.bytes() + this.length.byteLength + this.alive.byteLength + this.score.byteLength + this.mask.byteLength + this.touched.byteLength;
+  }
+}
+
+/** The text property's value: the chunk's text and, when it has one, its input. */
+function textAndInput(value: SearchableValue): [string, string | undefined] {
+  if (!Array.isArray(value) || typeof value[0] !== "string" || value.length > 2 || (value.length === 2 && typeof value[1] !== "string")) {
+    throw new Error(`${TEXT_PROPERTY} must be [text] or [text, input]`);
+  }
+  return [value[0], value[1] as string | undefined];
+}
+
+/** Orama types the store it hands search loosely: it is checked to be ours. */
+function storeOf(index: AnyIndexStore): ChunkIndexStore {
+  if (!(index instanceof ChunkIndexStore)) throw new Error("not a chunk index store");
+  return index;
+}
+
+/**
+ * The methods of Orama's index interface that Orama reaches for our use (create, insert, remove,
+ * count, search without `where`; methods/insert.js, remove.js, search-fulltext.js): the score
+ * hooks are only called by Orama's own index, load/save only by its serialization.
+ */
+export type ReachedIndex<I extends AnyIndexStore> = Pick<
+  IIndex<I>,
+  "create" | "insert" | "remove" | "search" | "getSearchableProperties" | "getSearchablePropertiesWithTypes"
+>;
+
+/** The index component for CHUNK_SCHEMA. */
+export function createChunkIndexComponent(): ReachedIndex<ChunkIndexStore> {
+  return {
+    create: () => new ChunkIndexStore(),
+    insert(_impl, index, prop, _id, internalId, value: SearchableValue) {
+      if (prop !== TEXT_PROPERTY) return;
+      const [text, input] = textAndInput(value);
+      index.add(internalId, text, input?.length ?? 0);
+    },
+    // Called once per property the stored document still has: marking dead is idempotent.
+    remove(_impl, index, _prop, _id, internalId) {
+      index.remove(internalId);
+      return true;
+    },
+    search: (index, term) => storeOf(index).search(termsOf(term)),
+    getSearchableProperties: () => Object.keys(CHUNK_SCHEMA),
+    getSearchablePropertiesWithTypes: () => CHUNK_SCHEMA,
+  };
+}
