@@ -12,8 +12,8 @@ import type { HitResult, MessageResult, ScoredDoc } from "../types.ts";
 import { snippets, type Mark } from "../text/snippets.ts";
 import type { ParsedQuery } from "../text/query.ts";
 import { TUNING } from "../tuning.ts";
-import { intentBoost, intentBoostHeld, intentBoostMost } from "./intent-boost.ts";
-import { compoundBoost, compoundBoostHeld, compoundBoostMost } from "./compound.ts";
+import { intentBoost, intentBound } from "./intent-boost.ts";
+import { compoundBoost, compoundBound } from "./compound.ts";
 import { toolChunkWeight } from "./plain-question.ts";
 import { userChunkWeight } from "./user-question.ts";
 
@@ -236,7 +236,7 @@ export function candidateGroups(docs: readonly ScoredDoc[], parsed?: ParsedQuery
  */
 export function maxBoost(parsed: ParsedQuery | undefined): number {
   if (parsed === undefined) return 1;
-  return compoundBoostMost(parsed) * intentBoostMost(parsed);
+  return compoundBound(parsed) * intentBound(parsed);
 }
 
 /**
@@ -264,7 +264,7 @@ export function groupBoostMost(group: Group, parsed: ParsedQuery | undefined): n
  * and input, undefined when not known.
  */
 export function chunkBoostHeld(parsed: ParsedQuery, doc: Pick<ScoredDoc, "type" | "input"> | undefined, tfs: readonly number[]): number {
-  return compoundBoostHeld(parsed, tfs) * intentBoostHeld(parsed, doc);
+  return compoundBound(parsed, tfs) * intentBound(parsed, doc);
 }
 
 /** Applies the boosts to a candidate message and scores it again. */
