@@ -81,8 +81,8 @@ export function attributeFilter(filters: SearchFilters): DocFilter {
 }
 
 /** The index's documents for the query that the filters accept among the messages the view shows. */
-function indexDocs(builder: IndexBuilder, parsed: ParsedQuery, accept: DocFilter, view: SessionView): ScoredDoc[] {
-  return builder.index.search(parsed, accept, view).map(({ meta, message, score }) => {
+function indexDocs(builder: IndexBuilder, parsed: ParsedQuery, filters: SearchFilters, view: SessionView): ScoredDoc[] {
+  return builder.index.search(parsed, filters, view).map(({ meta, message, score }) => {
     const doc: ScoredDoc = { message, partId: meta.partId, type: meta.type, start: meta.start, end: meta.end, score };
     if (meta.tool !== undefined) doc.tool = meta.tool;
     if (meta.input !== undefined) doc.input = meta.input;
@@ -139,7 +139,7 @@ export async function collectSession(sessionView: SessionView, query: Query, fil
       await builder.current();
       if (builder.built) {
         via = "index";
-        docs = indexDocs(builder, query.parsed, accept, view);
+        docs = indexDocs(builder, query.parsed, filters, view);
         stats = builder.index.stats(query.parsed);
         // The index holds every message of the view, the caller's live context too: its
         // statistics are then those of the searchable messages alone, as the scan counts them.

@@ -1,14 +1,16 @@
 // Orama index component hosting one session's term counts (term-counts.ts): Orama inserts a chunk
-// (its text and a tool call's input, one property) and the component counts its terms; Orama's
-// search hands it the query's terms as its `term` parameter (termsParameter: tokens with the
-// weights and words they count for, a corrected word's lower weight included) and the component
-// scores every live chunk holding one, BM25 × query-word coverage as the scan scores it. Removal
-// marks a chunk dead; the owner rebuilds when too much of the index is dead.
+// (its text and a tool call's input, one property; its type, tool and message as filterable
+// ones) and the component counts its terms; Orama's search hands it the query as its `term`
+// parameter (termsParameter: tokens with the weights and words they count for, a corrected word's
+// lower weight included) and the filters as its `where`, and the component scores every live
+// chunk holding a term that the filters accept, BM25 × query-word coverage as the scan scores it.
+// Removal marks a chunk dead; the owner rebuilds when too much of the index is dead.
 
 import type { AnyIndexStore, IIndex, SearchableValue } from "@orama/orama";
-import { coverageFactor, groupBit, MAX_COUNTED_TF, queryWeights, termScore, wordsMatched, type CollectionStats } from "../rank/bm25.ts";
+import { coverageFactor, groupBit, queryWeights, termScore, wordsMatched, type CollectionStats } from "../rank/bm25.ts";
 import { fold } from "../text/normalize.ts";
 import type { QueryTerm } from "../text/query.ts";
+import { HIT_TYPES, type HitType } from "../text/documents.ts";
 import { TokenSpans, tokenSpans } from "../text/tokenize.ts";
 import { TUNING } from "../tuning.ts";
 import { grown } from "../../util/grow.ts";
@@ -21,12 +23,19 @@ import { TermCounts } from "./term-counts.ts";
  */
 export const TEXT_PROPERTY = "text";
 /**
- * The chunk's part type, a property the documents store keeps (the text it does not): Orama
- * removes a document from the index through the properties its stored document has.
+ * The schema the component indexes: the text, and the chunk's part type, tool and message (its
+ * owner's number for this indexing of it) to filter on. The documents store keeps those three
+ * (the text it does not): Orama removes a document from the index through them.
  */
-const TYPE_PROPERTY = "type";
-/** The schema the component indexes. */
-export const CHUNK_SCHEMA = { [TEXT_PROPERTY]: "string[]", [TYPE_PROPERTY]: "enum" } as const;
+export const CHUNK_SCHEMA = { [TEXT_PROPERTY]: "string[]", type: "enum", tool: "enum", slot: "enum" } as const;
+
+/** The filters of a search as Orama's `where`: every condition given must hold. */
+export interface ChunkWhere {
+  type?: { in: HitType[] };
+  tool?: { eq: string };
+  /** Messages the search may not return (hidden, or rejected by a per-message filter). */
+  slot?: { nin: number[] };
+}
 
 /** What a search weighs a query term by (QueryTerm's token, group and weight). */
 type SearchedTerm = Pick<QueryTerm, "token" | "group" | "weight">;
@@ -46,9 +55,13 @@ export class ChunkIndexStore {
   /** Orama's search reads this (no vector properties here). */
   readonly vectorIndexes: Record<string, never> = {};
   readonly counts = new TermCounts();
-  /** Per chunk (Orama's internal id): length in code units, alive flag. */
+  /** Per chunk (Orama's internal id): length in code units, alive flag, message slot, type (HIT_TYPES' place), tool (a code; 0: none). */
   private length = new Int32Array(256);
   alive = new Uint8Array(256);
+  private slotOf = new Int32Array(256);
+  private typeOf = new Uint8Array(256);
+  private toolOf = new Int32Array(256);
+  private readonly toolCodes = new Map<string, number>();
   /** One past the highest chunk added. */
   docsEnd = 0;
   liveDocs = 0;
@@ -61,10 +74,7 @@ export class ChunkIndexStore {
   private readonly spans = new TokenSpans();
 
   add(chunk: number, text: string, input: number): void {
-    if (chunk >= this.length.length) {
-      this.length = grown(this.length, chunk + 1);
-      this.alive = grown(this.alive, this.length.length);
-    }
+    this.room(chunk);
     tokenSpans(text, this.spans);
     this.counts.add(chunk, fold(text), this.spans, input, TUNING.inputWeight);
     this.length[chunk] = text.length;
@@ -72,6 +82,41 @@ export class ChunkIndexStore {
     this.docsEnd = Math.max(this.docsEnd, chunk + 1);
     this.liveDocs++;
     this.liveLength += text.length;
+  }
+
+  /** Sets one of a chunk's filterable properties. */
+  set(chunk: number, property: string, value: SearchableValue): void {
+    this.room(chunk);
+    if (property === "slot") this.slotOf[chunk] = value as number;
+    else if (property === "type") this.typeOf[chunk] = HIT_TYPES.indexOf(value as HitType);
+    else if (property === "tool") this.toolOf[chunk] = this.toolCode(value as string);
+  }
+
+  private toolCode(tool: string): number {
+    let code = this.toolCodes.get(tool);
+    if (code === undefined) this.toolCodes.set(tool, (code = this.toolCodes.size + 1));
+    return code;
+  }
+
+  private room(chunk: number): void {
+    if (chunk < this.length.length) return;
+    // The same doubling from the same length: the columns stay as long as each other.
+    this.length = grown(this.length, chunk + 1);
+    this.alive = grown(this.alive, this.length.length);
+    this.slotOf = grown(this.slotOf, this.length.length);
+    this.typeOf = grown(this.typeOf, this.length.length);
+    this.toolOf = grown(this.toolOf, this.length.length);
+  }
+
+  /** The where clause as a test of a chunk. */
+  accepts(where: ChunkWhere): (chunk: number) => boolean {
+    const types = where.type && HIT_TYPES.map((type) => where.type!.in.includes(type));
+    const tool = where.tool && (this.toolCodes.get(where.tool.eq) ?? -1);
+    const excluded = where.slot && new Set(where.slot.nin);
+    return (chunk) =>
+      (types === undefined || types[this.typeOf[chunk]!] === true) &&
+      (tool === undefined || this.toolOf[chunk] === tool) &&
+      !excluded?.has(this.slotOf[chunk]!);
   }
 
   remove(chunk: number): void {
@@ -101,8 +146,8 @@ export class ChunkIndexStore {
     return { docs: this.liveDocs, length: this.liveLength, df };
   }
 
-  /** Every live chunk holding a query term with its score, as Orama's search takes them. */
-  search(terms: readonly SearchedTerm[]): Array<[number, number]> {
+  /** Every live chunk holding a query term that `accept` takes, with its score, as Orama's search takes them. */
+  search(terms: readonly SearchedTerm[], accept: ((chunk: number) => boolean) | undefined): Array<[number, number]> {
     if (this.liveDocs === 0) return [];
     if (this.score.length < this.docsEnd) {
       this.score = new Float64Array(this.length.length);
@@ -120,7 +165,7 @@ export class ChunkIndexStore {
       const weight = weights.idfs[t]!;
       this.counts.forEachChunk(this.counts.terms.find(token, 0, token.length), (chunk, tf) => {
         if (alive[chunk] !== 1) return;
-        const s = termScore(Math.min(tf, MAX_COUNTED_TF), weight, length[chunk]!, avg);
+        const s = termScore(tf, weight, length[chunk]!, avg);
         if (mask[chunk] === 0) {
           touched[n++] = chunk;
           score[chunk] = s;
@@ -131,18 +176,38 @@ export class ChunkIndexStore {
         }
       });
     });
-    const found = new Array<[number, number]>(n);
+    let kept = 0;
     for (let i = 0; i < n; i++) {
       const chunk = touched[i]!;
-      found[i] = [chunk, score[chunk]! * coverageFactor(wordsMatched(mask[chunk]!), weights.words)];
+      const matched = mask[chunk]!;
       mask[chunk] = 0;
+      if (accept && !accept(chunk)) continue;
+      score[chunk] = score[chunk]! * coverageFactor(wordsMatched(matched), weights.words);
+      touched[kept++] = chunk;
     }
+    const found = new Array<[number, number]>(kept);
+    for (let i = 0; i < kept; i++) found[i] = [touched[i]!, score[touched[i]!]!];
     return found;
   }
 
   /** Heap bytes held by the arrays. */
   bytes(): number {
     return this.counts.bytes() + this.length.byteLength + this.alive.byteLength + this.score.byteLength + this.mask.byteLength + this.touched.byteLength;
+  }
+}
+
+/**
+ * The chunks a where clause accepts, answered one chunk at a time: Orama hands what
+ * searchByWhereClause gives to the component's search unread, which asks it only of the chunks
+ * holding a query term (building the whole set would visit every chunk).
+ */
+class AcceptedChunks extends Set<number> {
+  constructor(readonly accepts: (chunk: number) => boolean) {
+    super();
+  }
+
+  override has(chunk: number): boolean {
+    return this.accepts(chunk);
   }
 }
 
@@ -162,12 +227,12 @@ function storeOf(index: AnyIndexStore): ChunkIndexStore {
 
 /**
  * The methods of Orama's index interface that Orama reaches for our use (create, insert, remove,
- * count, search without `where`; methods/insert.js, remove.js, search-fulltext.js): the score
+ * count, search with `where`; methods/insert.js, remove.js, search-fulltext.js): the score
  * hooks are only called by Orama's own index, load/save only by its serialization.
  */
 export type ReachedIndex<I extends AnyIndexStore> = Pick<
   IIndex<I>,
-  "create" | "insert" | "remove" | "search" | "getSearchableProperties" | "getSearchablePropertiesWithTypes"
+  "create" | "insert" | "remove" | "search" | "searchByWhereClause" | "getSearchableProperties" | "getSearchablePropertiesWithTypes"
 >;
 
 /** The index component for CHUNK_SCHEMA. */
@@ -175,7 +240,7 @@ export function createChunkIndexComponent(): ReachedIndex<ChunkIndexStore> {
   return {
     create: () => new ChunkIndexStore(),
     insert(_impl, index, prop, _id, internalId, value: SearchableValue) {
-      if (prop !== TEXT_PROPERTY) return;
+      if (prop !== TEXT_PROPERTY) return index.set(internalId, prop, value);
       const [text, input] = textAndInput(value);
       index.add(internalId, text, input?.length ?? 0);
     },
@@ -184,7 +249,9 @@ export function createChunkIndexComponent(): ReachedIndex<ChunkIndexStore> {
       index.remove(internalId);
       return true;
     },
-    search: (index, term) => storeOf(index).search(termsOf(term)),
+    search: (index, term, _tokenizer, _language, _properties, _exact, _tolerance, _boost, _relevance, _docsCount, where) =>
+      storeOf(index).search(termsOf(term), where instanceof AcceptedChunks ? where.accepts : undefined),
+    searchByWhereClause: (index, _tokenizer, where) => new AcceptedChunks(storeOf(index).accepts(where as ChunkWhere)),
     getSearchableProperties: () => Object.keys(CHUNK_SCHEMA),
     getSearchablePropertiesWithTypes: () => CHUNK_SCHEMA,
   };

@@ -27,7 +27,7 @@ function index(messages: readonly HistoryMessage[], grouped = messages.length): 
 
 const key = (partId: string, start: number) => `${partId}:${start}`;
 const keys = (hits: IndexHit[]) => hits.map((hit) => key(hit.meta.partId, hit.meta.start)).sort();
-const all = () => true;
+const all: SearchFilters = { types: new Set(HIT_TYPES) };
 
 const words = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 8 }).map((list) => list.join(" "));
 // A long tool output spans several chunks of one part.
@@ -81,7 +81,7 @@ describe("session index search", () => {
             );
           };
           const expected = await scanSession(indexedAndShown, visibility, parseQuery(query), accept);
-          expect(keys(made.search(parseQuery(query), accept, view))).toEqual(expected!.map((doc) => key(doc.partId, doc.start)).sort());
+          expect(keys(made.search(parseQuery(query), filters, view))).toEqual(expected!.map((doc) => key(doc.partId, doc.start)).sort());
         },
       ),
       { numRuns: 150 },

@@ -2,17 +2,29 @@
 // an update touches only new, changed and removed messages. Orama inserts, removes and searches
 // through our components: the chunk index holding the session's term counts (chunk-index.ts) and
 // a documents store keeping each chunk's place, not its text. A search's filters and the view's
-// hidden messages are applied to the chunks Orama's search returns.
+// hidden messages travel as Orama's `where` clause.
 
-import { count, create, insert, remove, search, type AnyDocument, type IDocumentsStore, type IIndex, type Orama, type Results } from "@orama/orama";
+import {
+  count,
+  create,
+  insert,
+  remove,
+  search,
+  type AnyDocument,
+  type IDocumentsStore,
+  type IIndex,
+  type Orama,
+  type Results,
+  type SearchParamsFullText,
+} from "@orama/orama";
 import type { HistoryMessage } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import type { SessionView } from "../../history/view.ts";
-import type { DocFilter } from "../types.ts";
-import { messageDocs } from "../text/documents.ts";
+import type { SearchFilters } from "../types.ts";
+import { HIT_TYPES, messageDocs } from "../text/documents.ts";
 import { flatDocumentProperties, flatSchemaValidator } from "./components/flat-document.ts";
 import { createMetaStoreComponent, type ChunkDocument, type DocMeta, type MetaStore } from "./components/meta-store.ts";
-import { CHUNK_SCHEMA, type ChunkIndexStore, createChunkIndexComponent, TEXT_PROPERTY, termsParameter } from "./chunk-index.ts";
+import { CHUNK_SCHEMA, type ChunkIndexStore, type ChunkWhere, createChunkIndexComponent, TEXT_PROPERTY, termsParameter } from "./chunk-index.ts";
 import { WordCorrection, type NearestTerm } from "../text/typos.ts";
 import type { CollectionStats } from "../rank/bm25.ts";
 import type { ParsedQuery } from "../text/query.ts";
@@ -57,6 +69,8 @@ export interface MessageDiff {
 export class SessionIndex {
   private readonly db: ChunkDb;
   private readonly messages = new Map<string, MessageEntry>();
+  /** The messages held by slot (undefined once removed or replaced). */
+  private readonly bySlot: Array<MessageEntry | undefined> = [];
   /** The message list the index matched at the last diff that found nothing to do. */
   private inStep: readonly HistoryMessage[] = [];
   /** Documents and messages ever inserted (their ids stay in Orama's id maps). */
@@ -135,12 +149,13 @@ export class SessionIndex {
     this.removeMessage(message.id);
     const entry: MessageEntry = { message, slot: this.messagesInserted++, docs: 0 };
     this.messages.set(message.id, entry);
+    this.bySlot[entry.slot] = entry;
     for (const doc of messageDocs(message, this.visibility)) {
       this.docsInserted++;
       const chunk: ChunkDocument = {
         id: docId(entry.slot, entry.docs),
         text: doc.input > 0 ? [doc.text, doc.text.slice(0, doc.input)] : [doc.text],
-        messageId: message.id,
+        slot: entry.slot,
         type: doc.type,
         part: doc.partId,
         start: doc.start,
@@ -160,40 +175,69 @@ export class SessionIndex {
     if (!entry) return;
     for (let k = 0; k < entry.docs; k++) remove(this.db, docId(entry.slot, k));
     this.messages.delete(messageId);
+    this.bySlot[entry.slot] = undefined;
     this.inStep = [];
   }
 
   /**
-   * The documents holding a query term that `accept` takes among the messages the view shows as
-   * indexed, scored (BM25 × coverage against the index's statistics), best first: Orama's search
-   * asks the chunk index component for them, the query's terms its `term` parameter.
+   * The documents holding a query term that the filters accept among the messages the view shows
+   * as indexed, scored (BM25 × coverage against the index's statistics), best first. Orama's
+   * search asks the chunk index component for them: the query's terms its `term`, the filters its `where`.
    */
-  search(parsed: ParsedQuery, accept: DocFilter, view: SessionView): IndexHit[] {
+  search(parsed: ParsedQuery, filters: SearchFilters, view: SessionView): IndexHit[] {
     const docs = count(this.db);
     if (docs === 0 || parsed.terms.length === 0) return [];
+    const where = this.where(filters, view);
     // includeVectors: there are none, and leaving it false copies every hit and its document to strip them.
-    const found = search<ChunkDb, DocMeta>(this.db, { term: termsParameter(parsed.terms), properties: [TEXT_PROPERTY], limit: docs, includeVectors: true });
+    const params = { term: termsParameter(parsed.terms), properties: [TEXT_PROPERTY], where, limit: docs, includeVectors: true };
+    const found = search<ChunkDb, DocMeta>(this.db, params as SearchParamsFullText<ChunkDb, DocMeta>);
     // No before/after-search hooks are installed, so Orama answers synchronously.
     if (found instanceof Promise) throw new Error("Orama's search answered asynchronously");
-    const shown = this.shownSlots(view);
-    const hits: IndexHit[] = [];
-    for (const hit of (found as Results<DocMeta>).hits) {
-      const meta = hit.document;
-      const entry = this.messages.get(meta.messageId)!;
-      if (shown[entry.slot] === 1 && accept(entry.message, meta.type, meta.tool)) hits.push({ meta, message: entry.message, score: hit.score });
-    }
-    return hits;
+    return (found as Results<DocMeta>).hits.map((hit) => ({ meta: hit.document, message: this.bySlot[hit.document.slot]!.message, score: hit.score }));
   }
 
-  /** By slot, 1 for the indexed messages the view shows in the version indexed. */
-  private shownSlots(view: SessionView): Uint8Array {
+  /** The filters and the view's hidden messages as the chunk index's where clause. */
+  private where(filters: SearchFilters, view: SessionView): ChunkWhere {
+    const where: ChunkWhere = {};
+    if (HIT_TYPES.some((type) => !filters.types.has(type))) where.type = { in: [...filters.types] };
+    if (filters.tool !== undefined) where.tool = { eq: filters.tool };
+    const excluded = this.excludedSlots(filters, view);
+    if (excluded.length > 0) where.slot = { nin: excluded };
+    return where;
+  }
+
+  /**
+   * Slots of indexed messages a search may not return: those the view does not show (its hidden
+   * tail, and any it does not hold as indexed) and those the per-message filters reject.
+   */
+  private excludedSlots(filters: SearchFilters, view: SessionView): number[] {
+    const { role, after, before } = filters;
+    const perMessage = role !== undefined || after !== undefined || before !== undefined;
+    if (!perMessage && this.inStepWith(view.messages)) return view.messages.slice(view.visibleEnd).map((message) => this.messages.get(message.id)!.slot);
+    // By slot, the indexed messages the view shows in the version indexed.
     const shown = new Uint8Array(this.messagesInserted);
     for (let i = 0; i < view.visibleEnd; i++) {
-      const message = view.messages[i]!;
-      const entry = this.messages.get(message.id);
-      if (entry?.message === message) shown[entry.slot] = 1;
+      const entry = this.messages.get(view.messages[i]!.id);
+      if (entry && entry.message === view.messages[i]) shown[entry.slot] = 1;
     }
-    return shown;
+    const excluded: number[] = [];
+    for (const { message, slot } of this.messages.values()) {
+      const created = message.created;
+      const accepted =
+        (role === undefined || message.role === role) &&
+        (after === undefined || (created !== undefined && created > after)) &&
+        (before === undefined || (created !== undefined && created < before));
+      if (shown[slot] === 0 || !accepted) excluded.push(slot);
+    }
+    return excluded;
+  }
+
+  /** True when the index holds exactly `list`'s messages (as of the last diff that found no work). */
+  private inStepWith(list: readonly HistoryMessage[]): boolean {
+    const inStep = this.inStep;
+    if (inStep.length !== list.length || inStep.length !== this.messages.size) return false;
+    for (let i = 0; i < list.length; i++) if (list[i] !== inStep[i]) return false;
+    return true;
   }
 
   /** Whether enough chunks were counted since the counts were last grouped to group them again. */

@@ -1,9 +1,11 @@
 // The one term structure of a session's chunks: per term (interned from spans of folded text in
 // a TermTable: no string per token), the chunks holding it and its weighted frequency in each (a
-// tool call's input counted inputWeight times, as rescore.ts's termCounts counts it). Chunks are
-// counted one at a time (add), their (term, chunk, tf) triples kept in typed-array blocks, and
+// tool call's input counted inputWeight times, as rescore.ts's termCounts counts it; past
+// MAX_COUNTED_TF it counts no more, so it is kept as that), packed `chunk × 256 + tf` in one uint32
+// as the index's postings were. Chunks are counted one at a time (add), their terms and postings
+// kept in typed-array blocks, and
 // grouped by term in one counting sort (groupSteps); chunks counted since the last grouping are
-// read from their triples until the next one. The warm index holds it in Orama (chunk-index.ts),
+// read from their blocks until the next one. The warm index holds it in Orama (chunk-index.ts),
 // the projection stores and ranks from it (many/session-terms.ts, projected-ranking.ts).
 // Counting a 30 MB session this way instead of in a Map of number arrays per term took a
 // fraction of the time and heap (docs/search-notes.md, "Counting a session for the projection").
@@ -11,15 +13,20 @@
 import type { TokenSpans } from "../text/tokenize.ts";
 import { CHUNK_STRIDE, type ChunkTable } from "../types.ts";
 import { grown } from "../../util/grow.ts";
+import { MAX_COUNTED_TF } from "../rank/bm25.ts";
 import { TermTable } from "./components/term-table.ts";
 
-/** Triples per block: 1 MB a block, so the triples are never copied to grow. */
+/** Postings per block: half a MB a block, so they are never copied to grow. */
 const PAIR_BLOCK = 1 << 16;
 
 interface PairBlock {
   term: Int32Array;
-  chunk: Int32Array;
-  tf: Float64Array;
+  posting: Uint32Array;
+}
+
+/** A chunk's posting: chunk × 256 + tf (at most MAX_COUNTED_TF, 255; tf ≥ 1). */
+function posting(chunk: number, tf: number): number {
+  return chunk * 256 + Math.min(tf, MAX_COUNTED_TF);
 }
 
 export class TermCounts {
@@ -28,22 +35,21 @@ export class TermCounts {
   private tf = new Float64Array(1024);
   private seenIn = new Int32Array(1024);
   private readonly touched: number[] = [];
-  /** Grouped: per term id (of those there were), where its chunks start in `chunkOf`/`tfOf`, one more entry for the end. */
+  /** Grouped: per term id (of those there were), where its postings start in `postings`, one more entry for the end. */
   private starts = new Int32Array(1);
-  private chunkOf = new Int32Array(0);
-  private tfOf = new Float64Array(0);
-  /** The triples counted since the last grouping, in the order counted. */
+  private postings = new Uint32Array(0);
+  /** The terms and postings counted since the last grouping, in the order counted. */
   private readonly blocks: PairBlock[] = [];
   private pairs = 0;
 
-  /** Triples counted since the last grouping. */
+  /** Postings counted since the last grouping. */
   get ungrouped(): number {
     return this.pairs;
   }
 
-  /** Triples grouped by term. */
+  /** Postings grouped by term. */
   get grouped(): number {
-    return this.chunkOf.length;
+    return this.postings.length;
   }
 
   /**
@@ -66,11 +72,11 @@ export class TermCounts {
         this.touched.push(id);
       } else this.tf[id] = this.tf[id]! + times;
     }
-    for (const id of this.touched) this.pushPair(id, chunk, this.tf[id]!);
+    for (const id of this.touched) this.pushPair(id, posting(chunk, this.tf[id]!));
     this.touched.length = 0;
   }
 
-  /** Groups the triples counted since the last grouping with the grouped ones, a piece per step (chunks stay ascending per term). */
+  /** Groups the postings counted since the last grouping with the grouped ones, a piece per step (chunks stay ascending per term). */
   *groupSteps(): Generator<void> {
     const terms = this.terms.count;
     const old = this.starts;
@@ -79,28 +85,21 @@ export class TermCounts {
     for (let t = 0; t < oldTerms; t++) starts[t + 1] = old[t + 1]! - old[t]!;
     yield* this.eachPair((term) => starts[term + 1]!++);
     for (let t = 0; t < terms; t++) starts[t + 1]! += starts[t]!;
-    const chunkOf = new Int32Array(starts[terms]!);
-    const tfOf = new Float64Array(starts[terms]!);
-    for (let t = 0; t < oldTerms; t++) {
-      chunkOf.set(this.chunkOf.subarray(old[t]!, old[t + 1]!), starts[t]!);
-      tfOf.set(this.tfOf.subarray(old[t]!, old[t + 1]!), starts[t]!);
-    }
+    const postings = new Uint32Array(starts[terms]!);
+    for (let t = 0; t < oldTerms; t++) postings.set(this.postings.subarray(old[t]!, old[t + 1]!), starts[t]!);
     yield;
     const fill = new Int32Array(terms);
     for (let t = 0; t < terms; t++) fill[t] = starts[t]! + (t < oldTerms ? old[t + 1]! - old[t]! : 0);
-    yield* this.eachPair((term, chunk, tf) => {
-      const at = fill[term]!++;
-      chunkOf[at] = chunk;
-      tfOf[at] = tf;
+    yield* this.eachPair((term, posting) => {
+      postings[fill[term]!++] = posting;
     });
     this.starts = starts;
-    this.chunkOf = chunkOf;
-    this.tfOf = tfOf;
+    this.postings = postings;
     this.blocks.length = 0;
     this.pairs = 0;
   }
 
-  /** Groups every triple at once. */
+  /** Groups every posting at once. */
   group(): this {
     for (const _ of this.groupSteps());
     return this;
@@ -108,43 +107,37 @@ export class TermCounts {
 
   /** Calls visit(chunk, tf) for every chunk holding term `id`, chunks ascending. */
   forEachChunk(id: number, visit: (chunk: number, tf: number) => void): void {
-    if (id + 1 < this.starts.length) for (let at = this.starts[id]!; at < this.starts[id + 1]!; at++) visit(this.chunkOf[at]!, this.tfOf[at]!);
+    const postings = this.postings;
+    if (id + 1 < this.starts.length) for (let at = this.starts[id]!; at < this.starts[id + 1]!; at++) visit(postings[at]! >>> 8, postings[at]! & 0xff);
     if (this.pairs === 0) return;
     for (const [b, block] of this.blocks.entries()) {
       const used = Math.min(PAIR_BLOCK, this.pairs - b * PAIR_BLOCK);
-      for (let k = 0; k < used; k++) if (block.term[k] === id) visit(block.chunk[k]!, block.tf[k]!);
+      for (let k = 0; k < used; k++) if (block.term[k] === id) visit(block.posting[k]! >>> 8, block.posting[k]! & 0xff);
     }
   }
 
   /** Heap bytes held by the arrays. */
   bytes(): number {
     return (
-      this.terms.bytes() +
-      this.tf.byteLength +
-      this.seenIn.byteLength +
-      this.starts.byteLength +
-      this.chunkOf.byteLength +
-      this.tfOf.byteLength +
-      this.blocks.length * PAIR_BLOCK * 16
+      this.terms.bytes() + this.tf.byteLength + this.seenIn.byteLength + this.starts.byteLength + this.postings.byteLength + this.blocks.length * PAIR_BLOCK * 8
     );
   }
 
-  /** Visits the ungrouped triples, yielding after each block. */
-  private *eachPair(visit: (term: number, chunk: number, tf: number) => void): Generator<void> {
+  /** Visits the ungrouped postings with their terms, yielding after each block. */
+  private *eachPair(visit: (term: number, posting: number) => void): Generator<void> {
     for (const [b, block] of this.blocks.entries()) {
       const used = Math.min(PAIR_BLOCK, this.pairs - b * PAIR_BLOCK);
-      for (let k = 0; k < used; k++) visit(block.term[k]!, block.chunk[k]!, block.tf[k]!);
+      for (let k = 0; k < used; k++) visit(block.term[k]!, block.posting[k]!);
       yield;
     }
   }
 
-  private pushPair(term: number, chunk: number, tf: number): void {
+  private pushPair(term: number, posting: number): void {
     const k = this.pairs % PAIR_BLOCK;
-    if (k === 0) this.blocks.push({ term: new Int32Array(PAIR_BLOCK), chunk: new Int32Array(PAIR_BLOCK), tf: new Float64Array(PAIR_BLOCK) });
+    if (k === 0) this.blocks.push({ term: new Int32Array(PAIR_BLOCK), posting: new Uint32Array(PAIR_BLOCK) });
     const block = this.blocks[this.blocks.length - 1]!;
     block.term[k] = term;
-    block.chunk[k] = chunk;
-    block.tf[k] = tf;
+    block.posting[k] = posting;
     this.pairs++;
   }
 }

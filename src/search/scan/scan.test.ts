@@ -108,6 +108,7 @@ describe("scan agrees with the index", () => {
     const { scanSession } = await import("./scan.ts");
     const { toolVisibility } = await import("../../history/tool-visibility.ts");
     const { buildView } = await import("../../history/view.ts");
+    const { HIT_TYPES } = await import("../text/documents.ts");
     const { assistant, toolCall, user } = await import("../../history/testing/messages.ts");
     const visibility = toolVisibility([], []);
     const words = [
@@ -147,7 +148,7 @@ describe("scan agrees with the index", () => {
           for (const message of messages) index.addMessage(message);
           const scanned = (await scanSession(messages, visibility, parseQuery(query), () => true))!;
           const byKey = new Map(scanned.map((doc) => [`${doc.partId}:${doc.start}`, doc.score]));
-          const hits = index.search(parseQuery(query), () => true, buildView("s", messages, false));
+          const hits = index.search(parseQuery(query), { types: new Set(HIT_TYPES) }, buildView("s", messages, false));
           for (const hit of hits) {
             expect(byKey.get(`${hit.meta.partId}:${hit.meta.start}`)).toBeCloseTo(hit.score, 9);
           }

@@ -14,7 +14,8 @@ export interface ChunkDocument {
    * component gets both in one insert.
    */
   text: [text: string] | [text: string, input: string];
-  messageId: string;
+  /** The owner's number for this indexing of the message. */
+  slot: number;
   type: HitType;
   tool?: string;
   part: string;
@@ -25,7 +26,7 @@ export interface ChunkDocument {
 
 /** What the store keeps of a document (and search returns). */
 export interface DocMeta extends ChunkRef {
-  messageId: string;
+  slot: number;
 }
 
 export class MetaStore {
@@ -45,7 +46,7 @@ export class MetaStore {
 
 /** The metadata of a ChunkDocument (Orama hands the store any document). */
 function metaOf(doc: AnyDocument): DocMeta {
-  const meta: DocMeta = { messageId: doc.messageId, partId: doc.part, type: doc.type, start: doc.start, end: doc.end };
+  const meta: DocMeta = { slot: doc.slot, partId: doc.part, type: doc.type, start: doc.start, end: doc.end };
   if (doc.tool !== undefined) meta.tool = doc.tool;
   const input: unknown = doc.text[1];
   if (typeof input === "string") meta.input = input.length;
