@@ -39,40 +39,32 @@ export interface Group {
 }
 
 /**
- * A part's score from its chunks' scores, sorted best first in scores[from, to), of `matched`
- * chunks holding a query term: the best plus a share of the next few, spread over all `matched`.
- * Its chunks are cuts of one text: one matching in many of them is long, not more relevant (an
- * 800 KB diff holds every word somewhere), while a long answer whose few chunks agree keeps some.
+ * A part's score: its best chunk's score plus a share of its next few's (summed in `others`),
+ * spread over all its `matched` chunks holding a query term. Its chunks are cuts of one text: one
+ * matching in many of them is long, not more relevant (an 800 KB diff holds every word somewhere),
+ * while a long answer whose few chunks agree keeps some.
  */
-export function partScore(scores: ArrayLike<number>, from: number, to: number, matched: number): number {
-  let others = 0;
-  const counted = TUNING.spread.othersCounted;
-  for (let i = from + 1; i < to && i - from <= counted; i++) others += scores[i]!;
-  return spreadScore(scores[from]!, others, matched);
-}
-
-/** A part's best chunk score plus the share of its next few (summed in `others`), spread over its `matched` chunks. */
 function spreadScore(best: number, others: number, matched: number): number {
   return best + (TUNING.spread.otherShare * others) / matched;
 }
 
 /**
- * A message's score from its parts' scores (partScore), sorted best first in scores[from, to):
- * the best plus a share of the next few (a thought, the command it ran and the output agreeing).
+ * A message's score from its parts' scores (bestPartScores), best first: the best plus a share
+ * of the next few (a thought, the command it ran and the output agreeing).
  */
-export function messageScore(scores: ArrayLike<number>, from: number, to: number): number {
-  let score = scores[from]!;
+export function messageScore(scores: readonly number[]): number {
+  let score = scores[0]!;
   const { otherShare, othersCounted } = TUNING.spread;
-  for (let i = from + 1; i < to && i - from <= othersCounted; i++) score += otherShare * scores[i]!;
+  for (let i = 1; i < scores.length && i <= othersCounted; i++) score += otherShare * scores[i]!;
   return score;
 }
 
-/** How many of a message's best parts messageScore reads, and of a part's best chunks partScore reads. */
+/** How many of a message's best parts messageScore reads, and of a part's best chunks a part's score reads. */
 export function messageScoreParts(): number {
   return TUNING.spread.othersCounted + 1;
 }
 
-/** The scores of a message's best MESSAGE_SCORE_PARTS parts (partScore), best first, from its chunks sorted best first. */
+/** The scores of a message's best messageScoreParts() parts (spreadScore), best first, from its chunks sorted best first. */
 export function bestPartScores(chunks: readonly { score: number; partId: string }[]): number[] {
   // Chunks come best first: a part's first chunk is its best. No map: a message has few parts.
   // Ranking calls this for every candidate message of a search: only the result is allocated.
@@ -142,7 +134,7 @@ export function groupScore(group: Group): number {
   else {
     sortDescending(docs, scoreOf);
     const best = bestPartScores(docs);
-    score = messageScore(best, 0, best.length);
+    score = messageScore(best);
   }
   return isCompactionSummary(group.message) ? score * TUNING.summaryWeight : score;
 }
