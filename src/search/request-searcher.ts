@@ -114,7 +114,7 @@ export class RequestSearcher implements SessionSearcher {
   }
 
   async read(session: SessionInfo, deadline: number, query: Query, corrected: boolean, first?: SessionFound): Promise<SessionFound> {
-    const { views, indexes, visibility, callerSessionId, filters, alone, signal } = this.setup;
+    const { views, indexes, visibility, callerSessionId, filters, limits, alone, signal } = this.setup;
     // One of many sessions is kept only if it is the caller's own: the others are seldom read
     // again, and a global search read enough of them to fill the cache (the projection ranks
     // them once built; search-notes.md, "Memory").
@@ -143,7 +143,10 @@ export class RequestSearcher implements SessionSearcher {
     // A search again with typos corrected scans as the first pass did: waiting for the build
     // its scan started would give the first search of a session the build's time.
     const waitForBuild = alone && !corrected && !again;
-    const options = { visibility, builder, deadline, signal, waitForBuild, turnPerPhase: alone, first: first?.collected, sharedScan: shared?.scan };
+    // Alone, the index gives the messages that can reach the request's depth; with others (scores
+    // rescored against their shared statistics), every matching one.
+    const depth = alone ? limits.limit : undefined;
+    const options = { visibility, builder, deadline, signal, waitForBuild, turnPerPhase: alone, depth, first: first?.collected, sharedScan: shared?.scan };
     const collected = await collectSession(view, query, filters, options);
     return { collected, view, query, options };
   }

@@ -77,7 +77,7 @@ const FILLER = ["alpha", "bravo", "delta", "gamma", "omega", "sigma", "kappa", "
 /**
  * `n` messages holding the three words, in blocks of 100 of one length each (a block's messages
  * score alike, the next block's a little lower), among four times as many of other words: a
- * search's best 53 are all ties.
+ * search's best 53 are all ties, which the depth check cannot settle without the next block.
  */
 function alike(n: number): string[] {
   const filler = (i: number, words: number) => Array.from({ length: words }, (_, j) => FILLER[(i + j) % FILLER.length]).join(" ");
@@ -87,8 +87,8 @@ function alike(n: number): string[] {
   );
 }
 
-describe("a warm search of many tied messages", () => {
-  it("ranks as the cold scan does", async () => {
+describe("the index asked for more of its best messages while they may not hold the depth", () => {
+  it("asks again for four times as many, never for every match at once, and ranks as the scan does", async () => {
     const source = new MemorySource();
     addSession(source, "s1", alike(600));
     const request: SearchRequest = {
@@ -104,7 +104,12 @@ describe("a warm search of many tied messages", () => {
     const builder = (await service.buildIndex("s1"))!;
     const search = vi.spyOn(builder.index, "search");
     const warm = (await service.search(request)).results.map((r) => [r.message.id, r.score]);
-    expect(search).toHaveBeenCalledTimes(1);
+    const asks = search.mock.calls.map((call) => call[3]!);
+    const messagesGiven = search.mock.results.map((result) => new Set((result.value as { message: { id: string } }[]).map((hit) => hit.message.id)).size);
+    // The first ask's best messages are one block of ties; the next ask reaches the block below.
+    expect(asks.length).toBeGreaterThan(1);
+    for (let i = 1; i < asks.length; i++) expect(asks[i]).toBe(asks[i - 1]! * 4);
+    expect(messagesGiven.at(-1)).toBeLessThan(600);
     expect(warm).toEqual(cold);
   });
 });

@@ -11,6 +11,7 @@ import { coverageFactor, groupBit, queryWeights, termScore, wordsMatched, type C
 import { fold } from "../text/normalize.ts";
 import type { QueryTerm } from "../text/query.ts";
 import { HIT_TYPES, type HitType } from "../text/documents.ts";
+import { bestPartScores, messageScore } from "../rank/rank.ts";
 import { TokenSpans, tokenSpans } from "../text/tokenize.ts";
 import { TUNING } from "../tuning.ts";
 import { grown } from "../../util/grow.ts";
@@ -24,10 +25,11 @@ import { TermCounts } from "./term-counts.ts";
 export const TEXT_PROPERTY = "text";
 /**
  * The schema the component indexes: the text, and the chunk's part type, tool and message (its
- * owner's number for this indexing of it) to filter on. The documents store keeps those three
+ * owner's number for this indexing of it) to filter on, and its part (the owner's number) to
+ * score a message by. The documents store keeps those three
  * (the text it does not): Orama removes a document from the index through them.
  */
-export const CHUNK_SCHEMA = { [TEXT_PROPERTY]: "string[]", type: "enum", tool: "enum", slot: "enum" } as const;
+export const CHUNK_SCHEMA = { [TEXT_PROPERTY]: "string[]", type: "enum", tool: "enum", slot: "enum", partSlot: "enum" } as const;
 
 /** The filters of a search as Orama's `where`: every condition given must hold. */
 export interface ChunkWhere {
@@ -40,15 +42,21 @@ export interface ChunkWhere {
 /** What a search weighs a query term by (QueryTerm's token, group and weight). */
 type SearchedTerm = Pick<QueryTerm, "token" | "group" | "weight">;
 
-/** A query's terms as Orama's `term` search parameter: the component's own query language. */
-export function termsParameter(terms: readonly SearchedTerm[]): string {
-  return JSON.stringify(terms.map(({ token, group, weight }) => [token, group, weight]));
+/** A search: the query's terms, and how many of the best messages to return the chunks of (all when absent). */
+export interface ChunkQuery {
+  terms: readonly SearchedTerm[];
+  messages?: number;
 }
 
-function termsOf(parameter: string): SearchedTerm[] {
-  const parsed: unknown = JSON.parse(parameter);
-  if (!Array.isArray(parsed)) throw new Error("the chunk index's term parameter is a list of [token, group, weight]");
-  return parsed.map(([token, group, weight]: [string, number, number]) => ({ token, group, weight }));
+/** A query as Orama's `term` search parameter: the component's own query language. */
+export function queryParameter({ terms, messages }: ChunkQuery): string {
+  return JSON.stringify({ terms: terms.map(({ token, group, weight }) => [token, group, weight]), messages });
+}
+
+function queryOf(parameter: string): ChunkQuery {
+  const query = JSON.parse(parameter) as { terms: [string, number, number][]; messages?: number };
+  if (!Array.isArray(query?.terms)) throw new Error("the chunk index's term parameter is {terms: [[token, group, weight]…], messages}");
+  return { terms: query.terms.map(([token, group, weight]) => ({ token, group, weight })), messages: query.messages };
 }
 
 export class ChunkIndexStore {
@@ -59,6 +67,7 @@ export class ChunkIndexStore {
   private length = new Int32Array(256);
   alive = new Uint8Array(256);
   private slotOf = new Int32Array(256);
+  private partOf = new Int32Array(256);
   private typeOf = new Uint8Array(256);
   private toolOf = new Int32Array(256);
   private readonly toolCodes = new Map<string, number>();
@@ -88,6 +97,7 @@ export class ChunkIndexStore {
   set(chunk: number, property: string, value: SearchableValue): void {
     this.room(chunk);
     if (property === "slot") this.slotOf[chunk] = value as number;
+    else if (property === "partSlot") this.partOf[chunk] = value as number;
     else if (property === "type") this.typeOf[chunk] = HIT_TYPES.indexOf(value as HitType);
     else if (property === "tool") this.toolOf[chunk] = this.toolCode(value as string);
   }
@@ -104,6 +114,7 @@ export class ChunkIndexStore {
     this.length = grown(this.length, chunk + 1);
     this.alive = grown(this.alive, this.length.length);
     this.slotOf = grown(this.slotOf, this.length.length);
+    this.partOf = grown(this.partOf, this.length.length);
     this.typeOf = grown(this.typeOf, this.length.length);
     this.toolOf = grown(this.toolOf, this.length.length);
   }
@@ -146,8 +157,11 @@ export class ChunkIndexStore {
     return { docs: this.liveDocs, length: this.liveLength, df };
   }
 
-  /** Every live chunk holding a query term that `accept` takes, with its score, as Orama's search takes them. */
-  search(terms: readonly SearchedTerm[], accept: ((chunk: number) => boolean) | undefined): Array<[number, number]> {
+  /**
+   * Every live chunk holding a query term that `accept` takes, with its score, as Orama's search
+   * takes them; those of the best `query.messages` messages only when given (bestMessages).
+   */
+  search({ terms, messages }: ChunkQuery, accept: ((chunk: number) => boolean) | undefined): Array<[number, number]> {
     if (this.liveDocs === 0) return [];
     if (this.score.length < this.docsEnd) {
       this.score = new Float64Array(this.length.length);
@@ -185,14 +199,60 @@ export class ChunkIndexStore {
       score[chunk] = score[chunk]! * coverageFactor(wordsMatched(matched), weights.words);
       touched[kept++] = chunk;
     }
+    if (messages !== undefined) kept = this.bestMessages(kept, messages);
     const found = new Array<[number, number]>(kept);
     for (let i = 0; i < kept; i++) found[i] = [touched[i]!, score[touched[i]!]!];
     return found;
   }
 
+  /**
+   * Keeps of touched[0, n) the chunks of the best `wanted` messages and those tied with the last
+   * (ranking breaks the tie, not this cut), each scored as ranking scores a message before its
+   * weights and boosts (rank.ts bestPartScores, messageScore). Sorted by id, a message's chunks
+   * and a part's are runs. Returns how many are kept: Orama then sorts and fetches a few hundred
+   * hits, not a common word's thousands.
+   */
+  private bestMessages(n: number, wanted: number): number {
+    const { score, slotOf, partOf } = this;
+    const chunks = this.touched.subarray(0, n).sort();
+    const ends: number[] = [];
+    const scores: number[] = [];
+    for (let from = 0; from < n; ) {
+      const slot = slotOf[chunks[from]!]!;
+      let to = from + 1;
+      while (to < n && slotOf[chunks[to]!] === slot) to++;
+      // Most messages hold one matching chunk: its score is the message's.
+      if (to - from === 1) scores.push(score[chunks[from]!]!);
+      else {
+        const scored = Array.from(chunks.subarray(from, to), (chunk) => ({ score: score[chunk]!, partId: partOf[chunk]! }));
+        scores.push(messageScore(bestPartScores(scored.sort((a, b) => b.score - a.score))));
+      }
+      ends.push((from = to));
+    }
+    if (scores.length <= wanted) return n;
+    const last = Float64Array.from(scores).sort()[scores.length - wanted]!;
+    const floor = last - 1e-9 * Math.max(1, Math.abs(last));
+    let kept = 0;
+    for (let r = 0, from = 0; r < ends.length; from = ends[r++]!) {
+      if (scores[r]! >= floor) for (let i = from; i < ends[r]!; i++) chunks[kept++] = chunks[i]!;
+    }
+    return kept;
+  }
+
   /** Heap bytes held by the arrays. */
   bytes(): number {
-    return this.counts.bytes() + this.length.byteLength + this.alive.byteLength + this.score.byteLength + this.mask.byteLength + this.touched.byteLength;
+    return (
+      this.counts.bytes() +
+      this.length.byteLength +
+      this.alive.byteLength +
+      this.score.byteLength +
+      this.mask.byteLength +
+      this.touched.byteLength +
+      this.slotOf.byteLength +
+      this.partOf.byteLength +
+      this.typeOf.byteLength +
+      this.toolOf.byteLength
+    );
   }
 }
 
@@ -250,7 +310,7 @@ export function createChunkIndexComponent(): ReachedIndex<ChunkIndexStore> {
       return true;
     },
     search: (index, term, _tokenizer, _language, _properties, _exact, _tolerance, _boost, _relevance, _docsCount, where) =>
-      storeOf(index).search(termsOf(term), where instanceof AcceptedChunks ? where.accepts : undefined),
+      storeOf(index).search(queryOf(term), where instanceof AcceptedChunks ? where.accepts : undefined),
     searchByWhereClause: (index, _tokenizer, where) => new AcceptedChunks(storeOf(index).accepts(where as ChunkWhere)),
     getSearchableProperties: () => Object.keys(CHUNK_SCHEMA),
     getSearchablePropertiesWithTypes: () => CHUNK_SCHEMA,

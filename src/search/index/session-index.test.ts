@@ -6,6 +6,7 @@ import type { HistoryMessage } from "../../history/types.ts";
 import { buildView, type SessionView } from "../../history/view.ts";
 import { scanSession } from "../scan/scan.ts";
 import type { DocFilter, SearchFilters } from "../types.ts";
+import { bestPartScores, messageScore } from "../rank/rank.ts";
 import { HIT_TYPES, type HitType } from "../text/documents.ts";
 import { parseQuery } from "../text/query.ts";
 import { SessionIndex, type IndexHit } from "./session-index.ts";
@@ -26,6 +27,9 @@ function index(messages: readonly HistoryMessage[], grouped = messages.length): 
 }
 
 const key = (partId: string, start: number) => `${partId}:${start}`;
+/** A message's score from its hits, as ranking computes it (each part by its best chunk). */
+const scoreOf = (hits: IndexHit[]) =>
+  messageScore(bestPartScores(hits.map((hit) => ({ score: hit.score, partId: hit.meta.partId })).sort((a, b) => b.score - a.score)));
 const keys = (hits: IndexHit[]) => hits.map((hit) => key(hit.meta.partId, hit.meta.start)).sort();
 const all: SearchFilters = { types: new Set(HIT_TYPES) };
 
@@ -82,6 +86,29 @@ describe("session index search", () => {
           };
           const expected = await scanSession(indexedAndShown, visibility, parseQuery(query), accept);
           expect(keys(made.search(parseQuery(query), filters, view))).toEqual(expected!.map((doc) => key(doc.partId, doc.start)).sort());
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it("returns the documents of the best messages only, keeping those tied at the cut", () => {
+    fc.assert(
+      fc.property(
+        fc.array(messageArb, { minLength: 1, maxLength: 30 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.constantFrom("deploy", "canary queue", "rollback x"),
+        (messages, groups, query) => {
+          const made = index(messages);
+          const view = buildView("s", messages, false);
+          const every = made.search(parseQuery(query), all, view);
+          const byMessage = new Map<string, IndexHit[]>();
+          for (const hit of every) byMessage.set(hit.message.id, [...(byMessage.get(hit.message.id) ?? []), hit]);
+          const scores = [...byMessage.values()].map(scoreOf).sort((a, b) => b - a);
+          const last = scores[Math.min(groups, scores.length) - 1] ?? 0;
+          const kept = new Set([...byMessage].filter(([, hits]) => scoreOf(hits) >= last - 1e-9 * Math.max(1, last)).map(([id]) => id));
+          const cut = made.search(parseQuery(query), all, view, groups);
+          expect(cut).toEqual(every.filter((hit) => kept.has(hit.message.id)));
         },
       ),
       { numRuns: 150 },

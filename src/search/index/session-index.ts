@@ -24,7 +24,7 @@ import type { SearchFilters } from "../types.ts";
 import { HIT_TYPES, messageDocs } from "../text/documents.ts";
 import { flatDocumentProperties, flatSchemaValidator } from "./components/flat-document.ts";
 import { createMetaStoreComponent, type ChunkDocument, type DocMeta, type MetaStore } from "./components/meta-store.ts";
-import { CHUNK_SCHEMA, type ChunkIndexStore, type ChunkWhere, createChunkIndexComponent, TEXT_PROPERTY, termsParameter } from "./chunk-index.ts";
+import { CHUNK_SCHEMA, type ChunkIndexStore, type ChunkWhere, createChunkIndexComponent, queryParameter, TEXT_PROPERTY } from "./chunk-index.ts";
 import { WordCorrection, type NearestTerm } from "../text/typos.ts";
 import type { CollectionStats } from "../rank/bm25.ts";
 import type { ParsedQuery } from "../text/query.ts";
@@ -76,6 +76,7 @@ export class SessionIndex {
   /** Documents and messages ever inserted (their ids stay in Orama's id maps). */
   private docsInserted = 0;
   private messagesInserted = 0;
+  private partsInserted = 0;
 
   constructor(private readonly visibility: ToolVisibility) {
     this.db = create({
@@ -150,12 +151,18 @@ export class SessionIndex {
     const entry: MessageEntry = { message, slot: this.messagesInserted++, docs: 0 };
     this.messages.set(message.id, entry);
     this.bySlot[entry.slot] = entry;
+    let partId: string | undefined;
     for (const doc of messageDocs(message, this.visibility)) {
+      if (doc.partId !== partId) {
+        partId = doc.partId;
+        this.partsInserted++;
+      }
       this.docsInserted++;
       const chunk: ChunkDocument = {
         id: docId(entry.slot, entry.docs),
         text: doc.input > 0 ? [doc.text, doc.text.slice(0, doc.input)] : [doc.text],
         slot: entry.slot,
+        partSlot: this.partsInserted,
         type: doc.type,
         part: doc.partId,
         start: doc.start,
@@ -181,15 +188,17 @@ export class SessionIndex {
 
   /**
    * The documents holding a query term that the filters accept among the messages the view shows
-   * as indexed, scored (BM25 × coverage against the index's statistics), best first. Orama's
-   * search asks the chunk index component for them: the query's terms its `term`, the filters its `where`.
+   * as indexed, scored (BM25 × coverage against the index's statistics), best first; of the best
+   * `messages` messages only, when given (ranking's score before its weights and boosts, ties at
+   * the cut kept). Orama's search asks the chunk index component for them: the query its `term`,
+   * the filters its `where`.
    */
-  search(parsed: ParsedQuery, filters: SearchFilters, view: SessionView): IndexHit[] {
+  search(parsed: ParsedQuery, filters: SearchFilters, view: SessionView, messages?: number): IndexHit[] {
     const docs = count(this.db);
     if (docs === 0 || parsed.terms.length === 0) return [];
     const where = this.where(filters, view);
     // includeVectors: there are none, and leaving it false copies every hit and its document to strip them.
-    const params = { term: termsParameter(parsed.terms), properties: [TEXT_PROPERTY], where, limit: docs, includeVectors: true };
+    const params = { term: queryParameter({ terms: parsed.terms, messages }), properties: [TEXT_PROPERTY], where, limit: docs, includeVectors: true };
     const found = search<ChunkDb, DocMeta>(this.db, params as SearchParamsFullText<ChunkDb, DocMeta>);
     // No before/after-search hooks are installed, so Orama answers synchronously.
     if (found instanceof Promise) throw new Error("Orama's search answered asynchronously");

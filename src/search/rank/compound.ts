@@ -55,7 +55,10 @@ export function compoundBound(parsed: ParsedQuery, tfs?: readonly number[]): num
   const whole = wordsOfCompounds(parsed);
   let held = 0;
   parsed.compounds.forEach((compound, c) => {
-    if (parsed.terms.some((term, t) => term.group === compound.group && tfs[t]! > 0) && whole[c]!.every((t) => tfs[t]! > 0)) held++;
+    // A term of another word may be the one standing in it (`queryset` in `QuerySet.filter` when
+    // the query wrote `queryset` first: the compound's word keeps only its humps).
+    const occurs = parsed.terms.some((term, t) => tfs[t]! > 0 && (term.group === compound.group || standsAlone(compound.text, term.token)));
+    if (occurs && whole[c]!.every((t) => tfs[t]! > 0)) held++;
   });
   return raised(parsed, held);
 }

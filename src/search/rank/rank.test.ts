@@ -7,7 +7,8 @@ import { FILLER } from "../testing/filler.ts";
 import { idsOnBothPaths } from "../testing/service.ts";
 import { addSession } from "../testing/sessions.ts";
 import type { ScoredDoc } from "../types.ts";
-import { bestPartScores, candidateGroups, messageScore } from "./rank.ts";
+import { bestPartScores, candidateGroups, indexHoldsDepth, maxBoost, messageScore } from "./rank.ts";
+import { parseQuery } from "../text/query.ts";
 import { TUNING } from "../tuning.ts";
 
 const T0 = Date.UTC(2025, 0, 1);
@@ -114,5 +115,27 @@ describe("compaction summaries", () => {
     const { cold, warm } = await idsOnBothPaths(source, "s1", "vault registry token");
     const summary = messages[messages.length - 1]!.id;
     expect([cold[0], warm[0]]).toEqual([summary, summary]);
+  });
+});
+
+describe("the index's messages for a ranking depth", () => {
+  // A path: the compound boost can raise a message left out.
+  const parsed = parseQuery("src/limiter.ts token bucket");
+  /** One single-chunk text message a score, in score order (best first, as the index gives them). */
+  const docsOf = (scores: number[]): ScoredDoc[] =>
+    scores.map((score) => ({ message: text("assistant", `message scoring ${score}`), partId: `prt_${score}`, type: "text", start: 0, end: 10, score }));
+
+  it("holds the depth when the index had fewer messages than asked, or none left out can reach the depth-th", () => {
+    expect(indexHoldsDepth(docsOf([5, 4, 3]), 10, 2, parsed)).toBe(true);
+    // Asked for 4 and given 4: a message left out scores at most 1 before the boosts; the 2nd scores 9.
+    expect(indexHoldsDepth(docsOf([10, 9, 8, 1]), 4, 2, parsed)).toBe(true);
+  });
+
+  it("does not hold it when a message left out could still be boosted past the depth-th", () => {
+    // Flat scores: one scoring 2 before the boosts left out may reach the 3rd (2.1) boosted.
+    expect(maxBoost(parsed)).toBeGreaterThan(2.1 / 2);
+    expect(indexHoldsDepth(docsOf([2.3, 2.2, 2.1, 2.05]), 4, 3, parsed)).toBe(false);
+    // More asked for than the depth needs: none of the few left out can reach it.
+    expect(indexHoldsDepth(docsOf([2.3, 2.2, 2.1, 2.05, 0.1]), 5, 3, parsed)).toBe(true);
   });
 });

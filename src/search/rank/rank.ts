@@ -65,7 +65,7 @@ export function messageScoreParts(): number {
 }
 
 /** The scores of a message's best messageScoreParts() parts (spreadScore), best first, from its chunks sorted best first. */
-export function bestPartScores(chunks: readonly { score: number; partId: string }[]): number[] {
+export function bestPartScores(chunks: readonly { score: number; partId: string | number }[]): number[] {
   // Chunks come best first: a part's first chunk is its best. No map: a message has few parts.
   // Ranking calls this for every candidate message of a search: only the result is allocated.
   const { parts, best, others, matched } = partScratch;
@@ -99,7 +99,7 @@ export function bestPartScores(chunks: readonly { score: number; partId: string 
  * next chunks' scores, its chunk count. Written by index and never shortened (in V8 a length set
  * to 0 frees the backing store), so they keep their room from call to call.
  */
-const partScratch = { parts: [] as string[], best: [] as number[], others: [] as number[], matched: [] as number[] };
+const partScratch = { parts: [] as Array<string | number>, best: [] as number[], others: [] as number[], matched: [] as number[] };
 
 const itself = (value: number): number => value;
 const scoreOf = (item: { score: number }): number => item.score;
@@ -146,6 +146,40 @@ export function compareResults(a: { score: number; message: HistoryMessage }, b:
   const bt = b.message.created ?? 0;
   if (at !== bt) return bt - at;
   return a.message.id < b.message.id ? 1 : a.message.id > b.message.id ? -1 : 0;
+}
+
+/**
+ * Whether documents the index gave for its best `asked` messages (scored as the index scores them,
+ * best first) hold every message that can reach the ranking's first `depth`: one it left out
+ * scores at most the lowest it gave before the boosts (the tool, user-question and summary
+ * weights only lower a score), and must be beaten by the depth-th even boosted as much as any can be.
+ */
+export function indexHoldsDepth(docs: readonly ScoredDoc[], asked: number, depth: number, parsed: ParsedQuery): boolean {
+  const byMessage = new Map<string, ScoredDoc[]>();
+  for (const doc of docs) {
+    const held = byMessage.get(doc.message.id);
+    if (held) held.push(doc);
+    else byMessage.set(doc.message.id, [doc]);
+  }
+  if (byMessage.size < asked) return true;
+  const toolWeight = toolChunkWeight(parsed);
+  let lowest = Number.POSITIVE_INFINITY;
+  const finals: number[] = [];
+  for (const held of byMessage.values()) {
+    const message = held[0]!.message;
+    // As the index scored it: no weight; and as the ranking will (candidateGroups).
+    lowest = Math.min(lowest, groupScore({ message, docs: held.slice(), score: 0 }) / (isCompactionSummary(message) ? TUNING.summaryWeight : 1));
+    const userWeight = userChunkWeight(parsed, message);
+    const weighted =
+      toolWeight === 1 && userWeight === 1
+        ? held.slice()
+        : held.map((doc) => ({ ...doc, score: doc.score * userWeight * (doc.type === "tool" ? toolWeight : 1) }));
+    finals.push(groupScore({ message, docs: weighted, score: 0 }));
+  }
+  finals.sort((a, b) => b - a);
+  const floor = finals[depth - 1];
+  if (floor === undefined) return false;
+  return beatenBy(lowest * maxBoost(parsed), floor);
 }
 
 /** Chunk text, cut from the part's text pieces (read once per part per ranking; never joined whole). */

@@ -16,6 +16,8 @@ export interface ChunkDocument {
   text: [text: string] | [text: string, input: string];
   /** The owner's number for this indexing of the message. */
   slot: number;
+  /** The owner's number for the part within this indexing (equal for a part's chunks). */
+  partSlot: number;
   type: HitType;
   tool?: string;
   part: string;
