@@ -16,7 +16,8 @@ export {
   type ProjectedHolder,
   type ProjectedSummary,
 } from "./types.ts";
-export { ChunkList, countTuning, sessionTerms, type SessionTerms } from "./many/session-terms.ts";
+export { ChunkList } from "./index/term-counts.ts";
+export { countTuning, sessionTerms, type SessionTerms } from "./many/session-terms.ts";
 export { termCeiling } from "./many/projected-ranking.ts";
 export type { QueryTerm } from "./text/query.ts";
 export { type NearestTerm, WordCorrection } from "./text/typos.ts";

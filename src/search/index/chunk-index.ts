@@ -1,21 +1,24 @@
 // Orama index component hosting one session's term counts (term-counts.ts): Orama inserts a chunk
-// (its text and a tool call's input, one property; its type, tool and message as filterable
-// ones) and the component counts its terms; Orama's search hands it the query as its `term`
-// parameter (termsParameter: tokens with the weights and words they count for, a corrected word's
-// lower weight included) and the filters as its `where`, and the component scores every live
-// chunk holding a term that the filters accept, BM25 × query-word coverage as the scan scores it.
-// Removal marks a chunk dead; the owner rebuilds when too much of the index is dead.
+// (its text and a tool call's input, one property) and the component counts its terms; the
+// chunk's row (message, part, range, input) is the documents store's, in the chunk table both
+// share. Orama's search hands the component the query as its `term` parameter (queryParameter:
+// tokens with the weights and words they count for, a corrected word's lower weight included, and
+// how many best messages to return) and the filters as its `where`; the component scores every
+// live chunk holding a term that the filters accept, BM25 × query-word coverage as the scan scores
+// it, and keeps those of the best messages. Removal marks a chunk dead; the owner rebuilds when
+// too much of the index is dead.
 
 import type { AnyIndexStore, IIndex, SearchableValue } from "@orama/orama";
 import { coverageFactor, groupBit, queryWeights, termScore, wordsMatched, type CollectionStats } from "../rank/bm25.ts";
 import { fold } from "../text/normalize.ts";
 import type { QueryTerm } from "../text/query.ts";
-import { HIT_TYPES, type HitType } from "../text/documents.ts";
+import type { HitType } from "../text/documents.ts";
 import { bestPartScores, messageScore } from "../rank/rank.ts";
 import { TokenSpans, tokenSpans } from "../text/tokenize.ts";
 import { TUNING } from "../tuning.ts";
 import { grown } from "../../util/grow.ts";
-import { TermCounts } from "./term-counts.ts";
+import { CHUNK_STRIDE } from "../types.ts";
+import { type ChunkList, TermCounts } from "./term-counts.ts";
 
 /**
  * The searchable property: the chunk's text, then the part of it that is a tool call's input (a
@@ -24,12 +27,10 @@ import { TermCounts } from "./term-counts.ts";
  */
 export const TEXT_PROPERTY = "text";
 /**
- * The schema the component indexes: the text, and the chunk's part type, tool and message (its
- * owner's number for this indexing of it) to filter on, and its part (the owner's number) to
- * score a message by. The documents store keeps those three
- * (the text it does not): Orama removes a document from the index through them.
+ * The schema the component indexes: the text, and the part's type, which the stored document has
+ * (the text it has not): Orama removes a document from the index through the properties it has.
  */
-export const CHUNK_SCHEMA = { [TEXT_PROPERTY]: "string[]", type: "enum", tool: "enum", slot: "enum", partSlot: "enum" } as const;
+export const CHUNK_SCHEMA = { [TEXT_PROPERTY]: "string[]", type: "enum" } as const;
 
 /** The filters of a search as Orama's `where`: every condition given must hold. */
 export interface ChunkWhere {
@@ -63,14 +64,8 @@ export class ChunkIndexStore {
   /** Orama's search reads this (no vector properties here). */
   readonly vectorIndexes: Record<string, never> = {};
   readonly counts = new TermCounts();
-  /** Per chunk (Orama's internal id): length in code units, alive flag, message slot, type (HIT_TYPES' place), tool (a code; 0: none). */
-  private length = new Int32Array(256);
+  /** Per chunk (Orama's internal id): alive flag. */
   alive = new Uint8Array(256);
-  private slotOf = new Int32Array(256);
-  private partOf = new Int32Array(256);
-  private typeOf = new Uint8Array(256);
-  private toolOf = new Int32Array(256);
-  private readonly toolCodes = new Map<string, number>();
   /** One past the highest chunk added. */
   docsEnd = 0;
   liveDocs = 0;
@@ -82,52 +77,31 @@ export class ChunkIndexStore {
   private touched = new Int32Array(0);
   private readonly spans = new TokenSpans();
 
+  /** `table`: the chunks' rows, written by the documents store (meta-store.ts). */
+  constructor(readonly table: ChunkList) {}
+
   add(chunk: number, text: string, input: number): void {
-    this.room(chunk);
+    if (chunk >= this.alive.length) this.alive = grown(this.alive, chunk + 1);
     tokenSpans(text, this.spans);
     this.counts.add(chunk, fold(text), this.spans, input, TUNING.inputWeight);
-    this.length[chunk] = text.length;
     this.alive[chunk] = 1;
     this.docsEnd = Math.max(this.docsEnd, chunk + 1);
     this.liveDocs++;
     this.liveLength += text.length;
   }
 
-  /** Sets one of a chunk's filterable properties. */
-  set(chunk: number, property: string, value: SearchableValue): void {
-    this.room(chunk);
-    if (property === "slot") this.slotOf[chunk] = value as number;
-    else if (property === "partSlot") this.partOf[chunk] = value as number;
-    else if (property === "type") this.typeOf[chunk] = HIT_TYPES.indexOf(value as HitType);
-    else if (property === "tool") this.toolOf[chunk] = this.toolCode(value as string);
-  }
-
-  private toolCode(tool: string): number {
-    let code = this.toolCodes.get(tool);
-    if (code === undefined) this.toolCodes.set(tool, (code = this.toolCodes.size + 1));
-    return code;
-  }
-
-  private room(chunk: number): void {
-    if (chunk < this.length.length) return;
-    // The same doubling from the same length: the columns stay as long as each other.
-    this.length = grown(this.length, chunk + 1);
-    this.alive = grown(this.alive, this.length.length);
-    this.slotOf = grown(this.slotOf, this.length.length);
-    this.partOf = grown(this.partOf, this.length.length);
-    this.typeOf = grown(this.typeOf, this.length.length);
-    this.toolOf = grown(this.toolOf, this.length.length);
-  }
-
   /** The where clause as a test of a chunk. */
   accepts(where: ChunkWhere): (chunk: number) => boolean {
-    const types = where.type && HIT_TYPES.map((type) => where.type!.in.includes(type));
-    const tool = where.tool && (this.toolCodes.get(where.tool.eq) ?? -1);
+    const { chunks: rows, parts } = this.table;
     const excluded = where.slot && new Set(where.slot.nin);
-    return (chunk) =>
-      (types === undefined || types[this.typeOf[chunk]!] === true) &&
-      (tool === undefined || this.toolOf[chunk] === tool) &&
-      !excluded?.has(this.slotOf[chunk]!);
+    return (chunk) => {
+      const part = parts[rows[chunk * CHUNK_STRIDE + 1]!]!;
+      return (
+        (where.type === undefined || where.type.in.includes(part.type)) &&
+        (where.tool === undefined || part.tool === where.tool.eq) &&
+        !excluded?.has(rows[chunk * CHUNK_STRIDE]!)
+      );
+    };
   }
 
   remove(chunk: number): void {
@@ -135,7 +109,13 @@ export class ChunkIndexStore {
     this.alive[chunk] = 0;
     this.liveDocs--;
     this.deadDocs++;
-    this.liveLength -= this.length[chunk]!;
+    this.liveLength -= this.length(chunk);
+  }
+
+  /** A chunk's length in code units, from its row. */
+  private length(chunk: number): number {
+    const rows = this.table.chunks;
+    return rows[chunk * CHUNK_STRIDE + 3]! - rows[chunk * CHUNK_STRIDE + 2]!;
   }
 
   /**
@@ -164,11 +144,12 @@ export class ChunkIndexStore {
   search({ terms, messages }: ChunkQuery, accept: ((chunk: number) => boolean) | undefined): Array<[number, number]> {
     if (this.liveDocs === 0) return [];
     if (this.score.length < this.docsEnd) {
-      this.score = new Float64Array(this.length.length);
-      this.mask = new Int32Array(this.length.length);
-      this.touched = new Int32Array(this.length.length);
+      this.score = new Float64Array(this.alive.length);
+      this.mask = new Int32Array(this.alive.length);
+      this.touched = new Int32Array(this.alive.length);
     }
-    const { score, mask, touched, alive, length } = this;
+    const { score, mask, touched, alive } = this;
+    const rows = this.table.chunks;
     const avg = this.liveLength / this.liveDocs;
     const stats = this.stats(terms);
     const weights = queryWeights(stats, terms);
@@ -179,7 +160,7 @@ export class ChunkIndexStore {
       const weight = weights.idfs[t]!;
       this.counts.forEachChunk(this.counts.terms.find(token, 0, token.length), (chunk, tf) => {
         if (alive[chunk] !== 1) return;
-        const s = termScore(tf, weight, length[chunk]!, avg);
+        const s = termScore(tf, weight, rows[chunk * CHUNK_STRIDE + 3]! - rows[chunk * CHUNK_STRIDE + 2]!, avg);
         if (mask[chunk] === 0) {
           touched[n++] = chunk;
           score[chunk] = s;
@@ -213,18 +194,19 @@ export class ChunkIndexStore {
    * hits, not a common word's thousands.
    */
   private bestMessages(n: number, wanted: number): number {
-    const { score, slotOf, partOf } = this;
+    const score = this.score;
+    const rows = this.table.chunks;
     const chunks = this.touched.subarray(0, n).sort();
     const ends: number[] = [];
     const scores: number[] = [];
     for (let from = 0; from < n; ) {
-      const slot = slotOf[chunks[from]!]!;
+      const slot = rows[chunks[from]! * CHUNK_STRIDE]!;
       let to = from + 1;
-      while (to < n && slotOf[chunks[to]!] === slot) to++;
+      while (to < n && rows[chunks[to]! * CHUNK_STRIDE] === slot) to++;
       // Most messages hold one matching chunk: its score is the message's.
       if (to - from === 1) scores.push(score[chunks[from]!]!);
       else {
-        const scored = Array.from(chunks.subarray(from, to), (chunk) => ({ score: score[chunk]!, partId: partOf[chunk]! }));
+        const scored = Array.from(chunks.subarray(from, to), (chunk) => ({ score: score[chunk]!, partId: rows[chunk * CHUNK_STRIDE + 1]! }));
         scores.push(messageScore(bestPartScores(scored.sort((a, b) => b.score - a.score))));
       }
       ends.push((from = to));
@@ -241,18 +223,7 @@ export class ChunkIndexStore {
 
   /** Heap bytes held by the arrays. */
   bytes(): number {
-    return (
-      this.counts.bytes() +
-      this.length.byteLength +
-      this.alive.byteLength +
-      this.score.byteLength +
-      this.mask.byteLength +
-      this.touched.byteLength +
-      this.slotOf.byteLength +
-      this.partOf.byteLength +
-      this.typeOf.byteLength +
-      this.toolOf.byteLength
-    );
+    return this.counts.bytes() + this.alive.byteLength + this.score.byteLength + this.mask.byteLength + this.touched.byteLength;
   }
 }
 
@@ -295,12 +266,12 @@ export type ReachedIndex<I extends AnyIndexStore> = Pick<
   "create" | "insert" | "remove" | "search" | "searchByWhereClause" | "getSearchableProperties" | "getSearchablePropertiesWithTypes"
 >;
 
-/** The index component for CHUNK_SCHEMA. */
-export function createChunkIndexComponent(): ReachedIndex<ChunkIndexStore> {
+/** The index component for CHUNK_SCHEMA over `table` (the session index's, shared with its documents store). */
+export function createChunkIndexComponent(table: ChunkList): ReachedIndex<ChunkIndexStore> {
   return {
-    create: () => new ChunkIndexStore(),
+    create: () => new ChunkIndexStore(table),
     insert(_impl, index, prop, _id, internalId, value: SearchableValue) {
-      if (prop !== TEXT_PROPERTY) return index.set(internalId, prop, value);
+      if (prop !== TEXT_PROPERTY) return;
       const [text, input] = textAndInput(value);
       index.add(internalId, text, input?.length ?? 0);
     },

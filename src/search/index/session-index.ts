@@ -23,13 +23,14 @@ import type { SessionView } from "../../history/view.ts";
 import type { SearchFilters } from "../types.ts";
 import { HIT_TYPES, messageDocs } from "../text/documents.ts";
 import { flatDocumentProperties, flatSchemaValidator } from "./components/flat-document.ts";
-import { createMetaStoreComponent, type ChunkDocument, type DocMeta, type MetaStore } from "./components/meta-store.ts";
+import { createChunkStoreComponent, type ChunkDocument, type ChunkStore, type DocMeta } from "./components/meta-store.ts";
+import { ChunkList } from "./term-counts.ts";
 import { CHUNK_SCHEMA, type ChunkIndexStore, type ChunkWhere, createChunkIndexComponent, queryParameter, TEXT_PROPERTY } from "./chunk-index.ts";
 import { WordCorrection, type NearestTerm } from "../text/typos.ts";
 import type { CollectionStats } from "../rank/bm25.ts";
 import type { ParsedQuery } from "../text/query.ts";
 
-type ChunkDb = Orama<typeof CHUNK_SCHEMA, IIndex<ChunkIndexStore>, IDocumentsStore<MetaStore>>;
+type ChunkDb = Orama<typeof CHUNK_SCHEMA, IIndex<ChunkIndexStore>, IDocumentsStore<ChunkStore>>;
 
 /**
  * Heap per document and per message beyond the typed arrays (meta object, Orama's id and its id
@@ -79,14 +80,16 @@ export class SessionIndex {
   private partsInserted = 0;
 
   constructor(private readonly visibility: ToolVisibility) {
+    // The chunks' rows, which the documents store writes and the index reads.
+    const table = new ChunkList();
     this.db = create({
       schema: CHUNK_SCHEMA,
       sort: { enabled: false },
       // Orama's types ask for every method of its interfaces; ours have those Orama reaches for
       // the calls made here (ReachedIndex, ReachedDocumentsStore).
       components: {
-        index: createChunkIndexComponent() as IIndex<ChunkIndexStore>,
-        documentsStore: createMetaStoreComponent() as IDocumentsStore<MetaStore>,
+        index: createChunkIndexComponent(table) as IIndex<ChunkIndexStore>,
+        documentsStore: createChunkStoreComponent(table) as IDocumentsStore<ChunkStore>,
         validateSchema: flatSchemaValidator(CHUNK_SCHEMA),
         // Orama's type for this component omits array values, which its own default returns
         // (utils.d.ts) and its insert takes for a string[] property.

@@ -5,8 +5,7 @@ import { describe, expect, it } from "vitest";
 import { fold } from "../text/normalize.ts";
 import { TokenSpans, tokenSpans } from "../text/tokenize.ts";
 import { TERM_CHUNK_STRIDE } from "../types.ts";
-import { ChunkList } from "../many/session-terms.ts";
-import { TermChunks, TermCounts } from "./term-counts.ts";
+import { ChunkList, TermChunks, TermCounts } from "./term-counts.ts";
 
 const WORDS = ["cache", "Cache", "limiter", "0.33744", "x", "débito", "computeTotals", "数据库", "src/app.ts", "the"];
 

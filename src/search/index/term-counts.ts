@@ -11,7 +11,8 @@
 // fraction of the time and heap (docs/search-notes.md, "Counting a session for the projection").
 
 import type { TokenSpans } from "../text/tokenize.ts";
-import { CHUNK_STRIDE, type ChunkTable } from "../types.ts";
+import { CHUNK_STRIDE, type ChunkMessage, type ChunkPart, type ChunkTable } from "../types.ts";
+import type { HitType } from "../text/documents.ts";
 import { grown } from "../../util/grow.ts";
 import { MAX_COUNTED_TF } from "../rank/bm25.ts";
 import { TermTable } from "./components/term-table.ts";
@@ -183,4 +184,27 @@ export class TermChunks implements TermChunkLists {
     });
     return out;
   }
+}
+
+/**
+ * A chunk table held in memory, the other half of a session's counts: per chunk its message, part,
+ * range and input, as sessionTerms makes it (projection/ stores it in its own form) and the warm
+ * index's documents store keeps it (its chunks by Orama's internal id; no messages).
+ */
+export class ChunkList implements ChunkTable {
+  readonly messages: ChunkMessage[] = [];
+  readonly parts: ChunkPart[] = [];
+  readonly chunks: number[] = [];
+
+  message(place: number): ChunkMessage {
+    return this.messages[place]!;
+  }
+
+  part(place: number): ChunkPart {
+    return this.parts[place]!;
+  }
+}
+
+export function chunkPart(id: string, type: HitType, tool: string | undefined): ChunkPart {
+  return tool === undefined ? { id, type } : { id, type, tool };
 }

@@ -9,14 +9,14 @@ import { isCompactionSummary } from "../../history/summaries.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import { firstUserText } from "../../history/preview.ts";
 import type { HistoryMessage } from "../../history/types.ts";
-import { CHUNK_CONTINUE, CHUNK_HOST_WRITTEN, CHUNK_SUMMARY, type ChunkMessage, type ChunkPart, type ChunkTable } from "../types.ts";
+import { CHUNK_CONTINUE, CHUNK_HOST_WRITTEN, CHUNK_SUMMARY, type ChunkMessage } from "../types.ts";
 import { buildView } from "../../history/view.ts";
 import { maybeYield } from "../../util/scheduler.ts";
-import { docText, type HitType, messageDocPieces } from "../text/documents.ts";
+import { docText, messageDocPieces } from "../text/documents.ts";
 import { fold } from "../text/normalize.ts";
 import { TokenSpans, tokenSpans } from "../text/tokenize.ts";
 import { TUNING } from "../tuning.ts";
-import { TermChunks, TermCounts, type TermChunkLists } from "../index/term-counts.ts";
+import { ChunkList, chunkPart, TermChunks, TermCounts, type TermChunkLists } from "../index/term-counts.ts";
 
 /**
  * The tuning the projection's counts were made with (chunks and the weighted frequencies) and its
@@ -40,21 +40,6 @@ export interface SessionTerms {
   /** Its turns (history_sessions), and the start of the first text its user wrote (its preview, before clipping). */
   turns: number;
   preview: string;
-}
-
-/** A chunk table held in memory, as sessionTerms makes it (projection/ stores it in its own form). */
-export class ChunkList implements ChunkTable {
-  readonly messages: ChunkMessage[] = [];
-  readonly parts: ChunkPart[] = [];
-  readonly chunks: number[] = [];
-
-  message(place: number): ChunkMessage {
-    return this.messages[place]!;
-  }
-
-  part(place: number): ChunkPart {
-    return this.parts[place]!;
-  }
 }
 
 /** The longest preview kept (history_sessions clips it to browse.preview_chars, at most 2,000: history/text.ts's clip reads 4 × that + 64). */
@@ -105,8 +90,4 @@ function chunkMessage(message: HistoryMessage, turn: number): ChunkMessage {
   const flags =
     (isCompactionSummary(message) ? CHUNK_SUMMARY : 0) | (message.hostWritten ? CHUNK_HOST_WRITTEN : 0) | (message.compactionContinue ? CHUNK_CONTINUE : 0);
   return { id: message.id, role: message.role, created: message.created ?? 0, flags, turn };
-}
-
-function chunkPart(id: string, type: HitType, tool: string | undefined): ChunkPart {
-  return tool === undefined ? { id, type } : { id, type, tool };
 }
