@@ -13,7 +13,7 @@ import { coverageFactor, groupBit, queryWeights, termScore, wordsMatched, type C
 import { fold } from "../text/normalize.ts";
 import type { QueryTerm } from "../text/query.ts";
 import type { HitType } from "../text/documents.ts";
-import { bestPartScores, messageScore } from "../rank/rank.ts";
+import { bestPartScores, messageScore, messageScoreMost } from "../rank/rank.ts";
 import { TokenSpans, tokenSpans } from "../text/tokenize.ts";
 import { TUNING } from "../tuning.ts";
 import { grown } from "../../util/grow.ts";
@@ -194,6 +194,7 @@ export class ChunkIndexStore {
    * hits, not a common word's thousands.
    */
   private bestMessages(n: number, wanted: number): number {
+    n = this.reachable(n, wanted);
     const score = this.score;
     const rows = this.table.chunks;
     const chunks = this.touched.subarray(0, n).sort();
@@ -212,11 +213,42 @@ export class ChunkIndexStore {
       ends.push((from = to));
     }
     if (scores.length <= wanted) return n;
-    const last = Float64Array.from(scores).sort()[scores.length - wanted]!;
-    const floor = last - 1e-9 * Math.max(1, Math.abs(last));
+    const floor = belowTies(Float64Array.from(scores).sort()[scores.length - wanted]!);
     let kept = 0;
     for (let r = 0, from = 0; r < ends.length; from = ends[r++]!) {
       if (scores[r]! >= floor) for (let i = from; i < ends[r]!; i++) chunks[kept++] = chunks[i]!;
+    }
+    return kept;
+  }
+
+  /**
+   * Keeps of touched[0, n) the chunks of the messages that may be among the best `wanted` before
+   * any is scored whole: a message scores at least its best chunk and at most messageScoreMost of
+   * its chunks, so one whose most is below the wanted-th best chunk of the messages cannot be.
+   * Returns how many are kept.
+   */
+  private reachable(n: number, wanted: number): number {
+    const { score, touched } = this;
+    const rows = this.table.chunks;
+    let slots = 0;
+    for (let i = 0; i < n; i++) slots = Math.max(slots, rows[touched[i]! * CHUNK_STRIDE]! + 1);
+    const best = new Float64Array(slots).fill(Number.NEGATIVE_INFINITY);
+    const sum = new Float64Array(slots);
+    const held: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const slot = rows[touched[i]! * CHUNK_STRIDE]!;
+      const value = score[touched[i]!]!;
+      if (best[slot] === Number.NEGATIVE_INFINITY) held.push(slot);
+      sum[slot] = sum[slot]! + value;
+      if (value > best[slot]!) best[slot] = value;
+    }
+    const bests = Float64Array.from(held, (slot) => best[slot]!).sort();
+    if (bests.length <= wanted) return n;
+    const floor = belowTies(bests[bests.length - wanted]!);
+    let kept = 0;
+    for (let i = 0; i < n; i++) {
+      const slot = rows[touched[i]! * CHUNK_STRIDE]!;
+      if (messageScoreMost(best[slot]!, sum[slot]!) >= floor) touched[kept++] = touched[i]!;
     }
     return kept;
   }
@@ -225,6 +257,11 @@ export class ChunkIndexStore {
   bytes(): number {
     return this.counts.bytes() + this.alive.byteLength + this.score.byteLength + this.mask.byteLength + this.touched.byteLength;
   }
+}
+
+/** A score a little below `score`: what scores as much, summed in another order, is not cut. */
+function belowTies(score: number): number {
+  return score - 1e-9 * Math.max(1, Math.abs(score));
 }
 
 /**

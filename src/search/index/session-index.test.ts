@@ -140,6 +140,14 @@ describe("session index search", () => {
     );
   });
 
+  it("returns every message tied at the cut, however many documents they hold", () => {
+    // Ten equal messages tie for the one best place: Orama's limit (one message's documents)
+    // holds a tenth of them, so the search is made again for all.
+    const messages = Array.from({ length: 10 }, (_, i) => user("deploy the canary", { created: T0 + i }));
+    const hits = index(messages).search(parseQuery("deploy"), all, buildView("s", messages, false), 1);
+    expect(hits.map((hit) => hit.message)).toEqual(messages);
+  });
+
   it("forgets removed and replaced messages", () => {
     const first = user("deploy the canary", { created: T0 });
     const second = assistant(["deploy done"], { created: T0 + 1 });

@@ -78,6 +78,8 @@ export class SessionIndex {
   private docsInserted = 0;
   private messagesInserted = 0;
   private partsInserted = 0;
+  /** The most documents any message indexed has had (a bound on a search's hits per message). */
+  private mostDocs = 0;
 
   constructor(private readonly visibility: ToolVisibility) {
     // The chunks' rows, which the documents store writes and the index reads.
@@ -176,6 +178,7 @@ export class SessionIndex {
       };
       insert(this.db, chunk);
       entry.docs++;
+      if (entry.docs > this.mostDocs) this.mostDocs = entry.docs;
       yield;
     }
   }
@@ -194,18 +197,26 @@ export class SessionIndex {
    * as indexed, scored (BM25 × coverage against the index's statistics), best first; of the best
    * `messages` messages only, when given (ranking's score before its weights and boosts, ties at
    * the cut kept). Orama's search asks the chunk index component for them: the query its `term`,
-   * the filters its `where`.
+   * the filters its `where`. Its `limit` costs an array slot each: the first asks for as many as
+   * the best messages can hold, and only when messages tied at the cut hold more is it made again.
    */
   search(parsed: ParsedQuery, filters: SearchFilters, view: SessionView, messages?: number): IndexHit[] {
     const docs = count(this.db);
     if (docs === 0 || parsed.terms.length === 0) return [];
     const where = this.where(filters, view);
+    const term = queryParameter({ terms: parsed.terms, messages });
+    let found = this.searchOrama(term, where, messages === undefined ? docs : Math.min(docs, messages * this.mostDocs));
+    if (found.count > found.hits.length) found = this.searchOrama(term, where, found.count);
+    return found.hits.map((hit) => ({ meta: hit.document, message: this.bySlot[hit.document.slot]!.message, score: hit.score }));
+  }
+
+  private searchOrama(term: string, where: ChunkWhere, limit: number): Results<DocMeta> {
     // includeVectors: there are none, and leaving it false copies every hit and its document to strip them.
-    const params = { term: queryParameter({ terms: parsed.terms, messages }), properties: [TEXT_PROPERTY], where, limit: docs, includeVectors: true };
+    const params = { term, properties: [TEXT_PROPERTY], where, limit, includeVectors: true };
     const found = search<ChunkDb, DocMeta>(this.db, params as SearchParamsFullText<ChunkDb, DocMeta>);
     // No before/after-search hooks are installed, so Orama answers synchronously.
     if (found instanceof Promise) throw new Error("Orama's search answered asynchronously");
-    return (found as Results<DocMeta>).hits.map((hit) => ({ meta: hit.document, message: this.bySlot[hit.document.slot]!.message, score: hit.score }));
+    return found as Results<DocMeta>;
   }
 
   /** The filters and the view's hidden messages as the chunk index's where clause. */

@@ -7,7 +7,7 @@ import { FILLER } from "../testing/filler.ts";
 import { idsOnBothPaths } from "../testing/service.ts";
 import { addSession } from "../testing/sessions.ts";
 import type { ScoredDoc } from "../types.ts";
-import { bestPartScores, candidateGroups, indexHoldsDepth, maxBoost, messageScore } from "./rank.ts";
+import { bestPartScores, candidateGroups, indexHoldsDepth, maxBoost, messageScore, messageScoreMost } from "./rank.ts";
 import { parseQuery } from "../text/query.ts";
 import { TUNING } from "../tuning.ts";
 
@@ -29,6 +29,22 @@ describe("message score", () => {
     // A part matching in 100 chunks gains little over its best one.
     const long = [10, 9, 9, 9, 9, ...new Array<number>(95).fill(1)].map((score) => ({ score, partId: "a" }));
     expect(bestPartScores(long)).toEqual([10 + (TUNING.spread.otherShare * 36) / 100]);
+  });
+});
+
+describe("a message's most", () => {
+  it("is never below its score, from its best chunk and the sum of its chunks", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.double({ min: 0.01, max: 50, noNaN: true }), fc.constantFrom("a", "b", "c", "d", "e", "f")), { minLength: 1, maxLength: 40 }),
+        (chunks) => {
+          const sorted = chunks.map(([score, partId]) => ({ score, partId })).sort((a, b) => b.score - a.score);
+          const sum = sorted.reduce((total, chunk) => total + chunk.score, 0);
+          expect(messageScore(bestPartScores(sorted))).toBeLessThanOrEqual(messageScoreMost(sorted[0]!.score, sum) * (1 + 1e-12));
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });
 

@@ -59,6 +59,17 @@ export function messageScore(scores: readonly number[]): number {
   return score;
 }
 
+/**
+ * The most messageScore of bestPartScores gives a message whose chunks score `best` at most and
+ * `sum` in all: a part scores at most its best chunk plus otherShare of its others, a message its
+ * best part plus otherShare of the others, so (otherShare ≤ 1) at most its best chunk plus
+ * otherShare of all the others.
+ */
+export function messageScoreMost(best: number, sum: number): number {
+  const share = TUNING.spread.otherShare;
+  return share <= 1 ? best + share * (sum - best) : share * share * sum;
+}
+
 /** How many of a message's best parts messageScore reads, and of a part's best chunks a part's score reads. */
 export function messageScoreParts(): number {
   return TUNING.spread.othersCounted + 1;
