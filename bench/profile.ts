@@ -9,7 +9,6 @@ import { HIT_TYPES, messageDocs } from "../src/search/text/documents.ts";
 import { byteLength } from "../src/history/compact.ts";
 import { fold } from "../src/search/text/normalize.ts";
 import { SessionIndex } from "../src/search/index/session-index.ts";
-import { messageScoreParts, messageScore, partScore } from "../src/search/rank/rank.ts";
 import { tokenize } from "../src/search/text/tokenize.ts";
 import { parseQuery } from "../src/search/text/query.ts";
 import { nearestTerms } from "../src/search/text/typos.ts";
@@ -61,11 +60,9 @@ const before = await heapMb();
 const index = time(
   "SessionIndex build (sync)",
   () => {
-    const index = new SessionIndex({
-      visibility,
-      messages: { groups: () => Number.POSITIVE_INFINITY, score: messageScore, partScore, counted: messageScoreParts() },
-    });
+    const index = new SessionIndex(visibility);
     for (const m of messages) index.addMessage(m);
+    for (const _ of index.groupSteps());
     return index;
   },
   mb,
@@ -75,13 +72,12 @@ console.log(
   `  heap held by index ${(after - before).toFixed(1)} MB = ${((after - before) / mb).toFixed(2)} MB/MB (estimate ${(index.bytes() / 1e6).toFixed(1)} MB)`,
 );
 const view = buildView("ses_p", messages, false);
-const allTypes = { types: new Set(HIT_TYPES) };
 for (const q of ["token bucket limiter", "computeLineItemTotals", "无线耳机", "refund policy", "ERROR webfetch"]) {
   const ts: number[] = [];
   let n = 0;
   for (let r = 0; r < 5; r++) {
     const t = performance.now();
-    n = index.search(q, allTypes, view).length;
+    n = index.search(parseQuery(q), { types: new Set(HIT_TYPES) }, view).length;
     ts.push(performance.now() - t);
   }
   ts.sort((a, b) => a - b);

@@ -3,7 +3,8 @@
 // counted for it (the one count every search makes), the term ceiling it stores per posting, and
 // the typo lookup over its vocabulary. The tools use api.ts.
 
-export { ChunkList, countTuning, sessionTerms, type SessionTerms } from "./many/session-terms.ts";
+export { ChunkList } from "./index/term-counts.ts";
+export { countTuning, sessionTerms, type SessionTerms } from "./many/session-terms.ts";
 export { termCeiling } from "./collect/projected-ranking.ts";
 export { HIT_TYPES, type HitType } from "./text/documents.ts";
 export type { QueryTerm } from "./text/query.ts";

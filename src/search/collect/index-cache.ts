@@ -6,8 +6,6 @@ import type { EngramConfig } from "../../config/schema.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import { BoundedMap } from "../../util/bounded-map.ts";
 import { BuildQueue, IndexBuilder } from "../index/build.ts";
-import type { IndexSetup } from "../index/session-index.ts";
-import { messageScore, messageScoreParts, partScore } from "../rank/rank.ts";
 
 export class IndexCache {
   private readonly queue = new BuildQueue();
@@ -32,7 +30,7 @@ export class IndexCache {
     const key = this.key(sessionId);
     let builder = this.builders.get(key);
     if (!builder) {
-      builder = new IndexBuilder(this.setup(), this.queue);
+      builder = new IndexBuilder(this.visibility(), this.queue);
       this.builders.set(key, builder);
     }
     return builder;
@@ -50,13 +48,6 @@ export class IndexCache {
   /** Drops every index, stopping their builds. */
   clear(): void {
     for (const key of this.builders.keys()) this.builders.delete(key);
-  }
-
-  private setup(): IndexSetup {
-    // The index returns every matching message: the ranking boosts them lazily (candidateGroups),
-    // and a page at any depth must rank the same candidates.
-    const messages = { groups: () => Number.POSITIVE_INFINITY, score: messageScore, partScore, counted: messageScoreParts() };
-    return { visibility: this.visibility(), messages };
   }
 
   private key(sessionId: string): string {

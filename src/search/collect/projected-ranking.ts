@@ -173,9 +173,9 @@ export function holderCeiling(holder: ProjectedHolder, parsed: ParsedQuery, fact
  * its postings alone (`scorers`: chunkScorers against the scope's statistics). Each chunk's score
  * is raised as much as the boosts can raise a chunk holding its terms (chunkBoostHeld); a
  * message's score weighs one chunk whole and at most (othersCounted + 1)² − 1 others by
- * otherShare or less (partScore, messageScore), so it is at most its best chunk's plus otherShare
- * of its next best ones'. Times the summary weight when it raises; the tool weight
- * only lowers a score (rank.ts). The i-th best message after the boosts
+ * otherShare or less (rank.ts spreadScore, messageScore), so it is at most its best chunk's plus otherShare
+ * of its next best ones'. Times the summary weight when it raises; the tool weight only lowers a
+ * score (rank.ts). The i-th best message after the boosts
  * scores at most the i-th of these (0 past its last message). Empty when it holds no chunk.
  */
 export function holderBounds(holder: ProjectedHolder, parsed: ParsedQuery, scorers: (own: CollectionStats) => ChunkScorer, count: number): number[] {

@@ -96,27 +96,21 @@ export function attributeFilter(filters: SearchFilters): DocFilter {
 const ASK_GROWTH = 4;
 
 /**
- * The index's documents for the query: of its best messages, as many as can reach the ranking's
- * first `depth` (rank.ts indexHoldsDepth: asked for 3 × depth + 20 first, then for ASK_GROWTH
- * times as many while one left out could still place); every matching message without a depth.
+ * The index's documents for the query that the filters accept among the messages the view shows:
+ * of its best messages, as many as can reach the ranking's first `depth` (rank.ts indexHoldsDepth:
+ * asked for 3 × depth + 20 first, then for ASK_GROWTH times as many while one left out could
+ * still place); every matching message without a depth.
  */
-function indexDocs(
-  builder: IndexBuilder,
-  query: Query & { kind: "keyword" },
-  filters: SearchFilters,
-  view: SessionView,
-  depth: number | undefined,
-): ScoredDoc[] {
-  let asked = depth === undefined ? Number.POSITIVE_INFINITY : depth * 3 + 20;
+function indexDocs(builder: IndexBuilder, parsed: ParsedQuery, filters: SearchFilters, view: SessionView, depth: number | undefined): ScoredDoc[] {
+  let asked = depth === undefined ? undefined : depth * 3 + 20;
   for (;;) {
-    const docs: ScoredDoc[] = [];
-    for (const { meta, message, score } of builder.index.search(query, filters, view, asked)) {
+    const docs = builder.index.search(parsed, filters, view, asked).map(({ meta, message, score }) => {
       const doc: ScoredDoc = { message, partId: meta.partId, type: meta.type, start: meta.start, end: meta.end, score };
       if (meta.tool !== undefined) doc.tool = meta.tool;
       if (meta.input !== undefined) doc.input = meta.input;
-      docs.push(doc);
-    }
-    if (depth === undefined || asked === Number.POSITIVE_INFINITY || indexHoldsDepth(docs, asked, depth, query.parsed)) return docs;
+      return doc;
+    });
+    if (depth === undefined || asked === undefined || indexHoldsDepth(docs, asked, depth, parsed)) return docs;
     asked *= ASK_GROWTH;
   }
 }
@@ -170,8 +164,7 @@ export async function collectSession(sessionView: SessionView, query: Query, fil
       await builder.current();
       if (builder.built) {
         via = "index";
-        docs = [];
-        docs = indexDocs(builder, query, filters, view, options.depth);
+        docs = indexDocs(builder, query.parsed, filters, view, options.depth);
         stats = builder.index.stats(query.parsed);
         // The index holds every message of the view, the caller's live context too: its
         // statistics are then those of the searchable messages alone, as the scan counts them.

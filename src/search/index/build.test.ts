@@ -1,33 +1,32 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { user } from "../../history/testing/messages.ts";
 import { toolVisibility } from "../../history/tool-visibility.ts";
-import { messageScore, messageScoreParts, partScore } from "../rank/rank.ts";
 import { BuildQueue, IndexBuilder } from "./build.ts";
 import { SessionIndex } from "./session-index.ts";
 
 const T0 = Date.UTC(2025, 0, 1);
-const setup = { visibility: toolVisibility([], []), messages: { groups: () => Infinity, score: messageScore, partScore, counted: messageScoreParts() } };
+const setup = toolVisibility([], []);
 
 afterEach(() => vi.restoreAllMocks());
 
 describe("IndexBuilder's first build", () => {
-  it("indexes messages that arrive while it trims its arrays before it calls itself built", async () => {
+  it("indexes messages that arrive while it groups its counts before it calls itself built", async () => {
     const first = Array.from({ length: 50 }, (_, i) => user(`walrus handshake number${i}`, { created: T0 + i * 1000 }));
     const later = [...first, user("late quokka message", { created: T0 + 99_000 })];
     const builder = new IndexBuilder(setup, new BuildQueue());
-    const trimSteps = SessionIndex.prototype.trimSteps;
-    let trims = 0;
-    vi.spyOn(SessionIndex.prototype, "trimSteps").mockImplementation(function* (this: SessionIndex) {
-      // The session changes between two pieces of the trim.
-      if (trims++ === 0) builder.update(later);
+    const groupSteps = SessionIndex.prototype.groupSteps;
+    let groupings = 0;
+    vi.spyOn(SessionIndex.prototype, "groupSteps").mockImplementation(function* (this: SessionIndex) {
+      // The session changes between two pieces of the grouping.
+      if (groupings++ === 0) builder.update(later);
       yield;
-      yield* trimSteps.call(this);
+      yield* groupSteps.call(this);
     });
 
     builder.update(first);
     await builder.current();
 
-    expect(trims).toBe(1);
+    expect(groupings).toBe(1);
     expect(builder.built).toBe(true);
     expect(builder.index.messageCount).toBe(later.length);
     expect(builder.index.has(later[later.length - 1]!)).toBe(true);

@@ -6,7 +6,8 @@
 import type { HistoryMessage } from "../../history/types.ts";
 import { messageTextSize } from "../text/documents.ts";
 import { maybeYield, now, sliceSpent, startPump, yieldToLoop } from "../../util/scheduler.ts";
-import { SessionIndex, type IndexSetup, type MessageDiff } from "./session-index.ts";
+import type { ToolVisibility } from "../../history/tool-visibility.ts";
+import { SessionIndex, type MessageDiff } from "./session-index.ts";
 
 /** Rebuild from scratch when more than this share of the indexed documents is dead. */
 const MAX_DEAD_RATIO = 0.5;
@@ -45,12 +46,12 @@ export class IndexBuilder {
   readonly stats: BuildStats = { longestSliceMs: 0 };
 
   constructor(
-    private readonly setup: IndexSetup,
+    private readonly visibility: ToolVisibility,
     private readonly queue: BuildQueue,
   ) {}
 
   get index(): SessionIndex {
-    return (this.made ??= new SessionIndex(this.setup));
+    return (this.made ??= new SessionIndex(this.visibility));
   }
 
   /**
@@ -77,6 +78,8 @@ export class IndexBuilder {
       for (const id of diff.removed) this.index.removeMessage(id);
       for (const message of diff.added) this.index.addMessage(message);
       this.index.diff(messages); // records the list the index is now in step with
+      // The counts of what was added are grouped in the background once there are many.
+      if (this.index.groupDue) this.start();
       return 0;
     }
     this.start();
@@ -137,27 +140,23 @@ export class IndexBuilder {
       await maybeYield("build", this.urgent);
       sliceStart = now();
     };
-    let trimmed = false;
     while (!this.disposed) {
       if (this.index.deadRatio > MAX_DEAD_RATIO) {
-        this.made = new SessionIndex(this.setup);
+        this.made = new SessionIndex(this.visibility);
         this.built = false;
-        trimmed = false;
       }
       const diff = this.index.diff(this.target);
       if (diff.added.length === 0 && diff.removed.length === 0) {
-        if (this.built || trimmed) {
+        if (!this.index.groupDue) {
           this.built = true;
           return;
         }
-        // A first build leaves growth headroom in the arrays (up to half); give most of it back,
-        // in pieces, then look again for messages that came meanwhile.
-        const index = this.index;
-        for (const _ of index.trimSteps()) {
+        // Group the counts by term (all of a first build's), in pieces, then look again for
+        // messages that came meanwhile.
+        for (const _ of this.index.groupSteps()) {
           if (this.disposed) return;
           if (sliceSpent()) await pause();
         }
-        trimmed = true;
         continue;
       }
       for (const id of diff.removed) this.index.removeMessage(id);

@@ -4,9 +4,9 @@ import { assistant, toolCall, user } from "../../history/testing/messages.ts";
 import { toolVisibility } from "../../history/tool-visibility.ts";
 import type { HistoryMessage } from "../../history/types.ts";
 import { buildView, type SessionView } from "../../history/view.ts";
-import { bestPartScores, messageScoreParts, messageScore, partScore } from "../rank/rank.ts";
 import { scanSession } from "../scan/scan.ts";
-import type { SearchFilters } from "../types.ts";
+import type { DocFilter, SearchFilters } from "../types.ts";
+import { bestPartScores, messageScore } from "../rank/rank.ts";
 import { HIT_TYPES, type HitType } from "../text/documents.ts";
 import { parseQuery } from "../text/query.ts";
 import { SessionIndex, type IndexHit } from "./session-index.ts";
@@ -15,20 +15,23 @@ const visibility = toolVisibility([], []);
 const WORDS = ["deploy", "rollback", "canary", "Deploy", "queue", "x"];
 const T0 = Date.UTC(2025, 0, 1);
 
-function index(messages: readonly HistoryMessage[], groups = Infinity): SessionIndex {
-  const made = new SessionIndex({ visibility, messages: { groups: () => groups, score: messageScore, partScore, counted: messageScoreParts() } });
-  for (const message of messages) made.addMessage(message);
+/** An index of `messages`, its counts grouped after the first `grouped` (the rest read ungrouped). */
+function index(messages: readonly HistoryMessage[], grouped = messages.length): SessionIndex {
+  const made = new SessionIndex(visibility);
+  messages.forEach((message, i) => {
+    made.addMessage(message);
+    if (i + 1 === grouped) for (const _ of made.groupSteps());
+  });
   made.diff(messages);
   return made;
 }
 
 const key = (partId: string, start: number) => `${partId}:${start}`;
 /** A message's score from its hits, as ranking computes it (each part by its best chunk). */
-const scoreOf = (hits: IndexHit[]) => {
-  const best = bestPartScores(hits.map((hit) => ({ score: hit.score, partId: hit.meta.partId })).sort((a, b) => b.score - a.score));
-  return messageScore(best, 0, best.length);
-};
+const scoreOf = (hits: IndexHit[]) =>
+  messageScore(bestPartScores(hits.map((hit) => ({ score: hit.score, partId: hit.meta.partId })).sort((a, b) => b.score - a.score)));
 const keys = (hits: IndexHit[]) => hits.map((hit) => key(hit.meta.partId, hit.meta.start)).sort();
+const all: SearchFilters = { types: new Set(HIT_TYPES) };
 
 const words = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 8 }).map((list) => list.join(" "));
 // A long tool output spans several chunks of one part.
@@ -61,8 +64,9 @@ describe("session index search", () => {
         fc.nat(),
         fc.nat(),
         fc.constantFrom("deploy", "canary queue", "rollback"),
-        async (messages, filters: SearchFilters, cut, changed, query) => {
-          const made = index(messages);
+        fc.nat(),
+        async (messages, filters: SearchFilters, cut, changed, query, grouped) => {
+          const made = index(messages, grouped % (messages.length + 1));
           // The view may hide a tail and hold a newer object for one message (not what was indexed).
           const base = buildView("s", messages, false);
           const viewMessages = base.messages.slice();
@@ -70,7 +74,7 @@ describe("session index search", () => {
           if (replaced < viewMessages.length) viewMessages[replaced] = { ...viewMessages[replaced]! };
           const view: SessionView = { ...base, messages: viewMessages, visibleEnd: cut % (viewMessages.length + 1) };
           const indexedAndShown = view.messages.slice(0, view.visibleEnd).filter((message) => messages.includes(message));
-          const expected = await scanSession(indexedAndShown, visibility, parseQuery(query), (message, type, tool) => {
+          const accept: DocFilter = (message, type, tool) => {
             const created = message.created!;
             return (
               filters.types.has(type) &&
@@ -79,8 +83,9 @@ describe("session index search", () => {
               (filters.after === undefined || created > filters.after) &&
               (filters.before === undefined || created < filters.before)
             );
-          });
-          expect(keys(made.search(query, filters, view))).toEqual(expected!.map((doc) => key(doc.partId, doc.start)).sort());
+          };
+          const expected = await scanSession(indexedAndShown, visibility, parseQuery(query), accept);
+          expect(keys(made.search(parseQuery(query), filters, view))).toEqual(expected!.map((doc) => key(doc.partId, doc.start)).sort());
         },
       ),
       { numRuns: 150 },
@@ -94,24 +99,23 @@ describe("session index search", () => {
         fc.integer({ min: 1, max: 6 }),
         fc.constantFrom("deploy", "canary queue", "rollback x"),
         (messages, groups, query) => {
-          const filters: SearchFilters = { types: new Set(HIT_TYPES) };
+          const made = index(messages);
           const view = buildView("s", messages, false);
-          const all = index(messages).search(query, filters, view);
+          const every = made.search(parseQuery(query), all, view);
           const byMessage = new Map<string, IndexHit[]>();
-          for (const hit of all) byMessage.set(hit.message.id, [...(byMessage.get(hit.message.id) ?? []), hit]);
+          for (const hit of every) byMessage.set(hit.message.id, [...(byMessage.get(hit.message.id) ?? []), hit]);
           const scores = [...byMessage.values()].map(scoreOf).sort((a, b) => b - a);
           const last = scores[Math.min(groups, scores.length) - 1] ?? 0;
           const kept = new Set([...byMessage].filter(([, hits]) => scoreOf(hits) >= last - 1e-9 * Math.max(1, last)).map(([id]) => id));
-          const cutHits = index(messages, groups).search(query, filters, view);
-          expect(keys(cutHits)).toEqual(keys(all.filter((hit) => kept.has(hit.message.id))));
+          const cut = made.search(parseQuery(query), all, view, groups);
+          expect(cut).toEqual(every.filter((hit) => kept.has(hit.message.id)));
         },
       ),
       { numRuns: 150 },
     );
   });
 
-  it("cuts by a long message's best parts and orders hits best first, equal scores in insertion order", () => {
-    // Tool outputs of up to ~30 chunks: a message's score reads its best few parts only.
+  it("orders hits best first, equal scores in insertion order", () => {
     const longMessage = fc
       .tuple(words, fc.integer({ min: 1, max: 4000 }), fc.integer({ min: 0, max: 20 }))
       .map(([text, repeat, minute]) =>
@@ -120,25 +124,14 @@ describe("session index search", () => {
     fc.assert(
       fc.property(
         fc.array(fc.oneof(messageArb, longMessage), { minLength: 1, maxLength: 12 }),
-        fc.integer({ min: 1, max: 6 }),
         fc.constantFrom("deploy", "canary queue", "rollback x"),
-        (messages, groups, query) => {
-          const filters: SearchFilters = { types: new Set(HIT_TYPES) };
-          const view = buildView("s", messages, false);
-          const made = index(messages);
-          const all = made.search(query, filters, view);
-          const byMessage = new Map<string, IndexHit[]>();
-          for (const hit of all) byMessage.set(hit.message.id, [...(byMessage.get(hit.message.id) ?? []), hit]);
-          const scores = [...byMessage.values()].map(scoreOf).sort((a, b) => b - a);
-          const last = scores[Math.min(groups, scores.length) - 1] ?? 0;
-          const kept = new Set([...byMessage].filter(([, list]) => scoreOf(list) >= last - 1e-9 * Math.max(1, last)).map(([id]) => id));
-          const cut = made.search(query, filters, view, groups);
-          expect(cut).toEqual(all.filter((hit) => kept.has(hit.message.id)));
+        (messages, query) => {
+          const hits = index(messages).search(parseQuery(query), all, buildView("s", messages, false));
           // Insertion order: the message's place, its part's, the chunk's start.
           const order = (hit: IndexHit) => [messages.indexOf(hit.message), hit.message.parts.findIndex((part) => part.id === hit.meta.partId), hit.meta.start];
           const before = (a: number[], b: number[]) => a[0]! < b[0]! || (a[0] === b[0] && (a[1]! < b[1]! || (a[1] === b[1] && a[2]! < b[2]!)));
-          for (let i = 1; i < all.length; i++) {
-            const [a, b] = [all[i - 1]!, all[i]!];
+          for (let i = 1; i < hits.length; i++) {
+            const [a, b] = [hits[i - 1]!, hits[i]!];
             expect(a.score > b.score || (a.score === b.score && before(order(a), order(b)))).toBe(true);
           }
         },
@@ -151,7 +144,7 @@ describe("session index search", () => {
     // Ten equal messages tie for the one best place: Orama's limit (one message's documents)
     // holds a tenth of them, so the search is made again for all.
     const messages = Array.from({ length: 10 }, (_, i) => user("deploy the canary", { created: T0 + i }));
-    const hits = index(messages, 1).search("deploy", { types: new Set(HIT_TYPES) }, buildView("s", messages, false));
+    const hits = index(messages).search(parseQuery("deploy"), all, buildView("s", messages, false), 1);
     expect(hits.map((hit) => hit.message)).toEqual(messages);
   });
 
@@ -163,8 +156,7 @@ describe("session index search", () => {
     made.addMessage(edited);
     made.removeMessage(first.id);
     const view = buildView("s", [edited], false);
-    const filters: SearchFilters = { types: new Set(HIT_TYPES) };
-    expect(made.search("deploy", filters, view)).toEqual([]);
-    expect(made.search("rollback", filters, view).map((hit) => hit.message)).toEqual([edited]);
+    expect(made.search(parseQuery("deploy"), all, view)).toEqual([]);
+    expect(made.search(parseQuery("rollback"), all, view).map((hit) => hit.message)).toEqual([edited]);
   });
 });

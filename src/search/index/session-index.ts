@@ -1,7 +1,8 @@
 // One session's Orama index: documents per part chunk, tracked per message by object identity so
 // an update touches only new, changed and removed messages. Orama inserts, removes and searches
-// through our components (tokenizer, packed postings, metadata-only store); a search's filters
-// and the view's hidden messages travel as Orama's `where` clause.
+// through our components: the chunk index holding the session's term counts (chunk-index.ts) and
+// a documents store keeping each chunk's place, not its text. A search's filters and the view's
+// hidden messages travel as Orama's `where` clause.
 
 import {
   count,
@@ -20,35 +21,16 @@ import type { HistoryMessage } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import type { SessionView } from "../../history/view.ts";
 import type { SearchFilters } from "../types.ts";
-import { HIT_TYPES, messageDocs, type HitType } from "../text/documents.ts";
+import { HIT_TYPES, messageDocs } from "../text/documents.ts";
 import { flatDocumentProperties, flatSchemaValidator } from "./components/flat-document.ts";
-import { createMetaStoreComponent, type ChunkDocument, type DocMeta, type MetaStore } from "./components/meta-store.ts";
-import type { ResultGrouping } from "./components/best-groups.ts";
-import { createPostingsIndexComponent, type PostingsIndexStore } from "./components/postings-index.ts";
-import { collectionStats, liveDocFrequency } from "./components/score-docs.ts";
-import { postingsBytes, trimSteps } from "./components/postings.ts";
+import { createChunkStoreComponent, type ChunkDocument, type ChunkStore, type DocMeta } from "./components/meta-store.ts";
+import { ChunkList } from "./term-counts.ts";
+import { CHUNK_SCHEMA, type ChunkIndexStore, type ChunkWhere, createChunkIndexComponent, queryParameter, TEXT_PROPERTY } from "./chunk-index.ts";
 import type { Vocabulary } from "../text/typos.ts";
-import { TermTokenizer, type SearchQuery } from "./components/tokenizer.ts";
 import type { CollectionStats } from "../rank/bm25.ts";
 import type { ParsedQuery } from "../text/query.ts";
-import { grown } from "../../util/grow.ts";
 
-/**
- * What a search filters documents on, besides the text. Per message filters (role, time, the
- * view's hidden messages) become a set of excluded messages: every property costs Orama's insert
- * a pass per document. A document's message is its MessageEntry slot, an ordinal (to Orama an enum).
- */
-const ATTRIBUTES = { message: "ordinal", type: "enum", tool: "enum" } as const;
-const SCHEMA = { text: "string[]", message: "enum", type: "enum", tool: "enum" } as const;
-const TEXT_PROPERTY = "text" as const;
-
-type ChunkDb = Orama<typeof SCHEMA, IIndex<PostingsIndexStore>, IDocumentsStore<MetaStore>>;
-/** The where clause a search hands Orama: a condition per attribute, all of which must hold. */
-interface Where {
-  type?: { in: HitType[] };
-  tool?: { eq: string };
-  message?: { nin: number[] };
-}
+type ChunkDb = Orama<typeof CHUNK_SCHEMA, IIndex<ChunkIndexStore>, IDocumentsStore<ChunkStore>>;
 
 /**
  * Heap per document and per message beyond the typed arrays (meta object, Orama's id and its id
@@ -57,13 +39,8 @@ interface Where {
  */
 const DOC_OVERHEAD_BYTES = 220;
 const MESSAGE_OVERHEAD_BYTES = 100;
-
-/** How a session's index is made: what of a message is searchable, and which messages a search returns. */
-export interface IndexSetup {
-  visibility: ToolVisibility;
-  /** A search returns the documents of this many best messages, scored so (ranking's policy). */
-  messages: Pick<ResultGrouping, "groups" | "score" | "partScore" | "counted">;
-}
+/** Chunks counted since the counts were last grouped, past which (and an eighth of those grouped) they are grouped again: a search reads them one by one. */
+const UNGROUPED_MAX = 1 << 16;
 
 /** A message the index holds, as it was indexed. */
 interface MessageEntry {
@@ -93,42 +70,29 @@ export interface MessageDiff {
 export class SessionIndex {
   private readonly db: ChunkDb;
   private readonly messages = new Map<string, MessageEntry>();
+  /** The messages held by slot (undefined once removed or replaced). */
+  private readonly bySlot: Array<MessageEntry | undefined> = [];
   /** The message list the index matched at the last diff that found nothing to do. */
   private inStep: readonly HistoryMessage[] = [];
   /** Documents and messages ever inserted (their ids stay in Orama's id maps). */
   private docsInserted = 0;
-  /**
-   * By internal document id, a number naming the document's part (ranking counts a part by its
-   * best chunk). Kept here, not as an Orama property: one more property costs every insert a pass.
-   */
-  private partOfDoc = new Int32Array(256);
-  private partsInserted = 0;
   private messagesInserted = 0;
+  private partsInserted = 0;
   /** The most documents any message indexed has had (a bound on a search's hits per message). */
   private mostDocs = 0;
 
-  private readonly visibility: ToolVisibility;
-  private readonly grouping: ResultGrouping;
-  private readonly tokenizer = new TermTokenizer();
-  /** How many best messages the search under way returns (the index component asks the grouping). */
-  private groups: number | undefined;
-  private readonly setupGroups: () => number;
-
-  constructor(setup: IndexSetup) {
-    this.visibility = setup.visibility;
-    const { groups, ...messages } = setup.messages;
-    this.setupGroups = groups;
-    this.grouping = { property: "message", parts: () => this.partOfDoc, groups: () => this.groups ?? groups(), ...messages };
+  constructor(private readonly visibility: ToolVisibility) {
+    // The chunks' rows, which the documents store writes and the index reads.
+    const table = new ChunkList();
     this.db = create({
-      schema: SCHEMA,
+      schema: CHUNK_SCHEMA,
       sort: { enabled: false },
       // Orama's types ask for every method of its interfaces; ours have those Orama reaches for
       // the calls made here (ReachedIndex, ReachedDocumentsStore).
       components: {
-        tokenizer: this.tokenizer,
-        index: createPostingsIndexComponent(ATTRIBUTES, this.grouping) as IIndex<PostingsIndexStore>,
-        documentsStore: createMetaStoreComponent() as IDocumentsStore<MetaStore>,
-        validateSchema: flatSchemaValidator(SCHEMA),
+        index: createChunkIndexComponent(table) as IIndex<ChunkIndexStore>,
+        documentsStore: createChunkStoreComponent(table) as IDocumentsStore<ChunkStore>,
+        validateSchema: flatSchemaValidator(CHUNK_SCHEMA),
         // Orama's type for this component omits array values, which its own default returns
         // (utils.d.ts) and its insert takes for a string[] property.
         getDocumentProperties: flatDocumentProperties as (doc: AnyDocument, paths: string[]) => Record<string, string | number | boolean>,
@@ -177,14 +141,6 @@ export class SessionIndex {
     return { added, removed };
   }
 
-  /** True when the index holds exactly `list`'s messages (as of the last diff that found no work). */
-  private inStepWith(list: readonly HistoryMessage[]): boolean {
-    const inStep = this.inStep;
-    if (inStep.length !== list.length || inStep.length !== this.messages.size) return false;
-    for (let i = 0; i < list.length; i++) if (list[i] !== inStep[i]) return false;
-    return true;
-  }
-
   has(message: HistoryMessage): boolean {
     return this.messages.get(message.id)?.message === message;
   }
@@ -199,6 +155,7 @@ export class SessionIndex {
     this.removeMessage(message.id);
     const entry: MessageEntry = { message, slot: this.messagesInserted++, docs: 0 };
     this.messages.set(message.id, entry);
+    this.bySlot[entry.slot] = entry;
     let partId: string | undefined;
     for (const doc of messageDocs(message, this.visibility)) {
       if (doc.partId !== partId) {
@@ -209,8 +166,8 @@ export class SessionIndex {
       const chunk: ChunkDocument = {
         id: docId(entry.slot, entry.docs),
         text: doc.input > 0 ? [doc.text, doc.text.slice(0, doc.input)] : [doc.text],
-        message: entry.slot,
-        messageId: message.id,
+        slot: entry.slot,
+        partSlot: this.partsInserted,
         type: doc.type,
         part: doc.partId,
         start: doc.start,
@@ -220,16 +177,10 @@ export class SessionIndex {
         tool: doc.tool,
       };
       insert(this.db, chunk);
-      this.setPart(this.db.data.docs.internalId(chunk.id), this.partsInserted);
       entry.docs++;
       if (entry.docs > this.mostDocs) this.mostDocs = entry.docs;
       yield;
     }
-  }
-
-  private setPart(doc: number, part: number): void {
-    if (doc >= this.partOfDoc.length) this.partOfDoc = grown(this.partOfDoc, doc + 1);
-    this.partOfDoc[doc] = part;
   }
 
   removeMessage(messageId: string): void {
@@ -237,86 +188,60 @@ export class SessionIndex {
     if (!entry) return;
     for (let k = 0; k < entry.docs; k++) remove(this.db, docId(entry.slot, k));
     this.messages.delete(messageId);
+    this.bySlot[entry.slot] = undefined;
     this.inStep = [];
   }
 
   /**
-   * The documents of the best messages (`groups` of them, else as many as the setup says) matching
-   * the query that the filters accept and the view shows, scored (BM25 × coverage), best first.
-   * Orama's search asks the index component (postings-index.ts) for them. Its `limit` costs an
-   * array slot each: the first asks for as many as the best messages can hold, and only when
-   * messages tied at the cut hold more is the search made again for every one.
+   * The documents holding a query term that the filters accept among the messages the view shows
+   * as indexed, scored (BM25 × coverage against the index's statistics), best first; of the best
+   * `messages` messages only, when given (ranking's score before its weights and boosts, ties at
+   * the cut kept). Orama's search asks the chunk index component for them: the query its `term`,
+   * the filters its `where`. Its `limit` costs an array slot each: the first asks for as many as
+   * the best messages can hold, and only when messages tied at the cut hold more is it made again.
    */
-  search(query: string | SearchQuery, filters: SearchFilters, view: SessionView, groups: number = this.setupGroups()): IndexHit[] {
+  search(parsed: ParsedQuery, filters: SearchFilters, view: SessionView, messages?: number): IndexHit[] {
     const docs = count(this.db);
-    if (docs === 0) return [];
+    if (docs === 0 || parsed.terms.length === 0) return [];
     const where = this.where(filters, view);
-    let found = this.searchOrama(query, where, groups, Math.min(docs, groups * this.mostDocs));
-    if (found.count > found.hits.length) found = this.searchOrama(query, where, groups, found.count);
-    const hits: IndexHit[] = [];
-    for (const hit of found.hits) {
-      const meta = hit.document;
-      const entry = this.messages.get(meta.messageId);
-      if (entry) hits.push({ meta, message: entry.message, score: hit.score });
-    }
-    return hits;
+    const term = queryParameter({ terms: parsed.terms, messages });
+    let found = this.searchOrama(term, where, messages === undefined ? docs : Math.min(docs, messages * this.mostDocs));
+    if (found.count > found.hits.length) found = this.searchOrama(term, where, found.count);
+    return found.hits.map((hit) => ({ meta: hit.document, message: this.bySlot[hit.document.slot]!.message, score: hit.score }));
   }
 
-  /** One call of Orama's search: the documents of the best `groups` messages, at most `limit`, and how many there were. */
-  private searchOrama(query: string | SearchQuery, where: Where | undefined, groups: number, limit: number): Results<DocMeta> {
-    const text = typeof query === "string" ? query : query.text;
+  private searchOrama(term: string, where: ChunkWhere, limit: number): Results<DocMeta> {
     // includeVectors: there are none, and leaving it false copies every hit and its document to strip them.
-    const params: SearchParamsFullText<ChunkDb, DocMeta> = { term: text, properties: [TEXT_PROPERTY], where, limit, includeVectors: true };
-    const run = () => search<ChunkDb, DocMeta>(this.db, params);
-    let found: Results<DocMeta> | Promise<Results<DocMeta>>;
-    this.groups = groups;
-    try {
-      found = typeof query === "string" ? run() : this.tokenizer.parsing(query, run);
-    } finally {
-      this.groups = undefined;
-    }
+    const params = { term, properties: [TEXT_PROPERTY], where, limit, includeVectors: true };
+    const found = search<ChunkDb, DocMeta>(this.db, params as SearchParamsFullText<ChunkDb, DocMeta>);
     // No before/after-search hooks are installed, so Orama answers synchronously.
     if (found instanceof Promise) throw new Error("Orama's search answered asynchronously");
-    return found;
+    return found as Results<DocMeta>;
   }
 
-  /**
-   * The filters and the view's hidden messages as Orama's where clause, one condition per
-   * property (all must hold); undefined: no filter.
-   */
-  private where(filters: SearchFilters, view: SessionView): Where | undefined {
-    const where: Where = {};
-    let any = false;
-    if (HIT_TYPES.some((type) => !filters.types.has(type))) {
-      where.type = { in: [...filters.types] };
-      any = true;
-    }
-    if (filters.tool !== undefined) {
-      where.tool = { eq: filters.tool };
-      any = true;
-    }
-    const excluded = this.excludedMessages(filters, view);
-    if (excluded.length > 0) {
-      where.message = { nin: excluded };
-      any = true;
-    }
-    return any ? where : undefined;
+  /** The filters and the view's hidden messages as the chunk index's where clause. */
+  private where(filters: SearchFilters, view: SessionView): ChunkWhere {
+    const where: ChunkWhere = {};
+    if (HIT_TYPES.some((type) => !filters.types.has(type))) where.type = { in: [...filters.types] };
+    if (filters.tool !== undefined) where.tool = { eq: filters.tool };
+    const excluded = this.excludedSlots(filters, view);
+    if (excluded.length > 0) where.slot = { nin: excluded };
+    return where;
   }
 
   /**
    * Slots of indexed messages a search may not return: those the view does not show (its hidden
    * tail, and any it does not hold as indexed) and those the per-message filters reject.
    */
-  private excludedMessages(filters: SearchFilters, view: SessionView): number[] {
+  private excludedSlots(filters: SearchFilters, view: SessionView): number[] {
     const { role, after, before } = filters;
     const perMessage = role !== undefined || after !== undefined || before !== undefined;
     if (!perMessage && this.inStepWith(view.messages)) return view.messages.slice(view.visibleEnd).map((message) => this.messages.get(message.id)!.slot);
     // By slot, the indexed messages the view shows in the version indexed.
     const shown = new Uint8Array(this.messagesInserted);
     for (let i = 0; i < view.visibleEnd; i++) {
-      const message = view.messages[i]!;
-      const entry = this.messages.get(message.id);
-      if (entry?.message === message) shown[entry.slot] = 1;
+      const entry = this.messages.get(view.messages[i]!.id);
+      if (entry && entry.message === view.messages[i]) shown[entry.slot] = 1;
     }
     const excluded: number[] = [];
     for (const { message, slot } of this.messages.values()) {
@@ -330,12 +255,23 @@ export class SessionIndex {
     return excluded;
   }
 
-  /** Drops the arrays' growth headroom (after a build), a bounded piece per step; nothing may be added meanwhile. */
-  *trimSteps(): Generator<void> {
-    const index = this.db.data.index;
-    yield* trimSteps(index.postings);
-    index.attributes.trim(index.postings.docsEnd);
-    this.partOfDoc = this.partOfDoc.slice(0, index.postings.docsEnd + 64);
+  /** True when the index holds exactly `list`'s messages (as of the last diff that found no work). */
+  private inStepWith(list: readonly HistoryMessage[]): boolean {
+    const inStep = this.inStep;
+    if (inStep.length !== list.length || inStep.length !== this.messages.size) return false;
+    for (let i = 0; i < list.length; i++) if (list[i] !== inStep[i]) return false;
+    return true;
+  }
+
+  /** Whether enough chunks were counted since the counts were last grouped to group them again. */
+  get groupDue(): boolean {
+    const counts = this.db.data.index.counts;
+    return counts.ungrouped > Math.min(UNGROUPED_MAX, counts.grouped / 8);
+  }
+
+  /** Groups the counts by term (after a build, and after appends), a bounded piece per step; nothing may be added meanwhile. */
+  groupSteps(): Generator<void> {
+    return this.db.data.index.counts.groupSteps();
   }
 
   get messageCount(): number {
@@ -344,35 +280,29 @@ export class SessionIndex {
 
   /** The indexed terms a typo is corrected from (text/typos.ts), each with its live documents. */
   vocabulary(): Vocabulary {
-    const postings = this.db.data.index.postings;
+    const index = this.db.data.index;
+    const terms = index.counts.terms;
     return {
-      forEachTerm: (_first, minLength, maxLength, visit) => postings.terms.forEachLetterTerm(minLength, maxLength, visit),
-      text: (id) => postings.terms.text(id),
-      documents: (id) => liveDocFrequency(postings, id),
+      forEachTerm: (_first, minLength, maxLength, visit) => terms.forEachLetterTerm(minLength, maxLength, visit),
+      text: (id) => terms.text(id),
+      documents: (id) => index.liveDf(id),
     };
   }
 
   /** The statistics BM25 ranks the query's terms with in this index (project scope sums them). */
   stats(parsed: ParsedQuery): CollectionStats {
-    return collectionStats(this.db.data.index.postings, parsed);
+    return this.db.data.index.stats(parsed.terms);
   }
 
-  /** Share of indexed documents that are dead (removed but still in postings). */
+  /** Share of indexed documents that are dead (removed but still counted). */
   get deadRatio(): number {
-    const store = this.db.data.index.postings;
-    const total = store.liveDocs + store.deadDocs;
-    return total === 0 ? 0 : store.deadDocs / total;
+    const index = this.db.data.index;
+    const total = index.liveDocs + index.deadDocs;
+    return total === 0 ? 0 : index.deadDocs / total;
   }
 
   /** Estimated heap held, for the byte-bounded cache: typed arrays exactly, objects per unit. */
   bytes(): number {
-    const index = this.db.data.index;
-    return (
-      postingsBytes(index.postings) +
-      index.attributes.bytes() +
-      this.partOfDoc.byteLength +
-      this.docsInserted * DOC_OVERHEAD_BYTES +
-      this.messagesInserted * MESSAGE_OVERHEAD_BYTES
-    );
+    return this.db.data.index.bytes() + this.docsInserted * DOC_OVERHEAD_BYTES + this.messagesInserted * MESSAGE_OVERHEAD_BYTES;
   }
 }

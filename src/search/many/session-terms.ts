@@ -9,14 +9,14 @@ import { isCompactionSummary } from "../../history/summaries.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import { firstUserText } from "../../history/preview.ts";
 import type { HistoryMessage } from "../../history/types.ts";
-import { CHUNK_CONTINUE, CHUNK_HOST_WRITTEN, CHUNK_SUMMARY, type ChunkMessage, type ChunkPart, type ChunkTable } from "../types.ts";
+import { CHUNK_CONTINUE, CHUNK_HOST_WRITTEN, CHUNK_SUMMARY, type ChunkMessage } from "../types.ts";
 import { buildView } from "../../history/view.ts";
 import { maybeYield } from "../../util/scheduler.ts";
-import { docText, type HitType, messageDocPieces } from "../text/documents.ts";
+import { docText, messageDocPieces } from "../text/documents.ts";
 import { fold } from "../text/normalize.ts";
 import { TokenSpans, tokenSpans } from "../text/tokenize.ts";
 import { TUNING } from "../tuning.ts";
-import { TermChunkCounter, type TermChunkLists } from "./term-chunks.ts";
+import { ChunkList, chunkPart, TermChunks, TermCounts, type TermChunkLists } from "../index/term-counts.ts";
 
 /**
  * The tuning the projection's counts were made with (chunks and the weighted frequencies) and its
@@ -42,21 +42,6 @@ export interface SessionTerms {
   preview: string;
 }
 
-/** A chunk table held in memory, as sessionTerms makes it (projection/ stores it in its own form). */
-export class ChunkList implements ChunkTable {
-  readonly messages: ChunkMessage[] = [];
-  readonly parts: ChunkPart[] = [];
-  readonly chunks: number[] = [];
-
-  message(place: number): ChunkMessage {
-    return this.messages[place]!;
-  }
-
-  part(place: number): ChunkPart {
-    return this.parts[place]!;
-  }
-}
-
 /** The longest preview kept (history_sessions clips it to browse.preview_chars, at most 2,000: history/text.ts's clip reads 4 × that + 64). */
 const PREVIEW_KEPT = 8_064;
 
@@ -73,7 +58,7 @@ export async function sessionTerms(
 ): Promise<SessionTerms> {
   const view = buildView(sessionId, messages, false);
   const spans = new TokenSpans();
-  const counter = new TermChunkCounter();
+  const counts = new TermCounts();
   const chunks = new ChunkList();
   let docs = 0;
   let length = 0;
@@ -91,22 +76,18 @@ export async function sessionTerms(
       // cut and the text is tokenized whole.
       const text = docText(doc);
       tokenSpans(text, spans);
-      counter.add(docs++, fold(text), spans, doc.input, TUNING.inputWeight);
+      counts.add(docs++, fold(text), spans, doc.input, TUNING.inputWeight);
       // Per document, not per message: one message may hold megabytes of tool output.
       const due = pause();
       if (due) await due;
     }
   }
   const turns = view.turnNumbers[view.turnNumbers.length - 1] ?? 0;
-  return { docs, length, postings: counter.done(chunks), chunks, turns, preview: firstUserText(view).slice(0, PREVIEW_KEPT) };
+  return { docs, length, postings: new TermChunks(counts.group(), chunks), chunks, turns, preview: firstUserText(view).slice(0, PREVIEW_KEPT) };
 }
 
 function chunkMessage(message: HistoryMessage, turn: number): ChunkMessage {
   const flags =
     (isCompactionSummary(message) ? CHUNK_SUMMARY : 0) | (message.hostWritten ? CHUNK_HOST_WRITTEN : 0) | (message.compactionContinue ? CHUNK_CONTINUE : 0);
   return { id: message.id, role: message.role, created: message.created ?? 0, flags, turn };
-}
-
-function chunkPart(id: string, type: HitType, tool: string | undefined): ChunkPart {
-  return tool === undefined ? { id, type } : { id, type, tool };
 }

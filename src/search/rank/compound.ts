@@ -28,39 +28,39 @@ export function holdsCompound(text: string, folded: string, compound: string): b
   return findCompound(text, folded, compound) >= 0;
 }
 
-/** How much the chunk's score is raised: a share of the compound boost (tuning.ts) per compound of the query the chunk holds whole; 1 for none. */
-export function compoundBoost(parsed: ParsedQuery, text: string): number {
+/** The compound boost for a chunk holding `held` of the query's compounds whole: written once, its bound is its value for every compound held. */
+function raised(parsed: ParsedQuery, held: number): number {
   const { on, boost } = TUNING.compounds;
-  const compounds = parsed.compounds;
-  if (compounds.length === 0 || !on) return 1;
-  const folded = fold(text);
-  let held = 0;
-  for (const compound of compounds) if (holdsCompound(text, folded, compound.text)) held++;
-  return 1 + ((boost - 1) * held) / compounds.length;
+  const compounds = parsed.compounds.length;
+  return compounds > 0 && on ? 1 + ((boost - 1) * held) / compounds : 1;
 }
 
-/** The most compoundBoost can give a chunk for this query. */
-export function compoundBoostMost(parsed: ParsedQuery): number {
-  const { on, boost } = TUNING.compounds;
-  return on && parsed.compounds.length > 0 ? boost : 1;
+/** How much the chunk's score is raised: a share of the compound boost (tuning.ts) per compound of the query the chunk holds whole; 1 for none. */
+export function compoundBoost(parsed: ParsedQuery, text: string): number {
+  if (compoundBound(parsed) === 1) return 1;
+  const folded = fold(text);
+  let held = 0;
+  for (const compound of parsed.compounds) if (holdsCompound(text, folded, compound.text)) held++;
+  return raised(parsed, held);
 }
 
 /**
- * The most compoundBoost can give a chunk holding the query terms counted in `tfs`: a compound
- * held whole has its words occur, so one none of whose word's terms occurs is not held, nor one
- * missing a term that stands in it as a word of its own (`use` and `tz` in `use_tz`): a chunk of
- * a common word's (`use`) is then ranked unread.
+ * The most compoundBoost can give a chunk holding the query terms counted in `tfs` (any chunk
+ * when absent): a compound held whole has its words occur, so one none of whose word's terms
+ * occurs is not held, nor one missing a term that stands in it as a word of its own (`use` and
+ * `tz` in `use_tz`): a chunk of a common word's (`use`) is then ranked unread.
  */
-export function compoundBoostHeld(parsed: ParsedQuery, tfs: readonly number[]): number {
-  const { on, boost } = TUNING.compounds;
-  const compounds = parsed.compounds;
-  if (compounds.length === 0 || !on) return 1;
+export function compoundBound(parsed: ParsedQuery, tfs?: readonly number[]): number {
+  if (!tfs) return raised(parsed, parsed.compounds.length);
   const whole = wordsOfCompounds(parsed);
   let held = 0;
-  compounds.forEach((compound, c) => {
-    if (parsed.terms.some((term, t) => term.group === compound.group && tfs[t]! > 0) && whole[c]!.every((t) => tfs[t]! > 0)) held++;
+  parsed.compounds.forEach((compound, c) => {
+    // A term of another word may be the one standing in it (`queryset` in `QuerySet.filter` when
+    // the query wrote `queryset` first: the compound's word keeps only its humps).
+    const occurs = parsed.terms.some((term, t) => tfs[t]! > 0 && (term.group === compound.group || standsAlone(compound.text, term.token)));
+    if (occurs && whole[c]!.every((t) => tfs[t]! > 0)) held++;
   });
-  return 1 + ((boost - 1) * held) / compounds.length;
+  return raised(parsed, held);
 }
 
 const wordsOf = new WeakMap<ParsedQuery, number[][]>();

@@ -106,6 +106,12 @@ function toolPart(doc: ScoredDoc): ToolPart | undefined {
   return part?.kind === "tool" ? part : undefined;
 }
 
+/** The intent boost for a chunk whose answering call's input holds `share` of the content words: written once, its bound is its value at share 1. */
+function raised(parsed: ParsedQuery, share: number): number {
+  const { on, boost } = TUNING.intent;
+  return on && parsed.intent ? 1 + (boost - 1) * share : 1;
+}
+
 /**
  * How much a chunk's score is raised for the query's intent: for a chunk holding the input of a
  * call that answers it, 1 + (boost - 1) × the share of content words its input holds (the boost:
@@ -113,23 +119,16 @@ function toolPart(doc: ScoredDoc): ToolPart | undefined {
  * another kind).
  */
 export function intentBoost(parsed: ParsedQuery, doc: ScoredDoc, text: string): number {
-  const { on, boost } = TUNING.intent;
-  if (!on || !parsed.intent || doc.type !== "tool" || !doc.input) return 1;
+  if (intentBound(parsed, doc) === 1) return 1;
   const part = toolPart(doc);
   if (!part || !answersIntent(parsed, part)) return 1;
-  return 1 + (boost - 1) * contentShare(parsed, text.slice(0, doc.input));
+  return raised(parsed, contentShare(parsed, text.slice(0, doc.input)));
 }
 
 /**
  * The most intentBoost can give `doc` before its text is read: none but to a chunk holding a
- * call's input (the most when its type is not known).
+ * call's input; the most it gives any chunk when `doc` is not known.
  */
-export function intentBoostHeld(parsed: ParsedQuery, doc: Pick<ScoredDoc, "type" | "input"> | undefined): number {
-  return !doc || (doc.type === "tool" && doc.input) ? intentBoostMost(parsed) : 1;
-}
-
-/** The most intentBoost can give a chunk for this query. */
-export function intentBoostMost(parsed: ParsedQuery): number {
-  const { on, boost } = TUNING.intent;
-  return on && parsed.intent ? boost : 1;
+export function intentBound(parsed: ParsedQuery, doc?: Pick<ScoredDoc, "type" | "input">): number {
+  return !doc || (doc.type === "tool" && doc.input) ? raised(parsed, 1) : 1;
 }

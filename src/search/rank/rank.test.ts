@@ -7,7 +7,7 @@ import { FILLER } from "../testing/filler.ts";
 import { idsOnBothPaths } from "../testing/service.ts";
 import { addSession } from "../testing/sessions.ts";
 import type { ScoredDoc } from "../types.ts";
-import { bestPartScores, candidateGroups, indexHoldsDepth, maxBoost, messageScore, partScore } from "./rank.ts";
+import { bestPartScores, candidateGroups, indexHoldsDepth, maxBoost, messageScore, messageScoreMost } from "./rank.ts";
 import { parseQuery } from "../text/query.ts";
 import { TUNING } from "../tuning.ts";
 
@@ -25,9 +25,26 @@ describe("message score", () => {
     const chunks = [10, 8, 6, 5, 4].map((score, i) => ({ score, partId: "aabac"[i]! }));
     const a = 10 + (TUNING.spread.otherShare * (8 + 5)) / 3;
     expect(bestPartScores(chunks)).toEqual([a, 6, 4]);
-    expect(messageScore([a, 6, 4], 0, 3)).toBeCloseTo(a + TUNING.spread.otherShare * (6 + 4), 9);
+    expect(messageScore([a, 6, 4])).toBeCloseTo(a + TUNING.spread.otherShare * (6 + 4), 9);
     // A part matching in 100 chunks gains little over its best one.
-    expect(partScore([10, 9, 9, 9, 9], 0, 5, 100)).toBeCloseTo(10 + (TUNING.spread.otherShare * 36) / 100, 9);
+    const long = [10, 9, 9, 9, 9, ...new Array<number>(95).fill(1)].map((score) => ({ score, partId: "a" }));
+    expect(bestPartScores(long)).toEqual([10 + (TUNING.spread.otherShare * 36) / 100]);
+  });
+});
+
+describe("a message's most", () => {
+  it("is never below its score, from its best chunk and the sum of its chunks", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.double({ min: 0.01, max: 50, noNaN: true }), fc.constantFrom("a", "b", "c", "d", "e", "f")), { minLength: 1, maxLength: 40 }),
+        (chunks) => {
+          const sorted = chunks.map(([score, partId]) => ({ score, partId })).sort((a, b) => b.score - a.score);
+          const sum = sorted.reduce((total, chunk) => total + chunk.score, 0);
+          expect(messageScore(bestPartScores(sorted))).toBeLessThanOrEqual(messageScoreMost(sorted[0]!.score, sum) * (1 + 1e-12));
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });
 
@@ -52,7 +69,7 @@ describe("candidate messages", () => {
           expect(group.docs).toEqual(sorted);
           const scores = bestPartScores(sorted);
           expect(scores).toEqual([...scores].sort((a, b) => b - a));
-          expect(group.score).toBe(messageScore(scores, 0, scores.length));
+          expect(group.score).toBe(messageScore(scores));
         }
       }),
       { numRuns: 300 },

@@ -12,8 +12,8 @@ import type { HitResult, MessageResult, ScoredDoc } from "../types.ts";
 import { snippets, type Mark } from "../text/snippets.ts";
 import type { ParsedQuery } from "../text/query.ts";
 import { TUNING } from "../tuning.ts";
-import { intentBoost, intentBoostHeld, intentBoostMost } from "./intent-boost.ts";
-import { compoundBoost, compoundBoostHeld, compoundBoostMost } from "./compound.ts";
+import { intentBoost, intentBound } from "./intent-boost.ts";
+import { compoundBoost, compoundBound } from "./compound.ts";
 import { toolChunkWeight } from "./plain-question.ts";
 
 // A message's score reads a share (tuning.ts's spread) of its next few parts, a part's of its next
@@ -38,41 +38,44 @@ export interface Group {
 }
 
 /**
- * A part's score from its chunks' scores, sorted best first in scores[from, to), of `matched`
- * chunks holding a query term: the best plus a share of the next few, spread over all `matched`.
- * Its chunks are cuts of one text: one matching in many of them is long, not more relevant (an
- * 800 KB diff holds every word somewhere), while a long answer whose few chunks agree keeps some.
+ * A part's score: its best chunk's score plus a share of its next few's (summed in `others`),
+ * spread over all its `matched` chunks holding a query term. Its chunks are cuts of one text: one
+ * matching in many of them is long, not more relevant (an 800 KB diff holds every word somewhere),
+ * while a long answer whose few chunks agree keeps some.
  */
-export function partScore(scores: ArrayLike<number>, from: number, to: number, matched: number): number {
-  let others = 0;
-  const counted = TUNING.spread.othersCounted;
-  for (let i = from + 1; i < to && i - from <= counted; i++) others += scores[i]!;
-  return spreadScore(scores[from]!, others, matched);
-}
-
-/** A part's best chunk score plus the share of its next few (summed in `others`), spread over its `matched` chunks. */
 function spreadScore(best: number, others: number, matched: number): number {
   return best + (TUNING.spread.otherShare * others) / matched;
 }
 
 /**
- * A message's score from its parts' scores (partScore), sorted best first in scores[from, to):
- * the best plus a share of the next few (a thought, the command it ran and the output agreeing).
+ * A message's score from its parts' scores (bestPartScores), best first: the best plus a share
+ * of the next few (a thought, the command it ran and the output agreeing).
  */
-export function messageScore(scores: ArrayLike<number>, from: number, to: number): number {
-  let score = scores[from]!;
+export function messageScore(scores: readonly number[]): number {
+  let score = scores[0]!;
   const { otherShare, othersCounted } = TUNING.spread;
-  for (let i = from + 1; i < to && i - from <= othersCounted; i++) score += otherShare * scores[i]!;
+  for (let i = 1; i < scores.length && i <= othersCounted; i++) score += otherShare * scores[i]!;
   return score;
 }
 
-/** How many of a message's best parts messageScore reads, and of a part's best chunks partScore reads. */
+/**
+ * The most messageScore of bestPartScores gives a message whose chunks score `best` at most and
+ * `sum` in all: a part scores at most its best chunk plus otherShare of its others, a message its
+ * best part plus otherShare of the others, so (otherShare ≤ 1) at most its best chunk plus
+ * otherShare of all the others.
+ */
+export function messageScoreMost(best: number, sum: number): number {
+  const share = TUNING.spread.otherShare;
+  return share <= 1 ? best + share * (sum - best) : share * share * sum;
+}
+
+/** How many of a message's best parts messageScore reads, and of a part's best chunks a part's score reads. */
 export function messageScoreParts(): number {
   return TUNING.spread.othersCounted + 1;
 }
 
-/** The scores of a message's best MESSAGE_SCORE_PARTS parts (partScore), best first, from its chunks sorted best first. */
-export function bestPartScores(chunks: readonly { score: number; partId: string }[]): number[] {
+/** The scores of a message's best messageScoreParts() parts (spreadScore), best first, from its chunks sorted best first. */
+export function bestPartScores(chunks: readonly { score: number; partId: string | number }[]): number[] {
   // Chunks come best first: a part's first chunk is its best. No map: a message has few parts.
   // Ranking calls this for every candidate message of a search: only the result is allocated.
   const { parts, best, others, matched } = partScratch;
@@ -106,7 +109,7 @@ export function bestPartScores(chunks: readonly { score: number; partId: string 
  * next chunks' scores, its chunk count. Written by index and never shortened (in V8 a length set
  * to 0 frees the backing store), so they keep their room from call to call.
  */
-const partScratch = { parts: [] as string[], best: [] as number[], others: [] as number[], matched: [] as number[] };
+const partScratch = { parts: [] as Array<string | number>, best: [] as number[], others: [] as number[], matched: [] as number[] };
 
 const itself = (value: number): number => value;
 const scoreOf = (item: { score: number }): number => item.score;
@@ -141,7 +144,7 @@ function groupScore(group: Group): number {
   else {
     sortDescending(docs, scoreOf);
     const best = bestPartScores(docs);
-    score = messageScore(best, 0, best.length);
+    score = messageScore(best);
   }
   return isCompactionSummary(group.message) ? score * TUNING.summaryWeight : score;
 }
@@ -262,7 +265,7 @@ export function candidateGroups(docs: readonly ScoredDoc[], parsed?: ParsedQuery
  */
 export function maxBoost(parsed: ParsedQuery | undefined): number {
   if (parsed === undefined) return 1;
-  return compoundBoostMost(parsed) * intentBoostMost(parsed);
+  return compoundBound(parsed) * intentBound(parsed);
 }
 
 /**
@@ -290,7 +293,7 @@ export function groupBoostMost(group: Group, parsed: ParsedQuery | undefined): n
  * and input, undefined when not known.
  */
 export function chunkBoostHeld(parsed: ParsedQuery, doc: Pick<ScoredDoc, "type" | "input"> | undefined, tfs: readonly number[]): number {
-  return compoundBoostHeld(parsed, tfs) * intentBoostHeld(parsed, doc);
+  return compoundBound(parsed, tfs) * intentBound(parsed, doc);
 }
 
 /** Applies the boosts to a candidate message and scores it again. */

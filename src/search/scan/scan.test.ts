@@ -144,14 +144,11 @@ describe("scan agrees with the index", () => {
             user(a || "hello"),
             assistant([b || "reply", toolCall("bash", { command: c }, "completed", `${b}\n${c}`.repeat(c.length % 3 === 0 ? 300 : 3)), written(c)]),
           ]);
-          const index = new SessionIndex({
-            visibility,
-            messages: { groups: () => Infinity, score: (scores, from) => scores[from]!, partScore: (scores, from) => scores[from]!, counted: 1 },
-          });
+          const index = new SessionIndex(visibility);
           for (const message of messages) index.addMessage(message);
           const scanned = (await scanSession(messages, visibility, parseQuery(query), () => true))!;
           const byKey = new Map(scanned.map((doc) => [`${doc.partId}:${doc.start}`, doc.score]));
-          const hits = index.search(query, { types: new Set(HIT_TYPES) }, buildView("s", messages, false));
+          const hits = index.search(parseQuery(query), { types: new Set(HIT_TYPES) }, buildView("s", messages, false));
           for (const hit of hits) {
             expect(byKey.get(`${hit.meta.partId}:${hit.meta.start}`)).toBeCloseTo(hit.score, 9);
           }

@@ -1,9 +1,12 @@
-// Orama documents-store component that keeps only each document's small metadata, not its text:
-// the text stays in the host's message objects and is re-read for snippets.
+// Orama documents-store component keeping each chunk's row of the session's chunk table (its
+// message, part, range and a call's input: term-counts.ts's ChunkList, shared with the chunk
+// index component), not its text: the text stays in the host's message objects and is re-read
+// for snippets.
 
 import { components, type AnyDocument, type AnyDocumentStore, type IDocumentsStore } from "@orama/orama";
 import type { HitType } from "../../text/documents.ts";
-import type { ChunkRef } from "../../types.ts";
+import { CHUNK_STRIDE, type ChunkRef } from "../../types.ts";
+import { chunkPart, type ChunkList } from "../term-counts.ts";
 
 /** A document as the session index inserts it: one chunk of one part. */
 export interface ChunkDocument {
@@ -14,9 +17,10 @@ export interface ChunkDocument {
    * component gets both in one insert.
    */
   text: [text: string] | [text: string, input: string];
-  /** The owner's number for the message (the `message` attribute). */
-  message: number;
-  messageId: string;
+  /** The owner's number for this indexing of the message. */
+  slot: number;
+  /** The owner's number for the part within this indexing (equal for a part's chunks). */
+  partSlot: number;
   type: HitType;
   tool?: string;
   part: string;
@@ -25,33 +29,38 @@ export interface ChunkDocument {
   end: number;
 }
 
-/** What the store keeps of a document (and search returns). */
+/** What search returns of a document. */
 export interface DocMeta extends ChunkRef {
-  messageId: string;
+  slot: number;
 }
 
-export class MetaStore {
-  /**
-   * By Orama's internal document id (from 1; undefined once removed). An array, not an object:
-   * ids run densely, and a search looks up thousands of them.
-   */
-  readonly docs: Array<DocMeta | undefined> = [undefined];
+/** The chunk table's rows by Orama's internal document id; a removed chunk's message is -1. */
+export class ChunkStore {
+  /** Orama's type asks for its documents by id; only its getAll and save read them, never reached here (ReachedDocumentsStore). */
+  readonly docs: Record<number, AnyDocument> = {};
   count = 0;
 
-  constructor(private readonly ids: components.internalDocumentIDStore.InternalDocumentIDStore) {}
+  constructor(
+    readonly table: ChunkList,
+    private readonly ids: components.internalDocumentIDStore.InternalDocumentIDStore,
+  ) {}
 
   internalId(id: string | number): number {
     return components.internalDocumentIDStore.getInternalDocumentId(this.ids, id);
   }
-}
 
-/** The metadata of a ChunkDocument (Orama hands the store any document). */
-function metaOf(doc: AnyDocument): DocMeta {
-  const meta: DocMeta = { messageId: doc.messageId, partId: doc.part, type: doc.type, start: doc.start, end: doc.end };
-  if (doc.tool !== undefined) meta.tool = doc.tool;
-  const input: unknown = doc.text[1];
-  if (typeof input === "string") meta.input = input.length;
-  return meta;
+  /** The chunk's row as search returns it; undefined when absent or removed. */
+  meta(chunk: number): DocMeta | undefined {
+    const rows = this.table.chunks;
+    const row = chunk * CHUNK_STRIDE;
+    const slot = rows[row];
+    if (slot === undefined || slot < 0) return undefined;
+    const part = this.table.part(rows[row + 1]!);
+    const meta: DocMeta = { slot, partId: part.id, type: part.type, start: rows[row + 2]!, end: rows[row + 3]! };
+    if (part.tool !== undefined) meta.tool = part.tool;
+    if (rows[row + 4]! > 0) meta.input = rows[row + 4]!;
+    return meta;
+  }
 }
 
 /**
@@ -61,21 +70,31 @@ function metaOf(doc: AnyDocument): DocMeta {
  */
 export type ReachedDocumentsStore<D extends AnyDocumentStore> = Pick<IDocumentsStore<D>, "create" | "get" | "store" | "remove" | "count">;
 
-export function createMetaStoreComponent(): ReachedDocumentsStore<MetaStore> {
+/** The documents store over `table` (the session index's, shared with its chunk index). */
+export function createChunkStoreComponent(table: ChunkList): ReachedDocumentsStore<ChunkStore> {
   return {
-    create: (_orama, ids) => new MetaStore(ids),
+    create: (_orama, ids) => new ChunkStore(table, ids),
     // Search hands internal ids, remove the document's own.
-    get: (store, id) => store.docs[store.internalId(id)],
-    store(store, _id, internalId, doc) {
-      if (store.docs[internalId] !== undefined) return false;
-      store.docs[internalId] = metaOf(doc);
+    get: (store, id) => store.meta(store.internalId(id)),
+    store(store, _id, internalId, doc: AnyDocument) {
+      const rows = store.table.chunks;
+      const row = internalId * CHUNK_STRIDE;
+      if (rows[row] !== undefined) return false;
+      const input: unknown = doc.text[1];
+      rows[row] = doc.slot;
+      rows[row + 1] = doc.partSlot;
+      rows[row + 2] = doc.start;
+      rows[row + 3] = doc.end;
+      rows[row + 4] = typeof input === "string" ? input.length : 0;
+      store.table.parts[doc.partSlot] ??= chunkPart(doc.part, doc.type, doc.tool);
       store.count++;
       return true;
     },
     remove(store, id) {
       const internal = store.internalId(id);
-      if (store.docs[internal] === undefined) return false;
-      store.docs[internal] = undefined;
+      const rows = store.table.chunks;
+      if (!(rows[internal * CHUNK_STRIDE]! >= 0)) return false;
+      rows[internal * CHUNK_STRIDE] = -1;
       store.count--;
       return true;
     },

@@ -2,7 +2,6 @@
 // and found through an open-addressing hash table of term ids. Terms are interned straight from
 // a span of folded text, so indexing makes no string per token and holds no string per term.
 
-import { copyPrefix, trimmedLength } from "./copy-steps.ts";
 import { grown } from "../../../util/grow.ts";
 
 const EMPTY = -1;
@@ -121,15 +120,6 @@ export class TermTable {
     const at = this.start[id]!;
     // apply reads the array by index; a spread walks it through the iterator protocol.
     return String.fromCharCode.apply(null, this.chars.subarray(at, at + this.length[id]!) as unknown as number[]);
-  }
-
-  /** Drops growth headroom (after a build) a piece per step, keeping room for appends. */
-  *trimSteps(): Generator<void> {
-    const terms = trimmedLength(this.count, 64);
-    this.start = yield* copyPrefix(this.start, terms);
-    this.length = yield* copyPrefix(this.length, terms);
-    this.hashes = yield* copyPrefix(this.hashes, terms);
-    this.chars = yield* copyPrefix(this.chars, trimmedLength(this.charTop, 512));
   }
 
   private equals(id: number, folded: string, start: number, end: number): boolean {

@@ -1,18 +1,20 @@
-// TermChunkCounter against the plain count it replaces (a Map of number arrays per term), over
-// random chunks, across its pair blocks, with a call's input weighted.
+// TermCounts against the plain count it replaces (a Map of number arrays per term), over
+// random chunks, across its pair blocks and groupings, with a call's input weighted.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fold } from "../text/normalize.ts";
 import { TokenSpans, tokenSpans } from "../text/tokenize.ts";
 import { TERM_CHUNK_STRIDE } from "../types.ts";
-import { ChunkList } from "./session-terms.ts";
-import { TermChunkCounter } from "./term-chunks.ts";
+import { ChunkList, TermChunks, TermCounts } from "./term-counts.ts";
 
 const WORDS = ["cache", "Cache", "limiter", "0.33744", "x", "débito", "computeTotals", "数据库", "src/app.ts", "the"];
 
-/** Counts `texts` both ways; `inputs[i]` code units of text i are a call's input, weighted 3. */
-function countBoth(texts: readonly string[], inputs: readonly number[]) {
-  const counter = new TermChunkCounter();
+/**
+ * Counts `texts` both ways; `inputs[i]` code units of text i are a call's input, weighted 3; the
+ * counts grouped after the chunks in `groupAfter` and left ungrouped past the last of them.
+ */
+function countBoth(texts: readonly string[], inputs: readonly number[], groupAfter: ReadonlySet<number> = new Set([texts.length - 1])) {
+  const counter = new TermCounts();
   const table = new ChunkList();
   const plain = new Map<string, number[]>();
   const spans = new TokenSpans();
@@ -32,18 +34,20 @@ function countBoth(texts: readonly string[], inputs: readonly number[]) {
       plain.set(term, list);
     }
     counter.add(chunk, folded, spans, inputs[chunk]!, 3);
+    if (groupAfter.has(chunk)) counter.group();
   });
-  return { counted: counter.done(table), plain };
+  return { counted: new TermChunks(counter, table), plain };
 }
 
-describe("TermChunkCounter", () => {
+describe("TermCounts", () => {
   it("gives every term's chunks, frequencies, lengths and messages as a plain count does", () => {
     const chunkText = fc.array(fc.constantFrom(...WORDS), { maxLength: 12 }).map((words) => words.join(" "));
     fc.assert(
-      fc.property(fc.array(fc.tuple(chunkText, fc.nat(40)), { maxLength: 30 }), (chunks) => {
+      fc.property(fc.array(fc.tuple(chunkText, fc.nat(40), fc.boolean()), { maxLength: 30 }), (chunks) => {
         const { counted, plain } = countBoth(
           chunks.map(([text]) => text),
           chunks.map(([text, input]) => Math.min(input, text.length)),
+          new Set(chunks.flatMap(([, , grouped], chunk) => (grouped ? [chunk] : []))),
         );
         expect(counted.size).toBe(plain.size);
         expect(new Map(Array.from(counted.entries(), ([term, list]) => [term, [...list]]))).toEqual(plain);
