@@ -99,7 +99,7 @@ export function deepImports(graph: ReadonlyMap<string, readonly string[]>): stri
 
 /**
  * search's insides, lowest first: the libraries (text/, rank/, then scan/ and index/, two paths to
- * the same scores, each apart from the other; many/ counts a session for the projection), then
+ * the same scores, each apart from the other), then
  * the stages of a search in their order, each a file or folder at search/'s top, then the verbs,
  * the composition and the entries. A production file imports its own folder or a lower layer's
  * only. types.ts and tuning.ts (the contracts and constants every layer reads), tests, which set
@@ -109,7 +109,6 @@ export const SEARCH_LAYERS: ReadonlyArray<readonly string[]> = [
   ["text"],
   ["rank"],
   ["scan", "index"],
-  ["many"],
   ["parse.ts"],
   ["scope.ts"],
   ["collect"],

@@ -76,7 +76,7 @@ export interface ProjectedSession {
 
 /** What a search reads of a session only when it ranks its chunks or shows it: kept on file, not in memory. */
 export interface SessionDetail extends EncodedChunkTable {
-  /** The first text its user wrote, cut to what a preview can show (search/many/session-terms.ts). */
+  /** The first text its user wrote, cut to what a preview can show (search/index/session-terms.ts). */
   preview: string;
 }
 

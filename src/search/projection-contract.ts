@@ -4,7 +4,7 @@
 // the typo lookup over its vocabulary. The tools use api.ts.
 
 export { ChunkList } from "./index/term-counts.ts";
-export { countTuning, sessionTerms, type SessionTerms } from "./many/session-terms.ts";
+export { countTuning, sessionTerms, type SessionTerms } from "./index/session-terms.ts";
 export { termCeiling } from "./collect/projected-ranking.ts";
 export { HIT_TYPES, type HitType } from "./text/documents.ts";
 export type { QueryTerm } from "./text/query.ts";

@@ -17,7 +17,7 @@ import { countSession, scoreScan } from "../scan/scan.ts";
 import { parseQuery } from "../text/query.ts";
 import { type DocFilter, type ProjectedHolder, TERM_CHUNK_STRIDE } from "../types.ts";
 import { holderBounds, holderCeiling, projectedGroups, resolveGroup, termCeiling } from "./projected-ranking.ts";
-import { sessionTerms } from "../many/session-terms.ts";
+import { sessionTerms } from "../index/session-terms.ts";
 
 const WORDS = [
   "build",

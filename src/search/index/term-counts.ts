@@ -6,7 +6,7 @@
 // kept in typed-array blocks, and
 // grouped by term in one counting sort (groupSteps); chunks counted since the last grouping are
 // read from their blocks until the next one. The warm index holds it in Orama (chunk-index.ts),
-// the projection stores and ranks from it (many/session-terms.ts, projected-ranking.ts).
+// the projection stores and ranks from it (index/session-terms.ts, collect/projected-ranking.ts).
 // Counting a 30 MB session this way instead of in a Map of number arrays per term took a
 // fraction of the time and heap (docs/search-notes.md, "Counting a session for the projection").
 

@@ -5,7 +5,7 @@ import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import type { SessionInfo } from "../../history/types.ts";
 import type { MemorySource } from "../../store/testing/memory-source.ts";
 import { termCeiling } from "../collect/projected-ranking.ts";
-import { sessionTerms, type SessionTerms } from "../many/session-terms.ts";
+import { sessionTerms, type SessionTerms } from "../index/session-terms.ts";
 import type { QueryTerm } from "../text/query.ts";
 import { type NearestTerm, nearestTerms, termListVocabulary } from "../text/typos.ts";
 import { type CandidateFinder, type Narrowed, type ProjectedSummary, TERM_CHUNK_STRIDE } from "../types.ts";

@@ -16,7 +16,7 @@ import { docText, messageDocPieces } from "../text/documents.ts";
 import { fold } from "../text/normalize.ts";
 import { TokenSpans, tokenSpans } from "../text/tokenize.ts";
 import { TUNING } from "../tuning.ts";
-import { ChunkList, chunkPart, TermChunks, TermCounts, type TermChunkLists } from "../index/term-counts.ts";
+import { ChunkList, chunkPart, TermChunks, TermCounts, type TermChunkLists } from "./term-counts.ts";
 
 /**
  * The tuning the projection's counts were made with (chunks and the weighted frequencies) and its
