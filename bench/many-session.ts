@@ -29,6 +29,7 @@ import { isStoreProblem, openStore, type Store } from "../src/store/store-file.t
 import { dataDir } from "../src/store/sqlite.ts";
 import { createSearchService, type SearchService } from "../src/search/api.ts";
 import { parseQuery } from "../src/search/text/query.ts";
+import { DEFAULT_TUNING } from "../src/search/tuning.ts";
 
 const [xdgData, cacheDir, budgetArg, ...flags] = process.argv.slice(2);
 if (!xdgData || !cacheDir)
@@ -55,6 +56,7 @@ const projection = new ProjectionBuilder({
   enabled: () => true,
   visibility: () => visibility,
   visibilityKey: () => JSON.stringify([config.show_tool_input, config.show_tool_output]),
+  tuning: DEFAULT_TUNING,
   pause: () => undefined,
   log: (level, message) => console.error(`${level}: ${message}`),
   dir: cacheDir,
@@ -207,7 +209,7 @@ for (const caller of ["ses_outside", newest]) {
     // The projection's part alone: which sessions hold a term, with their chunks.
     const scope = await cut.source.listEverySession(caller);
     let narrowMs = performance.now();
-    const narrowed = await projection.narrow(scope, parseQuery(query).terms, new Set(caller === newest ? [caller] : []));
+    const narrowed = await projection.narrow(scope, parseQuery(query, DEFAULT_TUNING).terms, new Set(caller === newest ? [caller] : []));
     narrowMs = performance.now() - narrowMs;
     const reference = flags.includes("no-reference") ? undefined : await timed(full, ask);
     const cold = await timed(cut, ask);

@@ -15,6 +15,7 @@ import { nearestTerms } from "../src/search/text/typos.ts";
 import { scanSession } from "../src/search/scan/scan.ts";
 import { generateSession } from "./generate.ts";
 import { heapMb } from "./heap.ts";
+import { DEFAULT_TUNING } from "../src/search/tuning.ts";
 
 const messagesWanted = Number(process.argv[2] ?? 10000);
 const visibility = toolVisibility([], []);
@@ -31,12 +32,12 @@ function time<T>(label: string, work: () => T, mb: number): T {
 const generated = generateSession({ messages: messagesWanted, seed: 3, hugeOutputs: Math.max(1, Math.round(messagesWanted / 2000)), sessionId: "ses_p" });
 const json = JSON.stringify(generated);
 let bytes = 0;
-for (const m of generated) for (const d of messageDocs(m, visibility)) bytes += byteLength(d.text);
+for (const m of generated) for (const d of messageDocs(m, visibility, DEFAULT_TUNING.chunkChars)) bytes += byteLength(d.text);
 const mb = bytes / 1e6;
 console.log(`[${runtime}] ${messagesWanted} messages, ${mb.toFixed(2)} MB text, JSON ${(json.length / 1e6).toFixed(1)} MB`);
 const messages = time("JSON.parse (host read stand-in)", () => JSON.parse(json) as typeof generated, mb);
 time("buildView", () => buildView("ses_p", messages, false), mb);
-const docs = time("messageDocs", () => messages.flatMap((m) => messageDocs(m, visibility)), mb);
+const docs = time("messageDocs", () => messages.flatMap((m) => messageDocs(m, visibility, DEFAULT_TUNING.chunkChars)), mb);
 const folded = time("fold", () => docs.map((d) => fold(d.text)), mb);
 time("toLowerCase", () => docs.map((d) => d.text.toLowerCase()), mb);
 time(
@@ -48,7 +49,7 @@ time(
   },
   mb,
 );
-const parsed = parseQuery("token bucket limiter");
+const parsed = parseQuery("token bucket limiter", DEFAULT_TUNING);
 await (async () => {
   const t = performance.now();
   await scanSession(messages, visibility, parsed, () => true);
@@ -60,7 +61,7 @@ const before = await heapMb();
 const index = time(
   "SessionIndex build (sync)",
   () => {
-    const index = new SessionIndex(visibility);
+    const index = new SessionIndex(visibility, DEFAULT_TUNING);
     for (const m of messages) index.addMessage(m);
     for (const _ of index.groupSteps());
     return index;
@@ -77,7 +78,7 @@ for (const q of ["token bucket limiter", "computeLineItemTotals", "无线耳机"
   let n = 0;
   for (let r = 0; r < 5; r++) {
     const t = performance.now();
-    n = index.search(parseQuery(q), { types: new Set(HIT_TYPES) }, view).length;
+    n = index.search(parseQuery(q, DEFAULT_TUNING), { types: new Set(HIT_TYPES) }, view).length;
     ts.push(performance.now() - t);
   }
   ts.sort((a, b) => a - b);

@@ -10,6 +10,7 @@ import { docText, messageDocPieces } from "../src/search/text/documents.ts";
 import { quickFilter, scanSession } from "../src/search/scan/scan.ts";
 import { parseQuery } from "../src/search/text/query.ts";
 import { generateSession } from "./generate.ts";
+import { DEFAULT_TUNING } from "../src/search/tuning.ts";
 
 const visibility = toolVisibility([], []);
 const runtime = typeof (globalThis as { Bun?: unknown }).Bun === "object" ? "bun" : "node";
@@ -30,8 +31,8 @@ function time<T>(label: string, work: () => T): T {
 console.log(`[${runtime}] ${SESSIONS} sessions`);
 const sessions = time("JSON.parse (host read stand-in)", () => jsons.map((j) => JSON.parse(j) as HistoryMessage[]));
 time("buildView", () => sessions.map((m, i) => buildView(`s${i}`, m, false)));
-const pieces = time("messageDocPieces", () => sessions.map((m) => m.flatMap((x) => messageDocPieces(x, visibility))));
-const parsed = parseQuery("token bucket limiter");
+const pieces = time("messageDocPieces", () => sessions.map((m) => m.flatMap((x) => messageDocPieces(x, visibility, DEFAULT_TUNING.chunkChars))));
+const parsed = parseQuery("token bucket limiter", DEFAULT_TUNING);
 const quick = quickFilter(parsed)!;
 time("docText of every doc", () => {
   let n = 0;

@@ -21,6 +21,7 @@ import { ProjectionBuilder } from "../src/projection/builder.ts";
 import { isStoreProblem, openStore } from "../src/store/store-file.ts";
 import { dataDir, fileBytes } from "../src/store/sqlite.ts";
 import { sliceSpent, yieldToLoop } from "../src/util/scheduler.ts";
+import { DEFAULT_TUNING } from "../src/search/tuning.ts";
 
 const [xdgData, limit] = process.argv.slice(2);
 if (!xdgData) throw new Error("usage: projection-build.ts <XDG_DATA_HOME> [sessions]");
@@ -100,6 +101,7 @@ const projection = new ProjectionBuilder({
   enabled: () => true,
   visibility: () => visibility,
   visibilityKey: () => JSON.stringify([config.show_tool_input, config.show_tool_output]),
+  tuning: DEFAULT_TUNING,
   pause: () => (sliceSpent() ? yieldToLoop("build") : undefined),
   log: (level, message) => console.error(`${level}: ${message}`),
   dir: cache,
@@ -119,7 +121,7 @@ for (const session of await feed.sessions("bench")) {
   alone.readCpu += cpuMs() - startCpu;
   start = performance.now();
   startCpu = cpuMs();
-  alone.units += (await sessionTerms(session.id, messages, visibility)).length;
+  alone.units += (await sessionTerms(session.id, messages, visibility, DEFAULT_TUNING)).length;
   alone.terms += performance.now() - start;
   alone.termsCpu += cpuMs() - startCpu;
 }

@@ -14,6 +14,7 @@ import { ProjectionBuilder } from "../src/projection/builder.ts";
 import { isStoreProblem, openStore } from "../src/store/store-file.ts";
 import { dataDir } from "../src/store/sqlite.ts";
 import { parseQuery } from "../src/search/text/query.ts";
+import { DEFAULT_TUNING } from "../src/search/tuning.ts";
 
 const [xdgData, limit = "1500"] = process.argv.slice(2);
 if (!xdgData) throw new Error("usage: projection-narrow.ts <XDG_DATA_HOME> [sessions]");
@@ -32,6 +33,7 @@ const projection = new ProjectionBuilder({
   enabled: () => true,
   visibility: () => visibility,
   visibilityKey: () => "k",
+  tuning: DEFAULT_TUNING,
   pause: () => undefined,
   log: () => {},
   dir: cache,
@@ -39,7 +41,7 @@ const projection = new ProjectionBuilder({
 await projection.untilCurrent("bench");
 const scope = await feed.sessions("bench");
 for (const query of ["timezone aware datetime", "matrix nested operations units", "the error in the build", "quokka"]) {
-  const terms = parseQuery(query).terms;
+  const terms = parseQuery(query, DEFAULT_TUNING).terms;
   let t = performance.now();
   const narrowed = (await projection.narrow(scope, terms, new Set()))!;
   const narrowMs = performance.now() - t;

@@ -15,6 +15,7 @@ import { createInspectableSearchService, type InspectableSearchService } from ".
 import type { SearchRequest } from "../src/search/types.ts";
 import { extraMessage, generateSession } from "./generate.ts";
 import { heapMb } from "./heap.ts";
+import { DEFAULT_TUNING } from "../src/search/tuning.ts";
 
 const QUICK = process.env.BENCH_QUICK === "1";
 const scale = (n: number) => (QUICK ? Math.max(20, Math.round(n / 10)) : n);
@@ -134,7 +135,7 @@ async function sessionBench(messages: number, seed: number): Promise<void> {
   let bytes = 0;
   const texts: string[] = [];
   for (const m of generated) {
-    for (const d of messageDocs(m, visibility)) {
+    for (const d of messageDocs(m, visibility, DEFAULT_TUNING.chunkChars)) {
       chars += d.text.length;
       bytes += byteLength(d.text);
       texts.push(d.text);
@@ -202,7 +203,7 @@ async function projectBench(sessions: number, targetMb: number): Promise<void> {
   for (let s = 0; s < sessions; s++) {
     const id = `ses_p${String(s).padStart(4, "0")}`;
     const messages = generateSession({ messages: perSession, seed: 1000 + s, hugeOutputs: s % 20 === 0 ? 1 : 0, sessionId: id });
-    for (const m of messages) for (const d of messageDocs(m, visibility)) bytes += byteLength(d.text);
+    for (const m of messages) for (const d of messageDocs(m, visibility, DEFAULT_TUNING.chunkChars)) bytes += byteLength(d.text);
     source.add({ id, title: `session ${s}`, created: s, updated: s }, messages);
   }
   const svc = service(source);

@@ -17,6 +17,7 @@ import { isStoreProblem, openStore } from "../../src/store/store-file.ts";
 import type { HeavyData } from "./heavy-data.ts";
 import { call, type Figures, median, rssMb, sleep, startBenchHost, unsearchedOf, type Variant, withStallProbe } from "./measure.ts";
 import { BENCH_PROJECT_ID } from "./data.ts";
+import { DEFAULT_TUNING } from "../../src/search/tuning.ts";
 
 const waitMs = (textMb: number) => Number(process.env.BENCH_HEAVY_WAIT_MS ?? Math.max(900_000, Math.round(textMb * 1500)));
 const PROGRESS_MS = 60_000;
@@ -149,7 +150,7 @@ async function sessionsNotProjected(storeDir: string, cacheDir: string): Promise
   const store = await openStore(storeDir);
   if (isStoreProblem(store)) throw new Error(store.message);
   try {
-    const report = await projectionReport(store, cacheDir);
+    const report = await projectionReport(store, DEFAULT_TUNING, cacheDir);
     return report.mismatch ? report.total : Math.max(0, report.total - report.current - 1);
   } finally {
     store.close();

@@ -5,7 +5,7 @@
 // in a scope) by at least one question's worth (1/n of the cell) and lowers no kind there by more
 // than one question's worth of that kind. `npm run eval -- --ablate [name…]`.
 
-import { setTuning, type TuningPatch } from "../../src/search/testing/tuning.ts";
+import { type TuningPatch, tuningWith } from "../../src/search/testing/tuning.ts";
 import type { Metrics } from "../run-eval.ts";
 import type { RealQuestion } from "./questions.ts";
 import { type RealEvalReport, summarize } from "./real-report.ts";
@@ -95,11 +95,7 @@ export async function runAblations(sessions: readonly RealSession[], questions: 
   if (unknown.length > 0) throw new Error(`no ablation named ${unknown.join(", ")}; known: ${ABLATIONS.map((a) => a.name).join(", ")}`);
   const full = summarize(await runRealEval("cold", sessions, questions));
   for (const ablation of chosen) {
-    const restore = setTuning(ablation.patch);
-    try {
-      console.log(formatAblation(ablation, full, summarize(await runRealEval("cold", sessions, questions))));
-    } finally {
-      restore();
-    }
+    const ablated = await runRealEval("cold", sessions, questions, "query", tuningWith(ablation.patch));
+    console.log(formatAblation(ablation, full, summarize(ablated)));
   }
 }

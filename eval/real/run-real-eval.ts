@@ -6,7 +6,7 @@
 import type { InspectableSearchService } from "../../src/search/service.ts";
 import { MemorySource } from "../../src/store/testing/memory-source.ts";
 import { testService } from "../../src/search/testing/service.ts";
-import { MAX_QUERY_CHARS } from "../../src/search/api.ts";
+import { DEFAULT_TUNING, MAX_QUERY_CHARS, type SearchTuning } from "../../src/search/api.ts";
 import { alternativesOf, type Phrasing } from "./alternatives.ts";
 import { REAL_QUESTIONS } from "./question-sets.ts";
 import type { RealQuestion, RealQuestionKind } from "./questions.ts";
@@ -51,9 +51,9 @@ function realSources(sessions: readonly RealSession[]): Map<string, MemorySource
   return sources;
 }
 
-function newService(source: MemorySource): InspectableSearchService {
+function newService(source: MemorySource, tuning: SearchTuning): InspectableSearchService {
   // A project search must not answer partial on a slow machine: the budget is not what is measured.
-  return testService(source, (config) => (config.search.project_time_budget_ms = 60_000));
+  return testService(source, (config) => (config.search.project_time_budget_ms = 60_000), tuning);
 }
 
 async function ask(
@@ -95,9 +95,10 @@ export async function runRealEval(
   sessions: readonly RealSession[] = loadEvalSessions(),
   questions: readonly RealQuestion[] = REAL_QUESTIONS,
   phrasing: Phrasing = "query",
+  tuning: SearchTuning = DEFAULT_TUNING,
 ): Promise<Answer[]> {
   // Per project its source and one service kept across questions (the warm path's).
-  const projects = new Map([...realSources(sessions)].map(([project, source]) => [project, { source, warm: newService(source) }]));
+  const projects = new Map([...realSources(sessions)].map(([project, source]) => [project, { source, warm: newService(source, tuning) }]));
   const byName = new Map(sessions.map((s) => [s.name, { id: s.info.id, project: projects.get(projectOf(s))! }]));
   if (path === "warm") for (const { id, project } of byName.values()) await project.warm.buildIndex(id);
   const answers: Answer[] = [];
@@ -107,7 +108,7 @@ export async function runRealEval(
       const session = byName.get(question.session);
       if (!session) throw new Error(`question "${question.query}" names unknown session ${question.session}`);
       // Cold: a fresh service per question, so every question takes the scan path.
-      const service = path === "cold" ? newService(session.project.source) : session.project.warm;
+      const service = path === "cold" ? newService(session.project.source, tuning) : session.project.warm;
       answers.push({ question, scope, half: halfOf(question.session), ...(await ask(service, question, scope, session.id, phrasing)) });
       if (path === "cold") dropIndexes(service);
     }

@@ -1,11 +1,11 @@
 // A sweep of tuning settings on one half of the real-session eval: each setting a patch over
-// tuning.ts (setTuning), asked on the cold path against main's tuning, one line each, and the
+// DEFAULT_TUNING (tuningWith), asked by services built with it on the cold path against main's tuning, one line each, and the
 // selection rule fixed before the sweep (docs/search-notes.md, "A sweep of the constants never
 // re-chosen"): the highest session MRR + project MRR among the settings whose recall@5, overall
 // and on prose questions, is at least main's in both scopes. Main itself is a candidate, and wins
 // ties. `npm run eval -- --half tuning --try '<json patch>' …`.
 
-import { setTuning, type TuningPatch } from "../../src/search/testing/tuning.ts";
+import { type TuningPatch, tuningWith } from "../../src/search/testing/tuning.ts";
 import type { Metrics } from "../run-eval.ts";
 import type { Phrasing } from "./alternatives.ts";
 import type { RealQuestion } from "./questions.ts";
@@ -70,12 +70,7 @@ export async function runSweep(
   console.log(`sweep on the ${half} half (cold path), recall@5/MRR\n${formatLine(main, main)}`);
   const swept: SweptFigures[] = [];
   for (const { name, patch } of parsed) {
-    const restore = setTuning(patch);
-    try {
-      swept.push(figuresOf(name, summarize(await runRealEval("cold", sessions, questions, phrasing)), half));
-    } finally {
-      restore();
-    }
+    swept.push(figuresOf(name, summarize(await runRealEval("cold", sessions, questions, phrasing, tuningWith(patch))), half));
     console.log(formatLine(main, swept.at(-1)!));
   }
   console.log(`chosen by the rule: ${chooseSetting(main, swept).name}`);

@@ -18,6 +18,7 @@ import { EXIT, type CommandContext } from "./command.ts";
 import { inProject, projectRoot, scopedReader, storeDir } from "./history.ts";
 import { configGeneration, listingAdvice, opencodeConfigFiles, pluginEntries, readPluginLists } from "./plugin-entries.ts";
 import { size } from "./render.ts";
+import { DEFAULT_TUNING } from "../search/api.ts";
 
 export const DOCTOR_FLAGS = { values: ["project"], switches: [] } as const;
 
@@ -121,7 +122,7 @@ async function projectionCheck(store: Store, root: string): Promise<Check> {
   if (!loadConfig([globalConfigDir(), root]).config.projection.enable) {
     return { name, status: "ok", detail: ["off (projection.enable: false): global and large-project searches read every session within their time budget"] };
   }
-  const report = await projectionReport(store);
+  const report = await projectionReport(store, DEFAULT_TUNING);
   if (!report.exists) {
     return {
       name,

@@ -14,6 +14,7 @@ import type { ProjectionFeed } from "./feed.ts";
 import type { openProjection } from "./projection-db.ts";
 import { ProjectionBuilder } from "./builder.ts";
 import type { ProjectionStatus } from "./reader.ts";
+import type { SearchTuning } from "../search/projection-contract.ts";
 
 /** The config of the moment, as far as the passes need it. */
 export interface BuildSettings {
@@ -35,6 +36,8 @@ export interface BuildStart {
   dir: string;
   intervalMs?: number;
   settings: BuildSettings;
+  /** What sessions are counted with (the search's tuning, copied to the thread). */
+  tuning: SearchTuning;
   /** The host's tool calls (ToolCalls.counts, shared memory): the passes give way while one runs. */
   toolCalls: Int32Array;
   /** How they give way (default build-pace.ts's PACE). */
@@ -112,6 +115,7 @@ export function serveBuild(
     enabled: () => settings.enabled,
     visibility: () => visibility,
     visibilityKey: () => settings.visibilityKey,
+    tuning: start.tuning,
     // Nothing else runs on this thread: a turn per slice only lets the host's messages in.
     pause: pauseIfDue,
     giveWay: new GiveWay(start.toolCalls, start.pace).hold,

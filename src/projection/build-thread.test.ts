@@ -18,6 +18,7 @@ import { stampWatermark } from "./testing/stamp-watermark.ts";
 import type { openProjection } from "./projection-db.ts";
 import { ToolCalls } from "./tool-calls.ts";
 import { scratchDir } from "../util/testing/scratch-dir.ts";
+import { DEFAULT_TUNING } from "../search/projection-contract.ts";
 
 function store(): StampedSource {
   const source = new StampedSource();
@@ -86,6 +87,7 @@ function projectionOver(source: StampedSource, extra: Partial<ThreadedProjection
     showTools: () => ({ input: [], output: [] }),
     enabled: () => true,
     visibilityKey: () => "default",
+    tuning: DEFAULT_TUNING,
     log: (level, message) => log.push(`${level}: ${message}`),
     dir: scratchDir("build-thread"),
     intervalMs: 3_600_000,

@@ -208,6 +208,7 @@ export class ThreadedProjection implements Projection {
       probe,
       dir: this.options.dir ?? cacheDir(),
       settings,
+      tuning: this.options.tuning,
       toolCalls: this.calls().counts,
     };
     if (this.options.intervalMs !== undefined) start.intervalMs = this.options.intervalMs;

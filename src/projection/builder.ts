@@ -50,7 +50,7 @@ const SEGMENT_POSTINGS = 250_000;
 const REPROJECT_SPACING = 10;
 
 export class ProjectionBuilder extends ProjectionReader<ProjectionBuilderOptions> {
-  private readonly buffer = new SegmentBuffer();
+  private readonly buffer = new SegmentBuffer(this.options.tuning);
   private running: Promise<void> | undefined;
   private passing: Promise<void> | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -214,7 +214,7 @@ export class ProjectionBuilder extends ProjectionReader<ProjectionBuilderOptions
     // No transaction is open while a session is read and counted: its slices give way too.
     const pause = pacedPause(this.options.pause, this.options.giveWay);
     const messages = await this.options.feed.messages(session.id, { pause });
-    const counted = await sessionTerms(session.id, messages, this.options.visibility(), pause);
+    const counted = await sessionTerms(session.id, messages, this.options.visibility(), this.options.tuning, pause);
     const row = { id: session.id, updated: session.updated ?? 0, stamp, docs: counted.docs, length: counted.length, turns: counted.turns };
     await this.buffer.add(row, counted, pause);
   }

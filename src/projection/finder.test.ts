@@ -15,6 +15,7 @@ import { ProjectionBuilder, type ProjectionBuilderOptions } from "./builder.ts";
 import { projectionPath } from "./projection-db.ts";
 import { ProjectionReader } from "./reader.ts";
 import { memoryOpener } from "./testing/memory-projection-db.ts";
+import { DEFAULT_TUNING } from "../search/projection-contract.ts";
 
 const visibility = toolVisibility([], []);
 const term = (token: string): QueryTerm => ({ token, group: 0, cjk: false, weight: 1 });
@@ -61,7 +62,7 @@ async function projected(
     changedSince: async (mark) => (counts.blind ? undefined : watermark.changedSince(mark)),
   };
   const dir = scratchDir("finder");
-  const common = { feed, enabled: () => true, visibilityKey: () => "v", log: () => {}, open: memoryOpener(), dir };
+  const common = { feed, enabled: () => true, visibilityKey: () => "v", tuning: DEFAULT_TUNING, log: () => {}, open: memoryOpener(), dir };
   const builder = new ProjectionBuilder({ ...common, visibility: () => visibility, pause: () => undefined, ...passes });
   expect((await builder.untilCurrent("ses_0")).state).toBe("current");
   if (passes) return { projection: builder, builder };
@@ -82,14 +83,14 @@ describe("the projection's finder", () => {
     expect(narrowed.search).toEqual([]);
     expect([...narrowed.projected.keys()].sort()).toEqual(["ses_0", "ses_1"]);
     for (const id of ["ses_0", "ses_1"]) {
-      const counted = await sessionTerms(id, await source.loadMessages(id), visibility);
+      const counted = await sessionTerms(id, await source.loadMessages(id), visibility, DEFAULT_TUNING);
       const holder = narrowed.projected.get(id)!;
       expect([holder.docs, holder.length]).toEqual([counted.docs, counted.length]);
       expect(holder.termChunks()).toEqual(["limiter", "bucket"].map((t) => counted.postings.get(t) ?? []));
       expect(holder.termChunks()).toBe(holder.termChunks());
       expect(holder.df).toEqual(holder.termChunks().map((chunks) => chunks.length / TERM_CHUNK_STRIDE));
       // Each term's ceiling as the search side makes it, rounded up to the stored 1/1024.
-      const ceilings = ["limiter", "bucket"].map((t) => termCeiling(counted.postings.get(t) ?? [], counted.length / counted.docs));
+      const ceilings = ["limiter", "bucket"].map((t) => termCeiling(counted.postings.get(t) ?? [], counted.length / counted.docs, DEFAULT_TUNING));
       holder.ceilings.forEach((ceiling, t) => {
         expect(ceiling).toBeGreaterThanOrEqual(ceilings[t]!);
         expect(ceiling - ceilings[t]!).toBeLessThan(1 / 1024);
@@ -102,7 +103,7 @@ describe("the projection's finder", () => {
       expect(holder.table()).toBe(table);
     }
     expect(narrowed.projected.get("ses_1")!.table().part(2)).toMatchObject({ type: "tool", tool: "bash" });
-    const rest = await Promise.all(narrowed.rest.ids.map(async (id) => sessionTerms(id, await source.loadMessages(id), visibility)));
+    const rest = await Promise.all(narrowed.rest.ids.map(async (id) => sessionTerms(id, await source.loadMessages(id), visibility, DEFAULT_TUNING)));
     // In scope order (the listing's, newest first).
     expect(narrowed.rest).toEqual({
       ids: ["ses_5", "ses_4", "ses_3", "ses_2"],

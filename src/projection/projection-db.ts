@@ -17,12 +17,17 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, join } from "node:path";
-import { countTuning } from "../search/projection-contract.ts";
+import { countTuning, type SearchTuning } from "../search/projection-contract.ts";
 import type { EncodedChunkTable } from "./chunk-table-blob.ts";
 import { NO_SQLITE_DRIVER, openWritable, type Database } from "../store/sqlite.ts";
 
-/** Bumped whenever the tables or what they mean change: an older file is rebuilt. */
-export const PROJECTION_SCHEMA = `9 ${countTuning()}`;
+/**
+ * The file's schema: a version bumped whenever the tables or what they mean change, and the
+ * tuning its sessions are counted with (countTuning). A file of another is rebuilt.
+ */
+export function projectionSchema(tuning: SearchTuning): string {
+  return `9 ${countTuning(tuning)}`;
+}
 
 export interface ProjectionIdentity {
   /** The store file mirrored. */
@@ -31,6 +36,8 @@ export interface ProjectionIdentity {
   storeFile: string;
   /** The tool visibility the documents were cut with (show_tool_input / show_tool_output). */
   visibility: string;
+  /** projectionSchema of the tuning the sessions are counted with. */
+  schema: string;
 }
 
 export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -320,7 +327,7 @@ export async function openProjection(path: string, identity: ProjectionIdentity)
       }
       const opened = over(db, path);
       if (opened.meta("schema") === undefined) {
-        opened.setMeta("schema", PROJECTION_SCHEMA);
+        opened.setMeta("schema", identity.schema);
         opened.setMeta("store", identity.store);
         opened.setMeta("store_file", identity.storeFile);
         opened.setMeta("visibility", identity.visibility);
@@ -345,7 +352,7 @@ function staleness(db: Database, identity: ProjectionIdentity): string | undefin
   const meta = fileMeta(db);
   const schema = meta.get("schema");
   if (schema === undefined) return undefined;
-  if (schema !== PROJECTION_SCHEMA) return `schema ${schema}, this plugin's is ${PROJECTION_SCHEMA}`;
+  if (schema !== identity.schema) return `schema ${schema}, this plugin's is ${identity.schema}`;
   if (meta.get("store") !== identity.store || meta.get("store_file") !== identity.storeFile) return "it mirrored another store";
   if (meta.get("visibility") !== identity.visibility) return "tool visibility changed";
   return undefined;

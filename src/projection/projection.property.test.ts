@@ -17,6 +17,7 @@ import { COMMON, COMMON_QUERIES, RARE, searchAnswers as answers } from "./testin
 import { type ProjectionFeed, stampsOneByOne } from "./feed.ts";
 import { stampWatermark } from "./testing/stamp-watermark.ts";
 import { ProjectionBuilder } from "./builder.ts";
+import { DEFAULT_TUNING } from "../search/projection-contract.ts";
 
 class StoreSource extends MemorySource {
   /** Per session, a stamp the feed reports (bumped on every change). */
@@ -94,6 +95,7 @@ function services(
     enabled: () => true,
     visibility: () => visibility,
     visibilityKey: () => "default",
+    tuning: DEFAULT_TUNING,
     pause: () => undefined,
     log: () => {},
     open,

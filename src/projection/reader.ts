@@ -4,11 +4,11 @@
 
 import { existsSync } from "node:fs";
 import type { SessionInfo } from "../history/types.ts";
-import type { CandidateFinder, Narrowed, NearestTerm, ProjectedSummary, QueryTerm } from "../search/projection-contract.ts";
+import type { CandidateFinder, Narrowed, NearestTerm, ProjectedSummary, QueryTerm, SearchTuning } from "../search/projection-contract.ts";
 import type { Log } from "../util/log.ts";
 import type { ProjectionFeed } from "./feed.ts";
 import { narrowScope, projectedNearestTerms, summaryOf } from "./finder.ts";
-import { cacheDir, isCorruption, openProjection, projectionPath, quarantine, diskIdentity, type ProjectionDb } from "./projection-db.ts";
+import { cacheDir, isCorruption, openProjection, projectionPath, projectionSchema, quarantine, diskIdentity, type ProjectionDb } from "./projection-db.ts";
 import { Published } from "./published.ts";
 
 export interface ProjectionReaderOptions {
@@ -17,6 +17,8 @@ export interface ProjectionReaderOptions {
   enabled(): boolean;
   /** Names the visibility (show_tool_input / show_tool_output): a projection is built for one. */
   visibilityKey(): string;
+  /** What sessions are counted with (the search's tuning): a file counted with another is rebuilt. */
+  tuning: SearchTuning;
   log: Log;
   /** Where projection files go (default: $XDG_CACHE_HOME/opencode-engram). */
   dir?: string;
@@ -160,7 +162,12 @@ export class ProjectionReader<Options extends ProjectionReaderOptions = Projecti
     const store = await this.options.feed.storePath(probe);
     if (!store) return this.unavailable("the host's store cannot be read directly (store.sqlite_fast_path off, or no SQLite driver)");
     const file = projectionPath(store, this.options.dir ?? cacheDir());
-    const opened = await (this.options.open ?? openProjection)(file, { store, storeFile: diskIdentity(store), visibility: key });
+    const opened = await (this.options.open ?? openProjection)(file, {
+      store,
+      storeFile: diskIdentity(store),
+      visibility: key,
+      schema: projectionSchema(this.options.tuning),
+    });
     if ("unavailable" in opened) return this.unavailable(opened.unavailable);
     if (opened.rebuilt) this.options.log("info", `projection ${file} rebuilt: ${opened.rebuilt}`);
     this.db = opened.db;

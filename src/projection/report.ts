@@ -3,9 +3,10 @@
 
 import { existsSync } from "node:fs";
 import { storeSessions, type Store } from "../store/store-file.ts";
+import type { SearchTuning } from "../search/projection-contract.ts";
 import { fileBytes, openWritable } from "../store/sqlite.ts";
 import { storeFeed } from "./feed.ts";
-import { cacheDir, diskIdentity, fileMeta, PROJECTION_SCHEMA, projectionPath } from "./projection-db.ts";
+import { cacheDir, diskIdentity, fileMeta, projectionPath, projectionSchema } from "./projection-db.ts";
 
 export interface ProjectionReport {
   file: string;
@@ -20,7 +21,7 @@ export interface ProjectionReport {
   currentAt?: number;
 }
 
-export async function projectionReport(store: Store, dir: string = cacheDir()): Promise<ProjectionReport> {
+export async function projectionReport(store: Store, tuning: SearchTuning, dir: string = cacheDir()): Promise<ProjectionReport> {
   const file = projectionPath(store.path, dir);
   const sessions = await storeSessions(store);
   const report: ProjectionReport = { file, exists: existsSync(file), bytes: 0, current: 0, total: sessions.length };
@@ -31,7 +32,8 @@ export async function projectionReport(store: Store, dir: string = cacheDir()): 
   if (!db) return { ...report, mismatch: "no SQLite driver in this runtime" };
   try {
     const meta = fileMeta(db);
-    if (meta.get("schema") !== PROJECTION_SCHEMA) report.mismatch = `schema ${meta.get("schema")}, this version's is ${PROJECTION_SCHEMA}`;
+    const schema = projectionSchema(tuning);
+    if (meta.get("schema") !== schema) report.mismatch = `schema ${meta.get("schema")}, this version's is ${schema}`;
     else if (meta.get("store") !== store.path || meta.get("store_file") !== diskIdentity(store.path)) report.mismatch = "built for another store";
     const at = Number(meta.get("current_at"));
     if (Number.isFinite(at) && at > 0) report.currentAt = at;

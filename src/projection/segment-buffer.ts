@@ -4,7 +4,7 @@
 // the file keeps it (chunk-table-blob.ts). Sessions are numbered by their place here; the
 // numbers the file gives them are assigned when the segment is written.
 
-import { type SessionTerms, termCeiling } from "../search/projection-contract.ts";
+import { type SearchTuning, type SessionTerms, termCeiling } from "../search/projection-contract.ts";
 import { encodeChunkTable } from "./chunk-table-blob.ts";
 import { PostingLists } from "./posting-lists.ts";
 import type { ProjectedSession, SessionDetail } from "./projection-db.ts";
@@ -22,6 +22,9 @@ export class SegmentBuffer {
   readonly termCounts: number[] = [];
   postings = 0;
 
+  /** `tuning`: what the sessions were counted with, which their term ceilings score with. */
+  constructor(private readonly tuning: SearchTuning) {}
+
   /**
    * Adds a session's terms, pausing when `pause` says a turn is due (a session may hold a hundred
    * thousand terms); a session added twice keeps only its later place (the earlier one is never
@@ -34,7 +37,7 @@ export class SegmentBuffer {
     this.termCounts.push(counted.postings.size);
     const average = counted.length / counted.docs;
     for (const [term, chunks] of counted.postings.entries()) {
-      this.terms.add(term, place, chunks, termCeiling(chunks, average));
+      this.terms.add(term, place, chunks, termCeiling(chunks, average, this.tuning));
       this.postings++;
       const due = pause();
       if (due) await due;

@@ -2,12 +2,13 @@ import { describe, expect, it } from "vitest";
 import { ChunkList } from "../search/projection-contract.ts";
 import { decodeChunkTable } from "./chunk-table-blob.ts";
 import { memoryOpener } from "./testing/memory-projection-db.ts";
-import type { ProjectionDb, SegmentRow } from "./projection-db.ts";
+import { type ProjectionDb, projectionSchema, type SegmentRow } from "./projection-db.ts";
 import { SegmentBuffer } from "./segment-buffer.ts";
 import { decodeChunks } from "./postings-blob.ts";
 import { mergeChoice, mergeSegments, termPostings, writeSegment } from "./segments.ts";
+import { DEFAULT_TUNING } from "../search/projection-contract.ts";
 
-const identity = { store: "s", storeFile: "1:1", visibility: "v" };
+const identity = { store: "s", storeFile: "1:1", visibility: "v", schema: projectionSchema(DEFAULT_TUNING) };
 const open = async (opener = memoryOpener()): Promise<ProjectionDb> => {
   const opened = await opener("file", identity);
   if (!("db" in opened)) throw new Error("not opened");
@@ -34,7 +35,7 @@ function postingsOf(db: ProjectionDb, segments: readonly SegmentRow[], term: str
 describe("segments", () => {
   it("writes a buffer as one row per term, numbering its sessions after the file's last number", async () => {
     const db = await open();
-    const buffer = new SegmentBuffer();
+    const buffer = new SegmentBuffer(DEFAULT_TUNING);
     await buffer.add(session("a"), counted({ cache: 2, queue: 1 }), noPause);
     await buffer.add(session("b"), counted({ cache: 1 }), noPause);
     const first = await writeSegment(db, buffer, noPause);
@@ -61,7 +62,7 @@ describe("segments", () => {
 
   it("merges segments into one, dropping postings of numbers no session holds, in number order", async () => {
     const db = await open();
-    const buffer = new SegmentBuffer();
+    const buffer = new SegmentBuffer(DEFAULT_TUNING);
     const written: SegmentRow[] = [];
     for (const batch of [["a", "b"], ["c"], ["a"], ["d"]]) {
       buffer.clear();
@@ -90,7 +91,7 @@ describe("segments", () => {
     const opener = memoryOpener();
     const db = await open(opener);
     const other = await open(opener);
-    const buffer = new SegmentBuffer();
+    const buffer = new SegmentBuffer(DEFAULT_TUNING);
     for (const id of ["a", "b"]) {
       buffer.clear();
       await buffer.add(session(id), counted({ word: 1 }), noPause);
@@ -124,7 +125,7 @@ describe("segments", () => {
 describe("segments: chunks", () => {
   it("keeps each posting's chunks and each session's detail through writes and merges", async () => {
     const db = await open();
-    const buffer = new SegmentBuffer();
+    const buffer = new SegmentBuffer(DEFAULT_TUNING);
     const segments: SegmentRow[] = [];
     for (const id of ["a", "b", "c", "d"]) {
       const one = counted({ cache: 2 });

@@ -12,6 +12,7 @@ import { FILLER } from "./testing/filler.ts";
 import { testService } from "./testing/service.ts";
 import { addSession, T0 } from "./testing/sessions.ts";
 import type { SearchRequest } from "./types.ts";
+import { DEFAULT_TUNING } from "./tuning.ts";
 
 const CALLER = "ses_caller";
 
@@ -39,14 +40,14 @@ const key = (r: { sessionId: string; message: { id: string } }) => `${r.sessionI
 
 /** What fusing each phrasing searched alone (each with its own request, to the fusion's depth) gives: keys and `by`. */
 async function fusedAlone(service: InspectableSearchService, request: SearchRequest, phrasings: string[]): Promise<Array<[string, number[]]>> {
-  const depth = fusedDepth((request.offset ?? 0) + (request.limit ?? 10) + 1);
+  const depth = fusedDepth((request.offset ?? 0) + (request.limit ?? 10) + 1, DEFAULT_TUNING);
   const rankings = [];
   for (const query of phrasings) {
     const { alternatives: _, ...alone } = request;
     const answer = await service.search({ ...alone, query, offset: 0, limit: depth });
     rankings.push(answer.results.slice(0, depth).map((r) => ({ key: key(r), score: r.score, item: r })));
   }
-  return fuseRankings(rankings).map((f) => [f.key, f.by]);
+  return fuseRankings(rankings, DEFAULT_TUNING).map((f) => [f.key, f.by]);
 }
 
 describe("alternatives", () => {

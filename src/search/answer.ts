@@ -13,6 +13,7 @@ import { now } from "../util/scheduler.ts";
 import type { SessionsSearchOutcome } from "./merge.ts";
 import { fuseRankings } from "./rank/fusion.ts";
 import type { RankedSession } from "./rank/rank-sessions.ts";
+import type { SearchTuning } from "./tuning.ts";
 import type { ProjectedSummary, SearchAnswer, SearchScope, SessionResult, SessionsAnswer, SessionSummary } from "./types.ts";
 
 /**
@@ -26,6 +27,7 @@ export function searchPage(
   scope: SearchScope,
   offset: number,
   limit: number,
+  tuning: SearchTuning,
 ): SearchAnswer {
   if (outcomes.length === 1) {
     const results = outcomes[0]!.results;
@@ -35,6 +37,7 @@ export function searchPage(
     outcomes.map((outcome) =>
       outcome.ranked.map((entry) => ({ key: `${entry.key}\u0000${entry.group.message.id}`, score: entry.group.score, item: { outcome, entry } })),
     ),
+    tuning,
   );
   const results = fused
     .slice(offset, offset + limit)

@@ -4,5 +4,6 @@
 
 export { formatSearchAnswer, formatSessionsAnswer } from "./answer.ts";
 export { createSearchService, MAX_ALTERNATIVES, MAX_OFFSET, MAX_QUERY_CHARS } from "./service.ts";
+export { DEFAULT_TUNING, type SearchTuning } from "./tuning.ts";
 export type { SearchRequest, SearchScope, SearchService, SessionsRequest } from "./types.ts";
 export { HIT_TYPES, type HitType } from "./text/documents.ts";

@@ -16,7 +16,7 @@ import { Candidates, type RankedCandidates, topAcross } from "./rank/candidates.
 import type { Group } from "./rank/rank.ts";
 import { chunkScorers, termFactors } from "./rank/rescore.ts";
 import type { Query } from "./parse.ts";
-import { TUNING } from "./tuning.ts";
+import type { SearchTuning } from "./tuning.ts";
 import type { Narrowed, SessionResult } from "./types.ts";
 
 /** A phrasing's ranking across the scope. */
@@ -47,12 +47,19 @@ export async function rankPhrasings(
   sessions: readonly SessionInfo[],
   queries: readonly Query[],
   searcher: SessionSearcher,
-  options: CollectOptions & { limit: number },
+  options: CollectOptions & { limit: number; tuning: SearchTuning },
 ): Promise<SessionsSearchOutcome[]> {
   const outcomes: SessionsSearchOutcome[] = [];
   for (const query of queries) {
     const collected = await collectScope(sessions, query, searcher, options);
-    outcomes.push(await mergeScope(sessions, collected, searcher, { deadline: options.deadline, limit: options.limit, rankOnly: queries.length > 1 }));
+    outcomes.push(
+      await mergeScope(sessions, collected, searcher, {
+        deadline: options.deadline,
+        limit: options.limit,
+        rankOnly: queries.length > 1,
+        tuning: options.tuning,
+      }),
+    );
   }
   return outcomes;
 }
@@ -62,12 +69,12 @@ async function mergeScope(
   sessions: readonly SessionInfo[],
   { query, found, narrowed, corrections, unsearched }: Collected,
   searcher: SessionSearcher,
-  options: { deadline: number; limit: number; rankOnly: boolean },
+  options: { deadline: number; limit: number; rankOnly: boolean; tuning: SearchTuning },
 ): Promise<SessionsSearchOutcome> {
   const deadline = options.deadline;
   // One session ranks with its own statistics; several, with their sum over the scope (the
   // projection's for the sessions it holds as they are: the sum reading every session makes).
-  const shared = rankingStats(found, narrowed);
+  const shared = rankingStats(found, narrowed, options.tuning);
   const candidates = new Map<string, RankedCandidates>();
   const turnOf = new Map<string, (messageId: string) => number>();
   for (const { session, found: one } of found) {
@@ -105,7 +112,7 @@ async function mergeScope(
         id,
         new ProjectedCandidates(
           holderCeiling(holder, keyword.parsed, (factors ?? termFactors(keyword.parsed, stats))(own)),
-          () => holderBounds(holder, keyword.parsed, scorers ?? chunkScorers(keyword.parsed, stats), TUNING.sessions.contentWeights.length),
+          () => holderBounds(holder, keyword.parsed, scorers ?? chunkScorers(keyword.parsed, stats), options.tuning.sessions.contentWeights.length),
           make,
         ),
       );
@@ -133,10 +140,10 @@ function turnNumberOf(view: SessionView | undefined, messageId: string): number 
  * holds as they are (holders and the rest); none for one session alone (its own), or with
  * sharedIdf off.
  */
-function rankingStats(found: Collected["found"], narrowed: Narrowed | undefined): CollectionStats | undefined {
+function rankingStats(found: Collected["found"], narrowed: Narrowed | undefined, tuning: SearchTuning): CollectionStats | undefined {
   const holders = narrowed ? [...narrowed.projected.values()] : [];
   const rest = narrowed?.rest;
-  if (found.length + holders.length + (rest?.ids.length ?? 0) <= 1 || !TUNING.project.sharedIdf) return undefined;
+  if (found.length + holders.length + (rest?.ids.length ?? 0) <= 1 || !tuning.project.sharedIdf) return undefined;
   let shared: CollectionStats | undefined;
   for (const { found: one } of found) {
     const stats = one.collected.stats;

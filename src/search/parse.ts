@@ -6,6 +6,7 @@ import { ArgumentError } from "../history/errors.ts";
 import type { RegexRunner } from "./scan/regex-runner.ts";
 import { literalMatcher, type Matcher, regexMatcher } from "./scan/pattern.ts";
 import { type ParsedQuery, parseQuery, type QueryTerm } from "./text/query.ts";
+import type { SearchTuning } from "./tuning.ts";
 
 /** A phrasing compiled: its words as terms, or a literal or regex pattern. */
 export type Query = { kind: "keyword"; text: string; parsed: ParsedQuery } | { kind: "pattern"; matcher: Matcher };
@@ -28,7 +29,7 @@ export function pageStart(offset: number | undefined): number {
 }
 
 /** `query` compiled in the request's mode; `name`: the parameter errors name. */
-function compileQuery(query: string, mode: { literal?: boolean; regex?: boolean }, regexRunner: RegexRunner, name = "query"): Query {
+function compileQuery(query: string, mode: { literal?: boolean; regex?: boolean }, regexRunner: RegexRunner, tuning: SearchTuning, name = "query"): Query {
   if (query.trim().length === 0) throw new ArgumentError(`${name} must be a non-empty string`);
   if (query.length > MAX_QUERY_CHARS) throw new ArgumentError(`${name} must be at most ${MAX_QUERY_CHARS} characters (got ${query.length})`);
   if (mode.literal && mode.regex) throw new ArgumentError("literal and regex cannot both be true");
@@ -42,7 +43,7 @@ function compileQuery(query: string, mode: { literal?: boolean; regex?: boolean 
       throw error;
     }
   }
-  const parsed = parseQuery(query);
+  const parsed = parseQuery(query, tuning);
   if (parsed.terms.length === 0) {
     throw new ArgumentError(
       `${name} has no searchable word: single letters and punctuation are not indexed; use a longer word, or literal=true for an exact substring`,
@@ -65,8 +66,9 @@ export interface Phrasings {
 export function compilePhrasings(
   request: { query: string; alternatives?: readonly string[]; literal?: boolean; regex?: boolean },
   regexRunner: RegexRunner,
+  tuning: SearchTuning,
 ): Phrasings {
-  const phrasings: Phrasings = { queries: [compileQuery(request.query, request, regexRunner)], numbers: [0] };
+  const phrasings: Phrasings = { queries: [compileQuery(request.query, request, regexRunner, tuning)], numbers: [0] };
   const alternatives: unknown = request.alternatives;
   if (alternatives === undefined) return phrasings;
   if (!Array.isArray(alternatives) || alternatives.length > MAX_ALTERNATIVES) {
@@ -77,7 +79,7 @@ export function compilePhrasings(
   alternatives.forEach((alternative: unknown, i) => {
     const name = `alternatives[${i}]`;
     if (typeof alternative !== "string") throw new ArgumentError(`${name} must be a string (got ${alternative === null ? "null" : typeof alternative})`);
-    const query = compileQuery(alternative.trim(), request, regexRunner, name);
+    const query = compileQuery(alternative.trim(), request, regexRunner, tuning, name);
     if (seen.has(alternative.trim())) return;
     seen.add(alternative.trim());
     phrasings.queries.push(query);

@@ -5,6 +5,7 @@
 
 export { ChunkList } from "./index/term-counts.ts";
 export { countTuning, sessionTerms, type SessionTerms } from "./index/session-terms.ts";
+export { DEFAULT_TUNING, type SearchTuning } from "./tuning.ts";
 export { termCeiling } from "./collect/projected-ranking.ts";
 export { HIT_TYPES, type HitType } from "./text/documents.ts";
 export type { QueryTerm } from "./text/query.ts";

@@ -4,9 +4,9 @@ import { FILLER } from "./testing/filler.ts";
 import { idsOnBothPaths } from "./testing/service.ts";
 import { addSession } from "./testing/sessions.ts";
 import { fold } from "./text/normalize.ts";
-import { TUNING } from "./tuning.ts";
 import { tokenize } from "./text/tokenize.ts";
 import { countTerm, parseQuery } from "./text/query.ts";
+import { DEFAULT_TUNING } from "./tuning.ts";
 
 describe("numbers and versions", () => {
   it("are terms: a dotted version whole and by its parts, and one-digit numbers", () => {
@@ -34,7 +34,7 @@ describe("numbers and versions", () => {
   });
 
   it("match a dotted number only whole: 3.6 is not a term of 3.6.9", () => {
-    const term = parseQuery("3.6").terms[0]!;
+    const term = parseQuery("3.6", DEFAULT_TUNING).terms[0]!;
     expect(term.token).toBe("3.6");
     for (const [text, expected] of [
       ["on 3.6.9", 0],
@@ -53,7 +53,7 @@ describe("numbers", () => {
     addSession(source, "s1", [...FILLER, "We ran 309 tests, max height 0.3374442232839788.", ...FILLER]);
     const { cold, warm } = await idsOnBothPaths(source, "s1", "30");
     expect([cold, warm]).toEqual([[], []]);
-    expect(parseQuery("0.337").terms.map((term) => term.token)).toEqual(["0.337", "0", "337"]);
+    expect(parseQuery("0.337", DEFAULT_TUNING).terms.map((term) => term.token)).toEqual(["0.337", "0", "337"]);
   });
 });
 
@@ -72,8 +72,8 @@ describe("stemming", () => {
 
   it("finds an adverb's adjective when they share a stem, not a shorter word that does not", async () => {
     const variants = (query: string) =>
-      parseQuery(query)
-        .terms.filter((t) => t.weight === TUNING.query.stems.weight)
+      parseQuery(query, DEFAULT_TUNING)
+        .terms.filter((t) => t.weight === DEFAULT_TUNING.query.stems.weight)
         .map((t) => t.token);
     expect(variants("recursively")).toContain("recursive");
     expect(variants("manually")).toContain("manual");
@@ -87,8 +87,8 @@ describe("stemming", () => {
 
   it("joins a verb in -ify and its noun in -ification, which Porter stems apart", async () => {
     const variants = (query: string) =>
-      parseQuery(query)
-        .terms.filter((t) => t.weight === TUNING.query.stems.weight)
+      parseQuery(query, DEFAULT_TUNING)
+        .terms.filter((t) => t.weight === DEFAULT_TUNING.query.stems.weight)
         .map((t) => t.token);
     expect(variants("simplification")).toEqual(expect.arrayContaining(["simplify", "simplified", "simplifies", "simplifying"]));
     expect(variants("verified")).toEqual(expect.arrayContaining(["verify", "verification", "verifications"]));
@@ -101,8 +101,8 @@ describe("stemming", () => {
 
   it("makes only real forms of a word whose stem turned y into i", () => {
     const variants = (query: string) =>
-      parseQuery(query)
-        .terms.filter((t) => t.weight === TUNING.query.stems.weight)
+      parseQuery(query, DEFAULT_TUNING)
+        .terms.filter((t) => t.weight === DEFAULT_TUNING.query.stems.weight)
         .map((t) => t.token);
     expect(variants("query")).toEqual(expect.arrayContaining(["queries", "queried", "querying"]));
     expect(variants("play")).toEqual(expect.arrayContaining(["plays", "played", "playing"]));
@@ -112,8 +112,8 @@ describe("stemming", () => {
 
   it("leaves identifiers, paths and numbers as typed", () => {
     const variants = (query: string) =>
-      parseQuery(query)
-        .terms.filter((t) => t.weight === TUNING.query.stems.weight)
+      parseQuery(query, DEFAULT_TUNING)
+        .terms.filter((t) => t.weight === DEFAULT_TUNING.query.stems.weight)
         .map((t) => t.token);
     expect(variants("printed")).toContain("print");
     for (const query of ["printLines", "src/printed.ts", "printed_total", "PRINTED", "print3d"]) expect([query, variants(query)]).toEqual([query, []]);
@@ -123,7 +123,7 @@ describe("stemming", () => {
 describe("identifier parts", () => {
   it("weigh with the whole word as one concept", () => {
     for (const query of ["computeLineItemTotals", "3.6.9", "HTTPServer"]) {
-      const total = parseQuery(query).terms.reduce((sum, t) => sum + t.weight, 0);
+      const total = parseQuery(query, DEFAULT_TUNING).terms.reduce((sum, t) => sum + t.weight, 0);
       expect(total).toBeCloseTo(1, 9);
     }
   });
@@ -143,7 +143,7 @@ describe("identifier parts", () => {
 
 describe("function words", () => {
   it("are glue beside content words: not searched, no coverage word, no other forms", () => {
-    const parsed = parseQuery("why did the deploy fail");
+    const parsed = parseQuery("why did the deploy fail", DEFAULT_TUNING);
     expect(parsed.terms.map((t) => t.token)).not.toContain("why");
     expect(parsed.terms.map((t) => t.token)).not.toContain("the");
     expect(parsed.terms.filter((t) => t.group === 0 && !t.variant).map((t) => t.token)).toEqual(["deploy"]);
@@ -152,7 +152,7 @@ describe("function words", () => {
   });
 
   it("are searched as typed when the query has nothing else", () => {
-    const parsed = parseQuery("what is this");
+    const parsed = parseQuery("what is this", DEFAULT_TUNING);
     expect(parsed.groups).toBe(3);
     expect(parsed.terms.every((t) => t.group >= 0 && t.weight === 1)).toBe(true);
   });

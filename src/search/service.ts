@@ -15,6 +15,7 @@ import { scopeNarrowing } from "./scope.ts";
 import { RegexRunner } from "./scan/regex-runner.ts";
 import { RequestSearcher, SessionViews } from "./collect/request-searcher.ts";
 import type { CandidateFinder, SearchService } from "./types.ts";
+import { DEFAULT_TUNING, type SearchTuning } from "./tuning.ts";
 import { asSearch } from "../util/scheduler.ts";
 import { type VerbBackend, searchVerb, sessionsVerb } from "./verbs.ts";
 
@@ -28,6 +29,8 @@ export interface SearchServiceOptions {
   views?: ViewCache;
   /** The store's projection: many-session keyword searches read only the sessions it names. */
   finder?: CandidateFinder;
+  /** What every search cuts, counts and ranks with (tuning.ts): DEFAULT_TUNING unless a test or the eval tries another. */
+  tuning?: SearchTuning;
 }
 
 /**
@@ -48,7 +51,8 @@ export function createSearchService(options: SearchServiceOptions): SearchServic
 /** The search service, with its index cache open to tests and the bench (InspectableSearchService). */
 export function createInspectableSearchService(options: SearchServiceOptions): InspectableSearchService {
   const { source, config } = options;
-  const indexes = new IndexCache(config, options.visibility);
+  const tuning = options.tuning ?? DEFAULT_TUNING;
+  const indexes = new IndexCache(config, options.visibility, tuning);
   const views = new SessionViews(source, options.views);
   const regexRunner = new RegexRunner();
 
@@ -56,6 +60,7 @@ export function createInspectableSearchService(options: SearchServiceOptions): I
     source,
     config,
     regexRunner,
+    tuning,
     loadView: (sessionId, callerSessionId, signal) => views.load(sessionId, callerSessionId, signal),
     projectedSummary: (session) => (config().projection.enable ? options.finder?.summary(session.id, session.updated) : undefined),
     run({ callerSessionId, queries, filters, sessions, limit, deadline, signal }) {
@@ -67,6 +72,7 @@ export function createInspectableSearchService(options: SearchServiceOptions): I
         views,
         indexes,
         visibility: options.visibility(),
+        tuning,
         callerSessionId,
         filters,
         limits,
@@ -78,6 +84,7 @@ export function createInspectableSearchService(options: SearchServiceOptions): I
         concurrency: search.project_concurrency,
         deadline,
         limit,
+        tuning,
         signal,
         narrowing: scopeNarrowing(options.finder, sessions, callerSessionId, config().projection.min_sessions, terms),
       }).finally(() => indexes.trim());

@@ -1,6 +1,7 @@
 // Every ranking rule's switch and every tuning constant of search, in one place, each with why it
-// is there and what measured it. The code reads them from here at the time it ranks, so the
-// ablation (eval/real/ablate.ts) can switch one off without editing code. "Ablation" gives
+// is there and what measured it. DEFAULT_TUNING is frozen: a search service is built with a tuning
+// (createSearchService's `tuning`, this by default) and passes it down to every stage that reads
+// one, so the ablation (eval/real/ablate.ts) builds a service per patch without editing code. "Ablation" gives
 // what a rule adds to the check half, recall@5 / MRR, in issue 22's ablation (docs/search-notes.md,
 // at d86aa31). "All 122" is
 // issue 9's questions before the tuning / check split of issue 22 (docs/search-notes.md): a
@@ -66,7 +67,7 @@ export interface SearchTuning {
     /** Factor of a call whose input holds every content word. Not swept. */
     readonly boost: number;
   };
-  /** What a query expands to. Replaced whole (never edited in place): a cached parse is kept only under the same object. */
+  /** What a query expands to. A parse is cached per tuning object (text/query.ts). */
   readonly query: {
     readonly stems: {
       /**
@@ -163,7 +164,7 @@ export interface SearchTuning {
   };
 }
 
-export const TUNING: SearchTuning = {
+export const DEFAULT_TUNING: SearchTuning = deepFrozen({
   bm25: { k1: 1.2, b: 0.75 },
   coverage: { on: true, floor: 0.4, foundWordsOnly: true },
   chunkChars: 4096,
@@ -184,4 +185,10 @@ export const TUNING: SearchTuning = {
   project: { sharedIdf: true, sessionShare: true },
   sessions: { contentWeights: [1, 0.3, 0.15], titleRaise: 0.5, titleShare: 0.25 },
   fusion: { method: "score", k: 60, queryWeight: 2, depth: 15 },
-};
+});
+
+/** `value` with every object in it frozen: no search can change the tuning another reads. */
+function deepFrozen<T extends object>(value: T): T {
+  for (const field of Object.values(value)) if (field !== null && typeof field === "object") deepFrozen(field);
+  return Object.freeze(value);
+}

@@ -22,7 +22,7 @@ import {
   termListVocabulary,
   unmatchedWords,
 } from "./text/typos.ts";
-import { TUNING } from "./tuning.ts";
+import { DEFAULT_TUNING } from "./tuning.ts";
 
 const T0 = Date.UTC(2025, 0, 1);
 
@@ -143,15 +143,15 @@ describe("typo corrections", () => {
   });
 
   it("weigh a corrected word below the words typed, its other forms with it, and in a path only the word", () => {
-    const typed = parseQuery("histogram cutting off");
-    const { text, parsed } = correctQuery("histgram cutting off", new Map([["histgram", "histogram"]]));
+    const typed = parseQuery("histogram cutting off", DEFAULT_TUNING);
+    const { text, parsed } = correctQuery("histgram cutting off", new Map([["histgram", "histogram"]]), DEFAULT_TUNING);
     expect(text).toBe("histogram cutting off");
     const weight = (p: typeof parsed, token: string) => p.terms.find((t) => t.token === token)?.weight;
-    expect(weight(parsed, "histogram")).toBe(weight(typed, "histogram")! * TUNING.typos.weight);
+    expect(weight(parsed, "histogram")).toBe(weight(typed, "histogram")! * DEFAULT_TUNING.typos.weight);
     expect(weight(parsed, "cutting")).toBe(weight(typed, "cutting"));
-    const path = correctQuery("src/hist_colect.py", new Map([["colect", "collect"]])).parsed;
-    const typedPath = parseQuery("src/hist_collect.py");
-    expect(weight(path, "collect")).toBe(weight(typedPath, "collect")! * TUNING.typos.weight);
+    const path = correctQuery("src/hist_colect.py", new Map([["colect", "collect"]]), DEFAULT_TUNING).parsed;
+    const typedPath = parseQuery("src/hist_collect.py", DEFAULT_TUNING);
+    expect(weight(path, "collect")).toBe(weight(typedPath, "collect")! * DEFAULT_TUNING.typos.weight);
     expect(weight(path, "hist")).toBe(weight(typedPath, "hist"));
   });
 
@@ -186,7 +186,7 @@ describe("typo corrections", () => {
 
   it("leave alone a word typed again in the query, only its other forms left to it", async () => {
     // `local` is a term of the identifier before it: the second `local` keeps only its other forms.
-    const parsed = parseQuery("UnboundLocalError local");
+    const parsed = parseQuery("UnboundLocalError local", DEFAULT_TUNING);
     expect(
       unmatchedWords(
         parsed,

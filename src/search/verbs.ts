@@ -14,6 +14,7 @@ import { type RankedSession, rankSessions } from "./rank/rank-sessions.ts";
 import type { RegexRunner } from "./scan/regex-runner.ts";
 import { listScope, readingDeadline, searchScope } from "./scope.ts";
 import type { HitType } from "./text/documents.ts";
+import type { SearchTuning } from "./tuning.ts";
 import type { SearchAnswer, SearchFilters, SearchRequest, SessionsAnswer, SessionsRequest } from "./types.ts";
 
 /** One search of sessions, as a verb asks the backend for it. */
@@ -36,6 +37,8 @@ export interface VerbBackend extends SummarySource {
   source: HistorySource;
   config(): EngramConfig;
   regexRunner: RegexRunner;
+  /** What every stage ranks with (tuning.ts). */
+  tuning: SearchTuning;
   /** Per query of the run, its ranking (collected and merged). */
   run(search: SessionsRun): Promise<SessionsSearchOutcome[]>;
 }
@@ -44,7 +47,7 @@ export interface VerbBackend extends SummarySource {
 export async function searchVerb(backend: VerbBackend, request: SearchRequest): Promise<SearchAnswer> {
   const started = now();
   const config = backend.config().search;
-  const phrasings = compilePhrasings(request, backend.regexRunner);
+  const phrasings = compilePhrasings(request, backend.regexRunner, backend.tuning);
   const limit = request.limit ?? config.message_limit;
   const offset = pageStart(request.offset);
   const filters: SearchFilters = { types: new Set(request.types) };
@@ -61,11 +64,11 @@ export async function searchVerb(backend: VerbBackend, request: SearchRequest): 
     queries: phrasings.queries,
     filters,
     sessions,
-    limit: phrasings.queries.length > 1 ? fusedDepth(depth) : depth,
+    limit: phrasings.queries.length > 1 ? fusedDepth(depth, backend.tuning) : depth,
     deadline,
     ...(request.signal ? { signal: request.signal } : {}),
   });
-  const answer = searchPage(outcomes, phrasings.numbers, request.scope, offset, limit);
+  const answer = searchPage(outcomes, phrasings.numbers, request.scope, offset, limit, backend.tuning);
   if (request.scope === "global") {
     const directories = new Map(sessions.map((session) => [session.id, session.directory]));
     for (const result of answer.results) result.directory = directories.get(result.sessionId);
@@ -94,7 +97,11 @@ export async function sessionsVerb(backend: VerbBackend, request: SessionsReques
   let by: Map<string, number[]> | undefined;
   let unmatched: number[] = [];
   if (request.query !== undefined) {
-    const phrasings = compilePhrasings({ query: request.query, ...(request.alternatives ? { alternatives: request.alternatives } : {}) }, backend.regexRunner);
+    const phrasings = compilePhrasings(
+      { query: request.query, ...(request.alternatives ? { alternatives: request.alternatives } : {}) },
+      backend.regexRunner,
+      backend.tuning,
+    );
     const filters: SearchFilters = { types: new Set<HitType>(["text", "tool"]) };
     // The caller's session is ranked by what it said before its live context, as search sees it.
     // Sessions rank by their three best messages and their titles (rank-sessions.ts), boosting
@@ -119,7 +126,10 @@ export async function sessionsVerb(backend: VerbBackend, request: SessionsReques
       rankings.push(await rankSessions(all, outcome.candidates, parsed, depth));
     }
     if (phrasings.queries.length > 1) {
-      const fusion = fuseRankings(rankings.map((ranking) => ranking.map((one) => ({ key: one.session.id, score: one.score, item: one }))));
+      const fusion = fuseRankings(
+        rankings.map((ranking) => ranking.map((one) => ({ key: one.session.id, score: one.score, item: one }))),
+        backend.tuning,
+      );
       ranked = fusion.map(({ best }) => best.item);
       by = new Map(fusion.map((one) => [one.key, one.by.map((p) => phrasings.numbers[p]!)]));
       unmatched = phrasings.numbers.filter((_, p) => rankings[p]!.length === 0);

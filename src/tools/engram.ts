@@ -15,7 +15,7 @@ import { readerFeed, type Projection, ProjectionBuilder, ThreadedProjection } fr
 import type { HistoryReader, HostDecode, RawMessage } from "../store/reader.ts";
 import type { StoreGeneration } from "../store/store-file.ts";
 import { pauseIfDue } from "../util/scheduler.ts";
-import { createSearchService, type SearchService } from "../search/api.ts";
+import { createSearchService, DEFAULT_TUNING, type SearchService, type SearchTuning } from "../search/api.ts";
 import { ViewCache } from "../history/view-cache.ts";
 import type { ToolDeps } from "./deps.ts";
 import { createHistorySearchTool } from "./search.ts";
@@ -39,6 +39,8 @@ export interface EngramOptions<Raw, R extends EngramRuns> {
   /** Which generation's tables the reader reads (default OpenCode 1.x, as the decoder). */
   generation?: StoreGeneration;
   log: Log;
+  /** What searches and the projection count and rank with (default DEFAULT_TUNING; the eval tries others). */
+  tuning?: SearchTuning;
 }
 
 export interface EngramParts<Raw, R extends EngramRuns> {
@@ -66,13 +68,14 @@ function visibilityOf(config: () => EngramConfig): () => ToolVisibility {
   };
 }
 
-function projectionOf<Raw>(options: EngramOptions<Raw, EngramRuns>, decode: HostDecode<Raw>, visibility: () => ToolVisibility) {
+function projectionOf<Raw>(options: EngramOptions<Raw, EngramRuns>, decode: HostDecode<Raw>, visibility: () => ToolVisibility, tuning: SearchTuning) {
   const { config, runs } = options;
   if (runs === "sample") return undefined;
   const common = {
     feed: readerFeed(options.reader, decode),
     enabled: () => config().projection.enable,
     visibilityKey: () => JSON.stringify([config().show_tool_input, config().show_tool_output]),
+    tuning,
     log: options.log,
   };
   // In a command nothing else runs: its passes (reindex) need no pause.
@@ -90,8 +93,9 @@ export function composeEngram<Raw = RawMessage, R extends EngramRuns = EngramRun
   const paced = options.runs === "host" ? { pause: pauseIfDue } : {};
   const source = new CachedHistorySource<Raw>(options.reader, { ...WIRING_DEFAULTS.messageCache, maxBytes: config().store.cache_bytes, ...paced }, decode);
   const views = new ViewCache();
-  const projection = projectionOf(options, decode, visibility);
-  const search = createSearchService({ source, config, visibility, views, ...(projection ? { finder: projection } : {}) });
+  const tuning = options.tuning ?? DEFAULT_TUNING;
+  const projection = projectionOf(options, decode, visibility, tuning);
+  const search = createSearchService({ source, config, visibility, views, tuning, ...(projection ? { finder: projection } : {}) });
   return { config, visibility, source, views, search, projection: projection as EngramParts<Raw, R>["projection"] };
 }
 

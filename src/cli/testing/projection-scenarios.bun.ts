@@ -20,6 +20,7 @@ import { REINDEX_FLAGS, reindexCommand } from "../reindex-command.ts";
 import { SEARCH_FLAGS, searchCommand } from "../search-command.ts";
 import type { Io } from "../io.ts";
 import { scratchDir } from "../../util/testing/scratch-dir.ts";
+import { DEFAULT_TUNING } from "../../search/api.ts";
 
 const root = scratchDir("projection");
 const dataDir = join(root, "data");
@@ -46,6 +47,7 @@ function projection(): ProjectionBuilder {
     enabled: () => true,
     visibility: () => visibility,
     visibilityKey: () => "default",
+    tuning: DEFAULT_TUNING,
     pause: () => undefined,
     log: (level, message) => log.push(`${level}: ${message}`),
     intervalMs: 3_600_000,

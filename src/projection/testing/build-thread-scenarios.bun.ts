@@ -17,6 +17,7 @@ import { ToolCalls } from "../tool-calls.ts";
 import { ThreadedProjection, type ThreadedProjectionOptions } from "../build-thread.ts";
 import { readerFeed } from "../feed.ts";
 import { scratchDir } from "../../util/testing/scratch-dir.ts";
+import { DEFAULT_TUNING } from "../../search/projection-contract.ts";
 
 const root = scratchDir("build-thread");
 const dataDir = join(root, "data");
@@ -48,6 +49,7 @@ function threaded(extra: Pick<ThreadedProjectionOptions, "toolCalls" | "pace"> =
     showTools: () => ({ input: config.show_tool_input, output: config.show_tool_output }),
     enabled: () => true,
     visibilityKey: () => "default",
+    tuning: DEFAULT_TUNING,
     log: (level, message) => log.push(`${level}: ${message}`),
     dir: join(root, `cache-${++caches}`),
     intervalMs: 3_600_000,

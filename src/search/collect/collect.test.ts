@@ -6,8 +6,9 @@ import type { ScanCounts } from "../scan/scan.ts";
 import type { Query } from "../parse.ts";
 import type { CollectedSession } from "./search-one-session.ts";
 import { parseQuery } from "../text/query.ts";
+import { DEFAULT_TUNING } from "../tuning.ts";
 
-const query: Query = { kind: "keyword", text: "token bucket limiter", parsed: parseQuery("token bucket limiter") };
+const query: Query = { kind: "keyword", text: "token bucket limiter", parsed: parseQuery("token bucket limiter", DEFAULT_TUNING) };
 
 /** A session scanned cold that holds the typed form of each word in `words` (no documents to rank). */
 function scanned(words: string[]): CollectedSession {
@@ -20,7 +21,11 @@ async function collectedBySearch(held: string[][]): Promise<CollectedSession[]> 
   const collected = held.map(scanned);
   const sessions: SessionInfo[] = held.map((_, i) => ({ id: `ses_${i}`, title: "", created: i, updated: i }));
   const searcher: SessionSearcher = {
-    read: async (session) => ({ collected: collected[Number(session.id.slice(4))]!, query, options: { visibility: toolVisibility([], []) } }),
+    read: async (session) => ({
+      collected: collected[Number(session.id.slice(4))]!,
+      query,
+      options: { visibility: toolVisibility([], []), tuning: DEFAULT_TUNING },
+    }),
     candidates: () => {
       throw new Error("no documents to rank");
     },

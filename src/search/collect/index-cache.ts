@@ -6,6 +6,7 @@ import type { EngramConfig } from "../../config/schema.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import { BoundedMap } from "../../util/bounded-map.ts";
 import { BuildQueue, IndexBuilder } from "../index/build.ts";
+import type { SearchTuning } from "../tuning.ts";
 
 export class IndexCache {
   private readonly queue = new BuildQueue();
@@ -16,6 +17,7 @@ export class IndexCache {
   constructor(
     private readonly config: () => EngramConfig,
     private readonly visibility: () => ToolVisibility,
+    private readonly tuning: SearchTuning,
   ) {
     this.bound = config().search.cache_bytes;
     this.builders = new BoundedMap<string, IndexBuilder>({
@@ -30,7 +32,7 @@ export class IndexCache {
     const key = this.key(sessionId);
     let builder = this.builders.get(key);
     if (!builder) {
-      builder = new IndexBuilder(this.visibility(), this.queue);
+      builder = new IndexBuilder(this.visibility(), this.tuning, this.queue);
       this.builders.set(key, builder);
     }
     return builder;

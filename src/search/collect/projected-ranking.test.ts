@@ -18,6 +18,7 @@ import { parseQuery } from "../text/query.ts";
 import { type DocFilter, type ProjectedHolder, TERM_CHUNK_STRIDE } from "../types.ts";
 import { holderBounds, holderCeiling, projectedGroups, resolveGroup, termCeiling } from "./projected-ranking.ts";
 import { sessionTerms } from "../index/session-terms.ts";
+import { DEFAULT_TUNING } from "../tuning.ts";
 
 const WORDS = [
   "build",
@@ -71,7 +72,7 @@ const FILTERS: Array<[string, DocFilter]> = [
 
 describe("projectedGroups: the engine's candidates without reading the sessions", () => {
   it("asks a plain question among its queries", () => {
-    expect(QUERIES.some((query) => toolChunkWeight(parseQuery(query)) !== 1)).toBe(true);
+    expect(QUERIES.some((query) => toolChunkWeight(parseQuery(query, DEFAULT_TUNING)) !== 1)).toBe(true);
   });
 
   for (const seed of [1, 2]) {
@@ -79,16 +80,16 @@ describe("projectedGroups: the engine's candidates without reading the sessions"
       const config = defaultConfig();
       const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
       const sessions = Array.from({ length: 8 }, (_, s) => ({ id: `ses_${seed * 100 + s}`, messages: session(seed * 100 + s) }));
-      const kept = await Promise.all(sessions.map(({ id, messages }) => sessionTerms(id, messages, visibility, () => undefined)));
+      const kept = await Promise.all(sessions.map(({ id, messages }) => sessionTerms(id, messages, visibility, DEFAULT_TUNING, () => undefined)));
       let compared = 0;
       for (const query of QUERIES) {
-        const parsed = parseQuery(query);
+        const parsed = parseQuery(query, DEFAULT_TUNING);
         for (const [, accept] of FILTERS) {
           // The full read: each session scanned, its documents rescored against the scope's statistics.
           const scans = await Promise.all(
             sessions.map(async ({ id, messages }) => {
               const view = buildView(id, messages, false);
-              const counts = await countSession(view.messages.slice(0, view.visibleEnd), visibility, parsed.terms, accept);
+              const counts = await countSession(view.messages.slice(0, view.visibleEnd), visibility, parsed.terms, DEFAULT_TUNING, accept);
               const stats = emptyStats(parsed.terms.length);
               return { docs: scoreScan(counts!, { stats }), stats };
             }),
@@ -98,7 +99,7 @@ describe("projectedGroups: the engine's candidates without reading the sessions"
           sessions.forEach(({ id }, s) => {
             const { docs, stats } = scans[s]!;
             rescore(docs, parsed, shared, stats, textReader(visibility));
-            const read = candidateGroups(docs, parsed).map((group) => [group.message.id, group.score]);
+            const read = candidateGroups(docs, DEFAULT_TUNING, parsed).map((group) => [group.message.id, group.score]);
             const termChunks = parsed.terms.map((term) => kept[s]!.postings.get(term.token) ?? []);
             const own: CollectionStats = { docs: kept[s]!.docs, length: kept[s]!.length, df: termChunks.map((list) => list.length / TERM_CHUNK_STRIDE) };
             expect(own).toEqual(stats);
@@ -122,18 +123,18 @@ describe("holderCeiling and holderBounds: what a session's messages can score, f
     const config = defaultConfig();
     const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
     const sessions = Array.from({ length: 16 }, (_, s) => ({ id: `ses_${300 + s}`, messages: session(300 + s) }));
-    const kept = await Promise.all(sessions.map(({ id, messages }) => sessionTerms(id, messages, visibility, () => undefined)));
+    const kept = await Promise.all(sessions.map(({ id, messages }) => sessionTerms(id, messages, visibility, DEFAULT_TUNING, () => undefined)));
     let compared = 0;
     let tight = 0;
     for (const query of QUERIES) {
-      const parsed = parseQuery(query);
+      const parsed = parseQuery(query, DEFAULT_TUNING);
       const holders = kept.map((counted): ProjectedHolder => {
         const termChunks = parsed.terms.map((term) => counted.postings.get(term.token) ?? []);
         return {
           docs: counted.docs,
           length: counted.length,
           df: termChunks.map((list) => list.length / 4),
-          ceilings: termChunks.map((list) => termCeiling(list, counted.length / counted.docs)),
+          ceilings: termChunks.map((list) => termCeiling(list, counted.length / counted.docs, DEFAULT_TUNING)),
           termChunks: () => termChunks,
           table: () => counted.chunks,
         };

@@ -16,7 +16,7 @@ import { type CollectionStats, MAX_COUNTED_TF, termScore } from "../rank/bm25.ts
 import type { RankedCandidates } from "../rank/candidates.ts";
 import { candidateGroups, chunkBoostHeld, type Group, messageScoreParts } from "../rank/rank.ts";
 import { type ChunkScorer, rescore } from "../rank/rescore.ts";
-import { TUNING } from "../tuning.ts";
+import type { SearchTuning } from "../tuning.ts";
 import type { ParsedQuery } from "../text/query.ts";
 import {
   CHUNK_CONTINUE,
@@ -102,7 +102,7 @@ export function projectedGroups(
   rescore(docs, parsed, shared, own, () => {
     throw new Error("a projected chunk's counts are kept: its text is never read to score it");
   });
-  return { groups: candidateGroups(docs, parsed), turns };
+  return { groups: candidateGroups(docs, parsed.tuning, parsed), turns };
 }
 
 /** A holder's own statistics for `parsed`'s terms. */
@@ -131,10 +131,10 @@ export async function resolveGroup(group: Group, load: (messageId: string) => Pr
  * sum over terms and a message's weighs its best chunk and its next ones with shares that are
  * not negative, so a message scores at most the sum over terms of these times termFactors'.
  */
-export function termCeiling(chunks: readonly number[], avgLength: number): number {
+export function termCeiling(chunks: readonly number[], avgLength: number, tuning: SearchTuning): number {
   // Most terms of a session are in one chunk: its score is the bound.
-  if (chunks.length === TERM_CHUNK_STRIDE) return termScore(Math.min(chunks[1]!, MAX_COUNTED_TF), 1, chunks[2]!, avgLength);
-  const counted = messageScoreParts() ** 2;
+  if (chunks.length === TERM_CHUNK_STRIDE) return termScore(Math.min(chunks[1]!, MAX_COUNTED_TF), 1, chunks[2]!, avgLength, tuning);
+  const counted = messageScoreParts(tuning) ** 2;
   // A message's best `counted` scores, best first, in a reused array: this runs for every term of
   // every session a projection counts (insertBest's comparator calls were a fifth of the time).
   if (ceilingScratch.length < counted) ceilingScratch = new Float64Array(counted);
@@ -144,13 +144,13 @@ export function termCeiling(chunks: readonly number[], avgLength: number): numbe
   let message = -1;
   for (let i = 0; i < chunks.length; i += TERM_CHUNK_STRIDE) {
     if (chunks[i + 3] !== message) {
-      if (held > 0) most = Math.max(most, spreadBound(scores, held));
+      if (held > 0) most = Math.max(most, spreadBound(scores, tuning, held));
       held = 0;
       message = chunks[i + 3]!;
     }
-    held = insertBestScore(scores, 0, held, counted, termScore(Math.min(chunks[i + 1]!, MAX_COUNTED_TF), 1, chunks[i + 2]!, avgLength));
+    held = insertBestScore(scores, 0, held, counted, termScore(Math.min(chunks[i + 1]!, MAX_COUNTED_TF), 1, chunks[i + 2]!, avgLength, tuning));
   }
-  if (held > 0) most = Math.max(most, spreadBound(scores, held));
+  if (held > 0) most = Math.max(most, spreadBound(scores, tuning, held));
   return most;
 }
 
@@ -165,7 +165,7 @@ export function holderCeiling(holder: ProjectedHolder, parsed: ParsedQuery, fact
   let sum = 0;
   for (let t = 0; t < factors.length; t++) sum += holder.ceilings[t]! * factors[t]!;
   // The boosts read which terms a chunk holds: the most is a chunk holding every term the session does.
-  return sum * chunkBoostHeld(parsed, undefined, holder.df) * SUMMARY_RAISE;
+  return sum * chunkBoostHeld(parsed, undefined, holder.df) * summaryRaise(parsed.tuning);
 }
 
 /**
@@ -185,10 +185,10 @@ export function holderBounds(holder: ProjectedHolder, parsed: ParsedQuery, score
   const best: number[] = [];
   // The message's chunk scores that can count, best first.
   const chunks: number[] = [];
-  const counted = messageScoreParts() ** 2;
+  const counted = messageScoreParts(parsed.tuning) ** 2;
   const closeMessage = () => {
     if (chunks.length === 0) return;
-    insertBest(best, spreadBound(chunks), count, highestFirst);
+    insertBest(best, spreadBound(chunks, parsed.tuning), count, highestFirst);
     chunks.length = 0;
   };
   // The terms' chunk lists merged: each is in chunk order, and chunks are in message order.
@@ -218,7 +218,8 @@ export function holderBounds(holder: ProjectedHolder, parsed: ParsedQuery, score
     insertBest(chunks, score(tfs, length) * chunkBoostHeld(parsed, undefined, tfs), counted, highestFirst);
   }
   closeMessage();
-  const bounds = best.map((bound) => bound * SUMMARY_RAISE);
+  const raise = summaryRaise(parsed.tuning);
+  const bounds = best.map((bound) => bound * raise);
   // Fewer messages than `count`: the others score nothing.
   if (bounds.length > 0) while (bounds.length < count) bounds.push(0);
   return bounds;
@@ -227,14 +228,16 @@ export function holderBounds(holder: ProjectedHolder, parsed: ParsedQuery, score
 const highestFirst = (a: number, b: number) => b - a;
 
 /** The most a message scores from its chunks' scores (best first, not empty): the best one whole, otherShare of the others. */
-function spreadBound(scores: ArrayLike<number>, count = scores.length): number {
+function spreadBound(scores: ArrayLike<number>, tuning: SearchTuning, count = scores.length): number {
   let others = 0;
   for (let i = 1; i < count; i++) others += scores[i]!;
-  return scores[0]! + TUNING.spread.otherShare * others;
+  return scores[0]! + tuning.spread.otherShare * others;
 }
 
 /** A summary's weight when it raises a score; above rounding: the sums here and the engine's are made in other orders. */
-const SUMMARY_RAISE = Math.max(1, TUNING.summaryWeight) * (1 + 1e-9);
+function summaryRaise(tuning: SearchTuning): number {
+  return Math.max(1, tuning.summaryWeight) * (1 + 1e-9);
+}
 
 /**
  * A projected session's candidates, ranked by its ceiling (holderCeiling) until it leads: then by

@@ -26,6 +26,7 @@ import type { ProjectedHolder, SearchFilters } from "../types.ts";
 import type { SessionInfo } from "../../history/types.ts";
 import type { NearestTerm } from "../text/typos.ts";
 import type { QueryTerm } from "../text/query.ts";
+import type { SearchTuning } from "../tuning.ts";
 import { maybeYield, now } from "../../util/scheduler.ts";
 
 /** Sessions' views as a search sees them, shared with the browse tools. */
@@ -80,6 +81,8 @@ export interface SearcherSetup {
   views: SessionViews;
   indexes: IndexCache;
   visibility: ToolVisibility;
+  /** What every session is cut, counted and ranked with (tuning.ts). */
+  tuning: SearchTuning;
   callerSessionId: string;
   filters: SearchFilters;
   limits: ResultLimits;
@@ -110,7 +113,7 @@ export class RequestSearcher implements SessionSearcher {
   constructor(private readonly setup: SearcherSetup) {}
 
   async read(session: SessionInfo, deadline: number, query: Query, corrected: boolean, first?: SessionFound): Promise<SessionFound> {
-    const { views, indexes, visibility, callerSessionId, filters, limits, alone, signal } = this.setup;
+    const { views, indexes, visibility, tuning, callerSessionId, filters, limits, alone, signal } = this.setup;
     // One of many sessions is kept only if it is the caller's own: the others are seldom read
     // again, and a global search read enough of them to fill the cache (the projection ranks
     // them once built; search-notes.md, "Memory").
@@ -125,7 +128,7 @@ export class RequestSearcher implements SessionSearcher {
       this.shared.set(session.id, shared);
     }
     const view = await (shared?.view ?? views.before(session.id, callerSessionId, deadline, signal, keep));
-    if (!view) return { collected: { docs: [], via: "scan", timedOut: true }, query, options: { visibility } };
+    if (!view) return { collected: { docs: [], via: "scan", timedOut: true }, query, options: { visibility, tuning } };
     // The read and the view were one synchronous stretch: the search starts a fresh one
     // when that one is spent (a forced turn per session would cost a project search its budget).
     await maybeYield();
@@ -142,7 +145,18 @@ export class RequestSearcher implements SessionSearcher {
     // Alone, the index gives the messages that can reach the request's depth; with others (scores
     // rescored against their shared statistics), every matching one.
     const depth = alone ? limits.limit : undefined;
-    const options = { visibility, builder, deadline, signal, waitForBuild, turnPerPhase: alone, depth, first: first?.collected, sharedScan: shared?.scan };
+    const options = {
+      visibility,
+      tuning,
+      builder,
+      deadline,
+      signal,
+      waitForBuild,
+      turnPerPhase: alone,
+      depth,
+      first: first?.collected,
+      sharedScan: shared?.scan,
+    };
     const collected = await collectSession(view, query, filters, options);
     return { collected, view, query, options };
   }

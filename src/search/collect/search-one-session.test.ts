@@ -11,6 +11,7 @@ import { testService } from "../testing/service.ts";
 import { addSession, T0 } from "../testing/sessions.ts";
 import { parseQuery } from "../text/query.ts";
 import type { SearchRequest } from "../types.ts";
+import { DEFAULT_TUNING } from "../tuning.ts";
 
 // Counts the turns collectSession asks for (the scan's own slices call the real one inside scheduler.ts).
 vi.mock("../../util/scheduler.ts", async (original) => {
@@ -24,13 +25,13 @@ describe("collectSession", () => {
       textMessage("s1", i === 0 ? "user" : "assistant", text, i * 1000),
     );
     const view = buildView("s1", messages, false);
-    const query: Query = { kind: "keyword", text: "invoice helpers", parsed: parseQuery("invoice helpers") };
+    const query: Query = { kind: "keyword", text: "invoice helpers", parsed: parseQuery("invoice helpers", DEFAULT_TUNING) };
     const filters = { types: new Set<"text" | "tool">(["text", "tool"]) };
     const yieldToLoop = vi.mocked(scheduler.yieldToLoop);
     const turnsAsked = async (turnPerPhase: boolean): Promise<number> => {
       await scheduler.yieldToLoop(); // a fresh slice: this small scan never spends one
       yieldToLoop.mockClear();
-      const collected = await collectSession(view, query, filters, { visibility: toolVisibility([], []), turnPerPhase });
+      const collected = await collectSession(view, query, filters, { tuning: DEFAULT_TUNING, visibility: toolVisibility([], []), turnPerPhase });
       expect(collected.docs.length).toBe(1);
       return yieldToLoop.mock.calls.length;
     };
@@ -42,7 +43,7 @@ describe("collectSession", () => {
 describe("collectSession over the caller's own view", () => {
   const visibility = toolVisibility([], []);
   const filters = { types: new Set<"text" | "tool">(["text", "tool"]) };
-  const query: Query = { kind: "keyword", text: "walrus protocol", parsed: parseQuery("walrus protocol") };
+  const query: Query = { kind: "keyword", text: "walrus protocol", parsed: parseQuery("walrus protocol", DEFAULT_TUNING) };
   /** The caller's session: `before` messages before its last compaction, `live` after it (in the model's context). */
   function session(before: number, live: number): HistoryMessage[] {
     const line = (i: number) => (i % 2 === 0 ? `The walrus protocol, note ${i}.` : `Other matters, note ${i}.`);
@@ -63,8 +64,8 @@ describe("collectSession over the caller's own view", () => {
       source.add({ id: "ses_self", title: "self", created: T0, updated: T0 + 60_000 }, messages);
       const builder = await testService(source).buildIndex("ses_self");
       const view = buildView("ses_self", messages, true);
-      const reference = await collectSession(view, query, filters, { visibility });
-      const collected = await collectSession(view, query, filters, { visibility, builder: builder! });
+      const reference = await collectSession(view, query, filters, { tuning: DEFAULT_TUNING, visibility });
+      const collected = await collectSession(view, query, filters, { tuning: DEFAULT_TUNING, visibility, builder: builder! });
       expect(collected.via).toBe(via);
       expect(collected.stats).toEqual(reference.stats);
       expect(reference.stats!.docs).toBeGreaterThan(0);

@@ -18,6 +18,7 @@ import { maybeYield, yieldToLoop } from "../../util/scheduler.ts";
 import type { DocFilter, ScoredDoc, SearchFilters } from "../types.ts";
 import { keywordMarks, patternMarks } from "../text/snippets.ts";
 import type { ParsedQuery } from "../text/query.ts";
+import type { SearchTuning } from "../tuning.ts";
 import { type NearestTerm, nearestTerms } from "../text/typos.ts";
 
 /** An index this far behind (code units of new text) is updated in the background; we scan. */
@@ -32,6 +33,8 @@ export interface ResultLimits {
 
 export interface SessionSearchOptions {
   visibility: ToolVisibility;
+  /** What chunks are cut and scored with (tuning.ts). */
+  tuning: SearchTuning;
   /** The builder of the session's index; absent = scan only. */
   builder?: IndexBuilder;
   deadline?: number;
@@ -169,7 +172,7 @@ export async function collectSession(sessionView: SessionView, query: Query, fil
         // The index holds every message of the view, the caller's live context too: its
         // statistics are then those of the searchable messages alone, as the scan counts them.
         if (view.visibleEnd < view.messages.length) {
-          const hidden = await countSession(view.messages.slice(view.visibleEnd), options.visibility, query.parsed.terms, () => false);
+          const hidden = await countSession(view.messages.slice(view.visibleEnd), options.visibility, query.parsed.terms, options.tuning, () => false);
           if (hidden) stats = { docs: stats.docs - hidden.docs, length: stats.length - hidden.length, df: stats.df.map((df, t) => df - hidden.df[t]!) };
         }
       }
@@ -185,7 +188,7 @@ export async function collectSession(sessionView: SessionView, query: Query, fil
       const shared = options.sharedScan;
       let first = options.first?.scan ?? shared?.counts;
       if (shared && !options.first?.scan && !(shared.counts && sameScan(shared.counts, messages, options.visibility))) {
-        first = await countSession(messages, options.visibility, shared.terms, accept, scanOptions);
+        first = await countSession(messages, options.visibility, shared.terms, options.tuning, accept, scanOptions);
         if (!first) return { docs: [], via, timedOut: true };
         // Kept for the other phrasings without the parts' pieces (most of a scan's memory): they
         // only pick their terms' counts from it. This phrasing's typo pass may read them.
@@ -194,11 +197,14 @@ export async function collectSession(sessionView: SessionView, query: Query, fil
       scan =
         first && sameScan(first, messages, options.visibility)
           ? await rescanCounts(first, query.parsed.terms, accept, scanOptions)
-          : await countSession(messages, options.visibility, query.parsed.terms, accept, scanOptions);
+          : await countSession(messages, options.visibility, query.parsed.terms, options.tuning, accept, scanOptions);
       docs = scan && scoreScan(scan, { stats });
     }
   } else {
-    docs = await patternScan(visible(), options.visibility, query.matcher, accept, { deadline: options.deadline, signal: options.signal });
+    docs = await patternScan(visible(), options.visibility, query.matcher, options.tuning.chunkChars, accept, {
+      deadline: options.deadline,
+      signal: options.signal,
+    });
   }
   if (!docs) return { docs: [], via, timedOut: true };
   // Ranking is one synchronous stretch: start it on a fresh slice.
@@ -224,7 +230,11 @@ export async function sessionNearestTerms(
   const messages = view.messages.slice(0, view.visibleEnd);
   // The scan that found the words missing read every part already: its pieces are read again.
   const scanned = collected.scan && sameScan(collected.scan, messages, options.visibility) ? collected.scan.parts : undefined;
-  const vocabulary = await scanVocabulary(messages, options.visibility, words, { deadline: options.deadline, signal: options.signal, parts: scanned });
+  const vocabulary = await scanVocabulary(messages, options.visibility, words, options.tuning.chunkChars, {
+    deadline: options.deadline,
+    signal: options.signal,
+    parts: scanned,
+  });
   return vocabulary && nearestTerms(vocabulary, words);
 }
 
@@ -236,13 +246,14 @@ export function sessionCandidates(
   collected: CollectedSession,
   query: Query,
   limits: ResultLimits,
-  options: Pick<SessionSearchOptions, "visibility">,
+  options: Pick<SessionSearchOptions, "visibility" | "tuning">,
   shared?: CollectionStats,
 ): Candidates {
   const textOf = textReader(options.visibility);
   if (shared && query.kind === "keyword") rescore(collected.docs, query.parsed, shared, collected.stats ?? shared, textOf);
-  if (query.kind === "keyword") return keywordCandidates(candidateGroups(collected.docs, query.parsed), query.parsed, limits, options.visibility);
-  return new Candidates(candidateGroups(collected.docs, undefined), undefined, textOf, {
+  if (query.kind === "keyword")
+    return keywordCandidates(candidateGroups(collected.docs, options.tuning, query.parsed), query.parsed, limits, options.visibility);
+  return new Candidates(candidateGroups(collected.docs, options.tuning), undefined, textOf, {
     ...hitLimits(limits),
     marks: (_: string, doc: ScoredDoc) => patternMarks(doc.spans),
   });

@@ -3,6 +3,7 @@ import { user } from "../../history/testing/messages.ts";
 import { toolVisibility } from "../../history/tool-visibility.ts";
 import { BuildQueue, IndexBuilder } from "./build.ts";
 import { SessionIndex } from "./session-index.ts";
+import { DEFAULT_TUNING } from "../tuning.ts";
 
 const T0 = Date.UTC(2025, 0, 1);
 const setup = toolVisibility([], []);
@@ -13,7 +14,7 @@ describe("IndexBuilder's first build", () => {
   it("indexes messages that arrive while it groups its counts before it calls itself built", async () => {
     const first = Array.from({ length: 50 }, (_, i) => user(`walrus handshake number${i}`, { created: T0 + i * 1000 }));
     const later = [...first, user("late quokka message", { created: T0 + 99_000 })];
-    const builder = new IndexBuilder(setup, new BuildQueue());
+    const builder = new IndexBuilder(setup, DEFAULT_TUNING, new BuildQueue());
     const groupSteps = SessionIndex.prototype.groupSteps;
     let groupings = 0;
     vi.spyOn(SessionIndex.prototype, "groupSteps").mockImplementation(function* (this: SessionIndex) {
@@ -47,7 +48,7 @@ describe("IndexBuilder.update", () => {
         enumerable: true,
       });
     }
-    const builder = new IndexBuilder(setup, new BuildQueue());
+    const builder = new IndexBuilder(setup, DEFAULT_TUNING, new BuildQueue());
     expect(builder.update(messages)).toBe(Infinity);
     expect(reads).toBe(0);
     await builder.current();

@@ -7,6 +7,7 @@ import type { HistoryMessage } from "../../history/types.ts";
 import { messageTextSize } from "../text/documents.ts";
 import { maybeYield, now, sliceSpent, startPump, yieldToLoop } from "../../util/scheduler.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
+import type { SearchTuning } from "../tuning.ts";
 import { SessionIndex, type MessageDiff } from "./session-index.ts";
 
 /** Rebuild from scratch when more than this share of the indexed documents is dead. */
@@ -47,11 +48,12 @@ export class IndexBuilder {
 
   constructor(
     private readonly visibility: ToolVisibility,
+    private readonly tuning: SearchTuning,
     private readonly queue: BuildQueue,
   ) {}
 
   get index(): SessionIndex {
-    return (this.made ??= new SessionIndex(this.visibility));
+    return (this.made ??= new SessionIndex(this.visibility, this.tuning));
   }
 
   /**
@@ -142,7 +144,7 @@ export class IndexBuilder {
     };
     while (!this.disposed) {
       if (this.index.deadRatio > MAX_DEAD_RATIO) {
-        this.made = new SessionIndex(this.visibility);
+        this.made = new SessionIndex(this.visibility, this.tuning);
         this.built = false;
       }
       const diff = this.index.diff(this.target);

@@ -15,7 +15,7 @@ import type { QueryTerm } from "../text/query.ts";
 import type { HitType } from "../text/documents.ts";
 import { bestPartScores, messageScore, messageScoreMost } from "../rank/rank.ts";
 import { TokenSpans, tokenSpans } from "../text/tokenize.ts";
-import { TUNING } from "../tuning.ts";
+import type { SearchTuning } from "../tuning.ts";
 import { grown } from "../../util/grow.ts";
 import { CHUNK_STRIDE } from "../types.ts";
 import { type ChunkList, TermCounts } from "./term-counts.ts";
@@ -23,7 +23,7 @@ import { type ChunkList, TermCounts } from "./term-counts.ts";
 /**
  * The searchable property: the chunk's text, then the part of it that is a tool call's input (a
  * prefix, when the chunk has one, ending before a separator: documents.ts), whose terms count
- * inputWeight times in all (tuning.ts).
+ * inputWeight times in all (the tuning's, tuning.ts).
  */
 export const TEXT_PROPERTY = "text";
 /**
@@ -77,13 +77,16 @@ export class ChunkIndexStore {
   private touched = new Int32Array(0);
   private readonly spans = new TokenSpans();
 
-  /** `table`: the chunks' rows, written by the documents store (meta-store.ts). */
-  constructor(readonly table: ChunkList) {}
+  /** `table`: the chunks' rows, written by the documents store (meta-store.ts); `tuning`: what chunks are counted and scored with. */
+  constructor(
+    readonly table: ChunkList,
+    private readonly tuning: SearchTuning,
+  ) {}
 
   add(chunk: number, text: string, input: number): void {
     if (chunk >= this.alive.length) this.alive = grown(this.alive, chunk + 1);
     tokenSpans(text, this.spans);
-    this.counts.add(chunk, fold(text), this.spans, input, TUNING.inputWeight);
+    this.counts.add(chunk, fold(text), this.spans, input, this.tuning.inputWeight);
     this.alive[chunk] = 1;
     this.docsEnd = Math.max(this.docsEnd, chunk + 1);
     this.liveDocs++;
@@ -148,11 +151,11 @@ export class ChunkIndexStore {
       this.mask = new Int32Array(this.alive.length);
       this.touched = new Int32Array(this.alive.length);
     }
-    const { score, mask, touched, alive } = this;
+    const { score, mask, touched, alive, tuning } = this;
     const rows = this.table.chunks;
     const avg = this.liveLength / this.liveDocs;
     const stats = this.stats(terms);
-    const weights = queryWeights(stats, terms);
+    const weights = queryWeights(stats, terms, tuning);
     let n = 0;
     terms.forEach(({ token, group }, t) => {
       if (stats.df[t] === 0) return;
@@ -160,7 +163,7 @@ export class ChunkIndexStore {
       const weight = weights.idfs[t]!;
       this.counts.forEachChunk(this.counts.terms.find(token, 0, token.length), (chunk, tf) => {
         if (alive[chunk] !== 1) return;
-        const s = termScore(tf, weight, rows[chunk * CHUNK_STRIDE + 3]! - rows[chunk * CHUNK_STRIDE + 2]!, avg);
+        const s = termScore(tf, weight, rows[chunk * CHUNK_STRIDE + 3]! - rows[chunk * CHUNK_STRIDE + 2]!, avg, tuning);
         if (mask[chunk] === 0) {
           touched[n++] = chunk;
           score[chunk] = s;
@@ -177,7 +180,7 @@ export class ChunkIndexStore {
       const matched = mask[chunk]!;
       mask[chunk] = 0;
       if (accept && !accept(chunk)) continue;
-      score[chunk] = score[chunk]! * coverageFactor(wordsMatched(matched), weights.words);
+      score[chunk] = score[chunk]! * coverageFactor(wordsMatched(matched), weights.words, tuning);
       touched[kept++] = chunk;
     }
     if (messages !== undefined) kept = this.bestMessages(kept, messages);
@@ -208,7 +211,15 @@ export class ChunkIndexStore {
       if (to - from === 1) scores.push(score[chunks[from]!]!);
       else {
         const scored = Array.from(chunks.subarray(from, to), (chunk) => ({ score: score[chunk]!, partId: rows[chunk * CHUNK_STRIDE + 1]! }));
-        scores.push(messageScore(bestPartScores(scored.sort((a, b) => b.score - a.score))));
+        scores.push(
+          messageScore(
+            bestPartScores(
+              scored.sort((a, b) => b.score - a.score),
+              this.tuning,
+            ),
+            this.tuning,
+          ),
+        );
       }
       ends.push((from = to));
     }
@@ -248,7 +259,7 @@ export class ChunkIndexStore {
     let kept = 0;
     for (let i = 0; i < n; i++) {
       const slot = rows[touched[i]! * CHUNK_STRIDE]!;
-      if (messageScoreMost(best[slot]!, sum[slot]!) >= floor) touched[kept++] = touched[i]!;
+      if (messageScoreMost(best[slot]!, sum[slot]!, this.tuning) >= floor) touched[kept++] = touched[i]!;
     }
     return kept;
   }
@@ -303,10 +314,10 @@ export type ReachedIndex<I extends AnyIndexStore> = Pick<
   "create" | "insert" | "remove" | "search" | "searchByWhereClause" | "getSearchableProperties" | "getSearchablePropertiesWithTypes"
 >;
 
-/** The index component for CHUNK_SCHEMA over `table` (the session index's, shared with its documents store). */
-export function createChunkIndexComponent(table: ChunkList): ReachedIndex<ChunkIndexStore> {
+/** The index component for CHUNK_SCHEMA over `table` (the session index's, shared with its documents store), counting and scoring with `tuning`. */
+export function createChunkIndexComponent(table: ChunkList, tuning: SearchTuning): ReachedIndex<ChunkIndexStore> {
   return {
-    create: () => new ChunkIndexStore(table),
+    create: () => new ChunkIndexStore(table, tuning),
     insert(_impl, index, prop, _id, internalId, value: SearchableValue) {
       if (prop !== TEXT_PROPERTY) return;
       const [text, input] = textAndInput(value);

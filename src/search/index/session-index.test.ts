@@ -10,6 +10,7 @@ import { bestPartScores, messageScore } from "../rank/rank.ts";
 import { HIT_TYPES, type HitType } from "../text/documents.ts";
 import { parseQuery } from "../text/query.ts";
 import { SessionIndex, type IndexHit } from "./session-index.ts";
+import { DEFAULT_TUNING } from "../tuning.ts";
 
 const visibility = toolVisibility([], []);
 const WORDS = ["deploy", "rollback", "canary", "Deploy", "queue", "x"];
@@ -17,7 +18,7 @@ const T0 = Date.UTC(2025, 0, 1);
 
 /** An index of `messages`, its counts grouped after the first `grouped` (the rest read ungrouped). */
 function index(messages: readonly HistoryMessage[], grouped = messages.length): SessionIndex {
-  const made = new SessionIndex(visibility);
+  const made = new SessionIndex(visibility, DEFAULT_TUNING);
   messages.forEach((message, i) => {
     made.addMessage(message);
     if (i + 1 === grouped) for (const _ of made.groupSteps());
@@ -29,7 +30,13 @@ function index(messages: readonly HistoryMessage[], grouped = messages.length): 
 const key = (partId: string, start: number) => `${partId}:${start}`;
 /** A message's score from its hits, as ranking computes it (each part by its best chunk). */
 const scoreOf = (hits: IndexHit[]) =>
-  messageScore(bestPartScores(hits.map((hit) => ({ score: hit.score, partId: hit.meta.partId })).sort((a, b) => b.score - a.score)));
+  messageScore(
+    bestPartScores(
+      hits.map((hit) => ({ score: hit.score, partId: hit.meta.partId })).sort((a, b) => b.score - a.score),
+      DEFAULT_TUNING,
+    ),
+    DEFAULT_TUNING,
+  );
 const keys = (hits: IndexHit[]) => hits.map((hit) => key(hit.meta.partId, hit.meta.start)).sort();
 const all: SearchFilters = { types: new Set(HIT_TYPES) };
 
@@ -84,8 +91,8 @@ describe("session index search", () => {
               (filters.before === undefined || created < filters.before)
             );
           };
-          const expected = await scanSession(indexedAndShown, visibility, parseQuery(query), accept);
-          expect(keys(made.search(parseQuery(query), filters, view))).toEqual(expected!.map((doc) => key(doc.partId, doc.start)).sort());
+          const expected = await scanSession(indexedAndShown, visibility, parseQuery(query, DEFAULT_TUNING), accept);
+          expect(keys(made.search(parseQuery(query, DEFAULT_TUNING), filters, view))).toEqual(expected!.map((doc) => key(doc.partId, doc.start)).sort());
         },
       ),
       { numRuns: 150 },
@@ -101,13 +108,13 @@ describe("session index search", () => {
         (messages, groups, query) => {
           const made = index(messages);
           const view = buildView("s", messages, false);
-          const every = made.search(parseQuery(query), all, view);
+          const every = made.search(parseQuery(query, DEFAULT_TUNING), all, view);
           const byMessage = new Map<string, IndexHit[]>();
           for (const hit of every) byMessage.set(hit.message.id, [...(byMessage.get(hit.message.id) ?? []), hit]);
           const scores = [...byMessage.values()].map(scoreOf).sort((a, b) => b - a);
           const last = scores[Math.min(groups, scores.length) - 1] ?? 0;
           const kept = new Set([...byMessage].filter(([, hits]) => scoreOf(hits) >= last - 1e-9 * Math.max(1, last)).map(([id]) => id));
-          const cut = made.search(parseQuery(query), all, view, groups);
+          const cut = made.search(parseQuery(query, DEFAULT_TUNING), all, view, groups);
           expect(cut).toEqual(every.filter((hit) => kept.has(hit.message.id)));
         },
       ),
@@ -126,7 +133,7 @@ describe("session index search", () => {
         fc.array(fc.oneof(messageArb, longMessage), { minLength: 1, maxLength: 12 }),
         fc.constantFrom("deploy", "canary queue", "rollback x"),
         (messages, query) => {
-          const hits = index(messages).search(parseQuery(query), all, buildView("s", messages, false));
+          const hits = index(messages).search(parseQuery(query, DEFAULT_TUNING), all, buildView("s", messages, false));
           // Insertion order: the message's place, its part's, the chunk's start.
           const order = (hit: IndexHit) => [messages.indexOf(hit.message), hit.message.parts.findIndex((part) => part.id === hit.meta.partId), hit.meta.start];
           const before = (a: number[], b: number[]) => a[0]! < b[0]! || (a[0] === b[0] && (a[1]! < b[1]! || (a[1] === b[1] && a[2]! < b[2]!)));
@@ -144,7 +151,7 @@ describe("session index search", () => {
     // Ten equal messages tie for the one best place: Orama's limit (one message's documents)
     // holds a tenth of them, so the search is made again for all.
     const messages = Array.from({ length: 10 }, (_, i) => user("deploy the canary", { created: T0 + i }));
-    const hits = index(messages).search(parseQuery("deploy"), all, buildView("s", messages, false), 1);
+    const hits = index(messages).search(parseQuery("deploy", DEFAULT_TUNING), all, buildView("s", messages, false), 1);
     expect(hits.map((hit) => hit.message)).toEqual(messages);
   });
 
@@ -156,7 +163,7 @@ describe("session index search", () => {
     made.addMessage(edited);
     made.removeMessage(first.id);
     const view = buildView("s", [edited], false);
-    expect(made.search(parseQuery("deploy"), all, view)).toEqual([]);
-    expect(made.search(parseQuery("rollback"), all, view).map((hit) => hit.message)).toEqual([edited]);
+    expect(made.search(parseQuery("deploy", DEFAULT_TUNING), all, view)).toEqual([]);
+    expect(made.search(parseQuery("rollback", DEFAULT_TUNING), all, view).map((hit) => hit.message)).toEqual([edited]);
   });
 });

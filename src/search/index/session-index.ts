@@ -19,6 +19,7 @@ import {
 } from "@orama/orama";
 import type { HistoryMessage } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
+import type { SearchTuning } from "../tuning.ts";
 import type { SessionView } from "../../history/view.ts";
 import type { SearchFilters } from "../types.ts";
 import { HIT_TYPES, messageDocs } from "../text/documents.ts";
@@ -81,7 +82,10 @@ export class SessionIndex {
   /** The most documents any message indexed has had (a bound on a search's hits per message). */
   private mostDocs = 0;
 
-  constructor(private readonly visibility: ToolVisibility) {
+  constructor(
+    private readonly visibility: ToolVisibility,
+    private readonly tuning: SearchTuning,
+  ) {
     // The chunks' rows, which the documents store writes and the index reads.
     const table = new ChunkList();
     this.db = create({
@@ -90,7 +94,7 @@ export class SessionIndex {
       // Orama's types ask for every method of its interfaces; ours have those Orama reaches for
       // the calls made here (ReachedIndex, ReachedDocumentsStore).
       components: {
-        index: createChunkIndexComponent(table) as IIndex<ChunkIndexStore>,
+        index: createChunkIndexComponent(table, tuning) as IIndex<ChunkIndexStore>,
         documentsStore: createChunkStoreComponent(table) as IDocumentsStore<ChunkStore>,
         validateSchema: flatSchemaValidator(CHUNK_SCHEMA),
         // Orama's type for this component omits array values, which its own default returns
@@ -157,7 +161,7 @@ export class SessionIndex {
     this.messages.set(message.id, entry);
     this.bySlot[entry.slot] = entry;
     let partId: string | undefined;
-    for (const doc of messageDocs(message, this.visibility)) {
+    for (const doc of messageDocs(message, this.visibility, this.tuning.chunkChars)) {
       if (doc.partId !== partId) {
         partId = doc.partId;
         this.partsInserted++;

@@ -12,6 +12,7 @@ import { countSession } from "../scan/scan.ts";
 import type { QueryTerm } from "../text/query.ts";
 import { CHUNK_STRIDE, CHUNK_SUMMARY, TERM_CHUNK_STRIDE } from "../types.ts";
 import { sessionTerms } from "./session-terms.ts";
+import { DEFAULT_TUNING } from "../tuning.ts";
 
 const WORDS = ["build", "tests", "error", "computeLineItemTotals", "débito", "0.33744", "limiter", "the", "src/app.ts", "retries", "Bucket"];
 
@@ -36,10 +37,10 @@ describe("sessionTerms: the chunks a search counts", () => {
       const config = defaultConfig();
       const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
       const messages = session(seed);
-      const kept = await sessionTerms("ses_t", messages, visibility, () => undefined);
+      const kept = await sessionTerms("ses_t", messages, visibility, DEFAULT_TUNING, () => undefined);
       const terms: QueryTerm[] = Array.from(kept.postings.entries(), ([token]) => token).map((token, group) => ({ token, group, cjk: false, weight: 1 }));
       const view = buildView("ses_t", messages, false);
-      const scan = await countSession(view.messages.slice(0, view.visibleEnd), visibility, terms, () => true);
+      const scan = await countSession(view.messages.slice(0, view.visibleEnd), visibility, terms, DEFAULT_TUNING, () => true);
       expect(scan).toBeDefined();
       expect([kept.docs, kept.length]).toEqual([scan!.docs, scan!.length]);
       expect(kept.chunks.chunks.length / CHUNK_STRIDE).toBe(scan!.docs);

@@ -15,7 +15,7 @@ import { maybeYield } from "../../util/scheduler.ts";
 import { docText, messageDocPieces } from "../text/documents.ts";
 import { fold } from "../text/normalize.ts";
 import { TokenSpans, tokenSpans } from "../text/tokenize.ts";
-import { TUNING } from "../tuning.ts";
+import type { SearchTuning } from "../tuning.ts";
 import { ChunkList, chunkPart, TermChunks, TermCounts, type TermChunkLists } from "./term-counts.ts";
 
 /**
@@ -23,8 +23,8 @@ import { ChunkList, chunkPart, TermChunks, TermCounts, type TermChunkLists } fro
  * term ceilings (projected-ranking.ts's termCeiling: BM25's constants and the chunks' spread): a
  * projection built with other values is rebuilt.
  */
-export function countTuning(): string {
-  const { inputWeight, chunkChars, bm25, spread } = TUNING;
+export function countTuning(tuning: SearchTuning): string {
+  const { inputWeight, chunkChars, bm25, spread } = tuning;
   return `input=${inputWeight},chunk=${chunkChars},k1=${bm25.k1},b=${bm25.b},spread=${spread.otherShare}/${spread.othersCounted}`;
 }
 
@@ -54,6 +54,7 @@ export async function sessionTerms(
   sessionId: string,
   messages: readonly HistoryMessage[],
   visibility: ToolVisibility,
+  tuning: SearchTuning,
   pause: () => Promise<void> | undefined = () => maybeYield("build"),
 ): Promise<SessionTerms> {
   const view = buildView(sessionId, messages, false);
@@ -66,7 +67,7 @@ export async function sessionTerms(
     const message = view.messages[m]!;
     const messageAt = chunks.messages.length;
     let partId: string | undefined;
-    for (const doc of messageDocPieces(message, visibility)) {
+    for (const doc of messageDocPieces(message, visibility, tuning.chunkChars)) {
       if (chunks.messages.length === messageAt) chunks.messages.push(chunkMessage(message, view.turnNumbers[m] ?? 0));
       if (doc.partId !== partId) chunks.parts.push(chunkPart((partId = doc.partId), doc.type, doc.tool));
       length += doc.end - doc.start;
@@ -76,7 +77,7 @@ export async function sessionTerms(
       // cut and the text is tokenized whole.
       const text = docText(doc);
       tokenSpans(text, spans);
-      counts.add(docs++, fold(text), spans, doc.input, TUNING.inputWeight);
+      counts.add(docs++, fold(text), spans, doc.input, tuning.inputWeight);
       // Per document, not per message: one message may hold megabytes of tool output.
       const due = pause();
       if (due) await due;

@@ -1,9 +1,9 @@
 // BM25 over documents (part chunks), shared by the cold scan and the index so both rank alike.
 // Document length is counted in UTF-16 code units: the scan knows it without tokenizing.
 
-// k1, b and the coverage floor are in tuning.ts, with the ranking's other constants.
+// k1, b and the coverage floor are the tuning's (tuning.ts), passed in with the ranking's other constants.
 
-import { TUNING } from "../tuning.ts";
+import type { SearchTuning } from "../tuning.ts";
 
 function idf(docs: number, df: number): number {
   return Math.log(1 + (docs - df + 0.5) / (df + 0.5));
@@ -12,8 +12,8 @@ function idf(docs: number, df: number): number {
 /** A term's count in one document counts up to this: the index packs counts in a byte (index/components/postings.ts). */
 export const MAX_COUNTED_TF = 255;
 
-export function termScore(tf: number, idfValue: number, length: number, avgLength: number): number {
-  const { k1, b } = TUNING.bm25;
+export function termScore(tf: number, idfValue: number, length: number, avgLength: number, tuning: SearchTuning): number {
+  const { k1, b } = tuning.bm25;
   const norm = k1 * (1 - b + (b * length) / (avgLength || 1));
   return (idfValue * tf * (k1 + 1)) / (tf + norm);
 }
@@ -23,8 +23,8 @@ export function termScore(tf: number, idfValue: number, length: number, avgLengt
  * alike: weighing them by idf here lowered the real-session eval (the rarest word of a paraphrased
  * question is often one the answer lacks); BM25 weighs terms by idf already.
  */
-export function coverageFactor(groupsMatched: number, groups: number): number {
-  const coverage = TUNING.coverage;
+export function coverageFactor(groupsMatched: number, groups: number, tuning: SearchTuning): number {
+  const coverage = tuning.coverage;
   if (groups <= 1 || !coverage.on) return 1;
   return coverage.floor + (1 - coverage.floor) * (groupsMatched / groups);
 }
@@ -77,17 +77,18 @@ export interface QueryWeights {
    * flattened the coverage of the words that are found.
    */
   words: number;
+  tuning: SearchTuning;
 }
 
-export function queryWeights(stats: CollectionStats, terms: readonly { weight: number; group: number }[]): QueryWeights {
+export function queryWeights(stats: CollectionStats, terms: readonly { weight: number; group: number }[], tuning: SearchTuning): QueryWeights {
   const idfs = stats.df.map((df, t) => idf(stats.docs, Math.min(df, stats.docs)) * terms[t]!.weight);
-  return { idfs, groupOf: terms.map((term) => term.group), words: wordsFound(stats.df, terms) };
+  return { idfs, groupOf: terms.map((term) => term.group), words: wordsFound(stats.df, terms, tuning), tuning };
 }
 
 /** QueryWeights.words of a collection whose documents hold the terms `df` says. */
-export function wordsFound(df: readonly number[], terms: readonly { group: number }[]): number {
+export function wordsFound(df: readonly number[], terms: readonly { group: number }[], tuning: SearchTuning): number {
   let found = 0;
-  const foundOnly = TUNING.coverage.foundWordsOnly;
+  const foundOnly = tuning.coverage.foundWordsOnly;
   for (let t = 0; t < terms.length; t++) if (!foundOnly || df[t]! > 0) found |= groupBit(terms[t]!.group);
   return wordsMatched(found);
 }
@@ -96,12 +97,12 @@ export function wordsFound(df: readonly number[], terms: readonly { group: numbe
 export function scoreCounts(tfs: readonly number[], length: number, weights: QueryWeights, avgLength: number): number {
   let score = 0;
   let mask = 0;
-  const { idfs, groupOf } = weights;
+  const { idfs, groupOf, tuning } = weights;
   for (let t = 0; t < tfs.length; t++) {
     const tf = tfs[t]!;
     if (tf === 0) continue;
-    score += termScore(Math.min(tf, MAX_COUNTED_TF), idfs[t]!, length, avgLength);
+    score += termScore(Math.min(tf, MAX_COUNTED_TF), idfs[t]!, length, avgLength, tuning);
     mask |= groupBit(groupOf[t]!);
   }
-  return score * coverageFactor(wordsMatched(mask), weights.words);
+  return score * coverageFactor(wordsMatched(mask), weights.words, tuning);
 }

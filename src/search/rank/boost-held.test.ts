@@ -4,7 +4,7 @@ import { countTerms, termFinders } from "../scan/scan.ts";
 import { parseQuery } from "../text/query.ts";
 import { compoundBoost, compoundBound } from "./compound.ts";
 import { chunkBoostHeld } from "./rank.ts";
-import { TUNING } from "../tuning.ts";
+import { DEFAULT_TUNING } from "../tuning.ts";
 
 // The ceilings ranking reads from a chunk's term counts alone (rank.ts's groupBoostMost) must hold
 // for every text: a candidate is ranked unread on them. Words with other forms, identifier parts,
@@ -61,27 +61,27 @@ describe("boost ceilings from term counts", () => {
   it("are never below the boosts the chunk's text gets", () => {
     fc.assert(
       fc.property(query, text, (q, chunk) => {
-        const parsed = parseQuery(q);
+        const parsed = parseQuery(q, DEFAULT_TUNING);
         const tfs = tfsOf(parsed, chunk);
         expect(compoundBoost(parsed, chunk)).toBeLessThanOrEqual(compoundBound(parsed, tfs));
       }),
       { numRuns: 3000 },
     );
     // Found by it (seed 1213895862): the compound's word kept only its humps, `queryset` went to the first word.
-    const taken = parseQuery("queryset filter QuerySet.filter deploy");
+    const taken = parseQuery("queryset filter QuerySet.filter deploy", DEFAULT_TUNING);
     expect(compoundBound(taken, tfsOf(taken, "QUERYSET.FILTER "))).toBe(compoundBoost(taken, "QUERYSET.FILTER "));
   });
 
   it("give no boost to a chunk without the words a boost looks for", () => {
     // Words alone: no boost looks for them, however many a chunk holds.
-    const words = parseQuery("deploy token fail");
+    const words = parseQuery("deploy token fail", DEFAULT_TUNING);
     expect(chunkBoostHeld(words, { type: "text" }, tfsOf(words, "deploy failed: token expired"))).toBe(1);
-    const path = parseQuery("src/deploy/run.py token");
+    const path = parseQuery("src/deploy/run.py token", DEFAULT_TUNING);
     expect(compoundBound(path, tfsOf(path, "the token"))).toBe(1);
-    expect(compoundBound(path, tfsOf(path, "in src/deploy/run.py"))).toBe(TUNING.compounds.boost);
+    expect(compoundBound(path, tfsOf(path, "in src/deploy/run.py"))).toBe(DEFAULT_TUNING.compounds.boost);
     // A compound's words that stand in it alone must all be there: `use` without `tz` is not `USE_TZ`.
-    const setting = parseQuery("USE_TZ");
+    const setting = parseQuery("USE_TZ", DEFAULT_TUNING);
     expect(compoundBound(setting, tfsOf(setting, "we use the default"))).toBe(1);
-    expect(compoundBound(setting, tfsOf(setting, "set use_tz and the tz"))).toBe(TUNING.compounds.boost);
+    expect(compoundBound(setting, tfsOf(setting, "set use_tz and the tz"))).toBe(DEFAULT_TUNING.compounds.boost);
   });
 });

@@ -8,6 +8,7 @@ import { parseQuery, type ParsedQuery } from "../text/query.ts";
 import { Candidates, topAcross } from "./candidates.ts";
 import { rankSessions } from "./rank-sessions.ts";
 import { boostGroup, candidateGroups, compareResults, maxBoost, type Group } from "./rank.ts";
+import { DEFAULT_TUNING } from "../tuning.ts";
 
 // Words that bring every boost into play: a command (intent), a path (compound), and plain words
 // that get none.
@@ -80,24 +81,24 @@ function counted(docs: ScoredDoc[], parsed: ParsedQuery): ScoredDoc[] {
 }
 
 function candidates(made: Made, parsed: ParsedQuery): Map<string, Candidates> {
-  return new Map(made.map(({ info, docs }) => [info.id, new Candidates(candidateGroups(counted(docs(), parsed)), parsed, textOf, hitOptions)]));
+  return new Map(made.map(({ info, docs }) => [info.id, new Candidates(candidateGroups(counted(docs(), parsed), DEFAULT_TUNING), parsed, textOf, hitOptions)]));
 }
 
 /** Every candidate of the session boosted, best first: the ranking the lazy one must equal. */
 function rankedWhole(docs: ScoredDoc[], parsed: ParsedQuery): Group[] {
-  const groups = candidateGroups(docs);
+  const groups = candidateGroups(docs, DEFAULT_TUNING);
   for (const group of groups) boostGroup(group, parsed, textOf);
   return groups.sort(compareResults);
 }
 
-const query = words(1, 5).filter((q) => parseQuery(q).terms.length > 0);
+const query = words(1, 5).filter((q) => parseQuery(q, DEFAULT_TUNING).terms.length > 0);
 
 describe("candidates ranked lazily", () => {
   it("a boost never raises a message past its bound", () => {
     fc.assert(
       fc.property(session, query, (shape, q) => {
-        const parsed = parseQuery(q);
-        const groups = candidateGroups(make([shape])[0]!.docs());
+        const parsed = parseQuery(q, DEFAULT_TUNING);
+        const groups = candidateGroups(make([shape])[0]!.docs(), DEFAULT_TUNING);
         groups.forEach((group) => {
           const before = group.score;
           boostGroup(group, parsed, textOf);
@@ -111,7 +112,7 @@ describe("candidates ranked lazily", () => {
   it("the first k over sessions are those of ranking every session whole", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(session, { minLength: 1, maxLength: 6 }), query, fc.integer({ min: 1, max: 12 }), async (shapes, q, limit) => {
-        const parsed = parseQuery(q);
+        const parsed = parseQuery(q, DEFAULT_TUNING);
         const made = make(shapes);
         const whole = made
           .flatMap(({ docs }) => rankedWhole(docs(), parsed).slice(0, limit))
@@ -131,7 +132,7 @@ describe("candidates ranked lazily", () => {
         query,
         fc.integer({ min: 1, max: 12 }),
         async (shaped, q, limit) => {
-          const parsed = parseQuery(q);
+          const parsed = parseQuery(q, DEFAULT_TUNING);
           const made = make(shaped.map(([shape]) => shape));
           // Messages ranked from their counts alone hold no parts until read; `gone` ones are not found.
           const gone = new Set<string>();
@@ -153,7 +154,7 @@ describe("candidates ranked lazily", () => {
           let reads = 0;
           const lazy = new Map(
             made.map(({ info, docs }) => {
-              const groups = candidateGroups(counted(docs(), parsed));
+              const groups = candidateGroups(counted(docs(), parsed), DEFAULT_TUNING);
               const real = new Map(groups.map((group) => [group, group.message]));
               for (const group of groups) {
                 group.message = { ...group.message, parts: [] };
@@ -191,7 +192,7 @@ describe("candidates ranked lazily", () => {
         fc.integer({ min: 1, max: 12 }),
         fc.integer({ min: 1, max: 12 }),
         async (shapes, q, k, more) => {
-          const parsed = parseQuery(q);
+          const parsed = parseQuery(q, DEFAULT_TUNING);
           const made = make(shapes);
           const shallow = await topAcross(candidates(made, parsed), k);
           const deep = await topAcross(candidates(made, parsed), k + more);
@@ -209,7 +210,7 @@ describe("candidates ranked lazily", () => {
         query,
         fc.integer({ min: 1, max: 12 }),
         async (shaped, q, limit) => {
-          const parsed = parseQuery(q);
+          const parsed = parseQuery(q, DEFAULT_TUNING);
           const made = make(shaped.map(([shape]) => shape));
           const fresh = await topAcross(candidates(made, parsed), limit);
           const earlier = candidates(made, parsed);
@@ -225,7 +226,7 @@ describe("candidates ranked lazily", () => {
   it("history_sessions ranks sessions as from every session's three best messages", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(session, { minLength: 1, maxLength: 6 }), query, fc.integer({ min: 1, max: 4 }), async (shapes, q, limit) => {
-        const parsed = parseQuery(q);
+        const parsed = parseQuery(q, DEFAULT_TUNING);
         const made = make(shapes);
         const lazy = await rankSessions(
           made.map(({ info }) => info),

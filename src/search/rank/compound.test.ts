@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseQuery } from "../text/query.ts";
 import { compoundBoost, holdsCompound } from "./compound.ts";
-import { TUNING } from "../tuning.ts";
+import { DEFAULT_TUNING } from "../tuning.ts";
 
 const holds = (text: string, compound: string) => holdsCompound(text, text.toLowerCase(), compound);
 
@@ -16,9 +16,9 @@ describe("compound evidence", () => {
   });
 
   it("boosts a chunk by the share of the query's compounds it holds whole", () => {
-    const parsed = parseQuery("sed dropped __init__.py from python_files");
-    expect(compoundBoost(parsed, "getini('python_files') + ['__init__.py']")).toBeCloseTo(TUNING.compounds.boost);
-    expect(compoundBoost(parsed, "the python_files setting")).toBeCloseTo(1 + (TUNING.compounds.boost - 1) / 2);
+    const parsed = parseQuery("sed dropped __init__.py from python_files", DEFAULT_TUNING);
+    expect(compoundBoost(parsed, "getini('python_files') + ['__init__.py']")).toBeCloseTo(DEFAULT_TUNING.compounds.boost);
+    expect(compoundBoost(parsed, "the python_files setting")).toBeCloseTo(1 + (DEFAULT_TUNING.compounds.boost - 1) / 2);
     expect(compoundBoost(parsed, "python files and init py")).toBe(1);
   });
 });

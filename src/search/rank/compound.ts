@@ -7,7 +7,6 @@
 import { fold } from "../text/normalize.ts";
 import { isWordChar } from "../text/tokenize.ts";
 import type { ParsedQuery } from "../text/query.ts";
-import { TUNING } from "../tuning.ts";
 
 /** True when `text[at]` would continue a compound: a letter, digit or underscore. */
 function continues(text: string, at: number): boolean {
@@ -30,7 +29,7 @@ export function holdsCompound(text: string, folded: string, compound: string): b
 
 /** The compound boost for a chunk holding `held` of the query's compounds whole: written once, its bound is its value for every compound held. */
 function raised(parsed: ParsedQuery, held: number): number {
-  const { on, boost } = TUNING.compounds;
+  const { on, boost } = parsed.tuning.compounds;
   const compounds = parsed.compounds.length;
   return compounds > 0 && on ? 1 + ((boost - 1) * held) / compounds : 1;
 }

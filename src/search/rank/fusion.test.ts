@@ -1,18 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { setTuning } from "../testing/tuning.ts";
+import { describe, expect, it } from "vitest";
+import { tuningWith } from "../testing/tuning.ts";
 import { fusedDepth, fuseRankings } from "./fusion.ts";
+import { DEFAULT_TUNING } from "../tuning.ts";
 
 const ranking = (...keys: string[]) => keys.map((key, i) => ({ key, score: 10 - i, item: `${key}@${i}` }));
 
 describe("fuseRankings, reciprocal rank fusion", () => {
-  let restore: () => void;
-  beforeEach(() => {
-    restore = setTuning({ fusion: { method: "rank", k: 60, queryWeight: 1 } });
-  });
-  afterEach(() => restore());
+  const rankFusion = tuningWith({ fusion: { method: "rank", k: 60, queryWeight: 1 } });
 
   it("rank fusion: a message two phrasings rank beats one only the query ranks first", () => {
-    const fused = fuseRankings([ranking("a", "b", "c"), ranking("b", "d"), ranking("e", "b")]);
+    const fused = fuseRankings([ranking("a", "b", "c"), ranking("b", "d"), ranking("e", "b")], rankFusion);
     expect(fused.map((f) => f.key)).toEqual(["b", "a", "e", "d", "c"]);
     const b = fused[0]!;
     expect(b.by).toEqual([0, 1, 2]);
@@ -23,40 +20,37 @@ describe("fuseRankings, reciprocal rank fusion", () => {
   });
 
   it("equal fused scores: the better place first, then the earlier phrasing", () => {
-    const fused = fuseRankings([ranking("a", "x"), ranking("b", "y")]);
+    const fused = fuseRankings([ranking("a", "x"), ranking("b", "y")], rankFusion);
     expect(fused.map((f) => f.key)).toEqual(["a", "b", "x", "y"]);
   });
 
   it("one phrasing alone keeps its order", () => {
-    expect(fuseRankings([ranking("c", "a", "b")]).map((f) => f.key)).toEqual(["c", "a", "b"]);
+    expect(fuseRankings([ranking("c", "a", "b")], rankFusion).map((f) => f.key)).toEqual(["c", "a", "b"]);
   });
 
   it("the query's weight is read from the tuning", () => {
-    const weighted = setTuning({ fusion: { queryWeight: 3 } });
-    try {
-      // 3/62 for the query's second beats 1/61 + 1/63 for an alternative's first and third.
-      expect(fuseRankings([ranking("a", "b"), ranking("c"), ranking("x", "y", "c")])[1]!.key).toBe("b");
-    } finally {
-      weighted();
-    }
+    const weighted = tuningWith({ fusion: { queryWeight: 3 } }, rankFusion);
+    // 3/62 for the query's second beats 1/61 + 1/63 for an alternative's first and third.
+    expect(fuseRankings([ranking("a", "b"), ranking("c"), ranking("x", "y", "c")], weighted)[1]!.key).toBe("b");
+    // Weighed alike, c (1/61 + 1/63) leads and b is fourth.
+    expect(fuseRankings([ranking("a", "b"), ranking("c"), ranking("x", "y", "c")], rankFusion).map((f) => f.key)).toEqual(["c", "a", "x", "b", "y"]);
   });
 });
 
 describe("fuseRankings, score fusion", () => {
   it("each phrasing's scores over its own top score, the query's weighed as the tuning says", () => {
-    const restore = setTuning({ fusion: { method: "score", queryWeight: 1 } });
-    try {
-      // Weighed alike, b (0.2 + 1) would beat a (1).
-      expect(
-        fuseRankings([
-          [
-            { key: "a", score: 10, item: 0 },
-            { key: "b", score: 2, item: 1 },
-          ],
-          [{ key: "b", score: 10, item: 0 }],
-        ])[0]!.key,
-      ).toBe("b");
-      const fused = fuseRankings([
+    const alike = tuningWith({ fusion: { method: "score", queryWeight: 1 } });
+    const two: Array<Array<{ key: string; score: number; item: number }>> = [
+      [
+        { key: "a", score: 10, item: 0 },
+        { key: "b", score: 2, item: 1 },
+      ],
+      [{ key: "b", score: 10, item: 0 }],
+    ];
+    // Weighed alike, b (0.2 + 1) would beat a (1).
+    expect(fuseRankings(two, alike)[0]!.key).toBe("b");
+    const fused = fuseRankings(
+      [
         [
           { key: "a", score: 8, item: 0 },
           { key: "b", score: 2, item: 1 },
@@ -65,36 +59,24 @@ describe("fuseRankings, score fusion", () => {
           { key: "b", score: 30, item: 0 },
           { key: "c", score: 27, item: 1 },
         ],
-      ]);
-      expect(fused.map((f) => [f.key, Number(f.score.toFixed(3))])).toEqual([
-        ["b", 1.25],
-        ["a", 1],
-        ["c", 0.9],
-      ]);
-      const weighted = setTuning({ fusion: { queryWeight: 2 } });
-      try {
-        // The query's second weighs 2 × 0.2 with the alternative's first: below the query's first at 2.
-        const weightedFused = fuseRankings([
-          [
-            { key: "a", score: 10, item: 0 },
-            { key: "b", score: 2, item: 1 },
-          ],
-          [{ key: "b", score: 10, item: 0 }],
-        ]);
-        expect(weightedFused.map((f) => [f.key, f.score])).toEqual([
-          ["a", 2],
-          ["b", 1.4],
-        ]);
-      } finally {
-        weighted();
-      }
-    } finally {
-      restore();
-    }
+      ],
+      alike,
+    );
+    expect(fused.map((f) => [f.key, Number(f.score.toFixed(3))])).toEqual([
+      ["b", 1.25],
+      ["a", 1],
+      ["c", 0.9],
+    ]);
+    // The query's second weighs 2 × 0.2 with the alternative's first: below the query's first at 2.
+    const weightedFused = fuseRankings(two, tuningWith({ fusion: { queryWeight: 2 } }, alike));
+    expect(weightedFused.map((f) => [f.key, f.score])).toEqual([
+      ["a", 2],
+      ["b", 1.4],
+    ]);
   });
 
   it("ranks each phrasing at least as deep as the tuning's depth", () => {
-    expect(fusedDepth(11)).toBeGreaterThanOrEqual(11);
-    expect(fusedDepth(1000)).toBe(1000);
+    expect(fusedDepth(11, DEFAULT_TUNING)).toBeGreaterThanOrEqual(11);
+    expect(fusedDepth(1000, DEFAULT_TUNING)).toBe(1000);
   });
 });

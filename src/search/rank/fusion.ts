@@ -1,9 +1,9 @@
 // Several phrasings of one need (a query and its alternatives), each ranked on its own over the
 // same messages or sessions, fused into one ranking: reciprocal rank fusion, or a sum of each
-// phrasing's scores over its own top score (tuning.ts's fusion). An item keeps which phrasings
+// phrasing's scores over its own top score (the tuning's fusion, tuning.ts). An item keeps which phrasings
 // ranked it and where it ranked best, whose hits and snippets it is shown with.
 
-import { TUNING } from "../tuning.ts";
+import type { SearchTuning } from "../tuning.ts";
 
 /** One phrasing's ranking, best first: each item's key and score. */
 export type PhrasingRanking<T> = ReadonlyArray<{ key: string; score: number; item: T }>;
@@ -21,8 +21,8 @@ export interface FusedItem<T> {
  * The rankings fused, best first. Equal fused scores keep the order of the best place, then of
  * the phrasing: the query's order wins a tie.
  */
-export function fuseRankings<T>(rankings: ReadonlyArray<PhrasingRanking<T>>): FusedItem<T>[] {
-  const { method, k, queryWeight } = TUNING.fusion;
+export function fuseRankings<T>(rankings: ReadonlyArray<PhrasingRanking<T>>, tuning: SearchTuning): FusedItem<T>[] {
+  const { method, k, queryWeight } = tuning.fusion;
   const fused = new Map<string, FusedItem<T>>();
   rankings.forEach((ranking, phrasing) => {
     const weight = phrasing === 0 ? queryWeight : 1;
@@ -49,6 +49,6 @@ export function fuseRankings<T>(rankings: ReadonlyArray<PhrasingRanking<T>>): Fu
 }
 
 /** How deep each phrasing is ranked for a fused page ending at `end` (exclusive). */
-export function fusedDepth(end: number): number {
-  return Math.max(end, TUNING.fusion.depth);
+export function fusedDepth(end: number, tuning: SearchTuning): number {
+  return Math.max(end, tuning.fusion.depth);
 }

@@ -5,7 +5,7 @@ import type { ScoredDoc } from "../types.ts";
 import { toolCallSignature } from "../../history/tool-text.ts";
 import { parseQuery } from "../text/query.ts";
 import { answersIntent, contentShare, editsFiles, intentBoost } from "./intent-boost.ts";
-import { TUNING } from "../tuning.ts";
+import { DEFAULT_TUNING } from "../tuning.ts";
 
 const call = (tool: string, input: unknown) => toolPart(tool, input, "") as ToolPart;
 const shell = (command: string) => call("bash", { command });
@@ -66,7 +66,7 @@ describe("OpenCode 2's tool names and arguments (shell, patch, path: the importe
   });
 
   it("a v2 shell call answers a command question as bash does", () => {
-    const parsed = parseQuery("what command ran the migrations");
+    const parsed = parseQuery("what command ran the migrations", DEFAULT_TUNING);
     expect(answersIntent(parsed, call("shell", { command: "npm run migrate" }))).toBe(answersIntent(parsed, call("bash", { command: "npm run migrate" })));
     expect(answersIntent(parsed, call("shell", { command: "npm run migrate" }))).toBe(true);
   });
@@ -74,8 +74,8 @@ describe("OpenCode 2's tool names and arguments (shell, patch, path: the importe
 
 describe("calls answering a question's intent", () => {
   it("for a command question run a command; a heredoc that only writes a file is a write", () => {
-    const command = parseQuery("how did we run the reproduction");
-    const script = parseQuery("script for the reproduction");
+    const command = parseQuery("how did we run the reproduction", DEFAULT_TUNING);
+    const script = parseQuery("script for the reproduction", DEFAULT_TUNING);
     const write = shell("cat <<'EOF' > repro.py\nimport subprocess\nsubprocess.run(['pylint', '--recursive=y'])\nEOF");
     const writeAndRun = shell("cat <<'EOF' > repro.py\nprint(1)\nEOF\npython repro.py");
     expect(answersIntent(command, shell("python repro.py"))).toBe(true);
@@ -88,29 +88,29 @@ describe("calls answering a question's intent", () => {
 
 describe("intent boost", () => {
   it("raises a call answering the intent by the share of content words its input holds", () => {
-    const parsed = parseQuery("how did we run dialyzer and credo");
+    const parsed = parseQuery("how did we run dialyzer and credo", DEFAULT_TUNING);
     const both = chunkOf(shell("mix dialyzer && mix credo --strict"));
     const one = chunkOf(shell("mix dialyzer"));
     expect(contentShare(parsed, both.text)).toBe(1);
-    expect(intentBoost(parsed, both.doc, both.text)).toBe(TUNING.intent.boost);
-    expect(intentBoost(parsed, one.doc, one.text)).toBeCloseTo(1 + (TUNING.intent.boost - 1) / 2);
+    expect(intentBoost(parsed, both.doc, both.text)).toBe(DEFAULT_TUNING.intent.boost);
+    expect(intentBoost(parsed, one.doc, one.text)).toBeCloseTo(1 + (DEFAULT_TUNING.intent.boost - 1) / 2);
   });
 
   it("leaves calls of another kind, other parts, and queries without intent words alone", () => {
     const run = chunkOf(shell("sed -n '1,9p' lib/otel.ex"));
     const edit = chunkOf(call("edit", { filePath: "lib/otel.ex", oldString: "a", newString: "b" }));
-    const change = parseQuery("what did we change in lib/otel.ex");
+    const change = parseQuery("what did we change in lib/otel.ex", DEFAULT_TUNING);
     expect(intentBoost(change, run.doc, run.text)).toBe(1);
-    expect(intentBoost(change, edit.doc, edit.text)).toBe(TUNING.intent.boost);
+    expect(intentBoost(change, edit.doc, edit.text)).toBe(DEFAULT_TUNING.intent.boost);
     // The input is not in this chunk (a later chunk of a long output).
     expect(intentBoost(change, { ...edit.doc, input: 0 }, edit.text)).toBe(1);
-    const plain = parseQuery("otel.ex setup");
+    const plain = parseQuery("otel.ex setup", DEFAULT_TUNING);
     expect(plain.intent).toBeUndefined();
     expect(intentBoost(plain, edit.doc, edit.text)).toBe(1);
   });
 
   it("counts a path of the query as held only whole", () => {
-    const parsed = parseQuery("what did we change in lib/spotter/otel.ex");
+    const parsed = parseQuery("what did we change in lib/spotter/otel.ex", DEFAULT_TUNING);
     expect(contentShare(parsed, `edit(filePath="/home/u/app/lib/spotter/otel.ex")`)).toBe(1);
     expect(contentShare(parsed, `edit(filePath="lib/web/otel.ex")`)).toBe(0);
   });

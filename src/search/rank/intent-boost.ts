@@ -12,7 +12,6 @@ import type { HistoryPart, ToolPart } from "../../history/types.ts";
 import type { ScoredDoc } from "../types.ts";
 import { fold } from "../text/normalize.ts";
 import { countTerm, type ParsedQuery } from "../text/query.ts";
-import { TUNING } from "../tuning.ts";
 import { holdsCompound } from "./compound.ts";
 
 /** Input arguments that carry a shell command (bash, Bash, exec_command …). */
@@ -108,7 +107,7 @@ function toolPart(doc: ScoredDoc): ToolPart | undefined {
 
 /** The intent boost for a chunk whose answering call's input holds `share` of the content words: written once, its bound is its value at share 1. */
 function raised(parsed: ParsedQuery, share: number): number {
-  const { on, boost } = TUNING.intent;
+  const { on, boost } = parsed.tuning.intent;
   return on && parsed.intent ? 1 + (boost - 1) * share : 1;
 }
 

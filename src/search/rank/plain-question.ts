@@ -6,18 +6,18 @@
 // (docs/search-notes.md, "Why the tuning half's prose questions miss").
 
 import type { ParsedQuery } from "../text/query.ts";
-import { TUNING } from "../tuning.ts";
 
 const DIGIT = /\p{N}/u;
 
 /** Whether the query is a question in plain words (see above). */
 export function isPlainQuestion(parsed: ParsedQuery): boolean {
-  const rule = TUNING.plainQuestion;
+  const rule = parsed.tuning.plainQuestion;
   return parsed.compounds.length === 0 && parsed.intent === undefined && parsed.groups >= rule.minWords && !parsed.terms.some((t) => DIGIT.test(t.token));
 }
 
 /** The weight of a tool part's chunks for this query: plainQuestion.toolWeight for a plain question, else 1. */
 export function toolChunkWeight(parsed: ParsedQuery | undefined): number {
-  const rule = TUNING.plainQuestion;
-  return rule.on && parsed !== undefined && isPlainQuestion(parsed) ? rule.toolWeight : 1;
+  if (parsed === undefined) return 1;
+  const rule = parsed.tuning.plainQuestion;
+  return rule.on && isPlainQuestion(parsed) ? rule.toolWeight : 1;
 }

@@ -10,7 +10,7 @@ import { beatenBy } from "./rank.ts";
 import { insertBest } from "../../util/best.ts";
 import type { Group } from "./rank.ts";
 import { countTerm, type ParsedQuery } from "../text/query.ts";
-import { TUNING } from "../tuning.ts";
+import type { SearchTuning } from "../tuning.ts";
 
 export interface RankedSession {
   session: SessionInfo;
@@ -24,8 +24,8 @@ export interface RankedSession {
 }
 
 /** A session's score from its content (its best messages' weighted scores), its title's coverage, and the scope's best message score. */
-function sessionScore(content: number, title: number, bestContent: number): number {
-  const { titleRaise, titleShare } = TUNING.sessions;
+function sessionScore(content: number, title: number, bestContent: number, tuning: SearchTuning): number {
+  const { titleRaise, titleShare } = tuning.sessions;
   return content * (1 + titleRaise * title) + title * titleShare * (bestContent || 1);
 }
 
@@ -55,10 +55,10 @@ function compareEntries(a: Entry, b: Entry): number {
 }
 
 /** The highest content score a session can reach now (rank/candidates.ts's reach of its three best). */
-function contentReach(candidates: RankedCandidates | undefined): number {
+function contentReach(candidates: RankedCandidates | undefined, tuning: SearchTuning): number {
   let reach = 0;
   if (candidates)
-    TUNING.sessions.contentWeights.forEach((weight, i) => {
+    tuning.sessions.contentWeights.forEach((weight, i) => {
       reach += weight * candidates.reach(i);
     });
   return reach;
@@ -76,9 +76,10 @@ export async function rankSessions(
   parsed: ParsedQuery,
   limit: number,
 ): Promise<RankedSession[]> {
-  const { contentWeights } = TUNING.sessions;
+  const { tuning } = parsed;
+  const { contentWeights } = tuning.sessions;
   const bestContent = (await topAcross(candidates, 1))[0]?.group.score ?? 0;
-  const scored = (entry: Entry, content: number) => sessionScore(content, entry.title, bestContent);
+  const scored = (entry: Entry, content: number) => sessionScore(content, entry.title, bestContent, tuning);
   // compareEntries is a total order (listing order breaks every tie): the heap's first is the one a scan would pick.
   const pending = new BinaryHeap<Entry>(compareEntries);
   sessions.forEach((session, order) => {
@@ -86,7 +87,7 @@ export async function rankSessions(
     const found = candidates.get(session.id);
     if (!found && title === 0) return;
     const entry: Entry = { session, order, title, candidates: found, score: 0 };
-    entry.score = scored(entry, contentReach(found));
+    entry.score = scored(entry, contentReach(found, tuning));
     pending.push(entry);
   });
   const ranked: Entry[] = [];
@@ -95,7 +96,7 @@ export async function rankSessions(
     const found = entry.candidates;
     if (found && !found.settled(contentWeights.length)) {
       await found.next();
-      entry.score = scored(entry, contentReach(found));
+      entry.score = scored(entry, contentReach(found, tuning));
       pending.push(entry);
     } else {
       const top = (await found?.top(contentWeights.length)) ?? [];

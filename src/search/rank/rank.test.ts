@@ -9,7 +9,7 @@ import { addSession } from "../testing/sessions.ts";
 import type { ScoredDoc } from "../types.ts";
 import { bestPartScores, candidateGroups, indexHoldsDepth, maxBoost, messageScore, messageScoreMost } from "./rank.ts";
 import { parseQuery } from "../text/query.ts";
-import { TUNING } from "../tuning.ts";
+import { DEFAULT_TUNING } from "../tuning.ts";
 
 const T0 = Date.UTC(2025, 0, 1);
 
@@ -23,12 +23,12 @@ describe("message score", () => {
   it("counts a part by its best chunk and a share of its next few spread over all it matched, and a share of the next parts", () => {
     // Sorted best first: part a's chunks 10 and 8, part b's 6, part a's 5, part c's 4.
     const chunks = [10, 8, 6, 5, 4].map((score, i) => ({ score, partId: "aabac"[i]! }));
-    const a = 10 + (TUNING.spread.otherShare * (8 + 5)) / 3;
-    expect(bestPartScores(chunks)).toEqual([a, 6, 4]);
-    expect(messageScore([a, 6, 4])).toBeCloseTo(a + TUNING.spread.otherShare * (6 + 4), 9);
+    const a = 10 + (DEFAULT_TUNING.spread.otherShare * (8 + 5)) / 3;
+    expect(bestPartScores(chunks, DEFAULT_TUNING)).toEqual([a, 6, 4]);
+    expect(messageScore([a, 6, 4], DEFAULT_TUNING)).toBeCloseTo(a + DEFAULT_TUNING.spread.otherShare * (6 + 4), 9);
     // A part matching in 100 chunks gains little over its best one.
     const long = [10, 9, 9, 9, 9, ...new Array<number>(95).fill(1)].map((score) => ({ score, partId: "a" }));
-    expect(bestPartScores(long)).toEqual([10 + (TUNING.spread.otherShare * 36) / 100]);
+    expect(bestPartScores(long, DEFAULT_TUNING)).toEqual([10 + (DEFAULT_TUNING.spread.otherShare * 36) / 100]);
   });
 });
 
@@ -40,7 +40,9 @@ describe("a message's most", () => {
         (chunks) => {
           const sorted = chunks.map(([score, partId]) => ({ score, partId })).sort((a, b) => b.score - a.score);
           const sum = sorted.reduce((total, chunk) => total + chunk.score, 0);
-          expect(messageScore(bestPartScores(sorted))).toBeLessThanOrEqual(messageScoreMost(sorted[0]!.score, sum) * (1 + 1e-12));
+          expect(messageScore(bestPartScores(sorted, DEFAULT_TUNING), DEFAULT_TUNING)).toBeLessThanOrEqual(
+            messageScoreMost(sorted[0]!.score, sum, DEFAULT_TUNING) * (1 + 1e-12),
+          );
         },
       ),
       { numRuns: 2000 },
@@ -63,13 +65,13 @@ describe("candidate messages", () => {
           end: i + 1,
           score,
         }));
-        for (const group of candidateGroups(docs)) {
+        for (const group of candidateGroups(docs, DEFAULT_TUNING)) {
           const own = docs.filter((d) => d.message === group.message);
           const sorted = [...own].sort((a, b) => b.score - a.score);
           expect(group.docs).toEqual(sorted);
-          const scores = bestPartScores(sorted);
+          const scores = bestPartScores(sorted, DEFAULT_TUNING);
           expect(scores).toEqual([...scores].sort((a, b) => b - a));
-          expect(group.score).toBe(messageScore(scores));
+          expect(group.score).toBe(messageScore(scores, DEFAULT_TUNING));
         }
       }),
       { numRuns: 300 },
@@ -136,7 +138,7 @@ describe("compaction summaries", () => {
 
 describe("the index's messages for a ranking depth", () => {
   // A path: the compound boost can raise a message left out.
-  const parsed = parseQuery("src/limiter.ts token bucket");
+  const parsed = parseQuery("src/limiter.ts token bucket", DEFAULT_TUNING);
   /** One single-chunk text message a score, in score order (best first, as the index gives them). */
   const docsOf = (scores: number[]): ScoredDoc[] =>
     scores.map((score) => ({ message: text("assistant", `message scoring ${score}`), partId: `prt_${score}`, type: "text", start: 0, end: 10, score }));

@@ -11,12 +11,12 @@ import { CALL_OUTPUT_SEPARATOR, partTextPieces, sliceOfPieces } from "../text/do
 import type { HitResult, MessageResult, ScoredDoc } from "../types.ts";
 import { snippets, type Mark } from "../text/snippets.ts";
 import type { ParsedQuery } from "../text/query.ts";
-import { TUNING } from "../tuning.ts";
+import type { SearchTuning } from "../tuning.ts";
 import { intentBoost, intentBound } from "./intent-boost.ts";
 import { compoundBoost, compoundBound } from "./compound.ts";
 import { toolChunkWeight } from "./plain-question.ts";
 
-// A message's score reads a share (tuning.ts's spread) of its next few parts, a part's of its next
+// A message's score reads a share (the tuning's spread, tuning.ts) of its next few parts, a part's of its next
 // few chunks. A compaction summary weighs less (tuning.ts's summaryWeight) than the messages it
 // restates: the facts it holds were stated first in the session, where a search should find them;
 // alone, it is still found.
@@ -43,17 +43,17 @@ export interface Group {
  * matching in many of them is long, not more relevant (an 800 KB diff holds every word somewhere),
  * while a long answer whose few chunks agree keeps some.
  */
-function spreadScore(best: number, others: number, matched: number): number {
-  return best + (TUNING.spread.otherShare * others) / matched;
+function spreadScore(best: number, others: number, matched: number, tuning: SearchTuning): number {
+  return best + (tuning.spread.otherShare * others) / matched;
 }
 
 /**
  * A message's score from its parts' scores (bestPartScores), best first: the best plus a share
  * of the next few (a thought, the command it ran and the output agreeing).
  */
-export function messageScore(scores: readonly number[]): number {
+export function messageScore(scores: readonly number[], tuning: SearchTuning): number {
   let score = scores[0]!;
-  const { otherShare, othersCounted } = TUNING.spread;
+  const { otherShare, othersCounted } = tuning.spread;
   for (let i = 1; i < scores.length && i <= othersCounted; i++) score += otherShare * scores[i]!;
   return score;
 }
@@ -64,22 +64,22 @@ export function messageScore(scores: readonly number[]): number {
  * best part plus otherShare of the others, so (otherShare ≤ 1) at most its best chunk plus
  * otherShare of all the others.
  */
-export function messageScoreMost(best: number, sum: number): number {
-  const share = TUNING.spread.otherShare;
+export function messageScoreMost(best: number, sum: number, tuning: SearchTuning): number {
+  const share = tuning.spread.otherShare;
   return share <= 1 ? best + share * (sum - best) : share * share * sum;
 }
 
 /** How many of a message's best parts messageScore reads, and of a part's best chunks a part's score reads. */
-export function messageScoreParts(): number {
-  return TUNING.spread.othersCounted + 1;
+export function messageScoreParts(tuning: SearchTuning): number {
+  return tuning.spread.othersCounted + 1;
 }
 
 /** The scores of a message's best messageScoreParts() parts (spreadScore), best first, from its chunks sorted best first. */
-export function bestPartScores(chunks: readonly { score: number; partId: string | number }[]): number[] {
+export function bestPartScores(chunks: readonly { score: number; partId: string | number }[], tuning: SearchTuning): number[] {
   // Chunks come best first: a part's first chunk is its best. No map: a message has few parts.
   // Ranking calls this for every candidate message of a search: only the result is allocated.
   const { parts, best, others, matched } = partScratch;
-  const counted = TUNING.spread.othersCounted;
+  const counted = tuning.spread.othersCounted;
   let count = 0;
   for (const chunk of chunks) {
     let p = 0;
@@ -96,7 +96,7 @@ export function bestPartScores(chunks: readonly { score: number; partId: string 
   }
   const scores = new Array<number>(count);
   for (let p = 0; p < count; p++) {
-    scores[p] = spreadScore(best[p]!, others[p]!, matched[p]!);
+    scores[p] = spreadScore(best[p]!, others[p]!, matched[p]!, tuning);
     parts[p] = ""; // holds no part id past the call
   }
   sortDescending(scores, itself);
@@ -136,17 +136,17 @@ function sortDescending<T>(items: T[], value: (item: T) => number): void {
   }
 }
 
-function groupScore(group: Group): number {
+function groupScore(group: Group, tuning: SearchTuning): number {
   const docs = group.docs;
   let score: number;
   // One chunk: its score is the message's (bestPartScores and messageScore leave it as it is).
   if (docs.length === 1) score = docs[0]!.score;
   else {
     sortDescending(docs, scoreOf);
-    const best = bestPartScores(docs);
-    score = messageScore(best);
+    const best = bestPartScores(docs, tuning);
+    score = messageScore(best, tuning);
   }
-  return isCompactionSummary(group.message) ? score * TUNING.summaryWeight : score;
+  return isCompactionSummary(group.message) ? score * tuning.summaryWeight : score;
 }
 
 /** Higher score first; on a tie the newer message. */
@@ -173,14 +173,15 @@ export function indexHoldsDepth(docs: readonly ScoredDoc[], asked: number, depth
   }
   if (byMessage.size < asked) return true;
   const toolWeight = toolChunkWeight(parsed);
+  const { tuning } = parsed;
   let lowest = Number.POSITIVE_INFINITY;
   const finals: number[] = [];
   for (const held of byMessage.values()) {
     const message = held[0]!.message;
     // As the index scored it: no weight; and as the ranking will (candidateGroups).
-    lowest = Math.min(lowest, groupScore({ message, docs: held.slice(), score: 0 }) / (isCompactionSummary(message) ? TUNING.summaryWeight : 1));
+    lowest = Math.min(lowest, groupScore({ message, docs: held.slice(), score: 0 }, tuning) / (isCompactionSummary(message) ? tuning.summaryWeight : 1));
     const weighted = toolWeight === 1 ? held.slice() : held.map((doc) => ({ ...doc, score: doc.score * (doc.type === "tool" ? toolWeight : 1) }));
-    finals.push(groupScore({ message, docs: weighted, score: 0 }));
+    finals.push(groupScore({ message, docs: weighted, score: 0 }, tuning));
   }
   finals.sort((a, b) => b - a);
   const floor = finals[depth - 1];
@@ -244,7 +245,7 @@ function buildHits(group: Group, options: HitOptions, textOf: (doc: ScoredDoc) =
  * limit × 3 + 20 was cut here before: on the eval every candidate ranked alike, search-notes.md.)
  * A tool part's chunks first weigh what the query's form says (plain-question.ts).
  */
-export function candidateGroups(docs: readonly ScoredDoc[], parsed?: ParsedQuery): Group[] {
+export function candidateGroups(docs: readonly ScoredDoc[], tuning: SearchTuning, parsed?: ParsedQuery): Group[] {
   const byMessage = new Map<string, Group>();
   const toolWeight = toolChunkWeight(parsed);
   for (const doc of docs) {
@@ -254,7 +255,7 @@ export function candidateGroups(docs: readonly ScoredDoc[], parsed?: ParsedQuery
     else byMessage.set(doc.message.id, { message: doc.message, docs: [doc], score: 0 });
   }
   const all = [...byMessage.values()];
-  for (const group of all) group.score = groupScore(group);
+  for (const group of all) group.score = groupScore(group, tuning);
   return all.sort(compareResults);
 }
 
@@ -277,7 +278,7 @@ export function maxBoost(parsed: ParsedQuery | undefined): number {
 export function groupBoostMost(group: Group, parsed: ParsedQuery | undefined): number {
   const most = maxBoost(parsed);
   if (most === 1 || parsed === undefined) return 1;
-  const checked = Math.min(group.docs.length, TUNING.boostedChunks);
+  const checked = Math.min(group.docs.length, parsed.tuning.boostedChunks);
   let best = 1;
   for (let i = 0; i < checked && best < most; i++) {
     const doc = group.docs[i]!;
@@ -300,13 +301,13 @@ export function chunkBoostHeld(parsed: ParsedQuery, doc: Pick<ScoredDoc, "type" 
 export function boostGroup(group: Group, parsed: ParsedQuery | undefined, textOf: (doc: ScoredDoc) => string): void {
   if (maxBoost(parsed) === 1 || parsed === undefined) return;
   // groupScore left the docs best first.
-  const checked = Math.min(group.docs.length, TUNING.boostedChunks);
+  const checked = Math.min(group.docs.length, parsed.tuning.boostedChunks);
   for (let i = 0; i < checked; i++) {
     const doc = group.docs[i]!;
     const text = textOf(doc);
     doc.score *= compoundBoost(parsed, text) * intentBoost(parsed, doc, text);
   }
-  group.score = groupScore(group);
+  group.score = groupScore(group, parsed.tuning);
 }
 
 const MARGIN = 1e-6;

@@ -8,11 +8,10 @@ import { coverageFactor, queryWeights, scoreCounts, wordsFound, type CollectionS
 import type { ScoredDoc } from "../types.ts";
 import { fold } from "../text/normalize.ts";
 import { countTerm, type ParsedQuery } from "../text/query.ts";
-import { TUNING } from "../tuning.ts";
 
 /**
  * Occurrences of each query term in `text` (the index's own counts: same tokenizer rules), those
- * in its first `input` code units (a tool call's input) counted inputWeight times (tuning.ts).
+ * in its first `input` code units (a tool call's input) counted the query's tuning's inputWeight times.
  */
 function termCounts(text: string, parsed: ParsedQuery, input = 0): number[] {
   const counts = (part: string, times: number) => {
@@ -20,7 +19,7 @@ function termCounts(text: string, parsed: ParsedQuery, input = 0): number[] {
     return parsed.terms.map((term) => (folded.includes(term.token) ? countTerm(part, folded, term) * times : 0));
   };
   if (input === 0) return counts(text, 1);
-  const inInput = counts(text.slice(0, input), TUNING.inputWeight);
+  const inInput = counts(text.slice(0, input), parsed.tuning.inputWeight);
   return counts(text.slice(input), 1).map((tf, t) => tf + inInput[t]!);
 }
 
@@ -32,7 +31,7 @@ function termCounts(text: string, parsed: ParsedQuery, input = 0): number[] {
  * about. 1 when no word is found anywhere.
  */
 function sessionShare(all: QueryWeights, ownWords: number): number {
-  return all.words > 0 && TUNING.project.sessionShare ? Math.min(1, ownWords / all.words) : 1;
+  return all.words > 0 && all.tuning.project.sessionShare ? Math.min(1, ownWords / all.words) : 1;
 }
 
 /**
@@ -67,10 +66,10 @@ export type ChunkScorer = (tfs: readonly number[], length: number) => number;
  * weights over it are made once.
  */
 export function chunkScorers(parsed: ParsedQuery, shared: CollectionStats): (own: CollectionStats) => ChunkScorer {
-  const weights = queryWeights(shared, parsed.terms);
+  const weights = queryWeights(shared, parsed.terms, parsed.tuning);
   return (own) => {
     const avg = own.docs > 0 ? own.length / own.docs : shared.length / shared.docs;
-    const share = sessionShare(weights, wordsFound(own.df, parsed.terms));
+    const share = sessionShare(weights, wordsFound(own.df, parsed.terms, parsed.tuning));
     return (tfs, length) => scoreCounts(tfs, length, weights, avg) * share;
   };
 }
@@ -82,12 +81,12 @@ export function chunkScorers(parsed: ParsedQuery, shared: CollectionStats): (own
  * most the sum over its terms of these times their termScore at idf 1.
  */
 export function termFactors(parsed: ParsedQuery, shared: CollectionStats): (own: CollectionStats) => number[] {
-  const weights = queryWeights(shared, parsed.terms);
+  const weights = queryWeights(shared, parsed.terms, parsed.tuning);
   const factors = weights.idfs.slice();
   // Called for each of thousands of holders: one array, filled again (a caller reads it before its next call).
   return (own) => {
-    const words = wordsFound(own.df, parsed.terms);
-    const most = sessionShare(weights, words) * coverageFactor(words, weights.words);
+    const words = wordsFound(own.df, parsed.terms, parsed.tuning);
+    const most = sessionShare(weights, words) * coverageFactor(words, weights.words, parsed.tuning);
     for (let t = 0; t < factors.length; t++) factors[t] = weights.idfs[t]! * most;
     return factors;
   };

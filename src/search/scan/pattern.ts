@@ -110,6 +110,7 @@ export async function patternScan(
   messages: readonly HistoryMessage[],
   visibility: ToolVisibility,
   matcher: Matcher,
+  chunkChars: number,
   accept: DocFilter,
   options: ScanOptions = {},
 ): Promise<ScoredDoc[] | undefined> {
@@ -133,7 +134,7 @@ export async function patternScan(
     batchChars = 0;
   };
   for (const message of messages) {
-    for (const doc of messageDocs(message, visibility)) {
+    for (const doc of messageDocs(message, visibility, chunkChars)) {
       if (sliceSpent()) {
         await maybeYield();
         options.signal?.throwIfAborted();

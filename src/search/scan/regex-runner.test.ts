@@ -3,6 +3,7 @@ import { assistant } from "../../history/testing/messages.ts";
 import { toolVisibility } from "../../history/tool-visibility.ts";
 import { patternScan, regexMatcher } from "./pattern.ts";
 import { RegexRunner } from "./regex-runner.ts";
+import { DEFAULT_TUNING } from "../tuning.ts";
 
 const runner = new RegexRunner();
 afterAll(() => runner.close());
@@ -25,7 +26,7 @@ describe("regex searches run off the host's thread", () => {
     let ticks = 0;
     const ticker = setInterval(() => ticks++, 10);
     try {
-      await expect(patternScan(messages, toolVisibility([], []), matcher, () => true)).rejects.toThrow(
+      await expect(patternScan(messages, toolVisibility([], []), matcher, DEFAULT_TUNING.chunkChars, () => true)).rejects.toThrow(
         /regex took longer than 300 ms .* and was stopped; simplify it/,
       );
     } finally {

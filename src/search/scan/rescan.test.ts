@@ -12,6 +12,7 @@ import { parseQuery } from "../text/query.ts";
 import { correctQuery } from "../text/typos.ts";
 import { rescanCounts } from "./rescan.ts";
 import { countSession, scoreScan } from "./scan.ts";
+import { DEFAULT_TUNING } from "../tuning.ts";
 
 const T0 = Date.UTC(2025, 0, 1);
 const visibility = toolVisibility([], []);
@@ -22,14 +23,14 @@ describe("a cold search again with corrected typos", () => {
     messages.push(textMessage("s1", "assistant", "The step histogram is cut off at the top.", T0 + 400_000));
     const view = buildView("s1", messages, false);
     const filters = { types: new Set(["text", "tool"] as const) };
-    const typed = parseQuery("histgram river stone");
-    const first = await collectSession(view, { kind: "keyword", text: "histgram river stone", parsed: typed }, filters, { visibility });
+    const typed = parseQuery("histgram river stone", DEFAULT_TUNING);
+    const first = await collectSession(view, { kind: "keyword", text: "histgram river stone", parsed: typed }, filters, { tuning: DEFAULT_TUNING, visibility });
     expect(first.scan!.counted).toBe(300);
-    const corrected: Query = { kind: "keyword", ...correctQuery("histgram river stone", new Map([["histgram", "histogram"]])) };
-    const again = await collectSession(view, corrected, filters, { visibility, first });
+    const corrected: Query = { kind: "keyword", ...correctQuery("histgram river stone", new Map([["histgram", "histogram"]]), DEFAULT_TUNING) };
+    const again = await collectSession(view, corrected, filters, { tuning: DEFAULT_TUNING, visibility, first });
     // Only the one message holding "histogram" is read; the other words' counts come from the first scan.
     expect(again.scan!.counted).toBe(1);
-    const full = await collectSession(view, corrected, filters, { visibility });
+    const full = await collectSession(view, corrected, filters, { tuning: DEFAULT_TUNING, visibility });
     expect(full.scan!.counted).toBe(301);
     expect(again.docs).toEqual(full.docs);
     expect(again.stats).toEqual(full.stats);
@@ -40,13 +41,13 @@ describe("a cold search again with corrected typos", () => {
     const filters = { types: new Set(["text"] as const) };
     const first = await collectSession(
       buildView("s1", messages, false),
-      { kind: "keyword", text: "histgram river", parsed: parseQuery("histgram river") },
+      { kind: "keyword", text: "histgram river", parsed: parseQuery("histgram river", DEFAULT_TUNING) },
       filters,
-      { visibility },
+      { tuning: DEFAULT_TUNING, visibility },
     );
     const grown = [...messages, textMessage("s1", "user", "histogram again river", T0 + 2000)];
-    const corrected: Query = { kind: "keyword", ...correctQuery("histgram river", new Map([["histgram", "histogram"]])) };
-    const again = await collectSession(buildView("s1", grown, false), corrected, filters, { visibility, first });
+    const corrected: Query = { kind: "keyword", ...correctQuery("histgram river", new Map([["histgram", "histogram"]]), DEFAULT_TUNING) };
+    const again = await collectSession(buildView("s1", grown, false), corrected, filters, { tuning: DEFAULT_TUNING, visibility, first });
     expect(again.scan!.counted).toBe(3);
     expect(again.docs.map((doc) => doc.message.id)).toEqual(grown.map((message) => message.id));
   });
@@ -65,11 +66,14 @@ describe("a cold search again with corrected typos", () => {
     const view = buildView("s1", [user("river stone"), assistant(["the histogram", call])], false);
     const filters = { types: new Set(["text", "tool"] as const) };
     reads = 0;
-    const first = await collectSession(view, { kind: "keyword", text: "histgram river", parsed: parseQuery("histgram river") }, filters, { visibility });
-    const nearest = await sessionNearestTerms(view, first, ["histgram"], { visibility });
+    const first = await collectSession(view, { kind: "keyword", text: "histgram river", parsed: parseQuery("histgram river", DEFAULT_TUNING) }, filters, {
+      tuning: DEFAULT_TUNING,
+      visibility,
+    });
+    const nearest = await sessionNearestTerms(view, first, ["histgram"], { tuning: DEFAULT_TUNING, visibility });
     expect(nearest?.get("histgram")).toEqual([{ term: "histogram", distance: 1, df: 2 }]);
-    const corrected: Query = { kind: "keyword", ...correctQuery("histgram river", new Map([["histgram", "histogram"]])) };
-    const again = await collectSession(view, corrected, filters, { visibility, first });
+    const corrected: Query = { kind: "keyword", ...correctQuery("histgram river", new Map([["histgram", "histogram"]]), DEFAULT_TUNING) };
+    const again = await collectSession(view, corrected, filters, { tuning: DEFAULT_TUNING, visibility, first });
     expect(again.docs.map((doc) => doc.type)).toEqual(["text", "text", "tool"]);
     expect(reads).toBe(1);
   });
@@ -78,11 +82,14 @@ describe("a cold search again with corrected typos", () => {
     const messages = [user("the histogram river"), assistant(["nothing here but stone", toolCall("bash", { command: "ls" }, "completed", "plot.py\n")])];
     const view = buildView("s1", messages, false);
     const filters = { types: new Set(["text", "tool"] as const) };
-    const first = await collectSession(view, { kind: "keyword", text: "river", parsed: parseQuery("river") }, filters, { visibility });
+    const first = await collectSession(view, { kind: "keyword", text: "river", parsed: parseQuery("river", DEFAULT_TUNING) }, filters, {
+      tuning: DEFAULT_TUNING,
+      visibility,
+    });
     const [asked, [ruledOut, call]] = [messages[0]!.parts, messages[1]!.parts];
     expect(first.scan!.parts.map((part) => part?.partId)).toEqual([asked[0]!.id, undefined, call!.id]);
     expect(ruledOut!.kind).toBe("text");
-    expect((await sessionNearestTerms(view, first, ["stome"], { visibility }))?.get("stome")?.[0]?.term).toBe("stone");
+    expect((await sessionNearestTerms(view, first, ["stome"], { tuning: DEFAULT_TUNING, visibility }))?.get("stome")?.[0]?.term).toBe("stone");
   });
 
   // Words, their typos, other forms, a decimal and its parts, camelCase and snake_case names.
@@ -120,12 +127,12 @@ describe("a cold search again with corrected typos", () => {
   it("merges into the counts, candidates and scores a full scan of the corrected query gives", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(message, { minLength: 1, maxLength: 8 }), query, corrections, fc.boolean(), async (messages, q, pairs, toolsOnly) => {
-        const typed = parseQuery(q);
-        const { parsed } = correctQuery(q, new Map(pairs.map(([word, to]) => [word, to.toLowerCase()])));
+        const typed = parseQuery(q, DEFAULT_TUNING);
+        const { parsed } = correctQuery(q, new Map(pairs.map(([word, to]) => [word, to.toLowerCase()])), DEFAULT_TUNING);
         const accept: DocFilter = (_, type) => !toolsOnly || type === "tool";
-        const first = (await countSession(messages, visibility, typed.terms, accept))!;
+        const first = (await countSession(messages, visibility, typed.terms, DEFAULT_TUNING, accept))!;
         const merged = (await rescanCounts(first, parsed.terms, accept))!;
-        const full = (await countSession(messages, visibility, parsed.terms, accept))!;
+        const full = (await countSession(messages, visibility, parsed.terms, DEFAULT_TUNING, accept))!;
         expect(merged.candidates).toEqual(full.candidates);
         expect([merged.df, merged.docs, merged.length]).toEqual([full.df, full.docs, full.length]);
         const [mergedStats, fullStats] = [emptyStats(0), emptyStats(0)];

@@ -43,7 +43,7 @@ export async function rescanCounts(
   });
   let more: ScanCounts | undefined;
   if (added.length > 0) {
-    more = await countSession(first.messages, first.visibility, added, accept, { ...options, parts: first.parts });
+    more = await countSession(first.messages, first.visibility, added, first.tuning, accept, { ...options, parts: first.parts });
     if (!more) return undefined;
   }
   const pick = (fromFirst: readonly number[], fromMore: readonly number[] | undefined): number[] =>
@@ -64,6 +64,7 @@ export async function rescanCounts(
     messages: first.messages,
     visibility: first.visibility,
     terms,
+    tuning: first.tuning,
     candidates,
     df: pick(first.df, more?.df),
     docs: first.docs,

@@ -4,6 +4,7 @@ import { fold } from "../text/normalize.ts";
 import { termGates } from "../text/term-nesting.ts";
 import { FOLDS_OFF_ASCII, countTerms, quickFilter, termFinders } from "./scan.ts";
 import { countTerm, parseQuery } from "../text/query.ts";
+import { DEFAULT_TUNING } from "../tuning.ts";
 
 describe("scan quick filter", () => {
   it("never rules out a chunk whose folded text holds a query term", () => {
@@ -13,7 +14,7 @@ describe("scan quick filter", () => {
         fc.array(fc.constantFrom(...pieces), { maxLength: 12 }),
         fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 3 }),
         (text, query) => {
-          const parsed = parseQuery(query.join(" "));
+          const parsed = parseQuery(query.join(" "), DEFAULT_TUNING);
           const quick = quickFilter(parsed);
           const joined = text.join("");
           const folded = fold(joined);
@@ -34,10 +35,10 @@ describe("scan quick filter", () => {
       expect(fold(ch)).not.toMatch(/[a-z0-9]/);
     }
     expect(checked).toBeGreaterThan(30000);
-    const quick = quickFilter(parseQuery("token"))!;
+    const quick = quickFilter(parseQuery("token", DEFAULT_TUNING))!;
     expect(quick.test("无线耳机、トークン")).toBe(false);
     expect(quick.test("无线耳机 ＴＯＫＥＮ")).toBe(true);
-    expect(quickFilter(parseQuery("token 耳机"))!.test("无线")).toBe(true);
+    expect(quickFilter(parseQuery("token 耳机", DEFAULT_TUNING))!.test("无线")).toBe(true);
   });
 });
 
@@ -78,7 +79,7 @@ describe("countTerms", () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 16 }), fc.constantFrom(...queries), (text, query) => {
         const joined = text.join("");
-        const terms = parseQuery(query).terms;
+        const terms = parseQuery(query, DEFAULT_TUNING).terms;
         const expected = terms.map((term) => countTerm(joined, fold(joined), term));
         const counted = countTerms(joined, termFinders(terms), undefined);
         expect(counted ?? terms.map(() => 0)).toEqual(expected);
@@ -88,7 +89,7 @@ describe("countTerms", () => {
   });
 
   it("gates each form of a word on a shorter term its token holds, down to the stem", () => {
-    const terms = parseQuery("printing").terms;
+    const terms = parseQuery("printing", DEFAULT_TUNING).terms;
     const { gates } = termGates(terms);
     const tokens = terms.map((term) => term.token);
     expect(tokens).toContain("print");
@@ -144,11 +145,11 @@ describe("scan agrees with the index", () => {
             user(a || "hello"),
             assistant([b || "reply", toolCall("bash", { command: c }, "completed", `${b}\n${c}`.repeat(c.length % 3 === 0 ? 300 : 3)), written(c)]),
           ]);
-          const index = new SessionIndex(visibility);
+          const index = new SessionIndex(visibility, DEFAULT_TUNING);
           for (const message of messages) index.addMessage(message);
-          const scanned = (await scanSession(messages, visibility, parseQuery(query), () => true))!;
+          const scanned = (await scanSession(messages, visibility, parseQuery(query, DEFAULT_TUNING), () => true))!;
           const byKey = new Map(scanned.map((doc) => [`${doc.partId}:${doc.start}`, doc.score]));
-          const hits = index.search(parseQuery(query), { types: new Set(HIT_TYPES) }, buildView("s", messages, false));
+          const hits = index.search(parseQuery(query, DEFAULT_TUNING), { types: new Set(HIT_TYPES) }, buildView("s", messages, false));
           for (const hit of hits) {
             expect(byKey.get(`${hit.meta.partId}:${hit.meta.start}`)).toBeCloseTo(hit.score, 9);
           }

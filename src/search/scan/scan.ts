@@ -20,7 +20,7 @@ import { fold, isAscii } from "../text/normalize.ts";
 import { maybeYield, now, sliceSpent } from "../../util/scheduler.ts";
 import type { DocFilter, ScoredDoc } from "../types.ts";
 import { countTerm, escapeRegExp, type ParsedQuery } from "../text/query.ts";
-import { TUNING } from "../tuning.ts";
+import type { SearchTuning } from "../tuning.ts";
 import { type TermNesting, termNesting } from "../text/term-nesting.ts";
 import { isTermAt } from "../text/tokenize.ts";
 
@@ -168,6 +168,8 @@ export interface ScanCounts {
   messages: readonly HistoryMessage[];
   visibility: ToolVisibility;
   terms: ParsedQuery["terms"];
+  /** The tuning the chunks were cut and counted with, which scoreScan scores with. */
+  tuning: SearchTuning;
   /** In scan order. */
   candidates: Candidate[];
   df: number[];
@@ -198,9 +200,11 @@ export async function countSession(
   messages: readonly HistoryMessage[],
   visibility: ToolVisibility,
   terms: ParsedQuery["terms"],
+  tuning: SearchTuning,
   accept: DocFilter,
   options: ScanOptions = {},
 ): Promise<ScanCounts | undefined> {
+  const { chunkChars, inputWeight } = tuning;
   // Shared by concurrent scans: a finder's state lives only within one synchronous countTerms.
   const { quick, finders: query } = scanSetup(terms);
   const df = new Array<number>(terms.length).fill(0);
@@ -220,7 +224,7 @@ export async function countSession(
         if (searchable && searchable.text.length > 0 && quick && !quick.test(searchable.text)) {
           parts.push(undefined);
           totalLength += searchable.text.length;
-          docs += textChunkCount(searchable.text);
+          docs += textChunkCount(searchable.text, chunkChars);
           continue;
         }
         found = searchable && searchablePieces(part.id, searchable);
@@ -241,10 +245,10 @@ export async function countSession(
         }
       }
       if (!maybe) {
-        docs += chunkCount(found);
+        docs += chunkCount(found, chunkChars);
         continue;
       }
-      for (const doc of partChunks(found)) {
+      for (const doc of partChunks(found, chunkChars)) {
         const seq = docs++;
         counted++;
         // A chunk that is a whole part is read piece by piece, so counts add up exactly and the
@@ -254,7 +258,7 @@ export async function countSession(
         if (doc.whole) {
           for (let k = 0; k < doc.pieces.length; k++) {
             const piece = doc.pieces[k]!;
-            if (!quick || quick.test(piece)) tfs = countTerms(piece, query, tfs, k === 0 && doc.input > 0 ? TUNING.inputWeight : 1);
+            if (!quick || quick.test(piece)) tfs = countTerms(piece, query, tfs, k === 0 && doc.input > 0 ? inputWeight : 1);
           }
           if (doc.pieces.length === 1) text = doc.pieces[0];
         } else {
@@ -262,7 +266,7 @@ export async function countSession(
           if (quick && !quick.test(text)) tfs = undefined;
           else if (doc.input === 0) tfs = countTerms(text, query, tfs);
           else {
-            tfs = countTerms(text.slice(0, doc.input), query, tfs, TUNING.inputWeight);
+            tfs = countTerms(text.slice(0, doc.input), query, tfs, inputWeight);
             tfs = countTerms(text.slice(doc.input), query, tfs);
           }
         }
@@ -276,12 +280,12 @@ export async function countSession(
       if (options.deadline !== undefined && now() > options.deadline) return undefined;
     }
   }
-  return { messages, visibility, terms, candidates, df, docs, length: totalLength, counted, parts };
+  return { messages, visibility, terms, tuning, candidates, df, docs, length: totalLength, counted, parts };
 }
 
 /** The counted chunks scored with BM25 against the counts' own statistics (filled into options.stats). */
 export function scoreScan(counts: ScanCounts, options: Pick<ScanOptions, "stats"> = {}): ScoredDoc[] {
-  const { docs, length: totalLength, df, terms } = counts;
+  const { docs, length: totalLength, df, terms, tuning } = counts;
   if (options.stats) {
     options.stats.docs = docs;
     options.stats.length = totalLength;
@@ -289,7 +293,7 @@ export function scoreScan(counts: ScanCounts, options: Pick<ScanOptions, "stats"
   }
   if (docs === 0) return [];
   const avg = totalLength / docs;
-  const weights = queryWeights({ docs, length: totalLength, df }, terms);
+  const weights = queryWeights({ docs, length: totalLength, df }, terms, tuning);
   return counts.candidates.map(({ message, doc, tfs, text }) => {
     const length = doc.end - doc.start;
     const scored: ScoredDoc = {
@@ -315,6 +319,6 @@ export async function scanSession(
   accept: DocFilter,
   options: ScanOptions = {},
 ): Promise<ScoredDoc[] | undefined> {
-  const counts = await countSession(messages, visibility, parsed.terms, accept, options);
+  const counts = await countSession(messages, visibility, parsed.terms, parsed.tuning, accept, options);
   return counts && scoreScan(counts, options);
 }

@@ -61,6 +61,7 @@ export async function scanVocabulary(
   messages: readonly HistoryMessage[],
   visibility: ToolVisibility,
   words: readonly string[],
+  chunkChars: number,
   options: Pick<ScanOptions, "deadline" | "signal" | "parts"> = {},
 ): Promise<Vocabulary | undefined> {
   const minLength = Math.min(...words.map((word) => word.length - maxEdits(word.length)));
@@ -105,7 +106,7 @@ export async function scanVocabulary(
     for (const part of message.parts) {
       const found = options.parts?.[k++] ?? partPieces(part, visibility);
       if (!found) continue;
-      for (const chunk of partChunks(found)) {
+      for (const chunk of partChunks(found, chunkChars)) {
         doc++;
         // A chunk's pieces end at word boundaries (the index tokenizes them joined).
         if (chunk.whole) for (const piece of chunk.pieces) count(piece);

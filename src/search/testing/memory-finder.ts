@@ -9,6 +9,7 @@ import { sessionTerms, type SessionTerms } from "../index/session-terms.ts";
 import type { QueryTerm } from "../text/query.ts";
 import { type NearestTerm, nearestTerms, termListVocabulary } from "../text/typos.ts";
 import { type CandidateFinder, type Narrowed, type ProjectedSummary, TERM_CHUNK_STRIDE } from "../types.ts";
+import { DEFAULT_TUNING } from "../tuning.ts";
 
 export class MemoryFinder implements CandidateFinder {
   private readonly counted = new Map<string, SessionTerms>();
@@ -22,7 +23,7 @@ export class MemoryFinder implements CandidateFinder {
   /** Every session of `source` counted as it is now; a session changed later is read by searches until counted again. */
   static async over(source: MemorySource, visibility: ToolVisibility): Promise<MemoryFinder> {
     const finder = new MemoryFinder(source);
-    for (const [id, { messages }] of source.sessions) finder.counted.set(id, await sessionTerms(id, messages, visibility, () => undefined));
+    for (const [id, { messages }] of source.sessions) finder.counted.set(id, await sessionTerms(id, messages, visibility, DEFAULT_TUNING, () => undefined));
     return finder;
   }
 
@@ -50,7 +51,7 @@ export class MemoryFinder implements CandidateFinder {
         docs: counted.docs,
         length: counted.length,
         df: termChunks.map((list) => list.length / TERM_CHUNK_STRIDE),
-        ceilings: termChunks.map((list) => termCeiling(list, counted.length / counted.docs)),
+        ceilings: termChunks.map((list) => termCeiling(list, counted.length / counted.docs, DEFAULT_TUNING)),
         termChunks: () => termChunks,
         table: () => {
           if (this.refused.has(session.id)) throw new Error(`session ${session.id} was projected again`);

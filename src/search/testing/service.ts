@@ -1,16 +1,22 @@
-// A search service over any source with the default config, optionally patched, for tests and the eval.
+// A search service over any source with the default config, optionally patched, and a tuning
+// (DEFAULT_TUNING unless given), for tests and the eval.
 
 import { defaultConfig, type EngramConfig } from "../../config/schema.ts";
 import { toolVisibility } from "../../history/tool-visibility.ts";
 import type { HistorySource } from "../../history/source.ts";
 import { createInspectableSearchService, type InspectableSearchService } from "../service.ts";
 import type { SearchRequest } from "../types.ts";
+import { DEFAULT_TUNING, type SearchTuning } from "../tuning.ts";
 
-export function testService(source: HistorySource, patch: (config: EngramConfig) => void = () => {}): InspectableSearchService {
+export function testService(
+  source: HistorySource,
+  patch: (config: EngramConfig) => void = () => {},
+  tuning: SearchTuning = DEFAULT_TUNING,
+): InspectableSearchService {
   const config = defaultConfig();
   patch(config);
   const visibility = toolVisibility(config.show_tool_input, config.show_tool_output);
-  return createInspectableSearchService({ source, config: () => config, visibility: () => visibility });
+  return createInspectableSearchService({ source, config: () => config, visibility: () => visibility, tuning });
 }
 
 /**

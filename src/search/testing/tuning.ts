@@ -1,9 +1,8 @@
-// Test-only: runs code under another tuning (src/search/tuning.ts) without editing it, for the
-// ablation (eval/real/ablate.ts) and for tests of a rule switched off. Every object on the path
-// to a changed value is replaced, never edited in place, so a parse cached under the old query
-// tuning is not reused (text/query.ts).
+// Test-only: another tuning than DEFAULT_TUNING (src/search/tuning.ts), for the ablation
+// (eval/real/ablate.ts), the sweep (eval/real/sweep.ts) and tests of a rule switched off. The
+// result is a new object, passed to createSearchService or to the function under test.
 
-import { TUNING, type SearchTuning } from "../tuning.ts";
+import { DEFAULT_TUNING, type SearchTuning } from "../tuning.ts";
 
 type Patch<T> = { readonly [K in keyof T]?: T[K] extends readonly unknown[] ? T[K] : T[K] extends object ? Patch<T[K]> : T[K] };
 export type TuningPatch = Patch<SearchTuning>;
@@ -17,11 +16,7 @@ function merged<T extends object>(base: T, patch: Patch<T>): T {
   return out as T;
 }
 
-/** Puts `patch` over the tuning in effect; returns what puts the tuning back. */
-export function setTuning(patch: TuningPatch): () => void {
-  const saved = { ...TUNING };
-  Object.assign(TUNING, merged(TUNING, patch));
-  return () => {
-    Object.assign(TUNING, saved);
-  };
+/** `base` with `patch` put over it, as a new object (`base` is left as it is). */
+export function tuningWith(patch: TuningPatch, base: SearchTuning = DEFAULT_TUNING): SearchTuning {
+  return merged(base, patch);
 }

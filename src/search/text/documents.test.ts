@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { assistant, toolCall } from "../../history/testing/messages.ts";
 import { toolVisibility } from "../../history/tool-visibility.ts";
 import fc from "fast-check";
-import { TUNING } from "../tuning.ts";
 import { chunkEnd, messageDocs, partSearchText, partTextPieces, sliceOfPieces } from "./documents.ts";
+import { DEFAULT_TUNING } from "../tuning.ts";
 
 const visibility = toolVisibility([], []);
 
@@ -13,16 +13,16 @@ describe("search documents", () => {
       toolCall("bash", { command: "echo quokka" }, "completed", "quokka"),
       toolCall("history_search", { query: "quokka" }, "completed", '{"messages":[]}'),
     ]);
-    const docs = messageDocs(message, visibility);
+    const docs = messageDocs(message, visibility, DEFAULT_TUNING.chunkChars);
     expect(docs.map((doc) => doc.tool)).toEqual(["bash"]);
   });
 
   it("cuts long parts into chunks that cover the text exactly", () => {
-    const text = "word ".repeat(3 * TUNING.chunkChars);
-    const docs = messageDocs(assistant([text]), visibility);
+    const text = "word ".repeat(3 * DEFAULT_TUNING.chunkChars);
+    const docs = messageDocs(assistant([text]), visibility, DEFAULT_TUNING.chunkChars);
     expect(docs.length).toBeGreaterThan(3);
     expect(docs.map((doc) => doc.text).join("")).toBe(text);
-    for (const doc of docs) expect(doc.text.length).toBeLessThanOrEqual(TUNING.chunkChars);
+    for (const doc of docs) expect(doc.text.length).toBeLessThanOrEqual(DEFAULT_TUNING.chunkChars);
   });
 });
 
@@ -65,12 +65,12 @@ describe("messageDocs from pieces", () => {
         for (const part of message.parts) {
           const text = partSearchText(part, visibility)?.text ?? "";
           for (let start = 0; start < text.length; ) {
-            const end = chunkEnd(text, start);
+            const end = chunkEnd(text, start, DEFAULT_TUNING.chunkChars);
             expected.push({ start, end, text: text.slice(start, end) });
             start = end;
           }
         }
-        expect(messageDocs(message, visibility).map(({ start, end, text }) => ({ start, end, text }))).toEqual(expected);
+        expect(messageDocs(message, visibility, DEFAULT_TUNING.chunkChars).map(({ start, end, text }) => ({ start, end, text }))).toEqual(expected);
       }),
       { numRuns: 300 },
     );

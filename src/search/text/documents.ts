@@ -4,7 +4,6 @@
 import type { HistoryMessage, HistoryPart } from "../../history/types.ts";
 import type { ToolVisibility } from "../../history/tool-visibility.ts";
 import { toolCallSignature, toolPartText, toolResultText } from "../../history/tool-text.ts";
-import { TUNING } from "../tuning.ts";
 
 export type HitType = "text" | "tool" | "reasoning";
 export const HIT_TYPES: readonly HitType[] = ["text", "tool", "reasoning"];
@@ -56,7 +55,7 @@ export function partSearchText(part: HistoryPart, visibility: ToolVisibility): {
 }
 
 /** Where to end a chunk that starts at `start`: near the chunk size, at a break, never inside a surrogate pair. */
-export function chunkEnd(text: string, start: number, size: number = TUNING.chunkChars): number {
+export function chunkEnd(text: string, start: number, size: number): number {
   if (text.length - start <= size) return text.length;
   const hard = start + size;
   const newline = text.lastIndexOf("\n", hard);
@@ -68,7 +67,7 @@ export function chunkEnd(text: string, start: number, size: number = TUNING.chun
 }
 
 /** chunkEnd over the concatenation of `pieces` (length `total`), reading only the cut window. */
-function chunkEndOfPieces(pieces: readonly string[], total: number, start: number, size: number = TUNING.chunkChars): number {
+function chunkEndOfPieces(pieces: readonly string[], total: number, start: number, size: number): number {
   if (total - start <= size) return total;
   const hard = start + size;
   const lo = Math.max(start, hard - CUT_WINDOW);
@@ -130,26 +129,26 @@ export function searchablePieces(partId: string, searchable: { type: HitType; te
   return text.length === 0 ? undefined : { partId, type, pieces: [text], total: text.length, input: 0 };
 }
 
-/** How many documents (chunks) a part's text makes. */
-export function chunkCount(part: Pick<PartPieces, "pieces" | "total">): number {
-  if (part.total <= TUNING.chunkChars) return 1;
+/** How many documents (chunks of `chunkChars`) a part's text makes. */
+export function chunkCount(part: Pick<PartPieces, "pieces" | "total">, chunkChars: number): number {
+  if (part.total <= chunkChars) return 1;
   let count = 0;
-  for (let start = 0; start < part.total; start = chunkEndOfPieces(part.pieces, part.total, start)) count++;
+  for (let start = 0; start < part.total; start = chunkEndOfPieces(part.pieces, part.total, start, chunkChars)) count++;
   return count;
 }
 
 /** How many documents (chunks) a text of one piece makes. */
-export function textChunkCount(text: string): number {
-  return text.length <= TUNING.chunkChars ? 1 : chunkCount({ pieces: [text], total: text.length });
+export function textChunkCount(text: string, chunkChars: number): number {
+  return text.length <= chunkChars ? 1 : chunkCount({ pieces: [text], total: text.length }, chunkChars);
 }
 
 /** The documents (chunks) of one part, as ranges over its pieces. */
-export function partChunks(part: PartPieces): DocPieces[] {
+export function partChunks(part: PartPieces, chunkChars: number): DocPieces[] {
   const docs: DocPieces[] = [];
   const { pieces, total } = part;
   let start = 0;
   while (start < total) {
-    const end = chunkEndOfPieces(pieces, total, start);
+    const end = chunkEndOfPieces(pieces, total, start, chunkChars);
     const input = Math.max(0, Math.min(end, part.input) - start);
     const doc: DocPieces = { partId: part.partId, type: part.type, start, end, pieces, whole: start === 0 && end === total, input };
     if (part.tool !== undefined) doc.tool = part.tool;
@@ -160,11 +159,11 @@ export function partChunks(part: PartPieces): DocPieces[] {
 }
 
 /** Every searchable document of a message, as ranges over text pieces (nothing joined yet). */
-export function messageDocPieces(message: HistoryMessage, visibility: ToolVisibility): DocPieces[] {
+export function messageDocPieces(message: HistoryMessage, visibility: ToolVisibility, chunkChars: number): DocPieces[] {
   const docs: DocPieces[] = [];
   for (const part of message.parts) {
     const found = partPieces(part, visibility);
-    if (found) for (const doc of partChunks(found)) docs.push(doc);
+    if (found) for (const doc of partChunks(found, chunkChars)) docs.push(doc);
   }
   return docs;
 }
@@ -179,9 +178,9 @@ export function docText(doc: DocPieces): string {
  * Every searchable document of a message. A long part is cut from its pieces (a tool call's
  * signature and output), so a 200 KB output is sliced, never copied whole.
  */
-export function messageDocs(message: HistoryMessage, visibility: ToolVisibility): DocInput[] {
+export function messageDocs(message: HistoryMessage, visibility: ToolVisibility, chunkChars: number): DocInput[] {
   // One shape for every document (tool undefined when absent): the index's insert path reads them.
-  return messageDocPieces(message, visibility).map(
+  return messageDocPieces(message, visibility, chunkChars).map(
     (doc): DocInput => ({ partId: doc.partId, type: doc.type, tool: doc.tool, start: doc.start, end: doc.end, text: docText(doc), input: doc.input }),
   );
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { parseQuery } from "./query.ts";
+import { DEFAULT_TUNING } from "../tuning.ts";
 
 const intentOf = (query: string) => {
-  const intent = parseQuery(query).intent;
+  const intent = parseQuery(query, DEFAULT_TUNING).intent;
   return intent && { command: intent.command, change: intent.change };
 };
 
@@ -23,7 +24,7 @@ describe("query intent", () => {
   });
 
   it("names the words that state the intent, so they are not content a call must hold", () => {
-    const parsed = parseQuery("how did we run dialyzer");
+    const parsed = parseQuery("how did we run dialyzer", DEFAULT_TUNING);
     const run = parsed.terms.find((term) => term.token === "run")!;
     expect(parsed.intent?.groups).toEqual([run.group]);
   });

@@ -4,16 +4,17 @@ import { fold } from "./normalize.ts";
 import { Phrase, countTerm, hasPhrase, parseQuery } from "./query.ts";
 import { keywordMarks } from "./snippets.ts";
 import { tokenize } from "./tokenize.ts";
+import { DEFAULT_TUNING } from "../tuning.ts";
 
 function count(text: string, term: string): number {
-  const first = parseQuery(term).terms[0]!;
+  const first = parseQuery(term, DEFAULT_TUNING).terms[0]!;
   expect(first.token).toBe(fold(term));
   return countTerm(text, fold(text), first);
 }
 
 describe("parseQuery", () => {
   it("groups terms by query word and builds a phrase", () => {
-    const parsed = parseQuery("line item totals");
+    const parsed = parseQuery("line item totals", DEFAULT_TUNING);
     expect(parsed.terms.filter((t) => t.weight === 1).map((t) => t.token)).toEqual(["line", "item", "totals"]);
     expect(parsed.groups).toBe(3);
     expect(parsed.phrase?.folded().test(fold("computeLineItemTotals"))).toBe(true);
@@ -21,24 +22,24 @@ describe("parseQuery", () => {
   });
 
   it("uses bigrams for multi-character CJK and the character alone for one", () => {
-    expect(parseQuery("耳机").terms.map((t) => t.token)).toEqual(["耳机"]);
-    expect(parseQuery("形態素解析").terms.map((t) => t.token)).toEqual(["形態", "態素", "素解", "解析"]);
-    expect(parseQuery("猫").terms.map((t) => t.token)).toEqual(["猫"]);
+    expect(parseQuery("耳机", DEFAULT_TUNING).terms.map((t) => t.token)).toEqual(["耳机"]);
+    expect(parseQuery("形態素解析", DEFAULT_TUNING).terms.map((t) => t.token)).toEqual(["形態", "態素", "素解", "解析"]);
+    expect(parseQuery("猫", DEFAULT_TUNING).terms.map((t) => t.token)).toEqual(["猫"]);
   });
 
   it("reads a German or Portuguese query's function words as glue", () => {
-    const german = parseQuery("Welche Leitlinie soll ich mir für künftige Probleme merken?");
+    const german = parseQuery("Welche Leitlinie soll ich mir für künftige Probleme merken?", DEFAULT_TUNING);
     const tokens = german.terms.map((t) => t.token);
     for (const glue of ["welche", "soll", "ich", "mir", "fur"]) expect(tokens).not.toContain(glue);
     expect(german.terms.find((t) => t.token === "leitlinie")?.group).toBe(0);
-    const portuguese = parseQuery("Como rodamos os testes em paralelo?");
+    const portuguese = parseQuery("Como rodamos os testes em paralelo?", DEFAULT_TUNING);
     expect(portuguese.terms.filter((t) => !t.variant).map((t) => t.token)).toEqual(["rodamos", "testes", "paralelo"]);
     // `die` or `was` alone do not make an English query German: `die` stays a content word.
-    expect(parseQuery("why did the process die").terms.find((t) => t.token === "die")?.group).toBe(1);
+    expect(parseQuery("why did the process die", DEFAULT_TUNING).terms.find((t) => t.token === "die")?.group).toBe(1);
   });
 
   it("makes a path, dotted or snake_case name one query word, and keeps it whole to find as written", () => {
-    const parsed = parseQuery("what changed in django/db/models/fields/related.py and __init__.py");
+    const parsed = parseQuery("what changed in django/db/models/fields/related.py and __init__.py", DEFAULT_TUNING);
     expect(parsed.groups).toBe(3);
     expect(parsed.compounds.map((c) => c.text)).toEqual(["django/db/models/fields/related.py", "__init__.py"]);
     const pathGroup = parsed.compounds[0]!.group;
@@ -46,12 +47,12 @@ describe("parseQuery", () => {
       ["django", "db", "models", "fields", "related", "py"].map((token) => [token, 1]),
     );
     // A version is a number, a sentence's full stop joins nothing.
-    expect(parseQuery("3.6.9 failed. then").compounds).toEqual([]);
-    expect(parseQuery("pytest_collect_file").compounds.map((c) => c.text)).toEqual(["pytest_collect_file"]);
+    expect(parseQuery("3.6.9 failed. then", DEFAULT_TUNING).compounds).toEqual([]);
+    expect(parseQuery("pytest_collect_file", DEFAULT_TUNING).compounds.map((c) => c.text)).toEqual(["pytest_collect_file"]);
   });
 
   it("has no term for a one-letter query", () => {
-    expect(parseQuery("a").terms).toEqual([]);
+    expect(parseQuery("a", DEFAULT_TUNING).terms).toEqual([]);
   });
 });
 
@@ -115,7 +116,7 @@ describe("hasPhrase", () => {
         fc.array(fc.constantFrom(...pieces), { maxLength: 12 }),
         fc.array(fc.constantFrom(...pieces), { minLength: 2, maxLength: 4 }),
         (text, query) => {
-          const parsed = parseQuery(query.join(" "));
+          const parsed = parseQuery(query.join(" "), DEFAULT_TUNING);
           const joined = text.join("");
           expect(hasPhrase(parsed, joined)).toBe(parsed.phrase ? parsed.phrase.folded().test(fold(joined)) : false);
         },
@@ -125,7 +126,7 @@ describe("hasPhrase", () => {
   });
 
   it("compiles no Unicode pattern for a non-ASCII text lacking a word of the phrase", () => {
-    const parsed = parseQuery("rate limiter");
+    const parsed = parseQuery("rate limiter", DEFAULT_TUNING);
     const folded = vi.spyOn(Phrase.prototype, "folded");
     try {
       expect(hasPhrase(parsed, "无线 rate only, no limit here")).toBe(false);
@@ -146,7 +147,7 @@ describe("hasPhrase", () => {
         fc.array(fc.constantFrom(...pieces), { maxLength: 12 }),
         fc.array(fc.constantFrom(...pieces), { minLength: 2, maxLength: 4 }),
         (text, query) => {
-          const phrase = parseQuery(query.join(" ")).phrase;
+          const phrase = parseQuery(query.join(" "), DEFAULT_TUNING).phrase;
           if (!phrase) return;
           const folded = fold(text.join(""));
           const { pattern, overText } = phrase.forText(text.join(""), true);

@@ -11,7 +11,7 @@ import { isFunctionWord } from "./function-words.ts";
 import { intentsOfWord, queryIntent, type IntentKind, type QueryIntent } from "./query-intent.ts";
 import { queryLanguage } from "./language.ts";
 import { isNaturalWord, stemVariants } from "./stem.ts";
-import { TUNING, type SearchTuning } from "../tuning.ts";
+import type { SearchTuning } from "../tuning.ts";
 import { TokenSpans, dottedEnd, isTermAt, isWordChar, pushTerms, runEnd } from "./tokenize.ts";
 
 export interface QueryTerm {
@@ -47,6 +47,8 @@ export interface ParsedQuery {
   compounds: Compound[];
   /** What the query's wording asks for: a command run, a change made (text/query-intent.ts); absent for neither. */
   intent?: QueryIntent;
+  /** The tuning the query was parsed with, which every stage ranking it reads (tuning.ts). */
+  readonly tuning: SearchTuning;
 }
 
 /**
@@ -109,20 +111,20 @@ export function escapeRegExp(text: string): string {
 }
 
 /** Terms of a query: the same tokens as indexing, grouped by query word, deduplicated. */
-export function parseQuery(query: string): ParsedQuery {
+export function parseQuery(query: string, tuning: SearchTuning): ParsedQuery {
   // Parsed queries are immutable (an every-match phrase pattern's lastIndex is set by each use): the
-  // last few are kept, so a repeated query does not recompile its patterns; each under the query
-  // tuning it was parsed with (tuning.ts).
-  const tuning = TUNING.query;
+  // last few are kept, so a repeated query does not recompile its patterns; per tuning object.
+  let parsedQueries = parsedPerTuning.get(tuning);
+  if (!parsedQueries) parsedPerTuning.set(tuning, (parsedQueries = new BoundedMap(MAX_PARSED_QUERIES)));
   const cached = parsedQueries.get(query);
-  if (cached?.tuning === tuning) return cached.parsed;
+  if (cached) return cached;
   const parsed = parseQueryUncached(query, tuning);
-  parsedQueries.set(query, { parsed, tuning });
+  parsedQueries.set(query, parsed);
   return parsed;
 }
 
 const MAX_PARSED_QUERIES = 64;
-const parsedQueries = new BoundedMap<string, { parsed: ParsedQuery; tuning: SearchTuning["query"] }>(MAX_PARSED_QUERIES);
+const parsedPerTuning = new WeakMap<SearchTuning, BoundedMap<string, ParsedQuery>>();
 const querySpans = new TokenSpans();
 
 /** Characters that join words into one path or name: `a/b.py`, `a_b`, `a-b`, `a::b`, `a\\b`. */
@@ -143,11 +145,11 @@ function compoundAt(text: string, i: number): { end: number; words: number } {
   }
 }
 
-function parseQueryUncached(query: string, tuning: SearchTuning["query"]): ParsedQuery {
-  const { stems, functionWords, wholeShare } = tuning;
+function parseQueryUncached(query: string, tuning: SearchTuning): ParsedQuery {
+  const { stems, functionWords, wholeShare, languages } = tuning.query;
   const folded = fold(query);
   // A German or Portuguese query's function words are glue too (language.ts).
-  const detected = tuning.languages.on ? queryLanguage(folded) : "en";
+  const detected = languages.on ? queryLanguage(folded) : "en";
   const language = detected === "en" ? undefined : detected;
   const runs: string[] = [];
   // Terms of each query word with their weights, whether the word is a function word, and the
@@ -204,7 +206,7 @@ function parseQueryUncached(query: string, tuning: SearchTuning["query"]): Parse
       // A word of a path or name is never glue (`the_end`, `lib/in/x.py`).
       glue = functionWords.on && compound < 0 && spans.size === 2 && isFunctionWord(tokens[0]![0], language);
       if (stems.on && spans.size === 2 && !glue && isNaturalWord(query, i, j)) {
-        for (const form of stemVariants(folded.slice(i, j))) tokens.push([form, stems.weight, true]);
+        for (const form of stemVariants(folded.slice(i, j), stems.max)) tokens.push([form, stems.weight, true]);
       }
     }
     runs.push(folded.slice(i, j));
@@ -251,7 +253,7 @@ function parseQueryUncached(query: string, tuning: SearchTuning["query"]): Parse
     if (word.intents) intentWords.push({ kinds: word.intents, group: groups });
     groups++;
   });
-  const parsed: ParsedQuery = { terms, groups, compounds };
+  const parsed: ParsedQuery = { terms, groups, compounds, tuning };
   const intent = queryIntent(intentWords);
   if (intent) parsed.intent = intent;
   if (terms.length >= 2 && runs.length >= 1) parsed.phrase = new Phrase(runs);

@@ -8,7 +8,6 @@
 
 import { stemmer } from "@orama/stemmers/english";
 import { BoundedMap } from "../../util/bounded-map.ts";
-import { TUNING } from "../tuning.ts";
 
 // Another form weighs less than the form typed, and only a few are kept (tuning.ts's query.stems).
 
@@ -47,10 +46,13 @@ function ifyFamily(word: string, stem: string): string[] {
   return forms.map((ending) => root + ending).filter((form) => form !== word && stemmer(form) === familyStem);
 }
 
-/** Other forms of a lower-case word that share its stem (the word itself excluded). */
-export function stemVariants(word: string): string[] {
-  const cached = cache.get(word);
-  if (cached) return cached;
+/** Other forms of a lower-case word that share its stem (the word itself excluded), the first `max`. */
+export function stemVariants(word: string, max: number): readonly string[] {
+  const variants = cache.get(word) ?? allVariants(word);
+  return variants.length > max ? variants.slice(0, max) : variants;
+}
+
+function allVariants(word: string): string[] {
   const stem = stemmer(word);
   const bases = [stem];
   // Porter turns a final y into i (query → queri) and drops a final e (parse → pars, line → line).
@@ -73,7 +75,6 @@ export function stemVariants(word: string): string[] {
       if (stemmer(form) === stem) variants.push(form);
     }
   }
-  variants.length = Math.min(variants.length, TUNING.query.stems.max);
   cache.set(word, variants);
   return variants;
 }

@@ -10,9 +10,9 @@
 import { maybeYield, now } from "../../util/scheduler.ts";
 import { fold } from "./normalize.ts";
 import { type ParsedQuery, parseQuery } from "./query.ts";
-import { TUNING } from "../tuning.ts";
+import type { SearchTuning } from "../tuning.ts";
 
-// A corrected word keeps a share of its weight (tuning.ts's typos).
+// A corrected word keeps a share of its weight (the tuning's typos, tuning.ts).
 
 /** An indexed term near a query word: how many edits away, in how many documents. */
 export interface NearestTerm {
@@ -219,17 +219,17 @@ export function rewriteQuery(query: string, corrections: ReadonlyMap<string, str
 
 /**
  * The query with its corrections made: the text as searched, and its terms with each corrected
- * word's weight cut to tuning.ts's typos.weight (its other forms with it; in a path or name, the
+ * word's weight cut to the tuning's typos.weight (its other forms with it; in a path or name, the
  * corrected word alone).
  */
-export function correctQuery(query: string, corrections: ReadonlyMap<string, string>): { text: string; parsed: ParsedQuery } {
+export function correctQuery(query: string, corrections: ReadonlyMap<string, string>, tuning: SearchTuning): { text: string; parsed: ParsedQuery } {
   const text = rewriteQuery(query, corrections);
-  const parsed = parseQuery(text);
+  const parsed = parseQuery(text, tuning);
   const corrected = new Set(corrections.values());
   const compound = new Set(parsed.compounds.map((c) => c.group));
   const groups = new Set<number>();
   for (const term of parsed.terms) if (corrected.has(term.token) && !compound.has(term.group)) groups.add(term.group);
-  const weight = TUNING.typos.weight;
+  const weight = tuning.typos.weight;
   const terms = parsed.terms.map((term) => (corrected.has(term.token) || groups.has(term.group) ? { ...term, weight: term.weight * weight } : term));
   return { text, parsed: { ...parsed, terms } };
 }
@@ -253,7 +253,7 @@ export async function typoCorrections(
   sources: CorrectionSources,
   deadline: number,
 ): Promise<{ corrections: Map<string, string>; query: { text: string; parsed: ParsedQuery } } | undefined> {
-  if (sources.nearest.length === 0 || !TUNING.typos.on) return undefined;
+  if (sources.nearest.length === 0 || !query.parsed.tuning.typos.on) return undefined;
   const df = query.parsed.terms.map(() => 0);
   for (const counts of sources.df) {
     if (!counts) return undefined;
@@ -276,5 +276,5 @@ export async function typoCorrections(
     const term = bestNearest(nearest);
     if (term !== undefined) corrections.set(word, term);
   }
-  return corrections.size > 0 ? { corrections, query: correctQuery(query.text, corrections) } : undefined;
+  return corrections.size > 0 ? { corrections, query: correctQuery(query.text, corrections, query.parsed.tuning) } : undefined;
 }
