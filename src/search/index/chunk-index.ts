@@ -13,9 +13,10 @@ import { coverageFactor, groupBit, queryWeights, termScore, wordsMatched, type C
 import { fold } from "../text/normalize.ts";
 import type { QueryTerm } from "../text/query.ts";
 import type { HitType } from "../text/documents.ts";
-import { bestPartScores, messageScore, messageScoreMost } from "../rank/rank.ts";
+import { groupChunks } from "../rank/rank.ts";
 import { TokenSpans, tokenSpans } from "../text/tokenize.ts";
 import type { SearchTuning } from "../tuning.ts";
+import { insertBestScore } from "../../util/best.ts";
 import { grown } from "../../util/grow.ts";
 import { CHUNK_STRIDE } from "../types.ts";
 import { type ChunkList, TermCounts } from "./term-counts.ts";
@@ -192,75 +193,33 @@ export class ChunkIndexStore {
   /**
    * Keeps of touched[0, n) the chunks of the best `wanted` messages and those tied with the last
    * (ranking breaks the tie, not this cut), each scored as ranking scores a message before its
-   * weights and boosts (rank.ts bestPartScores, messageScore). Sorted by id, a message's chunks
-   * and a part's are runs. Returns how many are kept: Orama then sorts and fetches a few hundred
-   * hits, not a common word's thousands.
+   * weights and boosts (rank.ts groupChunks). Returns how many are kept, in chunk order: Orama
+   * then sorts and fetches a few hundred hits, not a common word's thousands.
    */
   private bestMessages(n: number, wanted: number): number {
-    n = this.reachable(n, wanted);
-    const score = this.score;
-    const rows = this.table.chunks;
-    const chunks = this.touched.subarray(0, n).sort();
-    const ends: number[] = [];
-    const scores: number[] = [];
-    for (let from = 0; from < n; ) {
-      const slot = rows[chunks[from]! * CHUNK_STRIDE]!;
-      let to = from + 1;
-      while (to < n && rows[chunks[to]! * CHUNK_STRIDE] === slot) to++;
-      // Most messages hold one matching chunk: its score is the message's.
-      if (to - from === 1) scores.push(score[chunks[from]!]!);
-      else {
-        const scored = Array.from(chunks.subarray(from, to), (chunk) => ({ score: score[chunk]!, partId: rows[chunk * CHUNK_STRIDE + 1]! }));
-        scores.push(
-          messageScore(
-            bestPartScores(
-              scored.sort((a, b) => b.score - a.score),
-              this.tuning,
-            ),
-            this.tuning,
-          ),
-        );
-      }
-      ends.push((from = to));
-    }
-    if (scores.length <= wanted) return n;
-    const floor = belowTies(Float64Array.from(scores).sort()[scores.length - wanted]!);
-    let kept = 0;
-    for (let r = 0, from = 0; r < ends.length; from = ends[r++]!) {
-      if (scores[r]! >= floor) for (let i = from; i < ends[r]!; i++) chunks[kept++] = chunks[i]!;
-    }
-    return kept;
-  }
-
-  /**
-   * Keeps of touched[0, n) the chunks of the messages that may be among the best `wanted` before
-   * any is scored whole: a message scores at least its best chunk and at most messageScoreMost of
-   * its chunks, so one whose most is below the wanted-th best chunk of the messages cannot be.
-   * Returns how many are kept.
-   */
-  private reachable(n: number, wanted: number): number {
     const { score, touched } = this;
     const rows = this.table.chunks;
+    const slot = new Int32Array(n);
+    const part = new Int32Array(n);
+    const scored = new Float64Array(n);
     let slots = 0;
-    for (let i = 0; i < n; i++) slots = Math.max(slots, rows[touched[i]! * CHUNK_STRIDE]! + 1);
-    const best = new Float64Array(slots).fill(Number.NEGATIVE_INFINITY);
-    const sum = new Float64Array(slots);
-    const held: number[] = [];
     for (let i = 0; i < n; i++) {
-      const slot = rows[touched[i]! * CHUNK_STRIDE]!;
-      const value = score[touched[i]!]!;
-      if (best[slot] === Number.NEGATIVE_INFINITY) held.push(slot);
-      sum[slot] = sum[slot]! + value;
-      if (value > best[slot]!) best[slot] = value;
+      slot[i] = rows[touched[i]! * CHUNK_STRIDE]!;
+      part[i] = rows[touched[i]! * CHUNK_STRIDE + 1]!;
+      scored[i] = score[touched[i]!]!;
+      slots = Math.max(slots, slot[i]! + 1);
     }
-    const bests = Float64Array.from(held, (slot) => best[slot]!).sort();
-    if (bests.length <= wanted) return n;
-    const floor = belowTies(bests[bests.length - wanted]!);
+    const { order, ends, scores } = groupChunks(n, slots, slot, part, scored, this.tuning);
+    if (scores.length <= wanted) return n;
+    const best = new Float64Array(wanted);
+    for (let r = 0, held = 0; r < scores.length; r++) held = insertBestScore(best, 0, held, wanted, scores[r]!);
+    const floor = belowTies(best[wanted - 1]!);
     let kept = 0;
-    for (let i = 0; i < n; i++) {
-      const slot = rows[touched[i]! * CHUNK_STRIDE]!;
-      if (messageScoreMost(best[slot]!, sum[slot]!, this.tuning) >= floor) touched[kept++] = touched[i]!;
+    for (let r = 0, from = 0; r < ends.length; from = ends[r++]!) {
+      if (scores[r]! >= floor) for (let i = from; i < ends[r]!; i++) order[kept++] = touched[order[i]!]!;
     }
+    touched.set(order.subarray(0, kept));
+    touched.subarray(0, kept).sort();
     return kept;
   }
 

@@ -29,14 +29,18 @@ function index(messages: readonly HistoryMessage[], grouped = messages.length): 
 
 const key = (partId: string, start: number) => `${partId}:${start}`;
 /** A message's score from its hits, as ranking computes it (each part by its best chunk). */
-const scoreOf = (hits: IndexHit[]) =>
-  messageScore(
-    bestPartScores(
-      hits.map((hit) => ({ score: hit.score, partId: hit.meta.partId })).sort((a, b) => b.score - a.score),
-      DEFAULT_TUNING,
-    ),
+const scoreOf = (hits: IndexHit[]) => {
+  const sorted = [...hits].sort((a, b) => b.score - a.score);
+  const scores = bestPartScores(
+    sorted.map((hit) => hit.score),
+    sorted.map((hit) => hit.meta.partId),
+    sorted.map((_, i) => i),
+    0,
+    sorted.length,
     DEFAULT_TUNING,
   );
+  return messageScore(scores, DEFAULT_TUNING);
+};
 const keys = (hits: IndexHit[]) => hits.map((hit) => key(hit.meta.partId, hit.meta.start)).sort();
 const all: SearchFilters = { types: new Set(HIT_TYPES) };
 

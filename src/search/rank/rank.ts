@@ -58,40 +58,41 @@ export function messageScore(scores: readonly number[], tuning: SearchTuning): n
   return score;
 }
 
-/**
- * The most messageScore of bestPartScores gives a message whose chunks score `best` at most and
- * `sum` in all: a part scores at most its best chunk plus otherShare of its others, a message its
- * best part plus otherShare of the others, so (otherShare ≤ 1) at most its best chunk plus
- * otherShare of all the others.
- */
-export function messageScoreMost(best: number, sum: number, tuning: SearchTuning): number {
-  const share = tuning.spread.otherShare;
-  return share <= 1 ? best + share * (sum - best) : share * share * sum;
-}
-
 /** How many of a message's best parts messageScore reads, and of a part's best chunks a part's score reads. */
 export function messageScoreParts(tuning: SearchTuning): number {
   return tuning.spread.othersCounted + 1;
 }
 
-/** The scores of a message's best messageScoreParts() parts (spreadScore), best first, from its chunks sorted best first. */
-export function bestPartScores(chunks: readonly { score: number; partId: string | number }[], tuning: SearchTuning): number[] {
+/**
+ * The scores of a message's best messageScoreParts() parts (spreadScore), best first, from its chunks
+ * order[from, to) sorted best first: chunk c scores score[c] and is in part part[c].
+ */
+export function bestPartScores(
+  score: ArrayLike<number>,
+  part: ArrayLike<string | number>,
+  order: ArrayLike<number>,
+  from: number,
+  to: number,
+  tuning: SearchTuning,
+): number[] {
   // Chunks come best first: a part's first chunk is its best. No map: a message has few parts.
   // Ranking calls this for every candidate message of a search: only the result is allocated.
   const { parts, best, others, matched } = partScratch;
   const counted = tuning.spread.othersCounted;
   let count = 0;
-  for (const chunk of chunks) {
+  for (let i = from; i < to; i++) {
+    const chunk = order[i]!;
+    const id = part[chunk]!;
     let p = 0;
-    while (p < count && parts[p] !== chunk.partId) p++;
+    while (p < count && parts[p] !== id) p++;
     if (p === count) {
-      parts[count] = chunk.partId;
-      best[count] = chunk.score;
+      parts[count] = id;
+      best[count] = score[chunk]!;
       others[count] = 0;
       matched[count++] = 1;
       continue;
     }
-    if (matched[p]! <= counted) others[p]! += chunk.score;
+    if (matched[p]! <= counted) others[p]! += score[chunk]!;
     matched[p]!++;
   }
   const scores = new Array<number>(count);
@@ -99,7 +100,7 @@ export function bestPartScores(chunks: readonly { score: number; partId: string 
     scores[p] = spreadScore(best[p]!, others[p]!, matched[p]!, tuning);
     parts[p] = ""; // holds no part id past the call
   }
-  sortDescending(scores, itself);
+  sortDescending(scores, 0, count);
   if (scores.length > counted + 1) scores.length = counted + 1;
   return scores;
 }
@@ -111,42 +112,114 @@ export function bestPartScores(chunks: readonly { score: number; partId: string 
  */
 const partScratch = { parts: [] as Array<string | number>, best: [] as number[], others: [] as number[], matched: [] as number[] };
 
-const itself = (value: number): number => value;
-const scoreOf = (item: { score: number }): number => item.score;
 /** Up to this length a list is sorted by insertion. */
 const INSERTION_SORT_MAX = 16;
 
 /**
  * Sorts `items` by `value`, highest first, keeping equal items in their order, as a stable sort
- * does. Short lists by insertion: Array.prototype.sort allocates its work state on every call
- * (hundreds of bytes in V8), and ranking sorts once or twice per candidate message, most of
- * them a handful of chunks (a cold project search ranks some 20,000).
+ * does (items are numbers: a tie goes to the lower, as a run of chunk indexes is in order). Short
+ * lists by insertion: a sort allocates its work state on every call (hundreds of bytes in V8),
+ * and ranking sorts once or twice per candidate message, most of them a handful of chunks (a
+ * cold project search ranks some 20,000).
  */
-function sortDescending<T>(items: T[], value: (item: T) => number): void {
-  if (items.length > INSERTION_SORT_MAX) {
-    items.sort((a, b) => value(b) - value(a));
+function sortDescending(items: number[] | Int32Array, from: number, to: number, key?: ArrayLike<number>): void {
+  const value = (item: number): number => (key === undefined ? item : key[item]!);
+  if (to - from > INSERTION_SORT_MAX) {
+    const sorted = (Array.prototype.slice.call(items, from, to) as number[]).sort((a, b) => value(b) - value(a) || a - b);
+    for (let i = 0; i < sorted.length; i++) items[from + i] = sorted[i]!;
     return;
   }
-  for (let i = 1; i < items.length; i++) {
+  for (let i = from + 1; i < to; i++) {
     const item = items[i]!;
     const v = value(item);
     let j = i;
-    for (; j > 0 && value(items[j - 1]!) < v; j--) items[j] = items[j - 1]!;
+    for (; j > from && value(items[j - 1]!) < v; j--) items[j] = items[j - 1]!;
     items[j] = item;
   }
 }
 
+/** Chunks grouped by message (groupChunks): message r's chunks are order[ends[r - 1], ends[r]), best first, and it scores scores[r]. */
+export interface MessageRuns {
+  order: Int32Array;
+  ends: Int32Array;
+  scores: Float64Array;
+}
+
+/**
+ * Groups chunks [0, n) into messages and parts, and scores each message as ranking does before
+ * its weights and boosts (bestPartScores, messageScore): chunk i is in message message[i] (0 ≤ it
+ * < messages), part part[i], and scores score[i]. Messages come in their numbers' order, each
+ * message's chunks best first, equal ones in their order.
+ */
+export function groupChunks(
+  n: number,
+  messages: number,
+  message: ArrayLike<number>,
+  part: ArrayLike<string | number>,
+  score: ArrayLike<number>,
+  tuning: SearchTuning,
+): MessageRuns {
+  // A counting sort by message keeps each message's chunks in their order.
+  const next = new Int32Array(messages + 1);
+  for (let i = 0; i < n; i++) next[message[i]! + 1]!++;
+  let runs = 0;
+  for (let m = 0; m < messages; m++) {
+    if (next[m + 1]! > 0) runs++;
+    next[m + 1]! += next[m]!;
+  }
+  const order = new Int32Array(n);
+  for (let i = 0; i < n; i++) order[next[message[i]!]!++] = i;
+  const ends = new Int32Array(runs);
+  const scores = new Float64Array(runs);
+  for (let r = 0, from = 0; from < n; r++) {
+    const to = next[message[order[from]!]!]!;
+    // One chunk: its score is the message's (bestPartScores and messageScore leave it as it is).
+    if (to - from === 1) scores[r] = score[order[from]!]!;
+    else {
+      sortDescending(order, from, to, score);
+      scores[r] = messageScore(bestPartScores(score, part, order, from, to, tuning), tuning);
+    }
+    ends[r] = from = to;
+  }
+  return { order, ends, scores };
+}
+
+/** groupChunks over `docs`, each scored by `score`: messages numbered in the order of their first doc. */
+function groupDocs(docs: readonly ScoredDoc[], tuning: SearchTuning, score: (doc: ScoredDoc) => number): MessageRuns & { messages: HistoryMessage[] } {
+  const numbers = new Map<string, number>();
+  const messages: HistoryMessage[] = [];
+  const message = Int32Array.from(docs, (doc) => {
+    let number = numbers.get(doc.message.id);
+    if (number === undefined) numbers.set(doc.message.id, (number = messages.push(doc.message) - 1));
+    return number;
+  });
+  return {
+    messages,
+    ...groupChunks(
+      docs.length,
+      messages.length,
+      message,
+      docs.map((doc) => doc.partId),
+      docs.map(score),
+      tuning,
+    ),
+  };
+}
+
+const scoreOf = (doc: ScoredDoc): number => doc.score;
+
+/** A message's score from its chunks' (groupChunks), a compaction summary's weighed less. */
+function weighed(message: HistoryMessage, score: number, tuning: SearchTuning): number {
+  return isCompactionSummary(message) ? score * tuning.summaryWeight : score;
+}
+
+/** Scores `group` (groupChunks), leaving its docs best first. */
 function groupScore(group: Group, tuning: SearchTuning): number {
   const docs = group.docs;
-  let score: number;
-  // One chunk: its score is the message's (bestPartScores and messageScore leave it as it is).
-  if (docs.length === 1) score = docs[0]!.score;
-  else {
-    sortDescending(docs, scoreOf);
-    const best = bestPartScores(docs, tuning);
-    score = messageScore(best, tuning);
-  }
-  return isCompactionSummary(group.message) ? score * tuning.summaryWeight : score;
+  const { order, scores } = groupDocs(docs, tuning, scoreOf);
+  const sorted = Array.from(order, (i) => docs[i]!);
+  for (let i = 0; i < sorted.length; i++) docs[i] = sorted[i]!;
+  return weighed(group.message, scores[0]!, tuning);
 }
 
 /** Higher score first; on a tie the newer message. */
@@ -165,25 +238,14 @@ export function compareResults(a: { score: number; message: HistoryMessage }, b:
  * score), and must be beaten by the depth-th even boosted as much as any can be.
  */
 export function indexHoldsDepth(docs: readonly ScoredDoc[], asked: number, depth: number, parsed: ParsedQuery): boolean {
-  const byMessage = new Map<string, ScoredDoc[]>();
-  for (const doc of docs) {
-    const held = byMessage.get(doc.message.id);
-    if (held) held.push(doc);
-    else byMessage.set(doc.message.id, [doc]);
-  }
-  if (byMessage.size < asked) return true;
-  const toolWeight = toolChunkWeight(parsed);
   const { tuning } = parsed;
-  let lowest = Number.POSITIVE_INFINITY;
-  const finals: number[] = [];
-  for (const held of byMessage.values()) {
-    const message = held[0]!.message;
-    // As the index scored it: no weight; and as the ranking will (candidateGroups).
-    lowest = Math.min(lowest, groupScore({ message, docs: held.slice(), score: 0 }, tuning) / (isCompactionSummary(message) ? tuning.summaryWeight : 1));
-    const weighted = toolWeight === 1 ? held.slice() : held.map((doc) => ({ ...doc, score: doc.score * (doc.type === "tool" ? toolWeight : 1) }));
-    finals.push(groupScore({ message, docs: weighted, score: 0 }, tuning));
-  }
-  finals.sort((a, b) => b - a);
+  // As the index scored them: no weight; and as the ranking will (candidateGroups).
+  const unweighted = groupDocs(docs, tuning, scoreOf);
+  if (unweighted.messages.length < asked) return true;
+  const toolWeight = toolChunkWeight(parsed);
+  const lowest = unweighted.scores.reduce((low, score) => Math.min(low, score), Number.POSITIVE_INFINITY);
+  const { messages, scores } = toolWeight === 1 ? unweighted : groupDocs(docs, tuning, (doc) => doc.score * (doc.type === "tool" ? toolWeight : 1));
+  const finals = messages.map((message, r) => weighed(message, scores[r]!, tuning)).sort((a, b) => b - a);
   const floor = finals[depth - 1];
   if (floor === undefined) return false;
   return beatenBy(lowest * maxBoost(parsed), floor);
@@ -246,16 +308,16 @@ function buildHits(group: Group, options: HitOptions, textOf: (doc: ScoredDoc) =
  * A tool part's chunks first weigh what the query's form says (plain-question.ts).
  */
 export function candidateGroups(docs: readonly ScoredDoc[], tuning: SearchTuning, parsed?: ParsedQuery): Group[] {
-  const byMessage = new Map<string, Group>();
   const toolWeight = toolChunkWeight(parsed);
-  for (const doc of docs) {
-    if (toolWeight !== 1 && doc.type === "tool") doc.score *= toolWeight;
-    const group = byMessage.get(doc.message.id);
-    if (group) group.docs.push(doc);
-    else byMessage.set(doc.message.id, { message: doc.message, docs: [doc], score: 0 });
-  }
-  const all = [...byMessage.values()];
-  for (const group of all) group.score = groupScore(group, tuning);
+  if (toolWeight !== 1) for (const doc of docs) if (doc.type === "tool") doc.score *= toolWeight;
+  const { messages, order, ends, scores } = groupDocs(docs, tuning, scoreOf);
+  const all = messages.map(
+    (message, r): Group => ({
+      message,
+      docs: Array.from(order.subarray(ends[r - 1] ?? 0, ends[r]), (i) => docs[i]!),
+      score: weighed(message, scores[r]!, tuning),
+    }),
+  );
   return all.sort(compareResults);
 }
 
