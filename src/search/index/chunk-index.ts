@@ -134,11 +134,16 @@ export class ChunkIndexStore {
 
   /** The live chunks' number, total length and, per query term, how many hold it. */
   stats(terms: readonly SearchedTerm[]): CollectionStats {
-    const df = terms.map(({ token }) => {
-      const id = this.counts.terms.find(token, 0, token.length);
-      return id < 0 ? 0 : this.liveDf(id);
-    });
-    return { docs: this.liveDocs, length: this.liveLength, df };
+    return this.statsOf(this.termIds(terms));
+  }
+
+  /** Each term's id in the counts (−1: not held). */
+  private termIds(terms: readonly SearchedTerm[]): number[] {
+    return terms.map(({ token }) => this.counts.terms.find(token, 0, token.length));
+  }
+
+  private statsOf(ids: readonly number[]): CollectionStats {
+    return { docs: this.liveDocs, length: this.liveLength, df: ids.map((id) => (id < 0 ? 0 : this.liveDf(id))) };
   }
 
   /**
@@ -155,14 +160,15 @@ export class ChunkIndexStore {
     const { score, mask, touched, alive, tuning } = this;
     const rows = this.table.chunks;
     const avg = this.liveLength / this.liveDocs;
-    const stats = this.stats(terms);
+    const ids = this.termIds(terms);
+    const stats = this.statsOf(ids);
     const weights = queryWeights(stats, terms, tuning);
     let n = 0;
-    terms.forEach(({ token, group }, t) => {
+    terms.forEach(({ group }, t) => {
       if (stats.df[t] === 0) return;
       const bit = groupBit(group);
       const weight = weights.idfs[t]!;
-      this.counts.forEachChunk(this.counts.terms.find(token, 0, token.length), (chunk, tf) => {
+      this.counts.forEachChunk(ids[t]!, (chunk, tf) => {
         if (alive[chunk] !== 1) return;
         const s = termScore(tf, weight, rows[chunk * CHUNK_STRIDE + 3]! - rows[chunk * CHUNK_STRIDE + 2]!, avg, tuning);
         if (mask[chunk] === 0) {
